@@ -1,0 +1,127 @@
+"""Claim records and their parts (pydantic v2, frozen): the JSON contract of ``kb claims``.
+
+Shapes follow DESIGN.md §2 and issue 2 item 5; ``docs/claims.md`` documents the JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Kind = Literal["paper-fact", "secondhand", "internal-rating"]
+KINDS: tuple[Kind, ...] = ("paper-fact", "secondhand", "internal-rating")
+Role = Literal["inbox", "card", "living-doc", "other"]
+Precision = Literal["year", "month", "day", "minute"]
+Unit = Literal["sentence", "list-item", "table-row", "heading", "front-matter"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ArxivRef(_Frozen):
+    """One mention of an arXiv id in a text."""
+
+    id: str
+    """Canonical id without version: ``2607.26627``, ``hep-th/9901001``, ``math.GT/0309136``."""
+    version: int | None = None
+    """The ``vN`` written with it, else None (C01: the version is kept, the id is one paper)."""
+    raw: str
+    """The text as written, e.g. ``arXiv：2607.26627v2`` or an ``arxiv.org/pdf/…`` URL."""
+    start: int = 0
+    """Character offset of the first digit of the id (of the archive for old-style ids)."""
+    end: int = 0
+    """Character offset one past the id's last character (version included)."""
+
+    @property
+    def key(self) -> str:
+        """Subject key ``arxiv:<id>``."""
+        return f"arxiv:{self.id}"
+
+
+class Quantity(_Frozen):
+    """A number as stated: a value or a range, with its unit and metric."""
+
+    raw: str
+    """The text as written, e.g. ``−67.6%``, ``1,300 万``, ``73.6%–77.1%``."""
+    value: float | None = None
+    """The normalised number (``1,300 万`` → 13000000); None for a range."""
+    low: float | None = None
+    """Lower end of a range, else None."""
+    high: float | None = None
+    """Upper end of a range, else None."""
+    unit: str | None = None
+    """Normalised unit: ``%``, ``pp`` (percentage points), ``×``, ``tok/s``, ``+`` (at least), …"""
+    metric: str | None = None
+    """Metric key from the vocabulary (``throughput``, ``ttft``, ``speedup`` …), or None."""
+    qualifier: str | None = None
+    """What the figure is conditional on where stated (hardware, baseline), else None."""
+    start: int = 0
+    """Character offset of ``raw`` in the claim text."""
+    end: int = 0
+    """Character offset one past ``raw``."""
+
+
+class DateRef(_Frozen):
+    """A date or time as stated, at the precision stated."""
+
+    raw: str
+    value: str
+    """ISO text at its precision: ``2025``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``."""
+    precision: Precision
+    metric: str | None = None
+    """Metric key when the date is the value of one (``eol_date``), else None."""
+    start: int = 0
+    end: int = 0
+
+
+class Provenance(_Frozen):
+    """Where a claim was written, by whom and when."""
+
+    path: str
+    """POSIX path relative to the KB root."""
+    line: int
+    """First line, 1-based, in the file as stored (front matter counted)."""
+    end_line: int
+    """Last line, 1-based, inclusive."""
+    author: str | None = None
+    written_at: str | None = None
+    """ISO date-time with offset, from front matter or the file-name stamp, else None."""
+    heading: list[str] = Field(default_factory=list)
+    """Heading path above the claim, outermost first."""
+
+
+class Claim(_Frozen):
+    """One checkable statement (DESIGN.md §2)."""
+
+    id: str
+    """Stable id: a hash of path, unit position and text (see :func:`claim_id`)."""
+    kind: Kind
+    kind_reason: str
+    """Why this kind: ``tag:[论文事实]``, ``column:类型``, ``role:paper-card``, ``cue:据``, ``default:inbox``."""
+    text: str
+    """Plain text of the unit, inline markup removed."""
+    unit: Unit = "sentence"
+    role: Role = "other"
+    """Role of the file: inbox briefing, paper card, living document."""
+    subjects: list[str] = Field(default_factory=list)
+    """Subject keys: ``arxiv:2607.26627``, ``entity:tgi``, ``doi:10.1145/3803798``."""
+    arxiv: list[ArxivRef] = Field(default_factory=list)
+    quantities: list[Quantity] = Field(default_factory=list)
+    dates: list[DateRef] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    """Cited sources: ``arxiv:…``, ``doi:…``, URLs, KB paths such as ``inbox/jay/….md``."""
+    section_hint: str | None = None
+    """Suggested living-doc section, e.g. ``§3``, from ``建议归入 §3`` or the heading."""
+    provenance: Provenance
+
+
+def claim_id(path: str, line: int, ordinal: int, text: str) -> str:
+    """Stable claim id: 16 hex digits of sha1 over path, line, ordinal in line and text.
+
+    The same unit in an unchanged file keeps its id across runs and machines.
+    """
+    digest = hashlib.sha1(f"{path}\x00{line}\x00{ordinal}\x00{text}".encode()).hexdigest()
+    return digest[:16]

@@ -1,0 +1,166 @@
+"""KbConfig: defaults, then ``kb.yaml`` at the KB root; KB root discovery.
+
+Precedence (lowest first): the defaults written in :class:`KbConfig`, then ``kb.yaml`` at
+the KB root. Every key is optional; unknown keys are an error that names them
+(pydantic ``extra="forbid"``), never a silent default. ``KB_CONFIG_DIR``, when set, is
+where ``kb.yaml`` is read from instead of the KB root (tests use it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from kb.errors import ConfigError
+
+CONFIG_NAME = "kb.yaml"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArxivConfig(_Strict):
+    """``arxiv:`` section: where the API is and how close a card title must be."""
+
+    api_url: str | None = None
+    """Query endpoint, e.g. ``http://127.0.0.1:8080/api/query``; None = the client's default."""
+    title_threshold: float = 0.85
+    """Minimum normalised title similarity (0..1, rapidfuzz ratio / 100) card vs arXiv."""
+
+
+class LintConfig(_Strict):
+    """``lint:`` section (issue 5)."""
+
+    select: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=list)
+    consensus_headings: list[str] = Field(default_factory=lambda: ["共识", "consensus"])
+    severity: dict[str, str] = Field(default_factory=dict)
+    rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class CuesConfig(_Strict):
+    """Extra cue phrases per claim kind, added to the built-in zh/en defaults."""
+
+    secondhand: list[str] = Field(default_factory=list)
+    paper_fact: list[str] = Field(default_factory=list, alias="paper-fact")
+    internal_rating: list[str] = Field(default_factory=list, alias="internal-rating")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class KbConfig(_Strict):
+    """The whole of ``kb.yaml``. Shape and defaults: DESIGN.md §6."""
+
+    timezone: str = "+08:00"
+    """UTC offset of file-name stamps and of the night cut-off, ``+HH:MM``."""
+    cutoff: str = "22:00"
+    """Local time at which a night's 24 h window ends."""
+    default_topic: str | None = None
+    """Topic ``kb digest`` uses with no argument; None = the first of ``topics``."""
+    topics: list[str] | dict[str, list[str]] = Field(default_factory=lambda: ["inference"])
+    """Topic names, or topic -> card categories that belong to it."""
+    entities: dict[str, list[str]] = Field(default_factory=dict)
+    """Canonical entity name -> aliases (matched case-insensitively, longest first)."""
+    metrics: dict[str, list[str]] = Field(default_factory=dict)
+    """Metric key -> phrases; extends the built-in vocabulary."""
+    cues: CuesConfig = Field(default_factory=CuesConfig)
+    tolerance: float = 0.02
+    """Relative tolerance under which two numbers are the same value."""
+    arxiv: ArxivConfig = Field(default_factory=ArxivConfig)
+    lint: LintConfig = Field(default_factory=LintConfig)
+    templates_dir: str | None = None
+    """Folder (relative to the KB root) searched before the shipped templates."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _tz(cls, v: str) -> str:
+        if not re.fullmatch(r"[+-]\d{2}:\d{2}", v):
+            raise ValueError(f"timezone must look like +08:00, got {v!r}")
+        return v
+
+    @field_validator("cutoff")
+    @classmethod
+    def _cutoff(cls, v: str) -> str:
+        if not re.fullmatch(r"\d{1,2}:\d{2}", v):
+            raise ValueError(f"cutoff must look like 22:00, got {v!r}")
+        return v
+
+    @property
+    def tzinfo(self) -> timezone:
+        """The configured offset as a :class:`datetime.timezone`."""
+        sign = -1 if self.timezone.startswith("-") else 1
+        hours, minutes = self.timezone[1:].split(":")
+        return timezone(sign * timedelta(hours=int(hours), minutes=int(minutes)))
+
+    def topic_names(self) -> list[str]:
+        """Topic names in the order written."""
+        return list(self.topics) if isinstance(self.topics, (list, dict)) else []
+
+    def topic_categories(self, topic: str) -> list[str]:
+        """Card categories that count as ``topic`` (the topic name itself by default)."""
+        if isinstance(self.topics, dict) and topic in self.topics:
+            return list(self.topics[topic]) or [topic]
+        return [topic]
+
+    def first_topic(self) -> str:
+        """The topic used when a command is given none."""
+        if self.default_topic:
+            return self.default_topic
+        names = self.topic_names()
+        if not names:
+            raise ConfigError(f"{CONFIG_NAME}: no topics configured; add `topics: [inference]`")
+        return names[0]
+
+
+def find_root(start: Path | None = None) -> Path:
+    """Walk up from ``start`` (default: cwd) to the folder holding ``kb.yaml`` or ``organized/``.
+
+    :returns: that folder; ``start`` itself when none of its parents qualifies.
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir():
+            return folder
+    return here
+
+
+def load_config(root: Path) -> KbConfig:
+    """Read ``kb.yaml`` (safe loader) from ``KB_CONFIG_DIR`` or ``root``; defaults if absent.
+
+    :raises ConfigError: unreadable YAML, unknown keys or bad values, naming the file,
+        the key and, where known, the line.
+    """
+    folder = Path(os.environ["KB_CONFIG_DIR"]) if os.environ.get("KB_CONFIG_DIR") else root
+    path = folder / CONFIG_NAME
+    if not path.is_file():
+        return KbConfig()
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    try:
+        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8-sig"))
+    except (YAMLError, UnicodeDecodeError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+        raise ConfigError(f"{where}: cannot read config: {exc}") from exc
+    if data is None:
+        return KbConfig()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at top level")
+    try:
+        return KbConfig.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"])
+            if err["type"] == "extra_forbidden":
+                problems.append(f"unknown key '{key}'")
+            else:
+                problems.append(f"'{key}': {err['msg']}")
+        raise ConfigError(f"{path}: " + "; ".join(problems)) from exc
