@@ -31,7 +31,8 @@ class ArxivRef(_Frozen):
     raw: str
     """The text as written, e.g. ``arXiv：2607.26627v2`` or an ``arxiv.org/pdf/…`` URL."""
     start: int = 0
-    """Character offset of the first digit of the id (of the archive for old-style ids)."""
+    """Character offset in the claim text of the id's first character (first digit; the
+    archive's first letter for old-style ids); -1 when the id is only in a link target."""
     end: int = 0
     """Character offset one past the id's last character (version included)."""
 
@@ -58,6 +59,9 @@ class Quantity(_Frozen):
     """Metric key from the vocabulary (``throughput``, ``ttft``, ``speedup`` …), or None."""
     qualifier: str | None = None
     """What the figure is conditional on where stated (hardware, baseline), else None."""
+    subject: str | None = None
+    """Subject key the number is about when the claim names several (nearest preceding
+    subject in the same clause), else None (then: the claim's subjects). Set by the parser."""
     start: int = 0
     """Character offset of ``raw`` in the claim text."""
     end: int = 0
@@ -73,6 +77,8 @@ class DateRef(_Frozen):
     precision: Precision
     metric: str | None = None
     """Metric key when the date is the value of one (``eol_date``), else None."""
+    subject: str | None = None
+    """Subject key the date is about, as for :attr:`Quantity.subject`."""
     start: int = 0
     end: int = 0
 
