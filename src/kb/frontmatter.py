@@ -1,0 +1,118 @@
+"""YAML front matter: split it from the body and load it safely, with file line numbers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from kb.textio import Problem
+
+_OPEN = "---"
+_CLOSE = ("---", "...")
+_TAB_RE = re.compile(r"found character '\\t' that cannot start any token")
+
+
+@dataclass(slots=True)
+class FrontMatter:
+    """Front matter of one file.
+
+    ``data`` is the loaded mapping ({} when absent or invalid); ``raw`` maps each top-level
+    key to its scalar text as written (so ``arxiv: 2608.04410`` stays a string, DESIGN.md §3);
+    ``body_line`` is the 1-based file line where the body starts (1 without front matter).
+    """
+
+    data: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)
+    present: bool = False
+    start_line: int = 1
+    end_line: int = 0
+    body_line: int = 1
+    key_lines: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
+_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:[ \t]*(.*?)\s*$")
+
+
+def split(text: str, path: str) -> tuple[FrontMatter, str]:
+    """Split ``text`` (LF, no BOM — see :func:`kb.textio.decode`) into front matter and body.
+
+    The body keeps its line positions: the front-matter lines are replaced by empty lines,
+    so token line maps are file lines. Invalid YAML is reported as a :class:`Problem` at the
+    file line ruamel names (its 0-based line + 2 for the opening ``---``) and the body is
+    still returned (C10: duplicate keys and tabs get their own messages).
+
+    :returns: ``(front_matter, body_text)``; never raises on content.
+    """
+    fm = FrontMatter()
+    if not text.startswith(_OPEN):
+        return fm, text
+    lines = text.split("\n")
+    if lines[0].rstrip() != _OPEN:
+        return fm, text
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in _CLOSE), None)
+    if close is None:
+        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body"))
+        return fm, text
+    fm.present = True
+    fm.end_line = close + 1
+    fm.body_line = close + 2
+    yaml_lines = lines[1:close]
+    for offset, line in enumerate(yaml_lines):
+        m = _KEY_RE.match(line)
+        if m:
+            key, value = m.group(1), m.group(2)
+            fm.key_lines.setdefault(key, offset + 2)
+            if value and not value.startswith(("#", "|", ">")):
+                fm.raw.setdefault(key, _strip_scalar(value))
+    fm.data = _load(yaml_lines, path, fm.problems)
+    body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
+    return fm, body
+
+
+def _strip_scalar(value: str) -> str:
+    """Text of a plain or quoted one-line scalar, comment removed."""
+    if value[:1] in "'\"":
+        q = value[0]
+        end = value.find(q, 1)
+        return value[1:end] if end > 0 else value[1:]
+    return re.split(r"\s+#", value, maxsplit=1)[0].strip()
+
+
+def _load(yaml_lines: list[str], path: str, problems: list[Problem]) -> dict[str, Any]:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    src = "\n".join(yaml_lines) + "\n"
+    if not src.strip():
+        return {}
+    try:
+        data = YAML(typ="safe", pure=True).load(src)
+    except DuplicateKeyError as exc:
+        key = re.search(r'found duplicate key "([^"]*)"', str(exc))
+        line = exc.problem_mark.line + 2 if exc.problem_mark else 0
+        first = exc.context_mark.line + 2 if exc.context_mark else None
+        name = key.group(1) if key else "?"
+        problems.append(Problem(path, line, f"duplicate front-matter key '{name}' (first at line {first}); front matter ignored"))
+        return {}
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line = mark.line + 2 if mark else 0
+        col = mark.column + 1 if mark else None
+        if _TAB_RE.search(str(exc)):
+            msg = "tab used for indentation in front matter; use spaces"
+        else:
+            msg = f"invalid front matter: {exc.problem or exc.context}"
+        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else "; front matter ignored"), column=col))
+        return {}
+    except YAMLError as exc:
+        problems.append(Problem(path, 2, f"invalid front matter: {exc}; front matter ignored"))
+        return {}
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem(path, 2, f"front matter is a {type(data).__name__}, not a mapping; ignored"))
+        return {}
+    return {str(k): v for k, v in data.items()}

@@ -1,0 +1,110 @@
+"""Reading user files: bytes to text (BOM, GB18030 fallback, NUL bytes, CRLF) and atomic writes."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with one input file, with its position (1-based line, 0 = whole file)."""
+
+    path: str
+    line: int
+    message: str
+    severity: Severity = "error"
+    column: int | None = None
+    code: str | None = None
+
+    def __str__(self) -> str:
+        where = self.path if not self.line else f"{self.path}:{self.line}"
+        if self.line and self.column:
+            where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(slots=True)
+class Decoded:
+    """A file's text as kb reads it: LF line ends, no BOM, NUL lines blanked."""
+
+    text: str
+    encoding: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+def decode(data: bytes, path: str) -> Decoded:
+    """Decode a user file for parsing.
+
+    UTF-8 (with or without BOM) first; else GB18030 with a warning naming the file
+    (DESIGN.md §1: GBK files exist). CRLF and lone CR become LF, so line numbers are those
+    an editor shows. A line holding NUL bytes is blanked and reported (error with its line);
+    the other lines are still parsed.
+
+    :param data: the file's bytes.
+    :param path: the KB-relative path, for messages.
+    :returns: :class:`Decoded`; never raises on content.
+    """
+    problems: list[Problem] = []
+    encoding = "utf-8"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        encoding = "utf-8-sig"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        try:
+            text = data.decode("gb18030")
+            encoding = "gb18030"
+            problems.append(Problem(path, 0, f"not UTF-8 (first bad byte on line {line}); read as GB18030", "warning"))
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", errors="replace")
+            encoding = "utf-8-replace"
+            problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        lines = text.split("\n")
+        bad = [i for i, ln in enumerate(lines) if "\x00" in ln]
+        for i in bad:
+            lines[i] = ""
+        shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
+        problems.append(Problem(path, bad[0] + 1, f"NUL bytes on {len(bad)} line(s) ({shown}); those lines skipped"))
+        text = "\n".join(lines)
+    return Decoded(text, encoding, problems)
+
+
+def write_atomic(path: Path, text: str, *, overwrite: bool = True) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and a rename.
+
+    A reader sees the old file or the new one, never half of either.
+
+    :param overwrite: when False and ``path`` exists, raise :class:`FileExistsError`
+        (checked again at rename time with a hard link, so a racing writer is not clobbered).
+    :raises FileExistsError: see ``overwrite``.
+    :raises OSError: the folder is not writable.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not overwrite and path.exists():
+        raise FileExistsError(str(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)  # fails with FileExistsError if someone else won the race
+            os.unlink(tmp)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
