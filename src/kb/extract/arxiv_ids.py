@@ -1,0 +1,280 @@
+"""Find, validate and normalise arXiv identifiers (``2607.26627v2``, ``hep-th/9901001``) in text."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kb.claims import ArxivRef
+
+KNOWN_ARCHIVES: frozenset[str] = frozenset(
+    {
+        # archives that issued old-style ids (arXiv "Understanding the arXiv identifier")
+        "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an",
+        "chao-dyn", "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an",
+        "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th",
+        "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
+        "quant-ph", "solv-int", "supr-con",
+        # later archives, accepted so that a subject-class form never reads as unknown
+        "q-fin", "stat", "eess", "econ",
+    }
+)  # fmt: skip
+"""Archive names allowed before ``/`` in an old-style id (subject class not included)."""
+
+# --- patterns ---------------------------------------------------------------------------------
+# An id (with its version) ends where no ASCII word character and no ".<digit>" follows;
+# ".pdf", CJK punctuation, ASCII punctuation, whitespace and end of text all qualify.
+_END = r"(?![0-9A-Za-z_])(?!\.\d)"
+_VERSION = r"(?:v(?P<{0}>\d+))?"
+# In an id-like context (arXiv prefix or arxiv.org URL) any digit count is taken and judged.
+_NEW_CTX = r"\d{4}\.\d+"
+_OLD_CTX = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/\d+"
+_HOST = r"(?i:https?://)?(?i:(?:www\.|export\.)?arxiv\.org)/(?i:abs|pdf|html)/"
+# URL tail after the id: path, query or fragment, ASCII only, no quotes/brackets/<>/|/`.
+_TAIL_CHARS = r"[!#-&(-;=?-Z_a-z~]"
+_SPACE = r"[ \t\u00a0\u3000]"
+
+_SCAN_RE = re.compile(
+    # 1. arxiv.org URL
+    rf"{_HOST}(?P<u_id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('u_v')}{_END}"
+    rf"(?:\.pdf(?![0-9A-Za-z_]))?(?P<u_tail>[/?#]{_TAIL_CHARS}*)?"
+    # 2. arXiv: / arXiv： / arXiv. prefix (any case)
+    rf"|(?<![A-Za-z])(?i:arxiv)(?:{_SPACE}*[:：]{_SPACE}{{0,3}}|\.)"
+    rf"(?P<p_id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('p_v')}{_END}"
+    # 3. bare old-style id (kept only when the archive is known)
+    rf"|(?<![0-9A-Za-z_./-])"
+    rf"(?P<o_id>[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/\d{{7}}){_VERSION.format('o_v')}{_END}"
+    # 4. bare new-style id of the exact shape, not part of a number, version string or amount
+    rf"|(?<![0-9A-Za-z_.+\-\u2212$¥￥])(?<!\d,)"
+    rf"(?P<n_id>\d{{4}}\.\d{{4,5}}){_VERSION.format('n_v')}{_END}(?![%‰×])"
+)
+_PARSE_RE = re.compile(
+    rf"(?:{_HOST}|(?i:arxiv)(?:\s*[:：]\s*|\s+|\.)?)?"
+    rf"(?P<id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('v')}{_END}"
+    rf"(?:\.pdf)?(?:[/?#]{_TAIL_CHARS}*)?"
+)
+_TRAILING_PUNCT = ".,;:!?'\")]}>。，、；：！？）】」』》〉”’…·"
+_LEADING_PUNCT = "([{<（【「『《〈“‘"
+_NEW_PARTS_RE = re.compile(r"(\d{2})(\d{2})\.(\d+)")
+_OLD_PARTS_RE = re.compile(r"([a-z]+(?:-[a-z]+)?)((?:\.[A-Za-z][A-Za-z-]*)?)/(\d{2})(\d{2})(\d*)")
+
+
+@dataclass(frozen=True, slots=True)
+class IdCandidate:
+    """One id-shaped token found by :func:`scan_arxiv`, valid or not."""
+
+    raw: str
+    """The text as written: prefix, URL, ``.pdf`` and query string included."""
+    id: str | None
+    """Canonical id without version, or None when the token is not a valid arXiv id."""
+    version: int | None
+    """The ``vN`` written with it, else None."""
+    start: int
+    """Offset of the id's first character (first digit; archive's first letter for old-style)."""
+    end: int
+    """Offset one past the id and its version."""
+    error: str | None
+    """Why the token is not a valid arXiv id (``month 13 does not exist``), else None."""
+
+
+class InvalidArxivId(ValueError):
+    """A user-supplied arXiv id that cannot be used; ``reason`` says why.
+
+    :param text: the argument as the user gave it.
+    :param reason: the human reason, e.g. ``month 13 does not exist``.
+    """
+
+    def __init__(self, text: str, reason: str) -> None:
+        super().__init__(f"not a valid arXiv id: {text!r} ({reason})")
+        self.text = text
+        self.reason = reason
+
+
+def _id_error(id_text: str, version: str | None) -> str | None:
+    """Reason ``id_text`` (no version) is not a valid arXiv id, else None.
+
+    Rules: arXiv help page "Understanding the arXiv identifier" — new-style YYMM.NNNN from
+    0704 to 1412, YYMM.NNNNN from 1501; old-style archive[.SC]/YYMMNNN from 9108 to 0703.
+    """
+    new = _NEW_PARTS_RE.fullmatch(id_text)
+    if new:
+        yy, mm, seq = new.groups()
+        yymm = int(yy + mm)
+        if not 1 <= int(mm) <= 12:
+            return f"month {mm} does not exist"
+        if yymm < 704:
+            return "new-style ids start at 0704"
+        if len(seq) not in (4, 5):
+            return f"{len(seq)}-digit sequence (4 digits to 1412, 5 from 1501)"
+        if yymm <= 1412 and len(seq) == 5:
+            return "5-digit sequence before 1501"
+        if yymm >= 1501 and len(seq) == 4:
+            return "4-digit sequence after 1412 (5 digits from 1501)"
+        if int(seq) == 0:
+            return "sequence number 0 does not exist"
+    else:
+        old = _OLD_PARTS_RE.fullmatch(id_text)
+        if old is None:  # pragma: no cover - the scanning patterns only admit the two shapes
+            return "not an arXiv id"
+        archive, _, yy, mm, seq = old.groups()
+        if archive not in KNOWN_ARCHIVES:
+            return f"unknown archive {archive!r}"
+        if len(seq) != 3:
+            return f"old-style ids have 7 digits after the archive, not {len(seq) + 4}"
+        if not 1 <= int(mm) <= 12:
+            return f"month {mm} does not exist"
+        year = (1900 if int(yy) >= 91 else 2000) + int(yy)
+        if not 199108 <= year * 100 + int(mm) <= 200703:
+            return "old-style ids run from 9108 to 0703"
+        if int(seq) == 0:
+            return "sequence number 0 does not exist"
+    if version is not None and int(version) == 0:
+        return "version v0 does not exist (versions start at v1)"
+    return None
+
+
+def _trim_tail(text: str, start: int, end: int) -> int:
+    """New end of a URL tail ``text[start:end]`` after dropping unbalanced closing punctuation."""
+    while end > start:
+        last = text[end - 1]
+        if last in ".,;:!?'":
+            end -= 1
+        elif last == ")" and text.count("(", start, end) < text.count(")", start, end):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
+    """Candidates with the start of their raw text and whether they are an arxiv.org URL."""
+    found: list[tuple[IdCandidate, int, bool]] = []
+    for m in _SCAN_RE.finditer(text):
+        if m.group("u_id") is not None:
+            group, vgroup, is_url = "u_id", "u_v", True
+        elif m.group("p_id") is not None:
+            group, vgroup, is_url = "p_id", "p_v", False
+        elif m.group("o_id") is not None:
+            group, vgroup, is_url = "o_id", "o_v", False
+            archive = m.group("o_id").split("/", 1)[0].split(".", 1)[0]
+            if archive not in KNOWN_ARCHIVES:
+                continue  # a bare word/1234567 is not id-like without context
+        else:
+            group, vgroup, is_url = "n_id", "n_v", False
+        id_text, ver = m.group(group), m.group(vgroup)
+        id_end = m.end(vgroup) if ver is not None else m.end(group)
+        raw_end = m.end()
+        if is_url and m.group("u_tail") is not None:
+            raw_end = _trim_tail(text, m.start("u_tail"), raw_end)
+        error = _id_error(id_text, ver)
+        cand = IdCandidate(
+            raw=text[m.start() : raw_end],
+            id=None if error else id_text,
+            version=int(ver) if ver is not None else None,
+            start=m.start(group),
+            end=id_end,
+            error=error,
+        )
+        found.append((cand, m.start(), is_url))
+    return found
+
+
+def scan_arxiv(text: str) -> list[IdCandidate]:
+    """Every arXiv-id-shaped token in ``text``, valid or not, in text order.
+
+    A token counts when an ``arXiv:`` prefix (any case, ASCII or full-width colon, optional
+    space) or an ``arxiv.org/abs|pdf|html/`` URL introduces it, or when it stands alone with
+    the exact shape ``YYMM.NNNN(N)(vN)`` or ``archive[.SC]/YYMMNNN(vN)`` with a known archive.
+    Numbers, versions (``v0.5.16``), dates, amounts (``1234.5678%``) and digits inside longer
+    runs are never candidates.
+
+    :param text: any text (one line or a whole file).
+    :returns: candidates; ``error`` is set (and ``id`` None) for invalid ones.
+    """
+    return [cand for cand, _, _ in _scan(text)]
+
+
+def find_arxiv(text: str) -> list[ArxivRef]:
+    """Valid arXiv id mentions in ``text``, in text order (CASES.md C01, C03, C04).
+
+    A Markdown link whose text is an id and whose href is an arxiv.org URL of the same id
+    (``[2403.00002](https://arxiv.org/abs/2403.00002v2)``) is one mention: raw is the whole
+    link, start/end are the id in the link text, the version is whichever side states one.
+    When the two sides state different versions they stay two mentions. Every other
+    occurrence is its own mention; callers dedupe.
+
+    :param text: any text.
+    :returns: one :class:`~kb.claims.ArxivRef` per mention; ``start`` is the offset of the
+        id's first digit (archive letter for old-style ids), ``end`` one past its version.
+    """
+    scanned = _scan(text)
+    refs: list[ArxivRef] = []
+    i = 0
+    while i < len(scanned):
+        cand, raw_start, _ = scanned[i]
+        if cand.id is None:
+            i += 1
+            continue
+        raw_end = raw_start + len(cand.raw)
+        if i + 1 < len(scanned) and raw_start > 0 and text[raw_start - 1] == "[":
+            nxt, nxt_start, nxt_is_url = scanned[i + 1]
+            nxt_end = nxt_start + len(nxt.raw)
+            if (
+                nxt_is_url
+                and nxt.id == cand.id
+                and nxt_start == raw_end + 2
+                and text.startswith("](", raw_end)
+                and text.startswith(")", nxt_end)
+                and (cand.version is None or nxt.version is None or cand.version == nxt.version)
+            ):
+                version = cand.version if cand.version is not None else nxt.version
+                refs.append(
+                    ArxivRef(
+                        id=cand.id,
+                        version=version,
+                        raw=text[raw_start - 1 : nxt_end + 1],
+                        start=cand.start,
+                        end=cand.end,
+                    )
+                )
+                i += 2
+                continue
+        refs.append(
+            ArxivRef(id=cand.id, version=cand.version, raw=cand.raw, start=cand.start, end=cand.end)
+        )
+        i += 1
+    return refs
+
+
+def parse_arxiv_id(text: str) -> ArxivRef:
+    """Parse one user-supplied arXiv id (a CLI argument) into its canonical form.
+
+    Surrounding whitespace, trailing ASCII/CJK punctuation (``2607.26627）``, ``…。``) and
+    opening brackets are stripped; then any form :func:`scan_arxiv` knows is accepted:
+    bare, ``arXiv:``/``ARXIV：`` (a space instead of the colon too), arxiv.org URLs with
+    ``.pdf``, query string or fragment, old-style ``hep-th/9901001v1``.
+
+    :param text: the argument as given.
+    :returns: the id; ``raw`` is the stripped argument, ``start``/``end`` offsets into ``text``.
+    :raises InvalidArxivId: the text is not one arXiv id, or is id-shaped but invalid
+        (``.reason`` says why, e.g. ``new-style ids start at 0704``).
+    """
+    stripped = text.strip().rstrip(_TRAILING_PUNCT).rstrip()
+    lead = len(text) - len(text.lstrip())
+    body = stripped.lstrip(_LEADING_PUNCT + " \t\u3000")
+    lead += len(stripped) - len(body)
+    m = _PARSE_RE.fullmatch(body)
+    if m is None:
+        raise InvalidArxivId(text, "expected YYMM.NNNNN[vN], archive/YYMMNNN or an arxiv.org URL")
+    id_text, ver = m.group("id"), m.group("v")
+    error = _id_error(id_text, ver)
+    if error:
+        raise InvalidArxivId(text, error)
+    end = m.end("v") if ver is not None else m.end("id")
+    return ArxivRef(
+        id=id_text,
+        version=int(ver) if ver is not None else None,
+        raw=body,
+        start=lead + m.start("id"),
+        end=lead + end,
+    )

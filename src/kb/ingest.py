@@ -1,0 +1,228 @@
+"""Bring the store up to date with the files of a KB: parse only what changed (``kb ingest``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kb import __version__
+from kb.config import KbConfig, load_config
+from kb.parse import Parser, ParsedFile
+from kb.store import FileRow, FileRows, Store
+from kb.textio import Problem
+
+#: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
+#: history (``organized/knowledge/history/``) is read by :mod:`kb.livedoc`, not ingested.
+SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
+#: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
+PARALLEL_MIN = 400
+#: Files written per store transaction: a crash loses at most this much parsing work.
+COMMIT_EVERY = 500
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass(slots=True)
+class IngestReport:
+    """What one ingest did: counts, per-file problems and notes (e.g. a rebuilt store)."""
+
+    parsed: int = 0
+    unchanged: int = 0
+    failed: int = 0
+    removed: int = 0
+    claims: int = 0
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def seen(self) -> int:
+        """Files found on disk."""
+        return self.parsed + self.unchanged + self.failed
+
+    def summary(self) -> str:
+        """One line: files parsed / unchanged / failed, removed, claims in the store."""
+        s = f"{self.parsed} parsed, {self.unchanged} unchanged, {self.failed} failed"
+        if self.removed:
+            s += f", {self.removed} removed"
+        return s + f"; {self.claims} claims"
+
+
+def iter_kb_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+    """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
+
+    Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
+    """
+    found: list[tuple[str, os.stat_result]] = []
+    for top in SCAN_DIRS:
+        base = root / top
+        if not base.is_dir():
+            continue
+        stack = [base]
+        while stack:
+            folder = stack.pop()
+            with os.scandir(folder) as it:
+                for entry in it:
+                    if entry.name.startswith("."):
+                        continue
+                    if entry.is_dir(follow_symlinks=False):
+                        if top == "organized/knowledge":
+                            continue  # history/ and any subfolder: not living docs
+                        stack.append(Path(entry.path))
+                    elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                        rel = Path(entry.path).relative_to(root).as_posix()
+                        found.append((rel, entry.stat(follow_symlinks=False)))
+    found.sort()
+    return iter(found)
+
+
+def fingerprint(config: KbConfig) -> str:
+    """What makes every stored parse stale when it changes: kb's version and the config."""
+    return f"kb {__version__}; " + config.model_dump_json()
+
+
+def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int) -> FileRows:
+    """Table rows of one parsed file (see :meth:`kb.store.Store.put`)."""
+    frow = FileRow(
+        path=parsed.path, hash=digest, mtime_ns=mtime_ns, size=size, role=parsed.role,
+        author=parsed.author, written_at=parsed.written_at, front=parsed.front,
+        headings=[{"level": h.level, "text": h.text, "line": h.line, "section": h.section, "subjects": h.subjects}
+                  for h in parsed.headings],
+        problems=[asdict(p) for p in parsed.problems],
+        invalid_ids=[list(x) for x in parsed.invalid_ids],
+        n_claims=len(parsed.claims),
+    )
+    claims, subjects, quantities = [], [], []
+    for c in parsed.claims:
+        p = c.provenance
+        claims.append((c.id, parsed.path, p.line, c.kind, c.role, p.author, p.written_at, c.model_dump_json()))
+        subjects.extend((c.id, parsed.path, s) for s in c.subjects)
+        default_subject = c.subjects[0] if c.subjects else None
+        quantities.extend(
+            (c.id, parsed.path, q.subject or default_subject, q.metric, q.value, q.low, q.high, q.unit, q.raw)
+            for q in c.quantities
+        )
+    mentions = [(parsed.path, m.line, m.column, m.id, m.version, m.raw, m.claim_id, m.kind, parsed.written_at)
+                for m in parsed.mentions]
+    return FileRows(frow, claims, subjects, quantities, mentions)
+
+
+_WORKER: Parser | None = None
+
+
+def _init_worker(config_json: str) -> None:
+    global _WORKER
+    _WORKER = Parser(KbConfig.model_validate_json(config_json))
+
+
+def _parse_job(job: tuple[str, str, int, int]) -> FileRows | Problem:
+    root, rel, mtime_ns, size = job
+    assert _WORKER is not None
+    return _parse_one(_WORKER, Path(root), rel, mtime_ns, size)
+
+
+def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, size: int) -> FileRows | Problem:
+    try:
+        data = (root / rel).read_bytes()
+    except OSError as exc:
+        return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size)
+
+
+def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | None = None,
+           store: Store | None = None, jobs: int | None = None) -> IngestReport:
+    """Parse every new or changed file of the KB at ``root`` into its store.
+
+    A file is unchanged when its size and mtime match the store, or else its content hash
+    does (then only its mtime is updated). Files gone from disk lose their claims. Parsing
+    uses a process pool when many files changed (cold ingest); never writes outside ``.kb/``.
+
+    :param progress: called as ``progress(done, total)`` while parsing.
+    :param jobs: worker processes (default: CPUs, at most 8); 1 = in-process.
+    :returns: :class:`IngestReport`; problems of single files never abort the run.
+    """
+    config = config or load_config(root)
+    own_store = store is None
+    st = store or Store(root, fingerprint(config))
+    report = IngestReport(notes=list(st.notes))
+    try:
+        known = st.file_stats()
+        on_disk = dict(iter_kb_files(root))
+        gone = [p for p in known if p not in on_disk]
+        todo: list[tuple[str, int, int]] = []
+        touched: list[tuple[str, int, int]] = []
+        for rel, stat in on_disk.items():
+            prev = known.get(rel)
+            if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_size:
+                report.unchanged += 1
+                continue
+            if prev is not None and prev[2] == stat.st_size:
+                try:
+                    digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
+                except OSError:
+                    digest = ""
+                if digest == prev[0]:
+                    touched.append((rel, stat.st_mtime_ns, stat.st_size))
+                    report.unchanged += 1
+                    continue
+            todo.append((rel, stat.st_mtime_ns, stat.st_size))
+        with st.tx():
+            st.remove(gone)
+            for rel, mtime_ns, size in touched:
+                st.touch(rel, mtime_ns, size)
+        report.removed = len(gone)
+        batch = 0
+        try:
+            for result in _parse_all(root, config, todo, progress, jobs):
+                if isinstance(result, Problem):
+                    report.failed += 1
+                    report.problems.append(result)
+                    continue
+                report.parsed += 1
+                report.problems.extend(Problem(**p) for p in result.file.problems)
+                if batch == 0:
+                    st.db.execute("BEGIN IMMEDIATE")
+                st.put(result)
+                batch += 1
+                if batch >= COMMIT_EVERY:
+                    st.db.execute("COMMIT")
+                    batch = 0
+            if batch:
+                st.db.execute("COMMIT")
+        except BaseException:
+            if st.db.in_transaction:
+                st.db.execute("ROLLBACK")
+            raise
+        report.claims = st.count_claims()
+    finally:
+        if own_store:
+            st.close()
+    return report
+
+
+def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int]],
+               progress: Progress | None, jobs: int | None) -> Iterator[FileRows | Problem]:
+    """Parse ``todo`` in batches; yields results while holding a write transaction per batch."""
+    total = len(todo)
+    workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
+    if total == 0:
+        return
+    if workers <= 1 or total < PARALLEL_MIN:
+        parser = Parser(config)
+        results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, s) for rel, m, s in todo)
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
+        jobs_it = ((str(root), rel, m, s) for rel, m, s in todo)
+        results = pool.map(_parse_job, jobs_it, chunksize=64)
+    try:
+        for done, result in enumerate(results, 1):
+            if progress:
+                progress(done, total)
+            yield result
+    finally:
+        if workers > 1 and total >= PARALLEL_MIN:
+            pool.shutdown()

@@ -1,0 +1,612 @@
+"""Markdown files to claims: markdown-it-py tokens (with line maps) -> units -> :class:`Claim`.
+
+A *unit* is a sentence of a paragraph, a list item's own text or a table row (DESIGN.md §2).
+A unit with at least one anchor (arXiv id, quantity, date, DOI or known entity) is a claim.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timezone
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Any, Literal
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+from kb import frontmatter
+from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, claim_id
+from kb.config import KbConfig
+from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
+from kb.extract.dates import find_dates, parse_stamp
+from kb.extract.entities import EntityMatcher
+from kb.extract.kinds import CueMatcher, column_kind, explicit_tag, is_kind_header
+from kb.extract.metrics import MetricVocab
+from kb.extract.quantities import find_quantities
+from kb.extract.refs import find_dois, find_kb_paths, find_urls
+from kb.textio import Problem, decode
+
+_SECTION_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+_HINT_RE = re.compile(
+    r"(?:建议归入|建议归位|归入|归位|suggested section|file under|belongs in)\s*[:：]?\s*(?:[^§\n]{0,12}?)(§\s*\d+(?:\.\d+)*)",
+    re.IGNORECASE,
+)
+_SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
+_SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
+_EMPH_RE = re.compile(r"\*\*|__")
+_HOST_RE = re.compile(
+    r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对|对比|对照|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over)\s*$",
+    re.IGNORECASE,
+)
+_TS_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):?(\d{2}))?")
+
+
+@dataclass(slots=True)
+class Heading:
+    """A heading of a file: level 1–6, plain text, 1-based line, its ``§`` number if any."""
+
+    level: int
+    text: str
+    line: int
+    section: str | None
+    subjects: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Mention:
+    """One arXiv id written in a file (claims, headings and front matter alike)."""
+
+    id: str
+    version: int | None
+    raw: str
+    line: int
+    column: int | None
+    claim_id: str | None
+    kind: Kind | None
+
+
+@dataclass(slots=True)
+class ParsedFile:
+    """Everything kb keeps of one file.
+
+    ``front`` is the front matter as loaded (for cards: card, arxiv (raw text), title …),
+    with ``arxiv`` replaced by its text as written (DESIGN.md §3 float pitfall).
+    """
+
+    path: str
+    role: Role
+    author: str | None
+    written_at: str | None
+    front: dict[str, Any]
+    claims: list[Claim]
+    mentions: list[Mention]
+    headings: list[Heading]
+    problems: list[Problem]
+    invalid_ids: list[tuple[int, int, str, str]] = field(default_factory=list)
+    """Id-shaped text that is no arXiv id: ``(line, column, raw, reason)``."""
+
+
+def role_of(path: str) -> Role:
+    """File role from its KB-relative path (DESIGN.md §1)."""
+    if path.startswith("inbox/"):
+        return "inbox"
+    if path.startswith("organized/paper_cards/"):
+        return "card"
+    if path.startswith("organized/knowledge/") and "/history/" not in path:
+        return "living-doc"
+    return "other"
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": True}).enable("table")
+
+
+class Parser:
+    """Parses files of one KB with one configuration (entities, metrics, cues, time zone).
+
+    :param config: the KB's :class:`KbConfig`.
+    """
+
+    def __init__(self, config: KbConfig) -> None:
+        self.config = config
+        self.tz = config.tzinfo
+        self.entities = EntityMatcher(config.entities)
+        self.vocab = MetricVocab(config.metrics)
+        cues = config.cues
+        self.cues = CueMatcher(
+            {"secondhand": cues.secondhand, "paper-fact": cues.paper_fact, "internal-rating": cues.internal_rating}
+        )
+
+    # -- file level -------------------------------------------------------------------------
+
+    def parse_bytes(self, path: str, data: bytes) -> ParsedFile:
+        """Parse one file's bytes.
+
+        :param path: POSIX path relative to the KB root (decides role, author, stamp).
+        :returns: :class:`ParsedFile`; problems are collected, never raised.
+        """
+        decoded = decode(data, path)
+        return self.parse_text(path, decoded.text, decoded.problems)
+
+    def parse_text(self, path: str, text: str, problems: list[Problem] | None = None) -> ParsedFile:
+        """Parse one file's text (LF line ends, no BOM); see :meth:`parse_bytes`."""
+        problems = list(problems or [])
+        role = role_of(path)
+        fm, body = frontmatter.split(text, path)
+        problems.extend(fm.problems)
+        front = dict(fm.data)
+        if "arxiv" in fm.raw:
+            front["arxiv"] = fm.raw["arxiv"]
+        author = _str_or_none(front.get("author")) or _author_from_path(path, role)
+        written = self._written_at(path, role, front)
+        ref_date = written.date() if written else None
+        ctx = _FileCtx(self, path, role, author, written.isoformat() if written else None, ref_date)
+
+        mentions: list[Mention] = []
+        if fm.present:
+            for cand in scan_arxiv(fm.raw.get("arxiv", "")):
+                line = fm.key_lines.get("arxiv", 1)
+                if cand.id:
+                    mentions.append(Mention(cand.id, cand.version, cand.raw, line, None, None, None))
+                else:
+                    ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
+        ctx.lines = body.split("\n")
+        ctx.walk(_md().parse(body))
+        mentions.extend(ctx.mentions)
+        return ParsedFile(
+            path=path,
+            role=role,
+            author=author,
+            written_at=ctx.written_at,
+            front=front,
+            claims=ctx.claims,
+            mentions=mentions,
+            headings=ctx.headings,
+            problems=problems + ctx.problems,
+            invalid_ids=ctx.invalid,
+        )
+
+    def _written_at(self, path: str, role: Role, front: dict[str, Any]) -> datetime | None:
+        keys = ("updated", "created", "date") if role == "living-doc" else ("created", "date", "written_at", "updated")
+        for key in keys:
+            value = front.get(key)
+            dt = _as_datetime(value, self.tz)
+            if dt is not None:
+                return dt
+        stamp = parse_stamp(PurePosixPath(path).name)
+        if stamp is None:
+            return None
+        day, at = stamp
+        return datetime.combine(day, at or time(0, 0), self.tz)
+
+
+def _str_or_none(value: Any) -> str | None:
+    return str(value).strip() or None if value is not None else None
+
+
+def _author_from_path(path: str, role: Role) -> str | None:
+    parts = path.split("/")
+    if role == "inbox" and len(parts) >= 3:
+        return parts[1]
+    return None
+
+
+def _as_datetime(value: Any, tz: timezone) -> datetime | None:
+    """Front-matter value to an aware datetime (date -> 00:00 local; naive -> local)."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, date):
+        return datetime.combine(value, time(0, 0), tz)
+    if isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return None
+        return dt if dt.tzinfo else dt.replace(tzinfo=tz)
+    return None
+
+
+@dataclass(slots=True)
+class _Inline:
+    """Plain text of an inline token, the hrefs in it and the offsets of its line breaks."""
+
+    text: str
+    hrefs: list[str]
+    breaks: list[int]
+
+
+def _inline_text(tok: Token) -> _Inline:
+    parts: list[str] = []
+    hrefs: list[str] = []
+    breaks: list[int] = []
+    pos = 0
+    for child in tok.children or ():
+        t = child.type
+        if t == "text" or t == "code_inline":
+            s = child.content
+        elif t in ("softbreak", "hardbreak"):
+            breaks.append(pos)
+            s = " "
+        elif t == "link_open":
+            href = child.attrs.get("href")
+            if href:
+                hrefs.append(str(href))
+            continue
+        elif t == "image":
+            s = child.content
+        else:
+            continue
+        parts.append(s)
+        pos += len(s)
+    text = "".join(parts)
+    if "**" in text or "__" in text:
+        # C12: emphasis that CommonMark could not close stays literal; drop the markers.
+        text, breaks = _drop_markers(text, breaks)
+    return _Inline(text, hrefs, breaks)
+
+
+def _drop_markers(text: str, breaks: list[int]) -> tuple[str, list[int]]:
+    out: list[str] = []
+    removed_before: list[int] = []
+    last = 0
+    removed = 0
+    for m in _EMPH_RE.finditer(text):
+        out.append(text[last : m.start()])
+        removed_before.append(m.start())
+        removed += 2
+        last = m.end()
+    out.append(text[last:])
+    new_breaks = [b - 2 * sum(1 for r in removed_before if r < b) for b in breaks]
+    return "".join(out), new_breaks
+
+
+def _split_sentences(text: str) -> list[tuple[int, int]]:
+    """Sentence spans of a paragraph's text (zh and en end marks; decimals are not ends)."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SENT_END_RE.finditer(text):
+        if m.start() <= start:
+            continue
+        spans.append((start, m.start()))
+        start = m.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+class _FileCtx:
+    """Walks one file's tokens and collects its units, claims and mentions."""
+
+    def __init__(self, parser: Parser, path: str, role: Role, author: str | None,
+                 written_at: str | None, ref_date: date | None) -> None:
+        self.p = parser
+        self.path = path
+        self.role = role
+        self.author = author
+        self.written_at = written_at
+        self.ref_date = ref_date
+        self.claims: list[Claim] = []
+        self.mentions: list[Mention] = []
+        self.headings: list[Heading] = []
+        self.problems: list[Problem] = []
+        self.invalid: list[tuple[int, int, str, str]] = []
+        self.stack: list[Heading] = []
+        self.lines: list[str] | None = None
+        self._ordinal: dict[int, int] = {}
+
+    # -- walking ----------------------------------------------------------------------------
+
+    def walk(self, tokens: list[Token]) -> None:
+        """One pass over the block tokens; list items keep a stack of their subjects."""
+        items: list[tuple[int, list[str]]] = []  # (level of list_item_open, own subjects)
+        i = 0
+        n = len(tokens)
+        while i < n:
+            tok = tokens[i]
+            t = tok.type
+            if t == "heading_open":
+                self._heading(tok, tokens[i + 1])
+                i += 3
+                continue
+            if t == "list_item_open":
+                items.append((tok.level, []))
+            elif t == "list_item_close":
+                items.pop()
+            elif t == "table_open":
+                i = self._table(tokens, i)
+                continue
+            elif t == "paragraph_open":
+                inherited = [s for _, subj in items[:-1] for s in subj]
+                if items and tok.level == items[-1][0] + 1:
+                    c = self._unit_from_inline(tokens[i + 1], tok, "list-item", inherited)
+                    own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:"))] if c else []
+                    if own:
+                        items[-1] = (items[-1][0], own)
+                else:
+                    self._paragraph(tokens[i + 1], tok, [s for _, subj in items for s in subj])
+                i += 3
+                continue
+            i += 1
+
+    def _heading(self, open_tok: Token, inline: Token) -> None:
+        level = int(open_tok.tag[1])
+        info = _inline_text(inline)
+        line = open_tok.map[0] + 1 if open_tok.map else 0
+        m = _SECTION_RE.search(info.text)
+        subjects = self._own_subjects(info.text, info.hrefs, line)
+        h = Heading(level, info.text.strip(), line, m.group(1) if m else None, subjects)
+        while self.stack and self.stack[-1].level >= level:
+            self.stack.pop()
+        self.stack.append(h)
+        self.headings.append(h)
+
+    def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
+        """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
+        refs = self._arxiv(text, hrefs, line, None, None)
+        subjects = [r.key for r in refs]
+        subjects += [f"doi:{d}" for d, _, _ in find_dois(text)]
+        subjects += [k for k, _, _ in self.p.entities.find(text)]
+        return _dedupe(subjects)
+
+    def _paragraph(self, inline: Token, block: Token, inherited: list[str]) -> None:
+        info = _inline_text(inline)
+        base = block.map[0] + 1 if block.map else 0
+        spans = _split_sentences(info.text)
+        if len(spans) <= 1:
+            self._unit(info.text, info.hrefs, base, base + max(len(info.breaks), 0), "sentence", inherited)
+            return
+        carried: list[str] = []
+        for a, b in spans:
+            first = base + sum(1 for x in info.breaks if x < a)
+            last = base + sum(1 for x in info.breaks if x < b)
+            sentence = info.text[a:b]
+            hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
+            c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried)
+            if c is not None:
+                own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:"))]
+                carried = own or carried
+
+    def _unit_from_inline(self, inline: Token, block: Token, unit: Unit, inherited: list[str]) -> Claim | None:
+        info = _inline_text(inline)
+        first = block.map[0] + 1 if block.map else 0
+        last = block.map[1] if block.map else first
+        return self._unit(info.text, info.hrefs, first, last, unit, inherited)
+
+    def _table(self, tokens: list[Token], i: int) -> int:
+        """Table body rows become units; a kind column decides their kind (C13: raw cell count)."""
+        header: list[str] = []
+        rows: list[tuple[int, list[str], list[str]]] = []
+        j = i + 1
+        in_head = False
+        row: list[str] = []
+        hrefs: list[str] = []
+        row_line = 0
+        while j < len(tokens) and tokens[j].type != "table_close":
+            t = tokens[j]
+            if t.type == "thead_open":
+                in_head = True
+            elif t.type == "thead_close":
+                in_head = False
+            elif t.type == "tr_open":
+                row, hrefs = [], []
+                row_line = t.map[0] + 1 if t.map else 0
+            elif t.type == "inline":
+                info = _inline_text(t)
+                row.append(info.text.strip())
+                hrefs.extend(info.hrefs)
+            elif t.type == "tr_close":
+                if in_head:
+                    header = row
+                else:
+                    rows.append((row_line, row, hrefs))
+            j += 1
+        kind_col = next((k for k, h in enumerate(header) if is_kind_header(h)), None)
+        for line, cells, row_hrefs in rows:
+            raw_cells = _raw_cells(self._line(line))
+            text = " | ".join(c for c in cells)
+            if raw_cells is not None and len(raw_cells) > len(header) and header:
+                self.problems.append(
+                    Problem(self.path, line, f"{len(raw_cells)} cells, header has {len(header)}; row read from the raw line", "warning")
+                )
+                cells = raw_cells
+                text = " | ".join(raw_cells)
+            forced: tuple[Kind, str] | None = None
+            if kind_col is not None and kind_col < len(cells):
+                k = column_kind(cells[kind_col])
+                if k:
+                    forced = (k, f"column:{header[kind_col]}={cells[kind_col].strip()}")
+            self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, header=header)
+        return j + 1
+
+    def _line(self, line: int) -> str:
+        return self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+
+    # -- units --------------------------------------------------------------------------------
+
+    def _arxiv(self, text: str, hrefs: list[str], line: int, claim: str | None, kind: Kind | None) -> list[ArxivRef]:
+        refs = list(find_arxiv(text)) if _maybe_id(text) else []
+        for cand in scan_arxiv(text) if _maybe_id(text) else ():
+            if cand.id is None:
+                self.invalid.append((line, cand.start + 1, cand.raw, cand.error or "not an arXiv id"))
+        for href in hrefs:
+            if "arxiv" not in href.lower():
+                continue
+            for r in find_arxiv(href):
+                same = next((x for x in refs if x.id == r.id and x.version in (None, r.version)), None)
+                if same is not None:
+                    if same.version is None and r.version is not None:
+                        refs[refs.index(same)] = same.model_copy(update={"version": r.version})
+                elif not any(x.id == r.id for x in refs):
+                    refs.append(ArxivRef(id=r.id, version=r.version, raw=href, start=-1, end=-1))
+        for r in refs:
+            self.mentions.append(Mention(r.id, r.version, r.raw, line, r.start + 1 if r.start >= 0 else None, claim, kind))
+        return refs
+
+    def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
+              inherited: list[str], forced: tuple[Kind, str] | None = None,
+              header: list[str] | None = None) -> Claim | None:
+        text = " ".join(text.split()) if ("\n" in text or "  " in text) else text.strip()
+        if not text:
+            return None
+        tag = explicit_tag(text)
+        ordinal = self._ordinal.get(line, 0)
+        self._ordinal[line] = ordinal + 1
+        cid = claim_id(self.path, line, ordinal, text)
+        # kind first: mentions record it
+        if tag is not None:
+            kind, reason = tag[0], f"tag:{tag[1]}"
+        elif forced is not None:
+            kind, reason = forced
+        elif self.role == "card":
+            kind, reason = "paper-fact", "role:paper-card"
+        else:
+            cue = self.p.cues.match(text)
+            if cue is not None:
+                kind, reason = cue[0], f"cue:{cue[1]}"
+            else:
+                kind, reason = "secondhand", f"default:{self.role}"
+        mention_start = len(self.mentions)
+        refs = self._arxiv(text, hrefs, line, cid, kind)
+        skip = [(r.start, r.end) for r in refs if r.start >= 0]
+        urls = find_urls(text) if ("http" in text) else []
+        skip += [(a, b) for _, a, b in urls]
+        dois = find_dois(text) if "10." in text else []
+        skip += [(a, b) for _, a, b in dois]
+        paths = find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else []
+        skip += [(a, b) for _, a, b in paths]
+        skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)] if "§" in text else []
+        dates = find_dates(text, ref=self.ref_date, skip=skip)
+        skip_q = skip + [(d.start, d.end) for d in dates]
+        quantities = find_quantities(text, skip=skip_q, vocab=self.p.vocab)
+        ents = self.p.entities.find(text)
+        if not (refs or quantities or dates or dois or ents):
+            del self.mentions[mention_start:]
+            self._ordinal[line] = ordinal
+            return None
+        # subjects: ids, DOIs, entities that are not hosts/baselines; inherit when none of its own
+        anchors: list[tuple[int, str]] = [(r.start if r.start >= 0 else 0, r.key) for r in refs]
+        anchors += [(a, f"doi:{d}") for d, a, _ in dois]
+        own_entities = [(a, k) for k, a, _ in ents if not _HOST_RE.search(text[max(0, a - 24):a])]
+        anchors += own_entities
+        anchors.sort()
+        subjects = _dedupe([k for _, k in anchors])
+        if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
+            heading_subjects = [s for h in reversed(self.stack) for s in h.subjects if s.startswith(("arxiv:", "doi:"))][:1]
+            subjects = _dedupe(list(inherited) + heading_subjects + subjects)
+        if not subjects:
+            subjects = _dedupe([k for k, _, _ in ents])
+        quantities = [self._attach(q, anchors, text) for q in quantities]
+        dates = [self._attach_date(d, anchors, text) for d in dates]
+        sources = _dedupe(
+            [r.key for r in refs]
+            + [f"doi:{d}" for d, _, _ in dois]
+            + [u for u, _, _ in urls]
+            + [h for h in hrefs if h.startswith("http") and h not in (u for u, _, _ in urls)]
+            + [p for p, _, _ in paths]
+        )
+        hint = _HINT_RE.search(text)
+        section_hint = _norm_section(hint.group(1)) if hint else self._heading_section()
+        claim = Claim.model_construct(
+            id=cid,
+            kind=kind,
+            kind_reason=reason,
+            text=text,
+            unit=unit,
+            role=self.role,
+            subjects=subjects,
+            arxiv=refs,
+            quantities=quantities,
+            dates=dates,
+            sources=sources,
+            section_hint=section_hint,
+            provenance=Provenance.model_construct(
+                path=self.path,
+                line=line,
+                end_line=max(end_line, line),
+                author=self.author,
+                written_at=self.written_at,
+                heading=[h.text for h in self.stack],
+            ),
+        )
+        self.claims.append(claim)
+        return claim
+
+    def _heading_section(self) -> str | None:
+        for h in reversed(self.stack):
+            if h.section:
+                return "§" + h.section
+            m = _SECTION_RE.search(h.text)
+            if m:
+                return "§" + m.group(1)
+        return None
+
+    def _attach(self, q: Quantity, anchors: list[tuple[int, str]], text: str) -> Quantity:
+        subj = _nearest_before(anchors, q.start, text)
+        return q.model_copy(update={"subject": subj}) if subj else q
+
+    def _attach_date(self, d: DateRef, anchors: list[tuple[int, str]], text: str) -> DateRef:
+        metric = self.p.vocab.metric_at(text, d.start, d.end, None)
+        update: dict[str, Any] = {}
+        if metric in ("eol_date", "release_date"):
+            update["metric"] = metric
+        subj = _nearest_before(anchors, d.start, text)
+        if subj:
+            update["subject"] = subj
+        return d.model_copy(update=update) if update else d
+
+
+def _nearest_before(anchors: list[tuple[int, str]], pos: int, text: str) -> str | None:
+    """The last subject anchor before ``pos`` with no clause end in between, else None."""
+    best = None
+    for a, key in anchors:
+        if a <= pos:
+            best = (a, key)
+    if best is None or len(anchors) < 2:
+        return None
+    between = text[best[0]:pos]
+    if re.search(r"[。；;！？!?]", between):
+        return None
+    return best[1]
+
+
+def _norm_section(s: str) -> str:
+    return "§" + s.replace("§", "").strip()
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _maybe_id(text: str) -> bool:
+    return "." in text or "/" in text
+
+
+def _href_key(href: str) -> str:
+    m = re.search(r"(\d{4}\.\d{4,5})", href)
+    return m.group(1) if m else href
+
+
+_PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")
+
+
+def _raw_cells(line: str) -> list[str] | None:
+    """Cells of a raw table line split on unescaped pipes (C13), or None without a line."""
+    s = line.strip()
+    if not s:
+        return None
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip().replace("\\|", "|") for c in _PIPE_SPLIT_RE.split(s)]
+
+
+def parse_file(config: KbConfig, path: str, data: bytes) -> ParsedFile:
+    """Parse one file with a fresh :class:`Parser` (convenience for tests and one-offs)."""
+    return Parser(config).parse_bytes(path, data)
+
+
+Scope = Literal["inbox", "card", "living-doc"]

@@ -1,0 +1,316 @@
+"""The SQLite store ``.kb/kb.sqlite``: files, claims, quantities, mentions, arXiv cache.
+
+A cache, never the truth (DESIGN.md §6): a store of another schema version, or one that
+fails to open, is deleted and rebuilt with a note. WAL mode, so readers never block the
+nightly writer; writes happen in one ``BEGIN IMMEDIATE`` transaction per batch.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kb.claims import Claim
+
+SCHEMA_VERSION = 3
+STORE_DIR = ".kb"
+STORE_NAME = "kb.sqlite"
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    role TEXT NOT NULL, author TEXT, written_at TEXT, front TEXT NOT NULL, headings TEXT NOT NULL,
+    problems TEXT NOT NULL, invalid_ids TEXT NOT NULL, n_claims INTEGER NOT NULL
+);
+CREATE TABLE claims (
+    id TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL, kind TEXT NOT NULL,
+    role TEXT NOT NULL, author TEXT, written_at TEXT, json TEXT NOT NULL,
+    PRIMARY KEY (path, id)
+);
+CREATE INDEX claims_written ON claims (written_at);
+CREATE INDEX claims_id ON claims (id);
+CREATE TABLE subjects (claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT NOT NULL);
+CREATE INDEX subjects_subject ON subjects (subject);
+CREATE INDEX subjects_path ON subjects (path);
+CREATE TABLE quantities (
+    claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT, metric TEXT, value REAL,
+    low REAL, high REAL, unit TEXT, raw TEXT NOT NULL
+);
+CREATE INDEX quantities_path ON quantities (path);
+CREATE INDEX quantities_subject ON quantities (subject, metric);
+CREATE TABLE mentions (
+    path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER, arxiv_id TEXT NOT NULL,
+    version INTEGER, raw TEXT NOT NULL, claim_id TEXT, kind TEXT, written_at TEXT
+);
+CREATE INDEX mentions_id ON mentions (arxiv_id);
+CREATE INDEX mentions_path ON mentions (path);
+CREATE TABLE arxiv_cache (
+    id TEXT PRIMARY KEY, fetched_at TEXT NOT NULL, status TEXT NOT NULL, json TEXT
+);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    """What the store knows of one file (the ``files`` table)."""
+
+    path: str
+    hash: str
+    mtime_ns: int
+    size: int
+    role: str
+    author: str | None
+    written_at: str | None
+    front: dict[str, Any]
+    headings: list[dict[str, Any]]
+    problems: list[dict[str, Any]]
+    invalid_ids: list[list[Any]]
+    n_claims: int
+
+
+@dataclass(slots=True)
+class FileRows:
+    """One parsed file as table rows, ready for :meth:`Store.put` (picklable, built in workers)."""
+
+    file: FileRow
+    claims: list[tuple[Any, ...]]
+    subjects: list[tuple[str, str, str]]
+    quantities: list[tuple[Any, ...]]
+    mentions: list[tuple[Any, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class MentionRow:
+    """One arXiv id written in a file; ``kind`` is that of the claim it is in, if any."""
+
+    path: str
+    line: int
+    column: int | None
+    arxiv_id: str
+    version: int | None
+    raw: str
+    claim_id: str | None
+    kind: str | None
+    written_at: str | None
+
+
+class Store:
+    """Open (creating or rebuilding) the store of a KB.
+
+    :param root: the KB root; the database lives in ``root/.kb/kb.sqlite``.
+    :param fingerprint: text that, when it changes (kb version, config), makes every file
+        parse again; stored in ``meta``.
+    :ivar notes: human notes about what happened on open (e.g. a rebuild).
+    """
+
+    def __init__(self, root: Path, fingerprint: str = "") -> None:
+        self.root = root
+        self.path = root / STORE_DIR / STORE_NAME
+        self.notes: list[str] = []
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = self._open()
+        row = self.db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+        if row is None or row[0] != fingerprint:
+            if row is not None:
+                self.notes.append("configuration or kb version changed: every file will be parsed again")
+            with self.tx():
+                self.db.execute("DELETE FROM files")
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = self._connect()
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION:
+                return db
+            if version != 0 or db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
+                db.close()
+                self._delete()
+                db = self._connect()
+        except sqlite3.DatabaseError as exc:
+            self.notes.append(f"store {self.path} could not be opened ({exc}): rebuilt")
+            self._delete()
+            db = self._connect()
+        with db:
+            db.executescript(_SCHEMA)
+            db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        return db
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("PRAGMA busy_timeout=60000")
+        return db
+
+    def _delete(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            p = self.path.with_name(self.path.name + suffix)
+            if p.exists():
+                p.unlink()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.close()
+
+    def tx(self) -> _Tx:
+        """A write transaction (``BEGIN IMMEDIATE``), committed on success, rolled back on error."""
+        return _Tx(self.db)
+
+    # -- files ---------------------------------------------------------------------------------
+
+    def file_stats(self) -> dict[str, tuple[str, int, int]]:
+        """``path -> (hash, mtime_ns, size)`` of every stored file."""
+        return {r[0]: (r[1], r[2], r[3]) for r in self.db.execute("SELECT path, hash, mtime_ns, size FROM files")}
+
+    def touch(self, path: str, mtime_ns: int, size: int) -> None:
+        """Record a new mtime for a file whose content hash did not change."""
+        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
+
+    def remove(self, paths: Iterable[str]) -> None:
+        """Forget files and everything parsed from them."""
+        rows = [(p,) for p in paths]
+        for table in ("files", "claims", "subjects", "quantities", "mentions"):
+            self.db.executemany(f"DELETE FROM {table} WHERE path=?", rows)
+
+    def put(self, rows: "FileRows") -> None:
+        """Replace everything stored for one file (call inside :meth:`tx`)."""
+        row = rows.file
+        self.remove([row.path])
+        self.db.execute(
+            "INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (row.path, row.hash, row.mtime_ns, row.size, row.role, row.author, row.written_at,
+             json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
+             json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False), row.n_claims),
+        )
+        self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", rows.claims)
+        self.db.executemany("INSERT INTO subjects VALUES (?,?,?)", rows.subjects)
+        self.db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", rows.quantities)
+        self.db.executemany("INSERT INTO mentions VALUES (?,?,?,?,?,?,?,?,?)", rows.mentions)
+
+    def files(self, role: str | None = None) -> list[FileRow]:
+        """Stored files, by path; only those of ``role`` when given."""
+        sql = "SELECT * FROM files" + (" WHERE role=?" if role else "") + " ORDER BY path"
+        return [_file_row(r) for r in self.db.execute(sql, (role,) if role else ())]
+
+    def file(self, path: str) -> FileRow | None:
+        """One stored file, or None."""
+        r = self.db.execute("SELECT * FROM files WHERE path=?", (path,)).fetchone()
+        return _file_row(r) if r else None
+
+    # -- claims --------------------------------------------------------------------------------
+
+    def claims(self, *, kind: str | None = None, subject: Sequence[str] | None = None,
+               author: str | None = None, since: str | None = None, until: str | None = None,
+               path: str | None = None, role: str | None = None) -> Iterator[Claim]:
+        """Claims matching every given filter, ordered by path then line.
+
+        :param subject: subject keys; a claim matches when it has any of them.
+        :param since: ISO time, inclusive, compared with ``written_at``; :param until: exclusive.
+        :param path: a KB-relative path, or a prefix ending in ``/``.
+        """
+        where: list[str] = []
+        args: list[Any] = []
+        if kind:
+            where.append("c.kind=?")
+            args.append(kind)
+        if author:
+            where.append("lower(c.author)=lower(?)")
+            args.append(author)
+        if since:
+            where.append("c.written_at >= ?")
+            args.append(since)
+        if until:
+            where.append("c.written_at < ?")
+            args.append(until)
+        if role:
+            where.append("c.role=?")
+            args.append(role)
+        if path:
+            if path.endswith("/"):
+                where.append("c.path LIKE ? ESCAPE '\\'")
+                args.append(path.replace("%", "\\%").replace("_", "\\_") + "%")
+            else:
+                where.append("c.path=?")
+                args.append(path)
+        if subject:
+            marks = ",".join("?" * len(subject))
+            where.append(f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path AND s.subject IN ({marks}))")
+            args.extend(subject)
+        sql = "SELECT c.json FROM claims c"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY c.path, c.line, c.rowid"
+        for (js,) in self.db.execute(sql, args):
+            yield Claim.model_validate_json(js)
+
+    def count_claims(self) -> int:
+        """Number of stored claims."""
+        return self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
+
+    def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
+                 until: str | None = None) -> list[MentionRow]:
+        """arXiv id mentions (all, or of one canonical id), by path and line."""
+        where, args = [], []
+        if arxiv_id:
+            where.append("arxiv_id=?")
+            args.append(arxiv_id)
+        if since:
+            where.append("written_at >= ?")
+            args.append(since)
+        if until:
+            where.append("written_at < ?")
+            args.append(until)
+        sql = "SELECT path, line, col, arxiv_id, version, raw, claim_id, kind, written_at FROM mentions"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY path, line, col"
+        return [MentionRow(*r) for r in self.db.execute(sql, args)]
+
+    def first_mention(self, subject: str) -> str | None:
+        """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None."""
+        r = self.db.execute(
+            "SELECT min(c.written_at) FROM subjects s JOIN claims c ON c.id=s.claim_id AND c.path=s.path WHERE s.subject=?",
+            (subject,),
+        ).fetchone()
+        return r[0] if r else None
+
+    # -- arXiv cache ---------------------------------------------------------------------------
+
+    def cache_get(self, arxiv_id: str) -> tuple[str, str, dict[str, Any] | None] | None:
+        """``(fetched_at, status, data)`` cached for an id (with version if asked so), else None."""
+        r = self.db.execute("SELECT fetched_at, status, json FROM arxiv_cache WHERE id=?", (arxiv_id,)).fetchone()
+        if r is None:
+            return None
+        return r[0], r[1], json.loads(r[2]) if r[2] else None
+
+    def cache_put(self, arxiv_id: str, fetched_at: str, status: str, data: dict[str, Any] | None) -> None:
+        """Cache one arXiv lookup result (its own short transaction)."""
+        with self.tx():
+            self.db.execute(
+                "INSERT OR REPLACE INTO arxiv_cache VALUES (?,?,?,?)",
+                (arxiv_id, fetched_at, status, json.dumps(data, ensure_ascii=False) if data is not None else None),
+            )
+
+
+class _Tx:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def _file_row(r: Sequence[Any]) -> FileRow:
+    return FileRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), json.loads(r[8]),
+                   json.loads(r[9]), json.loads(r[10]), r[11])
