@@ -175,7 +175,7 @@ class Parser:
             value = front.get(key)
             dt = _as_datetime(value, self.tz)
             if dt is not None:
-                return dt
+                return dt.astimezone(self.tz)
         stamp = parse_stamp(PurePosixPath(path).name)
         if stamp is None:
             return None

@@ -1,0 +1,126 @@
+"""Commands of the foundation: ``kb init``, ``kb ingest``, ``kb claims``."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from kb.claims import Claim
+from kb.cli.common import KbOption, app, console, console_err, load, progress_bar, state
+from kb.errors import ExitCode
+from kb.ingest import ingest
+from kb.query import ClaimFilter, select_claims
+from kb.scaffold import init_kb
+from kb.workspace import resolve_root
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    jsonl = "jsonl"
+
+
+@app.command("init")
+def init_cmd(
+    path: Annotated[Path, typer.Argument(help="Folder to make a KB in (created if missing).")] = Path("."),
+) -> None:
+    """Scaffold an empty knowledge base: inbox/, organized/…, a commented kb.yaml, .gitignore.
+
+    Never overwrites an existing file; prints what it created and what it left alone.
+
+    Example:
+
+        kb init my-kb && cd my-kb && kb ingest
+    """
+    created, kept = init_kb(path)
+    for p in created:
+        console.print(f"created {p}")
+    for p in kept:
+        console_err.print(f"kept    {p} (exists)")
+
+
+@app.command("ingest")
+def ingest_cmd(
+    kb: KbOption = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes for parsing.")] = None,
+) -> None:
+    """Parse new and changed files of the KB into the store (.kb/kb.sqlite).
+
+    Only files whose content changed are parsed again; claims of deleted files are removed.
+    Ends with one line: files parsed / unchanged / failed, and the claims in the store.
+    Exit code 2 when files exist but none could be read.
+
+    Example:
+
+        kb ingest --kb ~/kb
+    """
+    from kb.config import load_config
+    from kb.ingest import fingerprint
+    from kb.store import Store
+
+    root = resolve_root(kb or state.kb)
+    config = load_config(root)
+    store = Store(root, fingerprint(config))
+    try:
+        with progress_bar("parsing") as progress:
+            report = ingest(root, config, progress=progress, store=store, jobs=jobs)
+    finally:
+        store.close()
+    for note in report.notes:
+        console_err.print(f"note: {note}")
+    for problem in report.problems:
+        console_err.print(f"{problem.severity}: {problem}", markup=False)
+    console.print(report.summary())
+    if report.seen and report.failed == report.seen:
+        raise typer.Exit(int(ExitCode.USAGE))
+
+
+@app.command("claims")
+def claims_cmd(
+    kind: Annotated[Optional[str], typer.Option(help="paper-fact, secondhand or internal-rating.")] = None,
+    subject: Annotated[
+        Optional[str], typer.Option(help="arXiv id in any form, entity name or alias, card alias, doi:….")
+    ] = None,
+    author: Annotated[Optional[str], typer.Option(help="Author (inbox folder or front matter).")] = None,
+    since: Annotated[Optional[str], typer.Option(help="Written at or after this ISO date/time.")] = None,
+    until: Annotated[Optional[str], typer.Option(help="Written before this ISO date/time.")] = None,
+    file: Annotated[Optional[str], typer.Option("--file", help="KB-relative path, or a folder ending in /.")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="table, json or jsonl.")] = Format.table,
+    kb: KbOption = None,
+) -> None:
+    """List claims with their kind and provenance, filtered.
+
+    Example:
+
+        kb claims --subject arXiv:2607.26627 --format json
+    """
+    opened = load(kb, quiet=True)
+    try:
+        flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file)
+        claims = select_claims(opened, flt)
+    finally:
+        opened.close()
+    if fmt is Format.json:
+        sys.stdout.write("[" + ",\n".join(c.model_dump_json() for c in claims) + "]\n")
+    elif fmt is Format.jsonl:
+        sys.stdout.write("".join(c.model_dump_json() + "\n" for c in claims))
+    else:
+        _print_table(claims)
+
+
+def _print_table(claims: list[Claim]) -> None:
+    table = Table(show_lines=False, header_style="bold")
+    table.add_column("kind")
+    table.add_column("source", overflow="fold")
+    table.add_column("subjects", overflow="fold")
+    table.add_column("text", overflow="fold", ratio=3)
+    for c in claims:
+        p = c.provenance
+        table.add_row(c.kind, f"{p.path}:{p.line}", " ".join(c.subjects), c.text)
+    console.print(table)
+    console_err.print(f"{len(claims)} claims")

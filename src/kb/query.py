@@ -1,0 +1,111 @@
+"""Claim queries: subject resolution (any arXiv form, entity alias, card alias) and time filters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, time
+
+from kb.claims import KINDS, Claim
+from kb.errors import UsageError
+from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from kb.extract.entities import EntityMatcher
+from kb.workspace import Kb
+
+
+@dataclass(slots=True)
+class ClaimFilter:
+    """Filters of ``kb claims``; every one optional, all must hold."""
+
+    kind: str | None = None
+    subject: str | None = None
+    author: str | None = None
+    since: str | None = None
+    until: str | None = None
+    path: str | None = None
+
+
+def card_aliases(kb: Kb) -> dict[str, str]:
+    """Lower-cased card titles and aliases -> the card's subject key (``arxiv:…``)."""
+    out: dict[str, str] = {}
+    for f in kb.store.files(role="card"):
+        arxiv = str(f.front.get("arxiv") or "").strip()
+        try:
+            key = parse_arxiv_id(arxiv).key if arxiv else None
+        except InvalidArxivId:
+            key = None
+        if key is None:
+            continue
+        names = [f.front.get("title")] + list(f.front.get("aliases") or [])
+        for name in names:
+            if isinstance(name, str) and name.strip():
+                out.setdefault(name.strip().lower(), key)
+    return out
+
+
+def resolve_subject(kb: Kb, text: str) -> list[str]:
+    """Subject keys meant by what a user typed.
+
+    ``arXiv:2607.26627v2``, an abs/pdf URL, ``doi:10.1145/…``, ``entity:tgi``, an entity
+    name or alias from ``kb.yaml`` (``Text Generation Inference``), or a card title/alias
+    (``Bole``). A card alias yields the card's arXiv key.
+
+    :raises UsageError: nothing matches; the message says what forms are accepted.
+    """
+    t = text.strip()
+    if t.lower().startswith("entity:"):
+        return [t.lower()]
+    if t.lower().startswith("doi:"):
+        return ["doi:" + t[4:].strip().lower()]
+    try:
+        return [parse_arxiv_id(t).key]
+    except InvalidArxivId:
+        pass
+    if t.lower().startswith("10."):
+        return ["doi:" + t.lower()]
+    key = EntityMatcher(kb.config.entities).key_for(t)
+    if key:
+        return [key]
+    alias = card_aliases(kb).get(t.lower())
+    if alias:
+        return [alias]
+    raise UsageError(
+        f"--subject {text!r}: not an arXiv id, DOI, kb.yaml entity or card alias "
+        "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)"
+    )
+
+
+def to_iso(value: str, kb: Kb, *, option: str) -> str:
+    """An ISO date or date-time from the command line, as an aware ISO string in the KB's zone.
+
+    :raises UsageError: not ISO 8601.
+    """
+    try:
+        if len(value) == 10:
+            dt = datetime.combine(date.fromisoformat(value), time(0, 0))
+        else:
+            dt = datetime.fromisoformat(value)
+    except ValueError as exc:
+        raise UsageError(f"{option} {value!r}: expected ISO date or date-time, e.g. 2026-07-31 or 2026-07-31T22:00") from exc
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=kb.config.tzinfo)
+    return dt.astimezone(kb.config.tzinfo).isoformat()
+
+
+def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
+    """Claims of the KB that pass ``flt``, by path and line.
+
+    :raises UsageError: unknown kind, unknown subject or bad time.
+    """
+    if flt.kind and flt.kind not in KINDS:
+        raise UsageError(f"--kind {flt.kind!r}: expected one of {', '.join(KINDS)}")
+    subjects = resolve_subject(kb, flt.subject) if flt.subject else None
+    return list(
+        kb.store.claims(
+            kind=flt.kind,
+            subject=subjects,
+            author=flt.author,
+            since=to_iso(flt.since, kb, option="--since") if flt.since else None,
+            until=to_iso(flt.until, kb, option="--until") if flt.until else None,
+            path=flt.path,
+        )
+    )

@@ -1,0 +1,70 @@
+"""``kb init``: the folders of DESIGN.md §1, a commented kb.yaml and a .gitignore."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kb.errors import InputError
+from kb.textio import write_atomic
+
+FOLDERS = ("inbox", "organized/paper_cards", "organized/knowledge", "organized/knowledge/history")
+
+KB_YAML = """\
+# kb.yaml: configuration of this knowledge base. Every key is optional; the values shown
+# are the built-in defaults. Unknown keys are an error. Reference: docs/kb-format.md.
+
+timezone: "+08:00"          # offset of file-name stamps (inbox/<author>/2026-07-31T1735-….md)
+cutoff: "22:00"             # a night's window ends at this local time (kb digest --date)
+topics: [inference]         # or a map, topic -> card categories:
+# topics: {inference: [inference-systems, inference-efficient], llm-infra: [llm-infra]}
+entities: {}                # canonical name -> aliases, matched case-insensitively, longest first
+# entities:
+#   TGI: [Text Generation Inference]
+#   vllm-mlx: [vLLM-MLX]
+metrics: {}                 # extends the built-in metric vocabulary
+# metrics:
+#   ci_job_minutes: [CI job minutes, job minutes]
+cues: {}                    # extends the built-in cue phrases of each claim kind
+# cues:
+#   secondhand: [据悉]
+#   paper-fact: []
+#   internal-rating: [强推]
+tolerance: 0.02             # relative tolerance under which two numbers are the same value
+arxiv:
+  api_url: null             # null = export.arxiv.org; tests point it at a local server
+  title_threshold: 0.85     # card title vs arXiv title, normalised similarity 0..1
+lint:
+  select: []
+  ignore: []
+  consensus_headings: [共识, consensus]
+"""
+
+GITIGNORE = ".kb/\n"
+
+
+def init_kb(path: Path) -> tuple[list[str], list[str]]:
+    """Create an empty KB at ``path`` without overwriting anything.
+
+    :returns: ``(created, kept)``: relative paths made, and those that already existed.
+    :raises InputError: ``path`` exists and is not a folder.
+    """
+    if path.exists() and not path.is_dir():
+        raise InputError(f"{path}: exists and is not a folder")
+    path.mkdir(parents=True, exist_ok=True)
+    created: list[str] = []
+    kept: list[str] = []
+    for folder in FOLDERS:
+        p = path / folder
+        (kept if p.is_dir() else created).append(folder + "/")
+        p.mkdir(parents=True, exist_ok=True)
+    for name, text in (("kb.yaml", KB_YAML), (".gitignore", GITIGNORE)):
+        target = path / name
+        try:
+            write_atomic(target, text, overwrite=False)
+            created.append(name)
+        except FileExistsError:
+            if name == ".gitignore" and ".kb/" not in target.read_text(encoding="utf-8", errors="replace"):
+                kept.append(f"{name} (add a line '.kb/' yourself: kb does not edit your files)")
+            else:
+                kept.append(name)
+    return created, kept

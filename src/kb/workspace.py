@@ -1,0 +1,56 @@
+"""Opening a KB: find its root, load its config, bring its store up to date."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.config import KbConfig, find_root, load_config
+from kb.errors import InputError
+from kb.ingest import IngestReport, Progress, fingerprint, ingest
+from kb.store import Store
+
+
+@dataclass(slots=True)
+class Kb:
+    """An open knowledge base: its root folder, configuration and (up-to-date) store."""
+
+    root: Path
+    config: KbConfig
+    store: Store
+    report: IngestReport
+
+    def close(self) -> None:
+        """Close the store."""
+        self.store.close()
+
+    def __enter__(self) -> Kb:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def resolve_root(path: Path | None) -> Path:
+    """The KB root for ``--kb PATH`` (walking up from cwd when None).
+
+    :raises InputError: ``path`` is given and is not a folder.
+    """
+    if path is not None:
+        if not path.is_dir():
+            raise InputError(f"--kb {path}: not a folder")
+        return find_root(path)
+    return find_root()
+
+
+def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb:
+    """Open the KB at ``path`` and ingest what changed (every command that reads the store).
+
+    :raises ConfigError: ``kb.yaml`` is invalid.
+    :raises InputError: ``path`` is not a folder.
+    """
+    root = resolve_root(path)
+    config = load_config(root)
+    store = Store(root, fingerprint(config))
+    report = ingest(root, config, progress=progress, store=store)
+    return Kb(root, config, store, report)
