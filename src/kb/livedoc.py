@@ -1,0 +1,300 @@
+"""Living documents: front matter, ``§`` sections, the subjects and values they hold, history.
+
+A living document is ``organized/knowledge/<topic>.md`` (DESIGN.md §1) with front matter
+``topic``, ``version``, ``updated`` and optionally ``citations``; earlier versions live in
+``organized/knowledge/history/<topic>/v<N>.md`` or, failing that, in git history.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kb.claims import Claim, DateRef, Quantity
+from kb.extract.entities import EntityMatcher
+from kb.parse import Heading, ParsedFile, Parser
+from kb.textio import Problem, decode
+
+KNOWLEDGE_DIR = "organized/knowledge"
+_VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
+
+
+def doc_path(topic: str) -> str:
+    """KB-relative path of a topic's living document."""
+    return f"{KNOWLEDGE_DIR}/{topic}.md"
+
+
+def history_dir(topic: str) -> str:
+    """KB-relative folder of a topic's earlier versions."""
+    return f"{KNOWLEDGE_DIR}/history/{topic}"
+
+
+@dataclass(slots=True)
+class Section:
+    """One heading's section: from its line to the line before the next heading of any level.
+
+    ``number`` is the ``§`` number as written (``2.13``), or ``#<n>`` (position among all
+    headings, 1-based) for a heading without ``§`` — such headings are noted on the doc.
+    """
+
+    number: str
+    title: str
+    level: int
+    line: int
+    end_line: int
+    numbered: bool
+    heading_subjects: list[str] = field(default_factory=list)
+    subjects: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``§2.13`` for numbered sections, else the title."""
+        return f"§{self.number}" if self.numbered else self.title
+
+
+@dataclass(slots=True)
+class LivingDoc:
+    """A parsed living document.
+
+    :ivar version: front-matter ``version`` (int) or None when missing/invalid.
+    :ivar updated: front-matter ``updated`` as an aware datetime, or None.
+    :ivar citations: front-matter ``citations`` (int) or None.
+    :ivar notes: remarks such as headings without ``§`` numbered by position.
+    """
+
+    path: str
+    topic: str | None
+    version: int | None
+    updated: datetime | None
+    citations: int | None
+    front: dict[str, Any]
+    front_lines: dict[str, int]
+    front_present: bool
+    sections: list[Section]
+    claims: list[Claim]
+    headings: list[Heading]
+    parsed: ParsedFile
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    text: str = ""
+
+    # -- lookups --------------------------------------------------------------------------------
+
+    def section_at(self, line: int) -> Section | None:
+        """The innermost section holding ``line`` (1-based), else None (text before any heading)."""
+        best = None
+        for s in self.sections:
+            if s.line <= line <= s.end_line:
+                best = s
+        return best
+
+    def section(self, number: str) -> Section | None:
+        """The section numbered ``number`` (``2.13`` or ``§2.13``), else None."""
+        n = number.lstrip("§").strip()
+        return next((s for s in self.sections if s.numbered and s.number == n), None)
+
+    def subject_index(self) -> dict[str, list[Section]]:
+        """Subject key -> the sections that mention it (heading or body), in document order."""
+        index: dict[str, list[Section]] = {}
+        for s in self.sections:
+            for subj in s.subjects:
+                index.setdefault(subj, []).append(s)
+        return index
+
+    def has_subject(self, key: str) -> bool:
+        """True when the document mentions ``key`` anywhere."""
+        return any(key in s.subjects for s in self.sections) or any(key in c.subjects for c in self.claims)
+
+    def node_sections(self, key: str) -> list[Section]:
+        """Sections where ``key`` is a node of its own: named in the heading, or leading a
+        list item or table row (its first anchor), rather than mentioned in passing."""
+        out: list[Section] = []
+        for s in self.sections:
+            if key in s.heading_subjects or any(c.subjects[:1] == [key] and c.unit in ("list-item", "table-row")
+                                                for c in s.claims):
+                out.append(s)
+        return out
+
+    def values(self, key: str, metric: str | None = None) -> list[tuple[Quantity | DateRef, Claim]]:
+        """Quantities and dates the document states about ``key`` (of ``metric`` when given)."""
+        out: list[tuple[Quantity | DateRef, Claim]] = []
+        for c in self.claims:
+            for v in (*c.quantities, *c.dates):
+                subj = v.subject or (c.subjects[0] if c.subjects else None)
+                if subj != key and not (v.subject is None and key in c.subjects):
+                    continue
+                if metric is not None and v.metric != metric:
+                    continue
+                out.append((v, c))
+        return out
+
+    def cited_sources(self) -> set[str]:
+        """Distinct cited sources: arXiv keys, DOIs, URLs and KB paths over all claims."""
+        return {s for c in self.claims for s in c.sources}
+
+
+def parse_living_doc(parser: Parser, path: str, data: bytes | str,
+                     aliases: EntityMatcher | None = None) -> LivingDoc:
+    """Parse a living document from bytes or text.
+
+    :param path: KB-relative path (for provenance and messages).
+    :param aliases: extra names -> subject keys (card titles and aliases) to find in the text.
+    :returns: :class:`LivingDoc`; problems (front matter, encoding) are collected, not raised.
+    """
+    if isinstance(data, bytes):
+        dec = decode(data, path)
+        text, problems = dec.text, list(dec.problems)
+    else:
+        text, problems = data, []
+    parsed = parser.parse_text(path, text, problems)
+    from kb import frontmatter
+
+    fm, _ = frontmatter.split(text, path)
+    total_lines = text.count("\n") + 1
+    sections: list[Section] = []
+    notes: list[str] = []
+    unnumbered = 0
+    for pos, h in enumerate(parsed.headings, 1):
+        if h.section:
+            number, numbered = h.section, True
+        else:
+            number, numbered = f"#{pos}", False
+            if h.level > 1:
+                unnumbered += 1
+        sections.append(Section(number, h.text, h.level, h.line, total_lines, numbered, list(h.subjects)))
+    for a, b in zip(sections, sections[1:]):
+        a.end_line = b.line - 1
+    if unnumbered:
+        notes.append(f"{path}: {unnumbered} heading(s) without a § number, numbered by position (#n)")
+    for c in parsed.claims:
+        sec = _innermost(sections, c.provenance.line)
+        if sec is not None:
+            sec.claims.append(c)
+    for s in sections:
+        subj: list[str] = list(s.heading_subjects)
+        for c in s.claims:
+            subj.extend(c.subjects)
+            if aliases:
+                subj.extend(k for k, _, _ in aliases.find(c.text))
+        if aliases:
+            subj.extend(k for k, _, _ in aliases.find(s.title))
+        s.subjects = list(dict.fromkeys(subj))
+    front = parsed.front
+    return LivingDoc(
+        path=path,
+        topic=_str(front.get("topic")),
+        version=front.get("version") if isinstance(front.get("version"), int) and not isinstance(front.get("version"), bool) else None,
+        updated=_dt(front.get("updated"), parser),
+        citations=front.get("citations") if isinstance(front.get("citations"), int) else None,
+        front=front,
+        front_lines=dict(fm.key_lines),
+        front_present=fm.present,
+        sections=sections,
+        claims=parsed.claims,
+        headings=parsed.headings,
+        parsed=parsed,
+        problems=parsed.problems,
+        notes=notes,
+        text=text,
+    )
+
+
+def _innermost(sections: list[Section], line: int) -> Section | None:
+    best = None
+    for s in sections:
+        if s.line <= line:
+            best = s
+        else:
+            break
+    return best
+
+
+def _str(v: Any) -> str | None:
+    return str(v) if v is not None else None
+
+
+def _dt(v: Any, parser: Parser) -> datetime | None:
+    from kb.parse import _as_datetime
+
+    return _as_datetime(v, parser.tz)
+
+
+def load_living_doc(root: Path, topic: str, parser: Parser, aliases: EntityMatcher | None = None) -> LivingDoc:
+    """The current living document of ``topic``.
+
+    :raises FileNotFoundError: ``organized/knowledge/<topic>.md`` does not exist.
+    """
+    rel = doc_path(topic)
+    return parse_living_doc(parser, rel, (root / rel).read_bytes(), aliases)
+
+
+def history_versions(root: Path, topic: str) -> dict[int, str]:
+    """Version number -> KB-relative path of each snapshot in ``history/<topic>/``."""
+    folder = root / history_dir(topic)
+    out: dict[int, str] = {}
+    if folder.is_dir():
+        for p in folder.iterdir():
+            m = _VERSION_FILE_RE.match(p.name)
+            if m:
+                out[int(m.group(1))] = p.relative_to(root).as_posix()
+    return dict(sorted(out.items()))
+
+
+def git_versions(root: Path, topic: str) -> dict[int, str]:
+    """Version number -> git revision, from the living doc's git history (newest wins per version).
+
+    Empty when ``root`` is not in a git work tree or git is missing.
+    """
+    rel = doc_path(topic)
+    try:
+        revs = subprocess.run(
+            ["git", "-C", str(root), "log", "--format=%H", "--", rel],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    out: dict[int, str] = {}
+    for rev in reversed(revs):
+        text = git_show(root, rev, rel)
+        if text is None:
+            continue
+        m = re.search(r"(?m)^version:\s*(\d+)\s*$", text[:2000])
+        if m:
+            out[int(m.group(1))] = rev
+    return out
+
+
+def git_show(root: Path, rev: str, rel: str) -> str | None:
+    """A file's text at a git revision, else None."""
+    try:
+        r = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{rel}"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return r.stdout.decode("utf-8", errors="replace") if r.returncode == 0 else None
+
+
+def load_version(root: Path, topic: str, version: int, parser: Parser,
+                 aliases: EntityMatcher | None = None) -> LivingDoc:
+    """Version ``version`` of a topic's living doc: the current file, a history snapshot or git.
+
+    :raises LookupError: no such version anywhere; the message lists the versions found.
+    """
+    current = root / doc_path(topic)
+    if current.is_file():
+        doc = parse_living_doc(parser, doc_path(topic), current.read_bytes(), aliases)
+        if doc.version == version:
+            return doc
+    snaps = history_versions(root, topic)
+    if version in snaps:
+        return parse_living_doc(parser, snaps[version], (root / snaps[version]).read_bytes(), aliases)
+    revs = git_versions(root, topic)
+    if version in revs:
+        text = git_show(root, revs[version], doc_path(topic)) or ""
+        return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
+    known = sorted(set(snaps) | set(revs) | ({doc.version} if current.is_file() and doc.version else set()))
+    raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
