@@ -85,7 +85,7 @@ class InvalidArxivId(ValueError):
     """
 
     def __init__(self, text: str, reason: str) -> None:
-        super().__init__(f"not a valid arXiv id: {text!r} ({reason})")
+        super().__init__(f"not a valid arXiv id {text!r}: {reason}")
         self.text = text
         self.reason = reason
 
@@ -100,12 +100,12 @@ def _id_error(id_text: str, version: str | None) -> str | None:
     if new:
         yy, mm, seq = new.groups()
         yymm = int(yy + mm)
+        if len(seq) not in (4, 5):
+            return f"{len(seq)}-digit sequence (4 digits to 1412, 5 from 1501)"
         if not 1 <= int(mm) <= 12:
             return f"month {mm} does not exist"
         if yymm < 704:
             return "new-style ids start at 0704"
-        if len(seq) not in (4, 5):
-            return f"{len(seq)}-digit sequence (4 digits to 1412, 5 from 1501)"
         if yymm <= 1412 and len(seq) == 5:
             return "5-digit sequence before 1501"
         if yymm >= 1501 and len(seq) == 4:
