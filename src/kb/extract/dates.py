@@ -1,0 +1,169 @@
+"""Find dates and times written in text (ISO, 年月日, month-day shorthand) and parse file-name stamps."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from kb.claims import DateRef
+
+_YEAR = r"(?:19|20)\d{2}"
+# A time after a date: "16:30" or "16:30:05"; seconds are read but not kept (precision minute).
+_TIME = r"(?P<{0}h>\d{{1,2}}):(?P<{0}mi>\d{{2}})(?::\d{{2}})?(?![\d:])"
+# Units that make "a-b" a range or quantity, not a month-day ("3-6 个月", "2-3 天", "1-2 x").
+_RANGE_UNIT = (
+    r"(?:[ \t]*(?:个|月|周|天|日|年|小时|时|分钟|分|秒|倍|次|人|位|篇|张|条|项|层|块|卡|步|轮"
+    r"|组|种|节|章|页|行|列|题|期|版|%|％|‰|×|[xX]\b|(?i:days?|weeks?|months?|years?|hours?|hrs?|h|mins?|minutes?|s|secs?"
+    r"|seconds?|ms|times|GPUs?|nodes?|layers?|steps?|tokens?|[kmbgt]b?|pp|points?)\b))"
+)
+_DATES_RE = re.compile(
+    # 1. YYYY-MM-DD / YYYY/MM/DD (1-2 digit parts), optional " HH:MM" or "THH:MM"
+    rf"(?<![0-9A-Za-z_.])(?P<y>{_YEAR})(?P<sep>[-/])(?P<m>\d{{1,2}})(?P=sep)(?P<d>\d{{1,2}})"
+    rf"(?![\d])(?:[ T]{_TIME.format('t')})?(?![\d]|[/.]\d)"
+    # 2. YYYY.MM.DD (2-digit parts only: "2024.1.2" is a version string)
+    rf"|(?<![0-9A-Za-z_.])(?P<dy>{_YEAR})\.(?P<dm>\d{{2}})\.(?P<dd>\d{{2}})(?![\d]|\.\d)"
+    # 3. 2025 年 12 月 13 日 / 2025年12月 / 2026 年
+    rf"|(?<!\d)(?P<cy>{_YEAR})[ \t]*年(?:[ \t]*(?P<cm>\d{{1,2}})[ \t]*月"
+    r"(?:[ \t]*(?P<cd>\d{1,2})[ \t]*[日号])?)?"
+    # 4. YYYY-MM (2-digit month), not followed by another -digit
+    rf"|(?<![0-9A-Za-z_.])(?P<my>{_YEAR})-(?P<mm>\d{{2}})(?![\d]|[-/.]\d)"
+    # 5. 8月13日 (month-day in Chinese), optional time
+    r"|(?<![\d年.])(?P<zm>\d{1,2})[ \t]*月[ \t]*(?P<zd>\d{1,2})[ \t]*[日号]"
+    rf"(?:[ \t]*{_TIME.format('z')})?"
+    # 6. month-day shorthand 7-31 / 07-31 / 7/31, optional " HH:MM"; a one-digit day only
+    #    with a time ("3-6" alone is a range)
+    r"|(?<![0-9A-Za-z_.,:/\\\-\u2212+~≈§#第约])"
+    r"(?P<sm>\d{1,2})(?P<ssep>[-/])(?P<sd>\d{2}|\d(?=[ \t]+\d{1,2}:\d{2}))"
+    rf"(?![\d]|[-/.,]\d|[A-Za-z]|{_RANGE_UNIT})(?:[ \t]+{_TIME.format('s')})?"
+)
+
+
+def _day(year: int, month: int, day: int) -> dt.date | None:
+    """The calendar date, or None when it does not exist (2026-02-30, month 13)."""
+    try:
+        return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _time(hour: str | None, minute: str | None) -> dt.time | None:
+    """The time of day, or None when absent or invalid (25:00, 12:61)."""
+    if hour is None or minute is None:
+        return None
+    h, mi = int(hour), int(minute)
+    return dt.time(h, mi) if h <= 23 and mi <= 59 else None
+
+
+def _resolve(m: re.Match[str], ref: dt.date | None) -> tuple[str, str, int] | None:
+    """(value, precision, end) of one match, or None when it is not a valid date."""
+    g = m.groupdict()
+    if g["cy"] is not None:
+        if g["cm"] is None:
+            return g["cy"], "year", m.end()
+        if g["cd"] is None:
+            if not 1 <= int(g["cm"]) <= 12:
+                return None
+            return f"{g['cy']}-{int(g['cm']):02d}", "month", m.end()
+        year, month, mday, hour_group = g["cy"], g["cm"], g["cd"], None
+    elif g["my"] is not None:
+        if not 1 <= int(g["mm"]) <= 12:
+            return None
+        return f"{g['my']}-{g['mm']}", "month", m.end()
+    elif g["y"] is not None:
+        year, month, mday, hour_group = g["y"], g["m"], g["d"], "t"
+    elif g["dy"] is not None:
+        year, month, mday, hour_group = g["dy"], g["dm"], g["dd"], None
+    elif ref is None:
+        return None
+    elif g["zm"] is not None:
+        year, month, mday, hour_group = str(ref.year), g["zm"], g["zd"], "z"
+    else:
+        year, month, mday, hour_group = str(ref.year), g["sm"], g["sd"], "s"
+    day = _day(int(year), int(month), int(mday))
+    if day is None:
+        return None
+    end = m.end()
+    if hour_group is not None and g[hour_group + "h"] is not None:
+        clock = _time(g[hour_group + "h"], g[hour_group + "mi"])
+        if clock is not None:
+            return f"{day.isoformat()}T{clock.hour:02d}:{clock.minute:02d}", "minute", end
+        end = m.start(hour_group + "h")  # invalid time: keep the date alone
+        while m.string[end - 1] in " \tT":
+            end -= 1
+    return day.isoformat(), "day", end
+
+
+def find_dates(
+    text: str,
+    *,
+    ref: dt.date | None = None,
+    skip: Sequence[tuple[int, int]] = (),
+) -> list[DateRef]:
+    """Dates and times stated in ``text``, each at the precision written (DESIGN.md §2).
+
+    Forms: ``2026-03-21``, ``2026/03/21``, ``2026.03.21`` (day); with `` 16:30`` or
+    ``T16:30`` (minute); ``2025 年 12 月`` and ``2026-03`` (month); ``2026年8月13日`` (day);
+    ``2026 年`` (year; a bare 4-digit number is never a date). Month-day shorthand
+    ``7-31``, ``07-31``, ``7/31``, ``8月13日``, ``7-30 22:00`` takes its year from ``ref``
+    and is skipped when ``ref`` is None. Shorthand is not read as a date when it is a range
+    or quantity: followed by a unit (``3-6 个月``, ``2-3 天``, ``10-12 层``, ``1-2x``), after
+    a minus or inside a longer number, or with a one-digit day and no time (``3-6``, ``1/2``).
+    Invalid calendar dates are dropped, never clamped; an invalid time leaves the date alone.
+
+    :param text: any text.
+    :param ref: date whose year resolves month-day shorthand (the file's written-at date).
+    :param skip: ``(start, end)`` spans to ignore, e.g. arXiv ids from ``find_arxiv``;
+        a match overlapping one is dropped.
+    :returns: :class:`~kb.claims.DateRef` in text order; ``value`` is ISO at its precision
+        (``2026``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``); ``metric`` is None.
+    """
+    spans = sorted(skip)
+    starts = [s for s, _ in spans]
+    reach: list[int] = []  # reach[i] = max end of spans[: i + 1]
+    for _, e in spans:
+        reach.append(max(e, reach[-1]) if reach else e)
+    out: list[DateRef] = []
+    for m in _DATES_RE.finditer(text):
+        resolved = _resolve(m, ref)
+        if resolved is None:
+            continue
+        value, precision, end = resolved
+        start = m.start()
+        i = bisect_left(starts, end)  # spans[:i] start before this match ends
+        if i and reach[i - 1] > start:
+            continue
+        out.append(
+            DateRef(raw=text[start:end], value=value, precision=precision, start=start, end=end)
+        )
+    return out
+
+
+_STAMP_RE = re.compile(
+    r"(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})"
+    r"(?:T(?P<th>\d{2}):?(?P<tmi>\d{2})(?!\d)|-(?P<h>\d{2})(?P<mi>\d{2})(?=-|\.|$))?(?!\d)"
+)
+
+
+def parse_stamp(name: str) -> tuple[dt.date, dt.time | None] | None:
+    """Date and time from a file name's stamp prefix (DESIGN.md §1: ``<stamp>-<slug>.md``).
+
+    ``2026-07-31T1735-jay-briefing.md`` → (2026-07-31, 17:35);
+    ``2026-07-31-0900-hf-daily.md`` → (2026-07-31, 09:00): four digits after ``-`` are a
+    time when they form a valid HHMM followed by ``-``, ``.`` or the end;
+    ``2026-07-31-csdn-weekly.md`` → (2026-07-31, None). An invalid time leaves the time None.
+
+    :param name: a file name; a path is reduced to its last component.
+    :returns: (date, time or None), or None when the name has no valid date stamp prefix.
+    """
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    m = _STAMP_RE.match(base)
+    if m is None:
+        return None
+    day = _day(int(m["y"]), int(m["m"]), int(m["d"]))
+    if day is None:
+        return None
+    if m["th"] is not None:
+        return day, _time(m["th"], m["tmi"])
+    return day, _time(m["h"], m["mi"])
