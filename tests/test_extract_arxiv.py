@@ -340,3 +340,20 @@ def test_parse_arxiv_id_rejects(arg: str, reason: str) -> None:
     assert info.value.reason == reason
     assert isinstance(info.value, ValueError)
     assert reason in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("见hep-th/9901001。", [("hep-th/9901001", None, 1)]),
+        ("(cs/0101001v2)", [("cs/0101001", 2, 1)]),
+        ("a" * 50 + "hep-th/9901001", []),
+        # an id in an arxiv.org URL's query string belongs to that URL
+        ("https://arxiv.org/abs/2607.26627?ref=2601.00001", [("2607.26627", None, 22)]),
+        # an id in another site's URL still names the paper
+        ("https://huggingface.co/papers/2607.26627", [("2607.26627", None, 30)]),
+        ("arXiv:2607.26627 and 2607.26627", [("2607.26627", None, 6), ("2607.26627", None, 21)]),
+    ],
+)
+def test_context_edges(text: str, expected: list[tuple[object, ...]]) -> None:
+    assert [(r.id, r.version, r.start) for r in find_arxiv(text)] == expected

