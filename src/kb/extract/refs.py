@@ -27,7 +27,7 @@ _TRAILING = ".,;:!?'\""
 
 
 def _close(text: str, start: int, end: int) -> int:
-    """End of a URL/DOI ``text[start:end]``: stop at an unbalanced ``)``/``]``, drop trailing punctuation."""
+    """End of URL/DOI ``text[start:end]``: cut at an unbalanced ``)``/``]``, drop trailing punct."""
     depth_paren = depth_bracket = 0
     for i in range(start, end):
         ch = text[i]
