@@ -7,6 +7,7 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from kb import __version__
@@ -80,8 +81,19 @@ def iter_kb_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
 
 
 def fingerprint(config: KbConfig) -> str:
-    """What makes every stored parse stale when it changes: kb's version and the config."""
-    return f"kb {__version__}; " + config.model_dump_json()
+    """What makes every stored parse stale when it changes: kb's version, the parser's own
+    source (kb/parse.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
+    return f"kb {__version__}; parser {_parser_digest()}; " + config.model_dump_json()
+
+
+@lru_cache(maxsize=1)
+def _parser_digest() -> str:
+    here = Path(__file__).resolve().parent
+    h = hashlib.blake2b(digest_size=8)
+    for p in sorted([here / "parse.py", here / "frontmatter.py", here / "textio.py", here / "claims.py",
+                     *(here / "extract").glob("*.py")]):
+        h.update(p.read_bytes())
+    return h.hexdigest()
 
 
 def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int) -> FileRows:

@@ -30,7 +30,7 @@ from kb.textio import Problem, decode
 
 _SECTION_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
 _HINT_RE = re.compile(
-    r"(?:建议归入|建议归位|归入|归位|suggested section|file under|belongs in)\s*[:：]?\s*(?:[^§\n]{0,12}?)(§\s*\d+(?:\.\d+)*)",
+    r"(?:建议归入|建议归位|建议补入|归入|归位|补入|写入|suggested section|file under|belongs in|add to)\s*[:：]?\s*(?:[^§\n]{0,12}?)(§\s*\d+(?:\.\d+)*)",
     re.IGNORECASE,
 )
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
@@ -144,6 +144,9 @@ class Parser:
         written = self._written_at(path, role, front)
         ref_date = written.date() if written else None
         ctx = _FileCtx(self, path, role, author, written.isoformat() if written else None, ref_date)
+        if role == "card":
+            refs = find_arxiv(fm.raw.get("arxiv", ""))
+            ctx.default_subjects = [refs[0].key] if refs else []
 
         mentions: list[Mention] = []
         if fm.present:
@@ -295,6 +298,8 @@ class _FileCtx:
         self.invalid: list[tuple[int, int, str, str]] = []
         self.stack: list[Heading] = []
         self.lines: list[str] | None = None
+        self.default_subjects: list[str] = []
+        """Subjects of every unit that names no paper of its own (a card's own arXiv id)."""
         self._ordinal: dict[int, int] = {}
 
     # -- walking ----------------------------------------------------------------------------
@@ -495,7 +500,7 @@ class _FileCtx:
         subjects = _dedupe([k for _, k in anchors])
         if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
             heading_subjects = [s for h in reversed(self.stack) for s in h.subjects if s.startswith(("arxiv:", "doi:"))][:1]
-            subjects = _dedupe(list(inherited) + heading_subjects + subjects)
+            subjects = _dedupe(list(inherited) + (heading_subjects or self.default_subjects) + subjects)
         if not subjects:
             subjects = _dedupe([k for k, _, _ in ents])
         quantities = [self._attach(q, anchors, text) for q in quantities]

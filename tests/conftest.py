@@ -1,0 +1,79 @@
+"""Shared fixtures: the demo KB copied to a temp folder, the shared/ folder, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No test reads the developer's config or reaches a real arXiv."""
+    monkeypatch.delenv("KB_CONFIG_DIR", raising=False)
+    monkeypatch.setenv("KB_ARXIV_API", "http://127.0.0.1:9/api/query")
+    monkeypatch.setenv("COLUMNS", "200")
+
+
+@pytest.fixture
+def shared() -> Path:
+    """``../shared`` beside the repo; the test is skipped when it is absent (fresh clone)."""
+    if not SHARED.is_dir():
+        pytest.skip("../shared is not present")
+    return SHARED
+
+
+@pytest.fixture
+def demo_kb(tmp_path: Path) -> Path:
+    """A private copy of the repo's demo KB (kb.yaml, organized/, inbox/)."""
+    dest = tmp_path / "demo"
+    dest.mkdir()
+    shutil.copy2(REPO / "kb.yaml", dest / "kb.yaml")
+    for folder in ("organized", "inbox"):
+        shutil.copytree(REPO / folder, dest / folder, ignore=shutil.ignore_patterns(".kb"))
+    return dest
+
+
+@dataclass
+class Result:
+    """What one ``kb`` invocation did."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def run_kb(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    """Run ``kb ARGS…`` in-process: ``run_kb(["claims", "--format", "json"], cwd=path)``."""
+    from kb.cli import main
+    from kb.cli.common import state
+
+    def run(args: list[str], cwd: Path | None = None, stdin: str | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        if stdin is not None:
+            import io
+
+            monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+        state.kb = None
+        state.traceback = False
+        capsys.readouterr()
+        try:
+            main(args)
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        out, err = capsys.readouterr()
+        return Result(code, out, err)
+
+    yield run
+    os.environ.pop("KB_CONFIG_DIR", None)

@@ -1,0 +1,247 @@
+"""Parser: units, kinds with their reasons, subjects, provenance, bad input (C08, C10, C12, C13)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from kb.config import KbConfig
+from kb.parse import Parser, role_of
+
+CONFIG = KbConfig(
+    entities={"TGI": ["Text Generation Inference"], "vLLM": [], "SGLang": [], "vllm-mlx": ["vLLM-MLX"]},
+    metrics={"ci_job_minutes": ["CI job minutes", "job minutes"]},
+)
+
+
+@pytest.fixture(scope="module")
+def parser() -> Parser:
+    return Parser(CONFIG)
+
+
+def parse(parser: Parser, text: str | bytes, path: str = "inbox/jay/2026-07-31T1735-jay-briefing.md"):
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    return parser.parse_bytes(path, data)
+
+
+def only(parsed):
+    assert len(parsed.claims) == 1, [c.text for c in parsed.claims]
+    return parsed.claims[0]
+
+
+# -- kinds -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("text", "path", "kind", "reason"),
+    [
+        ("[论文事实] Bole 吞吐 2.03×。", "inbox/jay/2026-07-31-a.md", "paper-fact", "tag:[论文事实]"),
+        ("[secondhand] the paper reports 2.03× throughput.", "inbox/jay/2026-07-31-a.md", "secondhand", "tag:[secondhand]"),
+        ("[内部评级] ★★ arXiv:2607.26627。", "inbox/jay/2026-07-31-a.md", "internal-rating", "tag:[内部评级]"),
+        ("论文报告 TTFT -67.6%。", "inbox/jay/2026-07-31-a.md", "paper-fact", "cue:论文报告"),
+        ("The paper reports TTFT -67.6%.", "inbox/jay/2026-07-31-a.md", "paper-fact", "cue:The paper reports"),
+        ("上游摘要称其吞吐 2.03×。", "inbox/jay/2026-07-31-a.md", "secondhand", "cue:上游摘要"),
+        ("据 CSDN 报道 vLLM 吞吐 2.5K TPS。", "inbox/jay/2026-07-31-a.md", "secondhand", "cue:据"),
+        ("vLLM reportedly merged 1,918 commits.", "inbox/jay/2026-07-31-a.md", "secondhand", "cue:reportedly"),
+        ("★★ 建议补 arXiv:2607.26627。", "inbox/jay/2026-07-31-a.md", "internal-rating", "cue:★"),
+        ("候选升档：SGLang 29% 提升。", "inbox/jay/2026-07-31-a.md", "internal-rating", "cue:候选升档"),
+        ("vLLM 合并 1,918 commits。", "inbox/jay/2026-07-31-a.md", "secondhand", "default:inbox"),
+        ("吞吐提升 2.03×，上游摘要称。", "organized/paper_cards/681-2607-26627.md", "paper-fact", "role:paper-card"),
+        ("数据显示 vLLM 吞吐 2.03×。", "inbox/jay/2026-07-31-a.md", "secondhand", "default:inbox"),
+    ],
+)
+def test_kind_decision(parser: Parser, text: str, path: str, kind: str, reason: str) -> None:
+    c = only(parse(parser, text + "\n", path))
+    assert (c.kind, c.kind_reason) == (kind, reason)
+
+
+def test_kind_column_of_a_table(parser: Parser) -> None:
+    text = (
+        "| 项目 | 数字 | 类型 |\n|---|---|---|\n"
+        "| Bole 吞吐 | 2.03× | 论文事实 |\n| vLLM commits | 1,918 | 摘要转述 |\n| Bole 评级 | ★★ arXiv:2608.01651 | 内部评级 |\n"
+    )
+    claims = parse(parser, text).claims
+    assert [(c.kind, c.kind_reason, c.unit, c.provenance.line) for c in claims] == [
+        ("paper-fact", "column:类型=论文事实", "table-row", 3),
+        ("secondhand", "column:类型=摘要转述", "table-row", 4),
+        ("internal-rating", "column:类型=内部评级", "table-row", 5),
+    ]
+
+
+def test_explicit_tag_beats_table_column(parser: Parser) -> None:
+    text = "| 项目 | 类型 |\n|---|---|\n| [secondhand] Bole 2.03× | 论文事实 |\n"
+    c = only(parse(parser, text))
+    assert (c.kind, c.kind_reason) == ("secondhand", "tag:[secondhand]")
+
+
+# -- units and provenance ----------------------------------------------------------------------
+
+def test_units_sentences_list_items_and_headings(parser: Parser) -> None:
+    text = (
+        "---\nauthor: jay\n---\n"  # lines 1-3
+        "# TGI 维护模式\n"  # 4
+        "\n"
+        "## 第一节 TGI\n"  # 6
+        "\n"
+        "TGI 于 2026-03-21 进入维护模式。vLLM 合并 1,918 commits。\n"  # 8
+        "没有锚点的叙述不是 claim。\n"  # 9
+        "\n"
+        "- 父项 vLLM 2026 年 6 月数据：\n"  # 11
+        "  - 合并 1,918 commits 到 main\n"  # 12
+    )
+    parsed = parse(parser, text)
+    got = [(c.unit, c.provenance.line, c.provenance.end_line, c.text) for c in parsed.claims]
+    assert got == [
+        ("sentence", 8, 8, "TGI 于 2026-03-21 进入维护模式。"),
+        ("sentence", 8, 8, "vLLM 合并 1,918 commits。"),
+        ("list-item", 11, 11, "父项 vLLM 2026 年 6 月数据："),
+        ("list-item", 12, 12, "合并 1,918 commits 到 main"),
+    ]
+    first = parsed.claims[0]
+    assert first.provenance.author == "jay"
+    assert first.provenance.written_at == "2026-07-31T17:35:00+08:00"
+    assert first.provenance.heading == ["TGI 维护模式", "第一节 TGI"]
+    assert first.subjects == ["entity:tgi"]
+    assert [(d.value, d.precision) for d in first.dates] == [("2026-03-21", "day")]
+
+
+def test_heading_gives_subject_to_its_list_items(parser: Parser) -> None:
+    text = "### 1. AcceptMoE (arXiv:2608.02989)\n\n- 平均准确率仅下降 0.27 个百分点\n- 集成 SGLang，吞吐 1.29×\n"
+    claims = parse(parser, text).claims
+    assert [c.subjects for c in claims] == [["arxiv:2608.02989"], ["arxiv:2608.02989"]]
+    q = claims[0].quantities[0]
+    assert (q.value, q.unit, q.metric) == (-0.27, "pp", "accuracy")
+
+
+def test_nested_list_inherits_parent_subject(parser: Parser) -> None:
+    text = "- arXiv:2607.26627 Lossy Verification\n  - 加速 2.03×\n"
+    claims = parse(parser, text).claims
+    assert [c.subjects for c in claims] == [["arxiv:2607.26627"], ["arxiv:2607.26627"]]
+
+
+def test_longest_alias_wins_and_host_is_not_subject(parser: Parser) -> None:
+    c = only(parse(parser, "vLLM-MLX 在 M4 上吞吐 383.7 tok/s。\n"))
+    assert c.subjects == ["entity:vllm-mlx"]
+    c = only(parse(parser, "Bole arXiv:2608.01651 集成 SGLang，吞吐 2.03×。\n"))
+    assert c.subjects == ["arxiv:2608.01651"]
+
+
+def test_section_hint_and_sources(parser: Parser) -> None:
+    text = (
+        "arXiv:2607.26627 建议归入 §3 投机解码，来源 inbox/spark/2026-07-31-llm-infra-e1prep.md 与 "
+        "https://vllm.ai/blog、DOI 10.1145/3803798。\n"
+    )
+    c = only(parse(parser, text))
+    assert c.section_hint == "§3"
+    assert c.sources == [
+        "arxiv:2607.26627", "doi:10.1145/3803798", "https://vllm.ai/blog", "inbox/spark/2026-07-31-llm-infra-e1prep.md",
+    ]
+
+
+def test_month_day_shorthand_resolves_against_file_date(parser: Parser) -> None:
+    c = only(parse(parser, "681 于 7-31 16:30 建卡，HF 7-30 推。\n", "inbox/tom/2026-07-31-0900-hf-daily.md"))
+    assert [(d.value, d.precision) for d in c.dates] == [("2026-07-31T16:30", "minute"), ("2026-07-30", "day")]
+
+
+def test_link_text_and_href_are_one_mention(parser: Parser) -> None:
+    """C04: a link whose text and href name the same id is one mention, with the href's version."""
+    text = "见 arXiv:2301.00001。对比 https://arxiv.org/pdf/2301.00001v3.pdf，以及（2402.12345v1）、[2403.00002](https://arxiv.org/abs/2403.00002v2)\n"
+    parsed = parse(parser, text)
+    assert [(m.id, m.version) for m in parsed.mentions] == [
+        ("2301.00001", None), ("2301.00001", 3), ("2402.12345", 1), ("2403.00002", 2),
+    ]
+
+
+def test_versions_are_kept_and_one_paper_one_subject(parser: Parser) -> None:
+    """C01: five mentions, one base id, four with version 2."""
+    text = (
+        "---\narxiv: arXiv:2607.26627v2\n---\n"
+        "见 https://arxiv.org/abs/2607.26627v2 、 https://arxiv.org/pdf/2607.26627v2 、 "
+        "https://arxiv.org/html/2607.26627v2 及 2607.26627。\n"
+    )
+    parsed = parse(parser, text, "organized/paper_cards/681-2607-26627.md")
+    assert [(m.id, m.version, m.line) for m in parsed.mentions] == [
+        ("2607.26627", 2, 2), ("2607.26627", 2, 4), ("2607.26627", 2, 4), ("2607.26627", 2, 4), ("2607.26627", None, 4),
+    ]
+    assert only(parsed).subjects == ["arxiv:2607.26627"]
+    assert parsed.front["arxiv"] == "arXiv:2607.26627v2"
+
+
+# -- bad input ---------------------------------------------------------------------------------
+
+def test_bom_and_crlf_front_matter_equal_their_lf_twin(parser: Parser) -> None:
+    """C08."""
+    bom = b"\xef\xbb\xbf---\r\ntitle: \xe6\xb5\x8b\xe8\xaf\x95\xe5\x8d\xa1\xe7\x89\x87\r\ndate: 2026-03-21\r\n---\r\n\xe6\xad\xa3\xe6\x96\x87 2.03\xc3\x97\r\n"
+    lf = "---\ntitle: 测试卡片\ndate: 2026-03-21\n---\n正文 2.03×\n".encode()
+    a, b = parse(parser, bom, "organized/paper_cards/1-2603-00001.md"), parse(parser, lf, "organized/paper_cards/1-2603-00001.md")
+    assert a.front == b.front == {"title": "测试卡片", "date": date(2026, 3, 21)}
+    assert a.headings == b.headings == []
+    assert [c.model_dump() for c in a.claims] == [c.model_dump() for c in b.claims]
+    assert only(a).text == "正文 2.03×"
+    assert a.problems == []
+
+
+def test_yaml_scalars_keep_their_types(parser: Parser) -> None:
+    """C09: YAML 1.2, offsets kept, no sexagesimal or Norway problem."""
+    text = "---\ndate: 2026-03-21\npublished: 2026-03-21T23:30:00-04:00\nwindow: 10:00\nlang: no\nstatus: on\n---\n"
+    front = parse(parser, text, "organized/paper_cards/1-2603-00001.md").front
+    assert front["date"] == date(2026, 3, 21)
+    assert front["published"].date() == date(2026, 3, 21)
+    assert (front["window"], front["lang"], front["status"]) == ("10:00", "no", "on")
+
+
+def test_duplicate_key_and_tab_are_reported_at_file_lines(parser: Parser) -> None:
+    """C10: the body is still parsed."""
+    a = parse(parser, "---\ntitle: 初版\ntitle: 修订版\n---\nvLLM 2.03×\n", "organized/paper_cards/card.md")
+    assert [str(p) for p in a.problems] == [
+        "organized/paper_cards/card.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored"
+    ]
+    assert only(a).text == "vLLM 2.03×"
+    b = parse(parser, "---\ntags:\n\t- llm\n---\n", "organized/paper_cards/card.md")
+    assert [str(p) for p in b.problems] == [
+        "organized/paper_cards/card.md:3:1: tab used for indentation in front matter; use spaces; front matter ignored"
+    ]
+
+
+def test_nul_bytes_skip_their_line_only(parser: Parser) -> None:
+    parsed = parse(parser, b"vLLM 2.03\xc3\x97\n\x00\x00bad 3.1\xc3\x97\nSGLang 29%\n")
+    assert [c.text for c in parsed.claims] == ["vLLM 2.03×", "SGLang 29%"]
+    assert [str(p) for p in parsed.problems] == [
+        "inbox/jay/2026-07-31T1735-jay-briefing.md:2: NUL bytes on 1 line(s) (2); those lines skipped"
+    ]
+
+
+def test_gb18030_is_read_with_a_warning(parser: Parser) -> None:
+    parsed = parse(parser, "TGI 于 2025 年 12 月进入维护模式。\n".encode("gb18030"))
+    assert only(parsed).dates[0].value == "2025-12"
+    assert [(p.severity, p.message) for p in parsed.problems] == [
+        ("warning", "not UTF-8 (first bad byte on line 1); read as GB18030")
+    ]
+
+
+def test_unclosed_cjk_emphasis_leaves_no_markers(parser: Parser) -> None:
+    """C12: literal ** is dropped from claim text and the numbers still parse."""
+    claims = parse(parser, "- **“引用”**后的结论 vLLM\n- 结论：**2.03×**加速\n- 延迟降低**−67.6%**以上\n").claims
+    assert [c.text for c in claims] == ["“引用”后的结论 vLLM", "结论：2.03×加速", "延迟降低−67.6%以上"]
+    assert [(q.value, q.unit) for c in claims for q in c.quantities] == [(2.03, "×"), (-67.6, "%")]
+
+
+def test_pipe_in_code_cell_keeps_the_provenance_cell(parser: Parser) -> None:
+    """C13: markdown-it drops the 4th cell of row B; kb reads the raw line and warns."""
+    text = "| 方法 | 命令 | 来源 |\n|---|---|---|\n| A 2.03× | `grep a \\| wc` | paper |\n| B 1.9× | `grep b | wc` | paper |\n"
+    parsed = parse(parser, text)
+    assert [c.text for c in parsed.claims] == ["A 2.03× | grep a | wc | paper", "B 1.9× | `grep b | wc` | paper"]
+    assert [(p.line, p.message) for p in parsed.problems] == [(4, "4 cells, header has 3; row read from the raw line")]
+
+
+@pytest.mark.parametrize(
+    ("path", "role"),
+    [
+        ("inbox/jay/2026-07-31-a.md", "inbox"),
+        ("organized/paper_cards/681-2607-26627.md", "card"),
+        ("organized/knowledge/inference.md", "living-doc"),
+        ("organized/knowledge/history/inference/v44.md", "other"),
+    ],
+)
+def test_role_of(path: str, role: str) -> None:
+    assert role_of(path) == role
