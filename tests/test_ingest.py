@@ -1,0 +1,223 @@
+"""Incremental ingest, the store as a cache, `kb ingest` / `kb claims` / `kb init` on the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from kb.ingest import ingest
+from kb.store import SCHEMA_VERSION, Store
+from kb.workspace import open_kb
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    p = root / rel
+    p.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        p.write_bytes(text)
+    else:
+        p.write_text(text, encoding="utf-8")
+    return p
+
+
+@pytest.fixture
+def small_kb(tmp_path: Path) -> Path:
+    root = tmp_path / "kb"
+    write(root, "kb.yaml", "entities: {TGI: [Text Generation Inference], vLLM: []}\n")
+    write(root, "inbox/jay/2026-07-31T1735-tgi.md", "TGI 于 2026-03-21 进入维护模式。\n")
+    write(root, "inbox/spark/2026-07-30-blog.md", "vLLM 合并 1,918 commits。\n\n上游摘要称 CI 耗用 1,300 万 job minutes。\n")
+    write(root, "organized/paper_cards/681-2607-26627.md",
+          '---\ncard: 681\narxiv: "2607.26627"\ntitle: Lossy Verification\ncreated: 2026-07-31T16:30:00+08:00\n---\n'
+          "## 结果\n\n- 端到端加速 1.38×。\n")
+    return root
+
+
+def test_second_run_parses_nothing_touch_reparses_one_delete_removes(small_kb: Path) -> None:
+    first = ingest(small_kb)
+    assert (first.parsed, first.unchanged, first.failed, first.claims) == (3, 0, 0, 4)
+    second = ingest(small_kb)
+    assert (second.parsed, second.unchanged, second.claims) == (0, 3, 4)
+
+    p = small_kb / "inbox/jay/2026-07-31T1735-tgi.md"
+    p.write_text("TGI 于 2026-03-21 进入维护模式。\nvLLM 383.7 tok/s。\n", encoding="utf-8")
+    third = ingest(small_kb)
+    assert (third.parsed, third.unchanged, third.claims) == (1, 2, 5)
+
+    os.utime(p, ns=(p.stat().st_atime_ns, p.stat().st_mtime_ns + 10_000_000_000))  # touched, same bytes
+    fourth = ingest(small_kb)
+    assert (fourth.parsed, fourth.unchanged) == (0, 3)
+
+    (small_kb / "inbox/spark/2026-07-30-blog.md").unlink()
+    fifth = ingest(small_kb)
+    assert (fifth.parsed, fifth.removed, fifth.claims) == (0, 1, 3)
+    with open_kb(small_kb) as kb:
+        assert {c.provenance.path for c in kb.store.claims()} == {
+            "inbox/jay/2026-07-31T1735-tgi.md", "organized/paper_cards/681-2607-26627.md",
+        }
+
+
+def test_ingest_writes_nothing_outside_dot_kb(small_kb: Path) -> None:
+    before = {p: p.stat().st_mtime_ns for p in small_kb.rglob("*")}
+    ingest(small_kb)
+    after = {p: p.stat().st_mtime_ns for p in small_kb.rglob("*") if ".kb" not in p.relative_to(small_kb).parts}
+    assert after == {p: m for p, m in before.items()}
+
+
+def test_parallel_and_serial_ingest_store_the_same_claims(small_kb: Path, tmp_path: Path) -> None:
+    for i in range(30):
+        write(small_kb, f"inbox/tom/2026-07-31-n{i}.md", f"vLLM 吞吐 {i + 1}.5× 与 arXiv:2607.{i + 10000:05d}。\n")
+    ingest(small_kb, jobs=1)
+    with open_kb(small_kb) as kb:
+        serial = [c.model_dump() for c in kb.store.claims()]
+    import kb.ingest as ingest_mod
+
+    (small_kb / ".kb/kb.sqlite").unlink()
+    old = ingest_mod.PARALLEL_MIN
+    ingest_mod.PARALLEL_MIN = 1
+    try:
+        ingest(small_kb, jobs=2)
+    finally:
+        ingest_mod.PARALLEL_MIN = old
+    with open_kb(small_kb) as kb:
+        assert [c.model_dump() for c in kb.store.claims()] == serial
+    assert len(serial) == 34
+
+
+def test_old_schema_store_is_rebuilt_with_a_note(small_kb: Path) -> None:
+    ingest(small_kb)
+    db = sqlite3.connect(small_kb / ".kb/kb.sqlite")
+    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 7}")
+    db.close()
+    report = ingest(small_kb)
+    assert report.notes == [f"store schema {SCHEMA_VERSION + 7} is not {SCHEMA_VERSION}: rebuilt {small_kb / '.kb/kb.sqlite'}"]
+    assert (report.parsed, report.claims) == (3, 4)
+
+
+def test_corrupt_store_is_rebuilt(small_kb: Path) -> None:
+    (small_kb / ".kb").mkdir()
+    (small_kb / ".kb/kb.sqlite").write_bytes(b"this is not a database" * 100)
+    report = ingest(small_kb)
+    assert len(report.notes) == 1 and report.notes[0].endswith("rebuilt")
+    assert report.claims == 4
+
+
+def test_bad_files_are_reported_and_the_run_goes_on(small_kb: Path) -> None:
+    write(small_kb, "inbox/jay/2026-07-31-bad.md", b"---\ntitle: a\ntitle: b\n---\nvLLM 2.03\xc3\x97\n")
+    write(small_kb, "inbox/jay/2026-07-31-nul.md", b"\x00\x00\x00\n")
+    report = ingest(small_kb)
+    assert report.parsed == 5 and report.failed == 0
+    assert sorted(str(p) for p in report.problems) == [
+        "inbox/jay/2026-07-31-bad.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored",
+        "inbox/jay/2026-07-31-nul.md:1: NUL bytes on 1 line(s) (1); those lines skipped",
+    ]
+    assert report.claims == 5
+
+
+def test_cli_ingest_summary_and_claims_json(small_kb: Path, run_kb) -> None:
+    r = run_kb(["ingest"], cwd=small_kb)
+    assert (r.exit_code, r.stdout) == (0, "3 parsed, 0 unchanged, 0 failed; 4 claims\n")
+    r = run_kb(["claims", "--subject", "https://arxiv.org/pdf/2607.26627v3.pdf", "--format", "json"], cwd=small_kb)
+    assert r.exit_code == 0
+    [claim] = json.loads(r.stdout)
+    assert claim["kind"] == "paper-fact" and claim["kind_reason"] == "role:paper-card"
+    assert claim["subjects"] == ["arxiv:2607.26627"]
+    assert claim["quantities"][0] == {
+        "raw": "1.38×", "value": 1.38, "low": None, "high": None, "unit": "×", "metric": "speedup",
+        "qualifier": None, "subject": None, "start": 6, "end": 11,
+    }
+    assert claim["provenance"] == {
+        "path": "organized/paper_cards/681-2607-26627.md", "line": 9, "end_line": 9, "author": None,
+        "written_at": "2026-07-31T16:30:00+08:00", "heading": ["结果"],
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "expected_paths"),
+    [
+        (["--kind", "secondhand"], ["inbox/jay/2026-07-31T1735-tgi.md", "inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
+        (["--subject", "Text Generation Inference"], ["inbox/jay/2026-07-31T1735-tgi.md"]),
+        (["--author", "spark"], ["inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
+        (["--since", "2026-07-31"], ["inbox/jay/2026-07-31T1735-tgi.md", "organized/paper_cards/681-2607-26627.md"]),
+        (["--since", "2026-07-31T17:35", "--until", "2026-08-01"], ["inbox/jay/2026-07-31T1735-tgi.md"]),
+        (["--until", "2026-07-31T17:35"], ["inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md", "organized/paper_cards/681-2607-26627.md"]),
+        (["--file", "inbox/"], ["inbox/jay/2026-07-31T1735-tgi.md", "inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
+    ],
+)
+def test_claims_filters(small_kb: Path, run_kb, args: list[str], expected_paths: list[str]) -> None:
+    r = run_kb(["claims", *args, "--format", "jsonl"], cwd=small_kb)
+    assert r.exit_code == 0, r.stderr
+    assert [json.loads(line)["provenance"]["path"] for line in r.stdout.splitlines()] == expected_paths
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kind", "rumour"], "--kind 'rumour': expected one of paper-fact, secondhand, internal-rating"),
+        (["--subject", "nothing-like-this"], "--subject 'nothing-like-this': not an arXiv id"),
+        (["--since", "last tuesday"], "--since 'last tuesday': expected ISO date or date-time"),
+    ],
+)
+def test_claims_usage_errors_exit_2(small_kb: Path, run_kb, args: list[str], message: str) -> None:
+    r = run_kb(["claims", *args], cwd=small_kb)
+    assert r.exit_code == 2
+    assert message in " ".join(r.stderr.split())
+
+
+def test_unknown_config_key_is_an_error_naming_it(small_kb: Path, run_kb) -> None:
+    write(small_kb, "kb.yaml", "timezone: '+08:00'\ncolour: blue\n")
+    r = run_kb(["claims"], cwd=small_kb)
+    assert r.exit_code == 2
+    assert "unknown key 'colour'" in r.stderr
+
+
+def test_ingest_exit_2_when_nothing_could_be_read(tmp_path: Path, run_kb, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "kb"
+    write(root, "inbox/jay/2026-07-31-a.md", "vLLM 2.03×\n")
+    real = Path.read_bytes
+
+    def deny(self: Path) -> bytes:
+        if self.name.endswith(".md"):
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", deny)  # root can read anything: simulate EACCES
+    r = run_kb(["ingest"], cwd=root)
+    assert r.exit_code == 2
+    assert r.stdout == "0 parsed, 0 unchanged, 1 failed; 0 claims\n"
+    assert "inbox/jay/2026-07-31-a.md: cannot read: Permission denied" in r.stderr
+
+
+def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
+    root = tmp_path / "new"
+    r = run_kb(["init", str(root)], cwd=tmp_path)
+    assert r.exit_code == 0
+    assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
+        ".gitignore", "inbox", "kb.yaml", "organized", "organized/knowledge", "organized/knowledge/history",
+        "organized/paper_cards",
+    ]
+    assert (root / ".gitignore").read_text() == ".kb/\n"
+    (root / "kb.yaml").write_text("timezone: '+09:00'\n")
+    r = run_kb(["init", str(root)], cwd=tmp_path)
+    assert r.exit_code == 0
+    assert (root / "kb.yaml").read_text() == "timezone: '+09:00'\n"
+    assert "kept    kb.yaml (exists)" in r.stderr
+
+
+def test_init_config_is_valid_and_ingest_runs_on_empty_kb(tmp_path: Path, run_kb) -> None:
+    root = tmp_path / "new"
+    run_kb(["init", str(root)], cwd=tmp_path)
+    r = run_kb(["ingest"], cwd=root)
+    assert (r.exit_code, r.stdout) == (0, "0 parsed, 0 unchanged, 0 failed; 0 claims\n")
+
+
+def test_store_path_and_wal(small_kb: Path) -> None:
+    ingest(small_kb)
+    st = Store(small_kb, "x")
+    try:
+        assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        st.close()
