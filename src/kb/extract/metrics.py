@@ -1,0 +1,324 @@
+"""Metric vocabulary: which metric (``throughput``, ``ttft`` …) a number in a text is a value of."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+
+# Built-in phrases per metric key, zh and en, matched case-insensitively (DESIGN.md §2).
+# Choices, beyond the list in the design card:
+# * ``tok/s``, ``TPS``, ``tokens/s(ec)`` are throughput *phrases* as well as units, so that
+#   ``2.5K TPS`` gets its metric from the text it is written with, not only a unit default.
+# * ``inter-token`` alone is TPOT (the seed writes ``inter-token -29-69%``); ``ITL`` too.
+# * ``p50``/``p90``/``p95``/``p99`` and 尾延迟 are latency: a percentile names a latency.
+# * ``acc`` is matched as a whole ASCII word only (never inside ``acceptance``); every ASCII
+#   phrase is, so ``HN`` is not found in ``HNSW`` nor ``TPS`` in ``TPSx``.
+# * 精度 is accuracy as the brief asks, although in quantisation text it can mean numeric
+#   precision (``FP8 精度``); such a figure rarely carries a number of its own.
+# * ``$`` is cost: written before a number (``$0.5``) it lies inside the quantity's span.
+# * votes include ``HN``, ``stars``: the seeds cite ``Raschka 419 HN`` and HF votes as ratings.
+# * ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
+# * eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
+#   quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
+BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
+    "throughput": ("吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"),
+    "ttft": ("TTFT", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
+    "tpot": ("TPOT", "ITL", "inter-token latency", "inter-token"),
+    "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
+    "accuracy": ("准确率", "精度", "accuracy", "acc"),
+    "speedup": ("加速", "加速比", "提速", "speedup", "speed-up", "faster"),
+    "memory": ("显存", "内存", "memory", "VRAM"),
+    "traffic": ("流量", "traffic", "Host→Device", "Host-to-Device"),
+    "commits": ("commits", "提交"),
+    "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
+    "concurrency": ("并发", "concurrent", "concurrency"),
+    "loc": ("LoC", "lines of code", "行代码"),
+    "params": ("参数", "参数量", "parameters", "params"),
+    "cost": ("成本", "cost", "$"),
+    "eol_date": ("维护模式", "maintenance mode", "EOL", "end of life", "停止维护"),
+    "release_date": ("发布", "released", "release"),
+    "votes": ("HF 票", "votes", "upvotes", "stars", "HN points", "HN"),
+    "count": (),
+}
+
+DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
+"""Metric keys whose values are dates, never quantities."""
+
+# Units whose metric is known when no phrase names one (the brief's rule): the normalised
+# unit and the written forms a caller may pass instead.
+UNIT_DEFAULTS: dict[str, str] = {
+    "×": "speedup", "x": "speedup", "X": "speedup", "倍": "speedup",
+    "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
+}
+
+# Full-width ASCII (U+FF01-U+FF5E) to ASCII, U+2212 MINUS SIGN and non-breaking hyphens to
+# '-', ideographic space to ' ', ￥ to ¥: one code point to one, so offsets do not move.
+# En and em dashes are left alone: they separate a range and are never a sign (C17).
+_NORMALISE = str.maketrans(
+    {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x2212: "-", 0x2010: "-", 0x2011: "-",
+     0xFE63: "-", 0x3000: " ", 0xFFE5: "¥"}
+)
+
+
+def normalise(text: str) -> str:
+    """Fold full-width forms and minus signs to ASCII, keeping every offset.
+
+    :param text: any text.
+    :returns: a string of the same length; character *i* is character *i* of ``text``, folded
+        (``４２％`` → ``42%``, ``−67.6`` → ``-67.6``, ``，`` → ``,``, ``（`` → ``(``).
+    """
+    return text if text.isascii() else text.translate(_NORMALISE)
+
+
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_WS = re.compile(r"\s+")
+
+# Clause boundaries (on normalised text): ，,；;。.!?：: newline | ( ) （） 【】 、 [].
+# A comma between digits is a thousands separator and a point before a digit a decimal point.
+_BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?!\d)")
+# What may stand between a phrase and the number after it: spaces, emphasis, a colon (label:
+# value), change verbs, hedges and copulas. Possessive: no backtracking (Python ≥ 3.11).
+_BEFORE_GAP = re.compile(
+    r"(?:[\s*_~≈=:]|提升|提高|增加|增长|上升|下降|降低|减少|缩短|减小|降至|达到|高达|可达|达|约为|约|仅|只|"
+    r"为|是|了|于|在|超过|超|近|平均|均|分别为|分别|"
+    r"(?<![A-Za-z])(?:by|of|is|was|are|were|at|up|down|about|around|approx\.?|approximately|only|just|"
+    r"over|nearly|reach(?:es|ed)?|improve[sd]?|increase[sd]?|decrease[sd]?|reduce[sd]?|drop(?:s|ped)?|"
+    r"lower(?:s|ed)?|rise[sd]?|rose|gain(?:s|ed)?|cut(?:s)?|on|in)(?![A-Za-z]))*+",
+    re.IGNORECASE,
+)
+# What may stand between a number and the phrase after it: spaces, emphasis, 的, one
+# comparative (``3.7× less memory``, ``2× 更低延迟``).
+_AFTER_GAP = re.compile(
+    r"[\s*_]*+(?:(?:的|更[高低少多小大快]|(?:less|fewer|lower|smaller|more|higher|larger|greater|better)\s)[\s*_]*+)?",
+    re.IGNORECASE,
+)
+# A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
+_FREE_DIGIT = re.compile(r"(?<![A-Za-z0-9_.])\d")
+_MAX_BEFORE_GAP = 16
+_MAX_AFTER_GAP = 10
+_WINDOW = 80
+"""Characters either side of a number that :meth:`MetricVocab.metric_at` looks at."""
+
+
+def lower_same_length(norm: str) -> str:
+    """``norm.lower()``, except that a character whose lower case is longer stays as it is.
+
+    :param norm: text (usually folded by :func:`normalise`).
+    :returns: a string of the same length, for :attr:`MetricVocab.pattern`.
+    """
+    low = norm.lower()
+    if len(low) == len(norm):
+        return low
+    return "".join(c if len(c.lower()) != 1 else c.lower() for c in norm)
+
+
+def _phrase_key(phrase: str) -> str:
+    """Lookup key of a phrase or of matched text: folded, lower case, no whitespace."""
+    return _WS.sub("", normalise(phrase)).lower()
+
+
+def _fragments(phrase: str) -> list[str]:
+    """Regex fragments of one phrase, one per character; a space becomes flexible whitespace."""
+    p = _WS.sub(" ", normalise(phrase).strip()).lower()
+    out = []
+    for i, ch in enumerate(p):
+        if ch == " ":
+            glued_words = p[i - 1] in _ASCII_ALNUM and p[i + 1] in _ASCII_ALNUM
+            out.append(r"\s+" if glued_words else r"\s*")
+        else:
+            out.append(re.escape(ch))
+    if p[-1] in _ASCII_ALNUM:
+        out.append(r"(?![A-Za-z0-9_])")
+    return out
+
+
+def _trie_regex(node: dict[str, dict]) -> str:
+    """Regex of a character trie; longer continuations are tried before stopping (longest wins)."""
+    stop = "" in node
+    # an end-of-word lookahead is a way to stop: tried after every longer continuation
+    frags = sorted((f for f in node if f != ""), key=lambda f: f.startswith("(?!"))
+    branches = [frag + _trie_regex(node[frag]) for frag in frags]
+    if not branches:
+        return ""
+    alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+    return f"(?:{alt})?" if stop else alt
+
+
+def _compile_phrases(phrases: Collection[str]) -> re.Pattern[str]:
+    """One alternation over all phrases, as a trie, ASCII phrases bounded by non-word chars."""
+    root: dict[str, dict] = {}
+    for phrase in phrases:
+        frags = _fragments(phrase)
+        node = root
+        for frag in frags:
+            node = node.setdefault(frag, {})
+        node[""] = {}
+    # An ASCII phrase must not continue a word: the check comes after its first character
+    # (a lookbehind of two), so that the pattern starts with a literal set and re can skip
+    # ahead to candidate characters instead of trying every position.
+    parts = []
+    for frag, child in root.items():
+        lead = rf"(?<![A-Za-z0-9_]{frag})" if frag[0] in _ASCII_ALNUM else ""
+        parts.append(frag + lead + _trie_regex(child))
+    if not parts:
+        return re.compile(r"(?!)")
+    return re.compile("|".join(parts))
+
+
+def _tied(norm: str, p: int) -> bool:
+    """Whether the phrase at ``p`` directly follows a number, so belongs to it
+    (``383.7 tok/s 13M``: tok/s is not 13M's; ``v2 TTFT`` is a version, not a number)."""
+    j = p
+    while j > 0 and norm[j - 1] in " \t*":
+        j -= 1
+    if j == 0:
+        return False
+    c = norm[j - 1]
+    if c in "%×万亿倍":
+        return True
+    if c in "kKMBTxX":
+        j -= 1
+        if j == 0 or not norm[j - 1].isdigit():
+            return False
+    elif not c.isdigit():
+        return False
+    while j > 0 and (norm[j - 1].isdigit() or norm[j - 1] in ".,"):
+        j -= 1
+    return j == 0 or norm[j - 1] not in _ASCII_ALNUM
+
+
+@dataclass(slots=True)
+class _Scan:
+    """Phrase matches of one (normalised) text, in text order (internal to kb.extract)."""
+
+    starts: list[int]
+    ends: list[int]
+    metrics: list[str]
+
+
+class MetricVocab:
+    """Phrases that name metrics, and the rule that gives a number its metric.
+
+    :param extra: metric key → phrases, from ``kb.yaml`` ``metrics:``; a phrase extends its key
+        (or creates it) and, when a built-in phrase is given again, moves it to that key.
+    :raises ValueError: a key or phrase that is empty or not a string.
+    """
+
+    def __init__(self, extra: Mapping[str, Sequence[str]] = MappingProxyType({})) -> None:
+        by_key: dict[str, str] = {}
+        keys: dict[str, list[str]] = {}
+        for source in (BUILTIN_METRICS, extra):
+            for key, phrases in source.items():
+                if not isinstance(key, str) or not key.strip():
+                    raise ValueError(f"metrics: bad metric key {key!r}; expected a non-empty string")
+                if isinstance(phrases, str):
+                    raise ValueError(f"metrics.{key}: expected a list of phrases, got the string {phrases!r}")
+                keys.setdefault(key, [])
+                for phrase in phrases:
+                    if not isinstance(phrase, str) or not phrase.strip():
+                        raise ValueError(f"metrics.{key}: bad phrase {phrase!r}; expected a non-empty string")
+                    by_key[_phrase_key(phrase)] = key
+                    keys[key].append(phrase)
+        self._metric_of: dict[str, str] = by_key
+        self.phrases: Mapping[str, tuple[str, ...]] = MappingProxyType({k: tuple(v) for k, v in keys.items()})
+        """Metric key → its phrases (built-in first, then ``extra``)."""
+        self.pattern: re.Pattern[str] = _compile_phrases(
+            [p for ps in self.phrases.values() for p in ps]
+        )
+        """One compiled alternation over every phrase (a trie: longest first), case-sensitive
+        over lower-case phrases: use it on ``lower_same_length(normalise(text))``. Matching
+        lower-cased text is four times faster than ``re.IGNORECASE`` here."""
+
+    def phrase_metric(self, phrase: str) -> str | None:
+        """The metric a phrase names, or None.
+
+        :param phrase: text as written (``ttft``, ``首token延迟``); case and spaces do not matter.
+        """
+        return self._metric_of.get(_phrase_key(phrase))
+
+    def metric_at(self, text: str, start: int, end: int, unit: str | None) -> str | None:
+        """The metric that the number at ``text[start:end]`` is a value of, or None.
+
+        Rule, first that applies (on text folded by :func:`normalise`):
+
+        1. a phrase *directly before*: between it and the number only spaces, ``*``, a colon,
+           and change verbs, hedges or copulas (提升, 下降, 降低, 约, 仅, 达到, by, of, reduced …),
+           at most 16 characters: ``TTFT -67.6%``, ``吞吐提升 2.03×``, ``准确率仅下降 0.27``,
+           ``Latency: 25 ms``;
+        2. a phrase inside the span (``383.7 tok/s``, ``2.5K TPS``, ``$0.5``);
+        3. a phrase *directly after*: only spaces, ``*`` or 的 between: ``2.03× 吞吐``,
+           ``1,918 commits``, ``1,300 万 job minutes``;
+        4. the unit's default (:data:`UNIT_DEFAULTS`: ``×``/``x``/``倍`` → speedup, ``tok/s``
+           → throughput);
+        5. the nearest phrase in the same clause with no other free-standing number between
+           (before wins a tie). Clause boundaries: ``，,；;。.!?：:``, newline, ``|``, ASCII and
+           CJK parentheses and brackets, and ``、``; a clause reaches at most 80 characters
+           either side.
+
+        Overlapping phrases: the longest wins (``inter-token latency`` over ``latency``).
+        Step 4 comes before step 5, where the brief put the unit last: in ``全专家在显存时约
+        1.29×`` the phrase 显存 is a condition, not the metric, and a distant word is a weaker
+        signal than the unit. ``：`` also ends a clause, except between a label and its value.
+
+        :param text: the text, as written (full-width forms are folded here).
+        :param start: offset of the number's first character (sign or currency included).
+        :param end: offset one past its last character (unit included).
+        :param unit: the quantity's unit, normalised (``×``, ``%``, ``tok/s``) or as written.
+        :returns: a metric key, or None.
+        :raises ValueError: ``0 <= start <= end <= len(text)`` does not hold.
+        """
+        if not 0 <= start <= end <= len(text):
+            raise ValueError(f"metric_at: bad span {start}:{end} for a text of {len(text)} characters")
+        lo = max(0, start - _WINDOW)
+        window = normalise(text[lo:min(len(text), end + _WINDOW)])
+        return self._resolve(self._scan(window), window, start - lo, end - lo, unit)[0]
+
+    def _scan(self, norm: str, exclude: Collection[str] = ()) -> _Scan:
+        """Phrase matches of ``norm`` (metrics in ``exclude`` left out)."""
+        starts, ends, metrics = [], [], []
+        for m in self.pattern.finditer(lower_same_length(norm)):
+            found = m.group()
+            metric = self._metric_of.get(found) or self._metric_of.get(_WS.sub("", found))
+            if metric is not None and metric not in exclude:
+                starts.append(m.start())
+                ends.append(m.end())
+                metrics.append(metric)
+        return _Scan(starts, ends, metrics)
+
+    def _resolve(self, sc: _Scan, norm: str, s: int, e: int, unit: str | None) -> tuple[str | None, str, int]:
+        """(metric, how, phrase) for the number at ``norm[s:e]`` (internal to kb.extract).
+
+        ``how`` is the rule that decided: ``before``, ``span``, ``after``, ``unit``, ``clause``
+        or ``none``; ``phrase`` is the index of the deciding phrase in ``sc``, else -1."""
+        i = bisect_right(sc.ends, s) - 1  # last phrase ending at or before s
+        if i >= 0 and _tied(norm, sc.starts[i]):
+            i = -1
+        if i >= 0 and s - sc.ends[i] <= _MAX_BEFORE_GAP and _BEFORE_GAP.fullmatch(norm, sc.ends[i], s):
+            return sc.metrics[i], "before", i
+        j = bisect_left(sc.starts, s)  # first phrase starting at or after s
+        if j < len(sc.starts) and sc.starts[j] < e and sc.ends[j] <= e:
+            return sc.metrics[j], "span", j
+        k = bisect_left(sc.starts, e)
+        if k < len(sc.starts) and sc.starts[k] - e <= _MAX_AFTER_GAP and _AFTER_GAP.fullmatch(norm, e, sc.starts[k]):
+            return sc.metrics[k], "after", k
+        if unit is not None and unit in UNIT_DEFAULTS:
+            return UNIT_DEFAULTS[unit], "unit", -1
+        cs = max(0, s - _WINDOW)
+        for b in _BOUNDARY.finditer(norm, cs, s):
+            cs = b.end()
+        b = _BOUNDARY.search(norm, e, e + _WINDOW)
+        ce = b.start() if b else min(len(norm), e + _WINDOW)
+        best: tuple[int, int] | None = None  # (distance, phrase index)
+        if i >= 0 and sc.starts[i] >= cs and not _FREE_DIGIT.search(norm, sc.ends[i], s):
+            best = (s - sc.ends[i], i)
+        if k < len(sc.starts) and sc.ends[k] <= ce and not _FREE_DIGIT.search(norm, e, sc.starts[k]):
+            if best is None or sc.starts[k] - e < best[0]:
+                best = (sc.starts[k] - e, k)
+        return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)
+
+
+DEFAULT_VOCAB = MetricVocab()
+"""The built-in vocabulary, for callers without a ``kb.yaml``."""

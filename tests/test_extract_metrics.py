@@ -1,0 +1,201 @@
+"""Tests for kb.extract.metrics: the built-in vocabulary, MetricVocab.metric_at, normalise."""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.extract.metrics import (
+    BUILTIN_METRICS,
+    DATE_METRICS,
+    DEFAULT_VOCAB,
+    MetricVocab,
+    lower_same_length,
+    normalise,
+)
+
+REQUIRED = {
+    "throughput": ["吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"],
+    "ttft": ["TTFT", "首 token 延迟", "time to first token"],
+    "tpot": ["TPOT", "ITL", "inter-token latency", "inter-token"],
+    "latency": ["延迟", "时延", "latency", "p99", "p50", "尾延迟"],
+    "accuracy": ["准确率", "精度", "accuracy", "acc"],
+    "speedup": ["加速", "提速", "speedup", "faster"],
+    "memory": ["显存", "内存", "memory", "VRAM"],
+    "traffic": ["流量", "traffic", "Host→Device"],
+    "commits": ["commits", "提交"],
+    "ci_job_minutes": ["job minutes", "CI 耗用"],
+    "concurrency": ["并发", "concurrent"],
+    "loc": ["LoC", "lines of code", "行代码"],
+    "params": ["参数", "parameters", "params"],
+    "cost": ["成本", "cost", "$"],
+    "eol_date": ["维护模式", "maintenance mode", "EOL", "end of life", "停止维护"],
+    "release_date": ["发布", "released", "release"],
+    "votes": ["HF 票", "votes", "upvotes", "stars", "HN points", "HN"],
+    "count": [],
+}
+
+
+@pytest.mark.parametrize("key", sorted(REQUIRED))
+def test_builtin_phrases(key: str) -> None:
+    assert key in BUILTIN_METRICS
+    for phrase in REQUIRED[key]:
+        assert phrase in BUILTIN_METRICS[key]
+        assert DEFAULT_VOCAB.phrase_metric(phrase) == key
+
+
+def test_builtin_phrases_are_unique() -> None:
+    seen: dict[str, str] = {}
+    for key, phrases in BUILTIN_METRICS.items():
+        for p in phrases:
+            folded = "".join(p.split()).lower()
+            assert folded not in seen, f"{p!r} in {key} and {seen.get(folded)}"
+            seen[folded] = key
+
+
+def test_date_metrics() -> None:
+    assert DATE_METRICS == {"eol_date", "release_date"}
+
+
+def _at(text: str, number: str, unit: str | None, vocab: MetricVocab = DEFAULT_VOCAB) -> str | None:
+    start = text.index(number)
+    return vocab.metric_at(text, start, start + len(number), unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "unit", "expected"),
+    [
+        # 1. directly before
+        ("TTFT -67.6%", "-67.6%", "%", "ttft"),
+        ("TPOT -49.9%", "-49.9%", "%", "tpot"),
+        ("吞吐提升 2.03×", "2.03×", "×", "throughput"),
+        ("准确率 73.6%", "73.6%", "%", "accuracy"),
+        ("平均准确率仅下降 0.27 个百分点", "0.27 个百分点", "pp", "accuracy"),
+        ("Host→Device 流量下降 73.6%–77.1%", "73.6%–77.1%", "%", "traffic"),
+        ("FlashInfer(inter-token -29-69%)", "-29-69%", "%", "tpot"),
+        ("延迟降低**−67.6%**以上", "−67.6%", "%", "latency"),
+        ("Latency: 25 ms", "25 ms", "ms", "latency"),
+        ("improves throughput by 2×", "2×", "×", "throughput"),
+        # 2. inside the span
+        ("DeepSeek-V4-Pro 383.7 tok/s", "383.7 tok/s", "tok/s", "throughput"),
+        ("vLLM 2.5K TPS", "2.5K TPS", "tok/s", "throughput"),
+        ("$0.5 per run", "$0.5", "$", "cost"),
+        ("约 6.2k LoC", "6.2k LoC", "LoC", "loc"),
+        # 3. directly after
+        ("2.03× 吞吐", "2.03×", "×", "throughput"),
+        ("结论：**2.03×**加速", "2.03×", "×", "speedup"),
+        ("合并 1,918 commits 到 main", "1,918", None, "commits"),
+        ("CI 耗用 1,300 万 job minutes", "1,300 万", None, "ci_job_minutes"),
+        ("1,918 commits/月 + 13M CI job minutes", "13M", None, "ci_job_minutes"),
+        ("峰值 1,400 并发 runner", "1,400", None, "concurrency"),
+        ("Raschka 419 HN + LatentMoE", "419", None, "votes"),
+        ("using 3.7× less memory", "3.7×", "×", "memory"),
+        ("1.78× faster inference", "1.78×", "×", "speedup"),
+        # 4. unit defaults
+        ("（另一组 1.9x）", "1.9x", "×", "speedup"),
+        ("另一组 1.9x", "1.9x", "x", "speedup"),
+        ("全专家在显存时约 1.29×", "1.29×", "×", "speedup"),
+        ("SpecDec 5.08×（已知 latency 可解释模型）", "5.08×", "×", "speedup"),
+        ("some 383.7 tok/s", "383.7", "tok/s", "throughput"),
+        # 5. nearest phrase in the clause
+        ("准确率近似保持在 95%", "95%", "%", "accuracy"),
+        ("TGI 2026-03-21 正式进入维护模式", "2026-03-21", None, "eol_date"),
+        ("发布于 2026-03-21", "2026-03-21", None, "release_date"),
+        # nothing
+        ("（另一组 1.9%）", "1.9%", "%", None),
+        ("准确率很高。另一组 95%", "95%", "%", None),
+        ("吞吐 1,918 ms 和 7 ms", "7 ms", "ms", None),  # the phrase belongs to the other number
+        ("Kimi K3 2.8T MoE", "2.8T", None, None),
+        ("1109 tokens/sec 13M", "13M", None, None),  # tokens/sec is 1109's unit
+        ("acceptance rate 95%", "95%", "%", None),  # acc only as a word
+        ("HNSW 95%", "95%", "%", None),
+    ],
+)
+def test_metric_at(text: str, number: str, unit: str | None, expected: str | None) -> None:
+    assert _at(text, number, unit) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "expected"),
+    [
+        ("inter-token latency 25 ms", "25 ms", "tpot"),  # longest phrase, not "latency"
+        ("首 token 延迟 120 ms", "120 ms", "ttft"),  # not 延迟
+        ("首token延迟 120 ms", "120 ms", "ttft"),  # spaces in a CJK phrase are optional
+        ("吞吐量 383 tok/s", "383 tok/s", "throughput"),
+        ("尾延迟 25 ms", "25 ms", "latency"),
+        ("ttft 25 ms", "25 ms", "ttft"),  # case-insensitive
+        ("ＴＴＦＴ　２５ ms", "２５ ms", "ttft"),  # full-width
+        ("HN points 419", "419", "votes"),
+    ],
+)
+def test_metric_at_phrase_matching(text: str, number: str, expected: str) -> None:
+    assert _at(text, number, None) == expected
+
+
+def test_before_wins_over_after() -> None:
+    assert _at("吞吐 2.03× 加速", "2.03×", "×") == "throughput"
+
+
+def test_extra_phrases_extend_and_create() -> None:
+    vocab = MetricVocab({"ci_job_minutes": ["CI 分钟"], "energy": ["功耗", "energy"]})
+    assert _at("CI 分钟 1,300 万", "1,300 万", None, vocab) == "ci_job_minutes"
+    assert _at("功耗降低 20%", "20%", "%", vocab) == "energy"
+    assert _at("20% energy", "20%", "%", vocab) == "energy"
+    assert "功耗" in vocab.phrases["energy"]
+    assert vocab.phrases["ci_job_minutes"][-1] == "CI 分钟"
+    # the builtins still work, the default vocabulary is untouched
+    assert _at("TTFT 25 ms", "25 ms", "ms", vocab) == "ttft"
+    assert DEFAULT_VOCAB.phrase_metric("功耗") is None
+
+
+def test_extra_phrase_moves_a_builtin() -> None:
+    vocab = MetricVocab({"token_rate": ["TPS"]})
+    assert vocab.phrase_metric("tps") == "token_rate"
+    assert _at("vLLM 2.5K TPS", "2.5K TPS", "tok/s", vocab) == "token_rate"
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{"": ["x"]}, {"k": "abc"}, {"k": [""]}, {"k": ["  "]}, {"k": [3]}],
+)
+def test_bad_extra_raises(extra: dict) -> None:
+    with pytest.raises(ValueError, match="metrics"):
+        MetricVocab(extra)
+
+
+@pytest.mark.parametrize(("start", "end"), [(-1, 2), (3, 2), (0, 99)])
+def test_metric_at_bad_span(start: int, end: int) -> None:
+    with pytest.raises(ValueError, match="bad span"):
+        DEFAULT_VOCAB.metric_at("TTFT 25 ms", start, end, None)
+
+
+def test_metric_at_long_text_uses_a_window() -> None:
+    text = "吞吐 " + "x" * 10_000 + "，TTFT 25 ms" + "y" * 10_000
+    assert _at(text, "25 ms", "ms") == "ttft"
+
+
+def test_pattern_is_one_regex_built_once() -> None:
+    vocab = MetricVocab()
+    assert vocab.pattern is vocab.pattern
+    found = [m.group() for m in vocab.pattern.finditer(lower_same_length("the inter-token latency and ttft"))]
+    assert found == ["inter-token latency", "ttft"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("４２％", "42%"),
+        ("１，３００万", "1,300万"),
+        ("−67.6", "-67.6"),
+        ("（另一组 1.9ｘ）：", "(另一组 1.9x):"),
+        ("73.6%–77.1%", "73.6%–77.1%"),  # en dash kept: a range, never a minus
+        ("ascii only", "ascii only"),
+    ],
+)
+def test_normalise(text: str, expected: str) -> None:
+    assert normalise(text) == expected
+    assert len(normalise(text)) == len(text)
+
+
+def test_lower_same_length() -> None:
+    assert lower_same_length("TTFT İx") == "ttft İx"
+    assert len(lower_same_length("İİ")) == 2
