@@ -1,0 +1,320 @@
+"""Find quantities written in text (``2.03×``, ``−67.6%``, ``73.6%–77.1%``, ``1,300 万``) and parse numbers."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from itertools import accumulate
+
+from kb.claims import Quantity
+from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
+
+# Everything below runs on text folded by metrics.normalise (same length, same offsets):
+# ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
+
+# Multipliers, as powers of ten (magnitudes are exact: 6.2k is float("6.2e3"), not 6.2 * 1000).
+_MAG_EXP = {
+    "k": 3, "K": 3, "M": 6, "B": 9, "T": 12, "千": 3, "万": 4, "百万": 6, "千万": 7, "亿": 8, "万亿": 12,
+    "thousand": 3, "million": 6, "billion": 9, "trillion": 12,
+}
+
+# Written unit → normalised unit. CJK and symbols need no word boundary after them.
+_CJK_UNITS = {
+    "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
+    "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
+    "行代码": "LoC", "美元": "$", "元": "¥",
+}
+# CJK counters (量词): "<integer> <counter>" is a count with the counter as its unit (16 张).
+_COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
+_COUNTERS = frozenset(_COUNTER_CHARS)
+# ASCII units, matched case-insensitively, as whole words.
+_ASCII_UNITS_CI = {
+    "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%",
+    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s",
+    "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
+    "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
+    "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
+    "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
+    "loc": "LoC", "lines of code": "LoC", "tokens": "tokens", "token": "tokens",
+    "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
+    "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
+    "months": "month", "month": "month",
+}
+# ASCII units whose case matters (MS, H are not units; M is a magnitude).
+_ASCII_UNITS_CS = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min", "h": "h"}
+_UNIT_OF = {**_CJK_UNITS, **{c: c for c in _COUNTERS}, **_ASCII_UNITS_CS, "×": "×", "x": "×", "X": "×"}
+
+
+def _alt(forms: Sequence[str]) -> str:
+    """Regex alternation of literal forms, longest first."""
+    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+_W = "(?![A-Za-z0-9_])"  # end of an ASCII word
+_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|[.,]\d)"
+_MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
+# x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
+_UNIT = (
+    rf"[xX]{_W}|[ \t]?(?:{_alt(list(_CJK_UNITS))}|×(?!\d)|[{_COUNTER_CHARS}]"
+    rf"|(?i:{_alt(list(_ASCII_UNITS_CI))}){_W}|(?:{_alt(list(_ASCII_UNITS_CS))}){_W})"
+)
+_SEP = r"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]"
+# Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
+# '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
+# 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
+_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+_QTY_RE = re.compile(
+    r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
+    + _LEAD
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?"
+    + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
+    + r"(?P<plus>\+(?![\d+]))?"
+)
+_PARSE_RE = re.compile(
+    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"\s*(?P<m>万亿|百万|千万|[kKMBT千万亿]|(?i:thousand|million|billion|trillion))?\s*"
+)
+_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+# An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
+_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$")
+_GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
+_DECREASE_WORD = re.compile(
+    r"下降|降低|减少|缩短|减小"
+    r"|(?<![A-Za-z])(?:drop(?:s|ped)?|decrease[sd]?|reduce[sd]?|reduction|lower(?:s|ed)?|down|cut(?:s)?)(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# What may follow a decrease word before the number (besides one metric phrase): no increase
+# word, no 至/到/"to" (下降到 30% is a level, not a change).
+_NEUTRAL_GAP = re.compile(
+    r"(?:[\s*_~≈:=]|约为|约|仅|了|高达|达|超过|近|平均|均|分别为|分别"
+    r"|(?<![A-Za-z])(?:by|of|about|around|approx\.?|approximately|only|just|nearly|over)(?![A-Za-z]))*+",
+    re.IGNORECASE,
+)
+_DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE)
+_DECREASE_LOOKBACK = 28
+_FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
+
+
+def _unit_of(written: str | None) -> str | None:
+    """Normalised unit of a written unit (leading space allowed), or None."""
+    if not written:
+        return None
+    w = written.strip()
+    return _UNIT_OF.get(w) or _ASCII_UNITS_CI.get(w.lower())
+
+
+def _number(sign: str | None, digits: str, mag: str | None) -> float:
+    """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
+    d = digits.replace(",", "")
+    exp = 0
+    if mag:
+        mag = mag.strip()
+        exp = _MAG_EXP.get(mag) or _MAG_EXP[mag.lower()]
+    v = float(f"{d}e{exp}") if exp else float(d)
+    return -v if sign == "-" else v
+
+
+def parse_number(raw: str) -> float:
+    """Parse one number as written: sign, thousands separators, decimals, magnitude.
+
+    ``"1,300 万"`` → 13000000.0, ``"−67.6"`` → -67.6, ``"６.２k"`` → 6200.0, ``"2.8T"`` →
+    2.8e12, ``"13M"`` → 1.3e7, ``"1.5B"`` → 1.5e9, ``"3 亿"`` → 3e8. Full-width digits and
+    U+2212 MINUS SIGN are folded first (C17: ``float("−67.6")`` raises on Python 3.11).
+    Magnitudes: k/K 10³, M 10⁶, B 10⁹, T 10¹², 千 10³, 万 10⁴, 百万 10⁶, 千万 10⁷, 亿 10⁸,
+    万亿 10¹²; the value is computed in decimal, so ``6.2k`` is exactly 6200.
+
+    :param raw: the number alone; surrounding whitespace is ignored. Units (``%``, ``×``) are
+        not part of a number.
+    :returns: the value as a float.
+    :raises ValueError: ``raw`` is not one number in that form (the message quotes it).
+    """
+    if not isinstance(raw, str):
+        raise ValueError(f"parse_number: expected a string, got {type(raw).__name__}")
+    m = _PARSE_RE.fullmatch(normalise(raw))
+    if m is None:
+        raise ValueError(
+            f"not a number: {raw!r}; expected digits with an optional sign, thousands separators "
+            "(1,918), decimals and one magnitude (k, M, B, T, 万, 亿), e.g. '−67.6', '1,300 万', '2.5K'"
+        )
+    return _number(m["sign"], m["n"], m["m"])
+
+
+def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
+    """Whether a decrease word governs the unsigned number at ``norm[s:e]``.
+
+    Before it, in the same clause: 下降/降低/减少/缩短/减小, drop(s/ped), decrease(s/d),
+    reduce(s/d), reduction, lower(s/ed), down, cut(s), then at most one metric phrase and
+    neutral words (约, 仅, 了, by, of, about …): ``准确率仅下降 0.27``, ``降低延迟 30%``,
+    ``reduces TTFT by 30%``. After it: lower/less/fewer/smaller/reduction/decrease/drop
+    (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
+    """
+    last = None
+    for last in _DECREASE_WORD.finditer(norm, max(0, s - _DECREASE_LOOKBACK), s):
+        pass
+    if last is not None:
+        rest = vocab.pattern.sub("", lower_same_length(norm[last.end():s]), count=1)
+        if _NEUTRAL_GAP.fullmatch(rest):
+            return True
+    return _DECREASE_AFTER.match(norm, e) is not None
+
+
+def find_quantities(
+    text: str,
+    *,
+    skip: Sequence[tuple[int, int]] = (),
+    vocab: MetricVocab = DEFAULT_VOCAB,
+) -> list[Quantity]:
+    """Every quantity written in ``text``, in text order.
+
+    Forms (value / low–high, unit):
+
+    * ratios: ``2.03×``, ``2.03x``, ``2.03X``, ``2.03 倍`` → 2.03 ``×``; ``31×PA`` → 31 ``×``,
+      raw ``31×``, qualifier ``PA`` (an ASCII word glued after ``×`` names the baseline);
+      ``x`` only glued to the number, ``×`` not before a digit (``2×10``);
+    * percentages: ``-67.6%``, ``−49.9%``, ``42％``, ``+0.276%``; points: ``0.27 个百分点``,
+      ``0.27 pp``, ``0.27 percentage points`` → ``pp``;
+    * ranges, separated by ``-``, ``–``, ``—``, ``~``, 至, 到, `` to ``: ``73.6%–77.1%``,
+      ``73.6–77.1%``, ``1.29-2.06×``, ``3-6 个月`` → low/high, value None. The unit (and a
+      magnitude) written on the second end only applies to both; units written on both ends
+      must agree, otherwise the first number stands alone. A leading sign applies to both
+      ends unless the second has its own: ``-29-69%`` (a reduction of 29 to 69 %) is
+      low -69, high -29. Low ≤ high always. An en or em dash is never a minus (C17);
+    * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿`` (see
+      :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
+      noun in ``25+ engines`` is not kept: it is not a condition, so not a qualifier);
+      ``15%+`` keeps unit ``%``;
+    * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
+      ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
+      ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
+      CJK counters after an integer (``16 张``, ``64 个``: unit is the counter). 年/月/日
+      are not units: a number before them is a date, found by the date extractor.
+
+    Not quantities: a number glued to a letter, digit, ``.``, ``§``, ``#``, ``/`` or ``-``
+    after a letter (``GPT-5.6``, ``Qwen3-32B``, ``v0.5.16``, ``vLLM 0.26.0``, ``§2.13``,
+    ``C116``, ``#15``, ``paper_cards/681``, ``H2``, ``B200``) or followed by letters
+    (``4o``); an ordinal after 第; a match overlapping a ``skip`` span. A *bare* number (no
+    unit, magnitude, currency, ``+`` or thousands separator) is kept only when a metric
+    phrase stands directly before or after it (``419 HN``, ``HN 419``), and never when it
+    looks like a year (1900–2100), follows an upper-case name word (``RTX 5090``), or is a
+    range (``7-31``, ``2023-2024``, ``6→5``). So ``增量 1``, ``1.`` and ``2026`` are dropped.
+
+    Signs: a sign written wins (``下降 −67.6%`` is -67.6). An unsigned ``%`` or ``pp`` value
+    after a decrease word (下降, 降低, 减少, drop, reduced, lower, down by …) or before
+    lower/less/fewer is negative: ``下降 0.27 个百分点`` → -0.27, ``流量下降 73.6%–77.1%``
+    → -77.1..-73.6; increase words (提升, 增加, up …) keep it positive. ``×`` and other
+    units are never negated.
+
+    Emphasis markers are never part of a quantity (C12: ``**2.03×**加速`` → raw ``2.03×``).
+
+    :param text: one claim's text or a whole document; any length.
+    :param skip: ``(start, end)`` spans (arXiv ids, dates, URLs …) no quantity may overlap.
+    :param vocab: metric vocabulary; ``metric`` is :meth:`MetricVocab.metric_at` (date
+        metrics ignored).
+    :returns: :class:`~kb.claims.Quantity` records; ``start``/``end`` are offsets into
+        ``text`` and ``raw`` is ``text[start:end]``.
+    """
+    norm = normalise(text)
+    m = _QTY_RE.search(norm)
+    if m is None:
+        return []
+    spans = sorted(skip)
+    skip_starts = [a for a, _ in spans]
+    skip_maxend = list(accumulate((b for _, b in spans), max))
+    scan = vocab._scan(norm, DATE_METRICS)
+    n = len(norm)
+    out: list[Quantity] = []
+    while m is not None:
+        g = m.groupdict()
+        s, e = m.start(), m.end()
+        next_pos = e
+        q: dict | None = None
+        if g["sep"] is not None:
+            q = _range(g, norm, s)
+            if q is _NOT_A_RANGE:  # the first number alone
+                e = next_pos = next(m.end(k) for k in ("u1", "m1", "n1") if g[k] is not None)
+                g = {**g, "u": g["u1"], "sep": None, "plus": None}
+        if g["sep"] is None:
+            q = _single(g, norm, s, vocab)
+        if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
+            q = None  # glued to letters: part of an identifier
+        if q is not None:
+            i = bisect_left(skip_starts, e)
+            if i > 0 and skip_maxend[i - 1] > s:
+                q = None  # overlaps a skip span
+        if q is not None:
+            unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
+            metric, how, k = vocab._resolve(scan, norm, s, e, unit)
+            if bare and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
+                q = None
+        if q is not None:
+            if unit in ("%", "pp") and not signed and _decreased(norm, s, e, vocab):
+                if q["value"] is not None:
+                    q["value"] = -q["value"]
+                else:
+                    q["low"], q["high"] = -q["high"], -q["low"]
+            qualifier = None
+            if unit == "×" and norm[e - 1] == "×":
+                w = _GLUED_WORD.match(norm, e)
+                qualifier = text[w.start():w.end()] if w else None
+            out.append(
+                Quantity(raw=text[s:e], unit=unit, metric=metric, qualifier=qualifier, start=s, end=e, **q)
+            )
+        m = _QTY_RE.search(norm, next_pos)
+    return out
+
+
+def _names_bare(how: str, phrase: str) -> bool:
+    """Whether the phrase that gave a bare number its metric makes it a quantity: it stands
+    directly before or after the number, is a word, not a symbol (``MAS$^2$``), and after
+    the number is not a Capitalised word (``668 Memory for LLMs`` is a title)."""
+    if how not in ("before", "after") or not any(c.isalpha() for c in phrase):
+        return False
+    return how == "before" or not (phrase[:1].isupper() and any(c.islower() for c in phrase))
+
+
+def _single(g: dict, norm: str, s: int, vocab: MetricVocab) -> dict | None:
+    """Fields of a single value, or None when it is not a quantity; ``bare`` marks a number
+    that counts only with a metric phrase next to it."""
+    unit = _unit_of(g["u"])
+    if unit is not None and unit in _COUNTERS and "." in g["n1"]:
+        return None  # "1.5 个" is not a count
+    if unit is None and g["cur"]:
+        unit = g["cur"]
+    if unit is None and g["plus"]:
+        unit = "+"
+    bare = unit is None and g["m1"] is None and "," not in g["n1"]
+    if bare:
+        digits = g["n1"]
+        if not g["sign"] and digits.isdigit() and len(digits) == 4 and 1900 <= int(digits) <= 2100:
+            return None  # a year
+        name = _NAME_BEFORE.search(norm, max(0, s - 16), s)
+        if name and vocab.phrase_metric(name.group(1)) is None:
+            return None  # RTX 5090, PRO 6000
+    value = _number(g["sign"], g["n1"], g["m1"])
+    return {"value": value, "low": None, "high": None, "unit": unit, "bare": bare, "signed": bool(g["sign"])}
+
+
+_NOT_A_RANGE: dict = {}
+"""Sentinel of :func:`_range`: the two numbers do not make a range; take the first alone."""
+
+
+def _range(g: dict, norm: str, start: int) -> dict | None:
+    """Fields of a range; :data:`_NOT_A_RANGE` when the ends disagree (units, magnitude,
+    currency); None when it is bare (two plain numbers: a date, pages, ``7-31``, ``2023-2024``)."""
+    u1, u2 = _unit_of(g["u1"]), _unit_of(g["u2"])
+    if (u1 is not None and u1 != u2) or (g["m1"] and not g["m2"]) or (g["cur2"] and not g["cur"]):
+        return _NOT_A_RANGE
+    if u1 is not None and g["sep"].strip() in ("to", "至", "到") and _FROM.search(norm, max(0, start - 8), start):
+        return _NOT_A_RANGE  # "from 58.20% to 64.80%": a change, two values
+    unit = u2 or g["cur"]
+    if unit is not None and unit in _COUNTERS and ("." in g["n1"] or "." in g["n2"]):
+        return None
+    if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
+        return None
+    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"])
+    b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
+    low, high = (a, b) if a <= b else (b, a)
+    return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,
+            "signed": bool(g["sign"] or g["sign2"])}

@@ -1,0 +1,296 @@
+"""Tests for kb.extract.quantities: find_quantities (forms, signs, ranges, negatives, C12, C17) and parse_number."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.claims import Quantity
+from kb.extract.metrics import MetricVocab
+from kb.extract.quantities import find_quantities, parse_number
+
+SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
+
+
+def _one(text: str, **kw: object) -> Quantity:
+    qs = find_quantities(text, **kw)  # type: ignore[arg-type]
+    assert len(qs) == 1, [q.raw for q in qs]
+    q = qs[0]
+    assert q.raw == text[q.start:q.end]
+    return q
+
+
+def _check(q: Quantity, raw: str, value: float | None, low: float | None, high: float | None,
+           unit: str | None, metric: str | None) -> None:
+    assert (q.raw, q.value, q.low, q.high, q.unit, q.metric) == (raw, value, low, high, unit, metric)
+
+
+# text, raw, value, low, high, unit, metric
+FORMS = [
+    # ratios
+    ("2.03×", "2.03×", 2.03, None, None, "×", "speedup"),
+    ("2.03x", "2.03x", 2.03, None, None, "×", "speedup"),
+    ("2.03X", "2.03X", 2.03, None, None, "×", "speedup"),
+    ("2.03 倍", "2.03 倍", 2.03, None, None, "×", "speedup"),
+    ("提升 3 倍以上", "3 倍", 3.0, None, None, "×", "speedup"),
+    ("SGLang v0.6(ReplaySSM 6.4×/Inkling)", "6.4×", 6.4, None, None, "×", "speedup"),
+    # percentages, signs
+    ("-67.6%", "-67.6%", -67.6, None, None, "%", None),
+    ("−49.9%", "−49.9%", -49.9, None, None, "%", None),
+    ("42％", "42％", 42.0, None, None, "%", None),
+    ("+0.276% PPL", "+0.276%", 0.276, None, None, "%", None),
+    ("提速 15%+", "15%+", 15.0, None, None, "%", "speedup"),
+    ("73.6±0.5%", "73.6±0.5%", 73.6, None, None, "%", None),
+    # ranges
+    ("73.6%–77.1%", "73.6%–77.1%", None, 73.6, 77.1, "%", None),
+    ("73.6–77.1%", "73.6–77.1%", None, 73.6, 77.1, "%", None),
+    ("73.6% - 77.1%", "73.6% - 77.1%", None, 73.6, 77.1, "%", None),
+    ("73.6%~77.1%", "73.6%~77.1%", None, 73.6, 77.1, "%", None),
+    ("1.29-2.06×", "1.29-2.06×", None, 1.29, 2.06, "×", "speedup"),
+    ("inter-token -29-69%", "-29-69%", None, -69.0, -29.0, "%", "tpot"),
+    ("-3--5%", "-3--5%", None, -5.0, -3.0, "%", None),
+    ("-3-+5%", "-3-+5%", None, -3.0, 5.0, "%", None),
+    ("3-6 个月", "3-6 个月", None, 3.0, 6.0, "month", None),
+    ("3 到 6 个月", "3 到 6 个月", None, 3.0, 6.0, "month", None),
+    ("3 to 6 months", "3 to 6 months", None, 3.0, 6.0, "month", None),
+    ("10-100 倍", "10-100 倍", None, 10.0, 100.0, "×", "speedup"),
+    ("1-2 万", "1-2 万", None, 10000.0, 20000.0, None, None),
+    ("from 400 million to 8B parameters", "400 million to 8B", None, 4e8, 8e9, None, "params"),
+    # percentage points, decrease words
+    ("0.27 个百分点", "0.27 个百分点", 0.27, None, None, "pp", None),
+    ("0.27 pp", "0.27 pp", 0.27, None, None, "pp", None),
+    ("0.27 percentage points", "0.27 percentage points", 0.27, None, None, "pp", None),
+    ("下降 0.27 个百分点", "0.27 个百分点", -0.27, None, None, "pp", None),
+    ("提升 0.27 个百分点", "0.27 个百分点", 0.27, None, None, "pp", None),
+    ("增加 5%", "5%", 5.0, None, None, "%", None),
+    ("up by 6.94%", "6.94%", 6.94, None, None, "%", None),
+    ("dropped by 5%", "5%", -5.0, None, None, "%", None),
+    ("down 5 pp", "5 pp", -5.0, None, None, "pp", None),
+    ("降低延迟 30%", "30%", -30.0, None, None, "%", "latency"),
+    ("reduces TTFT by 30%", "30%", -30.0, None, None, "%", "ttft"),
+    ("30% lower latency", "30%", -30.0, None, None, "%", "latency"),
+    ("下降到 30%", "30%", 30.0, None, None, "%", None),  # a level, not a change
+    ("reduced to 30%", "30%", 30.0, None, None, "%", None),
+    ("延迟下降 −67.6%", "−67.6%", -67.6, None, None, "%", "latency"),  # the sign written wins
+    ("延迟下降 2×", "2×", 2.0, None, None, "×", "latency"),  # × is never negated
+    ("流量下降 73.6%–77.1%", "73.6%–77.1%", None, -77.1, -73.6, "%", "traffic"),
+    # magnitudes
+    ("6.2k", "6.2k", 6200.0, None, None, None, None),
+    ("约 6.2k LoC", "6.2k LoC", 6200.0, None, None, "LoC", "loc"),
+    ("Kimi K3 2.8T MoE", "2.8T", 2.8e12, None, None, None, None),
+    ("13M", "13M", 1.3e7, None, None, None, None),
+    ("2.5K TPS", "2.5K TPS", 2500.0, None, None, "tok/s", "throughput"),
+    ("1.5B", "1.5B", 1.5e9, None, None, None, None),
+    ("1,918", "1,918", 1918.0, None, None, None, None),
+    ("1,300 万", "1,300 万", 1.3e7, None, None, None, None),
+    ("1300万", "1300万", 1.3e7, None, None, None, None),
+    ("１，３００万", "１，３００万", 1.3e7, None, None, None, None),
+    ("3 亿", "3 亿", 3e8, None, None, None, None),
+    ("400 million", "400 million", 4e8, None, None, None, None),
+    ("128K tokens", "128K tokens", 128000.0, None, None, "tokens", None),
+    ("25+", "25+", 25.0, None, None, "+", None),
+    ("25+ engines", "25+", 25.0, None, None, "+", None),
+    ("10k+ stars", "10k+", 10000.0, None, None, "+", "votes"),
+    # rates and units
+    ("383.7 tok/s", "383.7 tok/s", 383.7, None, None, "tok/s", "throughput"),
+    ("1109 tokens/sec", "1109 tokens/sec", 1109.0, None, None, "tok/s", "throughput"),
+    ("25ms", "25ms", 25.0, None, None, "ms", None),
+    ("25 ms", "25 ms", 25.0, None, None, "ms", None),
+    ("1.5 s", "1.5 s", 1.5, None, None, "s", None),
+    ("5 hours", "5 hours", 5.0, None, None, "h", None),
+    ("约 20 小时", "20 小时", 20.0, None, None, "h", None),
+    ("近3天", "3天", 3.0, None, None, "day", None),
+    ("80 GB", "80 GB", 80.0, None, None, "GB", None),
+    ("80GB", "80GB", 80.0, None, None, "GB", None),
+    ("18.6KB", "18.6KB", 18.6, None, None, "KB", None),
+    ("$0.5", "$0.5", 0.5, None, None, "$", "cost"),
+    ("419 HN", "419", 419.0, None, None, None, "votes"),
+    ("HN 419", "419", 419.0, None, None, None, "votes"),
+    ("1,400 并发 runner", "1,400", 1400.0, None, None, None, "concurrency"),
+    ("64 个", "64 个", 64.0, None, None, "个", None),
+    ("16 张新卡", "16 张", 16.0, None, None, "张", None),
+    ("HF Daily 15件", "15件", 15.0, None, None, "件", None),
+    ("已收 18 条", "18 条", 18.0, None, None, "条", None),
+    ("TTFT 25", "25", 25.0, None, None, None, "ttft"),
+    ("**2.03×**", "2.03×", 2.03, None, None, "×", "speedup"),
+]
+
+
+@pytest.mark.parametrize(("text", "raw", "value", "low", "high", "unit", "metric"), FORMS, ids=[f[0] for f in FORMS])
+def test_forms(text: str, raw: str, value: float | None, low: float | None, high: float | None,
+               unit: str | None, metric: str | None) -> None:
+    _check(_one(text), raw, value, low, high, unit, metric)
+
+
+def test_qualifier_glued_to_times() -> None:
+    q = _one("FlashInfer B200 默认(31×PA)")
+    _check(q, "31×", 31.0, None, None, "×", "speedup")
+    assert q.qualifier == "PA"
+    qs = find_quantities("SGLang 29%/3.1×MLA；")
+    assert [(q.raw, q.value, q.unit, q.qualifier) for q in qs] == [("29%", 29.0, "%", None), ("3.1×", 3.1, "×", "MLA")]
+    assert _one("25+ engines").qualifier is None
+
+
+NOT_QUANTITIES = [
+    "vLLM 0.26.0", "v0.5.16", "DS v0.5.16", "SGLang v0.6", "v0.19.0/v0.25.1/MRV2", "GPT-5.6", "Qwen3-32B",
+    "Llama-3.1-8B", "DeepSeek-V4-Pro", "GLM-5.2 DSA", "MXFP4/MXFP8", "§2.13", "§8.2", "§ 3", "C116", "O172",
+    "Q105", "paper_cards/681", "paper_cards/666-681", "#15", "1. 下载", "增量 1", "2026", "Q2 2026", "H2",
+    "B200", "RTX 5090", "RTX PRO 6000 Blackwell", "PA", "6→5 框架", "7-31", "HF 7-31 推", "2023-2024 年",
+    "2026-03-21", "22:00", "第 24 类", "第3次", "4o-mini", "8x22B", "2×10", "8 x A100", "1.5 个", "x.xx",
+    "10.1145/3803798", "MAS$^2$", "668 Memory for LLMs", "7 主线+3旁证+1警示", "Lean 4 形式化", "batch size 记为 1",
+    "arXiv:2607.26627", "2606.20295v2", "- **“引用”**后的结论",
+]
+
+
+@pytest.mark.parametrize("text", NOT_QUANTITIES)
+def test_not_quantities(text: str) -> None:
+    assert find_quantities(text) == []
+
+
+def test_from_to_with_units_is_two_values() -> None:
+    qs = find_quantities("an increase of 6.17% (from 73.97% to 80.14%)")
+    assert [(q.raw, q.value, q.low) for q in qs] == [("6.17%", 6.17, None), ("73.97%", 73.97, None), ("80.14%", 80.14, None)]
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit"),
+    [
+        ("结论：**2.03×**加速", "2.03×", 2.03, "×"),
+        ("延迟降低**−67.6%**以上", "−67.6%", -67.6, "%"),
+    ],
+)
+def test_c12_literal_emphasis(text: str, raw: str, value: float, unit: str) -> None:
+    q = _one(text)
+    assert (q.raw, q.value, q.unit) == (raw, value, unit)
+    assert "*" not in q.raw
+
+
+C17 = "延迟下降 −67.6%，吞吐提升 2.03×（另一组 1.9x），准确率 73.6%–77.1%，发布于 2026-03-21，见 2607.26627。"
+
+
+def _c17_skip() -> list[tuple[int, int]]:
+    d, i = C17.index("2026-03-21"), C17.index("2607.26627")
+    return [(d, d + 10), (i, i + 10)]
+
+
+def test_c17_signs_ranges_times_dates() -> None:
+    qs = find_quantities(C17, skip=_c17_skip())
+    got = [(q.raw, q.value, q.low, q.high, q.unit, q.metric) for q in qs]
+    assert got == [
+        ("−67.6%", -67.6, None, None, "%", "latency"),
+        ("2.03×", 2.03, None, None, "×", "throughput"),
+        # its own parenthesised clause names no metric: the unit's default
+        ("1.9x", 1.9, None, None, "×", "speedup"),
+        ("73.6%–77.1%", None, 73.6, 77.1, "%", "accuracy"),
+    ]
+    for q in qs:
+        assert q.raw == C17[q.start:q.end]
+
+
+def test_c17_without_skip_spans_still_no_date_or_id_numbers() -> None:
+    qs = find_quantities(C17)
+    assert [q.raw for q in qs] == ["−67.6%", "2.03×", "1.9x", "73.6%–77.1%"]
+    values = {v for q in qs for v in (q.value, q.low, q.high) if v is not None}
+    assert -77.1 not in values and -3.0 not in values and -21.0 not in values and 2607.26627 not in values
+
+
+# Numbers of the seed briefs, each in the sentence it is written in.
+SEED_NUMBERS = [
+    ("合并 1,918 commits 到 main", "1,918", 1918.0, None, None, None, "commits"),
+    ("CI 耗用 1,300 万 job minutes，峰值 1,400 并发 runner", "1,300 万", 1.3e7, None, None, None, "ci_job_minutes"),
+    ("（1,918 commits/月 + 13M CI job minutes）", "13M", 1.3e7, None, None, None, "ci_job_minutes"),
+    ("DS v0.5.16（DeepSeek-V4-Pro 383.7 tok/s）", "383.7 tok/s", 383.7, None, None, "tok/s", "throughput"),
+    ("FlashInfer arXiv:2606.20295(inter-token -29-69%)", "-29-69%", None, -69.0, -29.0, "%", "tpot"),
+    ("Agent 工作负载下 TTFT -67.6%", "-67.6%", -67.6, None, None, "%", "ttft"),
+    ("、TPOT -49.9%。", "-49.9%", -49.9, None, None, "%", "tpot"),
+    ("Host→Device 流量下降 73.6%–77.1%。", "73.6%–77.1%", None, -77.1, -73.6, "%", "traffic"),
+    ("平均准确率仅下降 0.27 个百分点；", "0.27 个百分点", -0.27, None, None, "pp", "accuracy"),
+    ("约 6.2k LoC、2.03× 吞吐", "6.2k LoC", 6200.0, None, None, "LoC", "loc"),
+    ("约 6.2k LoC、2.03× 吞吐", "2.03×", 2.03, None, None, "×", "throughput"),
+    # no params phrase: a model size without one has no metric
+    ("§2.1 已收 Kimi K3 2.8T MoE(Raschka 419 HN", "2.8T", 2.8e12, None, None, None, None),
+    ("§2.1 已收 Kimi K3 2.8T MoE(Raschka 419 HN", "419", 419.0, None, None, None, "votes"),
+    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "1.29×", 1.29, None, None, "×", "speedup"),
+    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "2.06×", 2.06, None, None, "×", "speedup"),
+    ("需制定 3-6 个月迁移计划", "3-6 个月", None, 3.0, 6.0, "month", None),
+    ("可作为 25+ engines、15+ optimization techniques", "15+", 15.0, None, None, "+", None),
+    ("TGI 维护、vLLM 2.5K TPS、Muse", "2.5K TPS", 2500.0, None, None, "tok/s", "throughput"),
+    ("+ TGI EOL + SGLang 29%/3.1×MLA", "29%", 29.0, None, None, "%", None),  # EOL is a date metric
+    ("平均每天 64 个，与 PyTorch", "64 个", 64.0, None, None, "个", None),
+]
+
+
+@pytest.mark.parametrize(("text", "raw", "value", "low", "high", "unit", "metric"), SEED_NUMBERS)
+def test_seed_numbers(text: str, raw: str, value: float | None, low: float | None, high: float | None,
+                      unit: str | None, metric: str | None) -> None:
+    matching = [q for q in find_quantities(text) if q.raw == raw]
+    assert len(matching) == 1, [q.raw for q in find_quantities(text)]
+    _check(matching[0], raw, value, low, high, unit, metric)
+
+
+@pytest.mark.skipif(not SEEDS, reason="seed briefs not available")
+@pytest.mark.parametrize("path", SEEDS, ids=[p.name for p in SEEDS])
+def test_seed_briefs_spans_and_no_identifiers(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    qs = find_quantities(text)
+    assert qs
+    assert [q.start for q in qs] == sorted(q.start for q in qs)
+    for q in qs:
+        assert q.raw == text[q.start:q.end]
+        assert "*" not in q.raw
+        assert q.value is not None or (q.low is not None and q.high is not None and q.low <= q.high)
+    raws = {q.raw for q in qs}
+    assert not raws & {"0.26", "0.6", "5.6", "2.13", "8.2", "116", "172", "105", "681", "2026", "5090", "200", "1"}
+
+
+def test_offsets_are_into_the_original_text() -> None:
+    text = "ＴＴＦＴ　－６７．６％，吞吐 ２．０３×"
+    qs = find_quantities(text)
+    assert [(q.raw, q.value, q.unit, q.metric) for q in qs] == [
+        ("－６７．６％", -67.6, "%", "ttft"),
+        ("２．０３×", 2.03, "×", "throughput"),
+    ]
+    for q in qs:
+        assert text[q.start:q.end] == q.raw
+
+
+def test_skip_drops_only_overlapping_matches() -> None:
+    text = "吞吐 2.03× 与 73.6%–77.1% 与 5 ms"
+    r = text.index("77.1%")
+    qs = find_quantities(text, skip=[(r, r + 2), (0, 2)])
+    assert [q.raw for q in qs] == ["2.03×", "5 ms"]
+    assert [q.raw for q in find_quantities(text, skip=[(text.index("5 ms") + 4, len(text))])] == [
+        "2.03×", "73.6%–77.1%", "5 ms",
+    ]
+
+
+def test_custom_vocab() -> None:
+    vocab = MetricVocab({"energy": ["功耗"]})
+    q = _one("功耗降低 20%", vocab=vocab)
+    assert (q.value, q.metric) == (-20.0, "energy")
+    assert _one("功耗降低 20%").metric is None
+
+
+def test_no_numbers_no_work() -> None:
+    assert find_quantities("") == []
+    assert find_quantities("纯叙述，没有任何数字。") == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("1,300 万", 1.3e7), ("1300万", 1.3e7), ("−67.6", -67.6), ("-67.6", -67.6), ("+0.276", 0.276),
+        ("６.２k", 6200.0), ("6.2k", 6200.0), ("2.8T", 2.8e12), ("13M", 1.3e7), ("1.5B", 1.5e9),
+        ("2.5K", 2500.0), ("3 亿", 3e8), ("1,918", 1918.0), ("１，９１８", 1918.0), (" 42 ", 42.0),
+        ("1.5 万亿", 1.5e12), ("2 million", 2e6), ("0", 0.0),
+    ],
+)
+def test_parse_number(raw: str, expected: float) -> None:
+    assert parse_number(raw) == expected
+
+
+@pytest.mark.parametrize("raw", ["", "abc", "1,91", "2.03×", "1.2.3", "--5", "5 万 万", "12%", "v0.6", "1e5", None])
+def test_parse_number_rejects(raw: str) -> None:
+    with pytest.raises(ValueError, match="number"):
+        parse_number(raw)
