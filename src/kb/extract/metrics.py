@@ -247,10 +247,12 @@ class MetricVocab:
         1. a phrase *directly before*: between it and the number only spaces, ``*``, a colon,
            and change verbs, hedges or copulas (提升, 下降, 降低, 约, 仅, 达到, by, of, reduced …),
            at most 16 characters: ``TTFT -67.6%``, ``吞吐提升 2.03×``, ``准确率仅下降 0.27``,
-           ``Latency: 25 ms``;
+           ``Latency: 25 ms``. A phrase that itself directly follows a number is that
+           number's (``1109 tokens/sec 13M``: tokens/sec is not 13M's metric);
         2. a phrase inside the span (``383.7 tok/s``, ``2.5K TPS``, ``$0.5``);
-        3. a phrase *directly after*: only spaces, ``*`` or 的 between: ``2.03× 吞吐``,
-           ``1,918 commits``, ``1,300 万 job minutes``;
+        3. a phrase *directly after*: only spaces, ``*``, 的 or one comparative (less, fewer,
+           lower, more, higher, better, 更低, 更高 …) between, at most 10 characters: ``2.03× 吞吐``,
+           ``1,918 commits``, ``1,300 万 job minutes``, ``3.7× less memory``;
         4. the unit's default (:data:`UNIT_DEFAULTS`: ``×``/``x``/``倍`` → speedup, ``tok/s``
            → throughput);
         5. the nearest phrase in the same clause with no other free-standing number between

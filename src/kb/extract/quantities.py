@@ -68,7 +68,8 @@ _QTY_RE = re.compile(
     r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
     + _LEAD
     + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?"
-    + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
     + r"(?P<plus>\+(?![\d+]))?"
 )
@@ -92,7 +93,9 @@ _NEUTRAL_GAP = re.compile(
     r"|(?<![A-Za-z])(?:by|of|about|around|approx\.?|approximately|only|just|nearly|over)(?![A-Za-z]))*+",
     re.IGNORECASE,
 )
-_DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE)
+_DECREASE_AFTER = re.compile(
+    r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE
+)
 _DECREASE_LOOKBACK = 28
 _FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
 
@@ -180,25 +183,29 @@ def find_quantities(
       magnitude) written on the second end only applies to both; units written on both ends
       must agree, otherwise the first number stands alone. A leading sign applies to both
       ends unless the second has its own: ``-29-69%`` (a reduction of 29 to 69 %) is
-      low -69, high -29. Low ≤ high always. An en or em dash is never a minus (C17);
-    * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿`` (see
-      :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
+      low -69, high -29. Low ≤ high always. An en or em dash is never a minus (C17).
+      ``from 73.97% to 80.14%`` (from/从/由, a unit on both ends) is a change: two values;
+    * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿``, ``400
+      million`` (see :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
       noun in ``25+ engines`` is not kept: it is not a condition, so not a qualifier);
       ``15%+`` keeps unit ``%``;
     * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
       ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
       ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
-      CJK counters after an integer (``16 张``, ``64 个``: unit is the counter). 年/月/日
-      are not units: a number before them is a date, found by the date extractor.
+      CJK counters after an integer (``16 张``, ``64 个``: unit is the counter; 张件条个篇家项
+      and 台次种款位名卡轮). 年/月/日 are not units: a number before them is a date, found by
+      the date extractor. ``±`` and what follows is read over (``73.6±0.5%`` → 73.6 ``%``).
 
     Not quantities: a number glued to a letter, digit, ``.``, ``§``, ``#``, ``/`` or ``-``
     after a letter (``GPT-5.6``, ``Qwen3-32B``, ``v0.5.16``, ``vLLM 0.26.0``, ``§2.13``,
     ``C116``, ``#15``, ``paper_cards/681``, ``H2``, ``B200``) or followed by letters
     (``4o``); an ordinal after 第; a match overlapping a ``skip`` span. A *bare* number (no
     unit, magnitude, currency, ``+`` or thousands separator) is kept only when a metric
-    phrase stands directly before or after it (``419 HN``, ``HN 419``), and never when it
-    looks like a year (1900–2100), follows an upper-case name word (``RTX 5090``), or is a
-    range (``7-31``, ``2023-2024``, ``6→5``). So ``增量 1``, ``1.`` and ``2026`` are dropped.
+    phrase that is a word stands directly before or after it (``419 HN``, ``HN 419``; not
+    ``$`` in ``MAS$^2$``, not a Capitalised title word after it: ``668 Memory for LLMs``),
+    and never when it looks like a year (1900–2100), follows an upper-case name word
+    (``RTX 5090``), or is a range (``7-31``, ``2023-2024``). So ``增量 1``, ``1.``,
+    ``6→5`` and ``2026`` are dropped.
 
     Signs: a sign written wins (``下降 −67.6%`` is -67.6). An unsigned ``%`` or ``pp`` value
     after a decrease word (下降, 降低, 减少, drop, reduced, lower, down by …) or before
