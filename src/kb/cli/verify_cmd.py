@@ -1,0 +1,231 @@
+"""Commands ``kb verify`` and ``kb card new``: arXiv ids against arXiv and the KB; new paper cards."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from datetime import datetime
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from kb.cli.common import KbOption, app, console, console_err, load, progress_bar
+from kb.errors import SourceUnavailable, UsageError
+from kb.sources import SourceRecord
+from kb.verify import Lookup, Tally, Verifier, VerifyResult, scope_targets, sort_worst_first, targets_from_inputs
+
+DETAIL_MAX = 20
+"""``kb verify ID…`` prints a detail block per id (card, mentions, checks) up to this many ids."""
+
+
+class VerifyFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+class Lang(str, Enum):
+    zh = "zh"
+    en = "en"
+
+
+def _inputs(args: list[str]) -> Iterator[str]:
+    """Arguments, with ``-`` replaced by the whitespace-separated tokens of stdin (streamed)."""
+    for arg in args:
+        if arg == "-":
+            for line in sys.stdin:
+                yield from line.split()
+        else:
+            yield arg
+
+
+@app.command("verify")
+def verify_cmd(
+    ids: Annotated[Optional[list[str]], typer.Argument(
+        help="arXiv ids in any form (bare, vN, arXiv: prefix, abs/pdf/html URL, old-style); '-' reads stdin.",
+        show_default=False)] = None,
+    all_ids: Annotated[bool, typer.Option("--all", help="Every id mentioned in the KB (or in --topic / the window).")] = False,
+    topic: Annotated[Optional[str], typer.Option(help="With --all: the topic's living doc, its cards, inbox files.")] = None,
+    since: Annotated[Optional[str], typer.Option(help="With --all: files written at or after this ISO date/time.")] = None,
+    until: Annotated[Optional[str], typer.Option(help="With --all: files written before this ISO date/time.")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Never touch the network: cache and KB only.")] = False,
+    refresh: Annotated[bool, typer.Option("--refresh", help="Ignore the cache; ask arXiv again.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Warnings (e.g. latest version withdrawn) fail too.")] = False,
+    fmt: Annotated[VerifyFormat, typer.Option("--format", help="table or json.")] = VerifyFormat.table,
+    kb: KbOption = None,
+) -> None:
+    """Check arXiv ids against arXiv (title, authors, versions, withdrawn) and against the KB.
+
+    For each id: its form, arXiv's metadata (batched, 100 ids per request, 3 s apart,
+    cached in .kb/), the paper card (file name, title similarity, category) and every
+    mention in the KB with the kind of its claim. Status: ok, mismatch, not-found, invalid,
+    withdrawn or unverified. Exit code 0 all ok; 1 any other status (with --strict also
+    warnings); 2 usage error; 3 arXiv was needed, unreachable, and nothing was cached.
+    Details: docs/verify.md.
+
+    Example:
+
+        kb verify 2607.26627 arXiv:2607.26203v1 https://arxiv.org/pdf/2607.24410v2
+
+        kb verify --all --topic inference --since 2026-07-30T22:00 --format json
+
+        grep -ho '2607\\.[0-9]*' notes/*.md | kb verify - --offline
+    """
+    if all_ids and ids:
+        raise UsageError("give ids or --all, not both")
+    if not all_ids and not ids:
+        raise UsageError("nothing to verify: give ids (or '-' for stdin), or --all")
+    if not all_ids and (topic or since or until):
+        raise UsageError("--topic, --since and --until go with --all")
+    if offline and refresh:
+        raise UsageError("--offline and --refresh contradict each other; pick one")
+    opened = load(kb, quiet=True)
+    tally = Tally()
+    kept: list[VerifyResult] = []
+    try:
+        verifier = Verifier(opened, offline=offline, refresh=refresh)
+        if all_ids:
+            from kb.query import to_iso
+
+            targets = scope_targets(
+                opened, topic=topic,
+                since=to_iso(since, opened, option="--since") if since else None,
+                until=to_iso(until, opened, option="--until") if until else None,
+            )
+            total: int | None = len(targets)
+        else:
+            targets = targets_from_inputs(_inputs(ids or []))  # type: ignore[assignment]
+            total = None if "-" in (ids or []) else len(ids or [])
+        with progress_bar("verifying") as progress:
+            results = verifier.run(targets, progress=progress, total=total)
+            if fmt is VerifyFormat.json:
+                _stream_json(results, tally)
+            else:
+                for r in results:
+                    tally.add(r)
+                    kept.append(r)
+    finally:
+        opened.close()
+    for message in verifier.lookup.errors:
+        console_err.print(Text(f"error: {message}", style="bold red"))
+    if fmt is VerifyFormat.table:
+        _print_table(sort_worst_first(kept))
+        if not all_ids and len(kept) <= DETAIL_MAX:
+            for r in sort_worst_first(kept):
+                _print_detail(r)
+    console_err.print(tally.summary(), markup=False)
+    raise typer.Exit(int(tally.exit_code(strict)))
+
+
+def _stream_json(results: Iterator[VerifyResult], tally: Tally) -> None:
+    out = sys.stdout
+    out.write("[")
+    first = True
+    for r in results:
+        tally.add(r)
+        out.write("\n" if first else ",\n")
+        out.write(r.model_dump_json())
+        first = False
+    out.write("\n]\n" if not first else "]\n")
+    out.flush()
+
+
+def _headline(r: VerifyResult) -> str:
+    label = r.id + (f"v{r.version}" if r.version else "") if r.id else r.input
+    line = f"{label}: {r.status.upper()}"
+    return line + (f" ({'; '.join(r.reasons)})" if r.reasons else "")
+
+
+def _print_table(results: list[VerifyResult]) -> None:
+    table = Table(header_style="bold", show_lines=False)
+    for name, kw in (("status", {}), ("id", {"no_wrap": True}), ("arXiv title", {"ratio": 2, "overflow": "fold"}),
+                     ("card", {"overflow": "fold"}), ("sim", {"justify": "right"}), ("mentions", {"justify": "right"}),
+                     ("reasons", {"ratio": 3, "overflow": "fold"})):
+        table.add_column(name, **kw)
+    style = {"ok": "green", "unverified": "yellow", "withdrawn": "magenta"}
+    for r in results:
+        label = (r.id + (f"v{r.version}" if r.version else "")) if r.id else r.input
+        table.add_row(
+            Text(r.status, style=style.get(r.status, "red")),
+            Text(label),
+            Text(r.arxiv.title if r.arxiv else ""),
+            Text(r.card.path.rsplit("/", 1)[-1] if r.card else ""),
+            Text(f"{r.card.similarity:.2f}" if r.card and r.card.similarity is not None else ""),
+            Text(str(len(r.mentions))),
+            Text("; ".join(r.reasons)),
+        )
+    console.print(table)
+
+
+def _print_detail(r: VerifyResult) -> None:
+    console.print()
+    console.print(Text(_headline(r), style="bold"))
+    if r.arxiv:
+        a = r.arxiv
+        origin = f"cache {a.fetched_at}" if a.cached else f"fetched {a.fetched_at}"
+        latest = f"latest v{a.latest_version}" if a.latest_version else f"v{a.version}"
+        console.print(Text(f"  arXiv     {a.title!r} · {latest} · {a.primary_category} · published "
+                           f"{a.published[:10]} · updated {a.updated[:10]} · {origin}"))
+        if a.authors:
+            console.print(Text("  authors   " + ", ".join(a.authors)))
+        if a.comment:
+            console.print(Text(f"  comment   {a.comment}"))
+    if r.card:
+        sim = f" · similarity {r.card.similarity:.2f}" if r.card.similarity is not None else ""
+        console.print(Text(f"  card      {r.card.path} · {r.card.title!r}{sim}"))
+    console.print(Text(f"  mentions  {len(r.mentions)}"))
+    for m in r.mentions:
+        version = f" v{m.version}" if m.version else ""
+        console.print(Text(f"    {m.path}:{m.line}  {m.kind or '-'}{version}"))
+    for c in r.checks:
+        console.print(Text(f"  {c.level}: {c.message}"))
+
+
+card_app = typer.Typer(name="card", help="Paper cards: kb card new ID.", no_args_is_help=True)
+app.add_typer(card_app, name="card")
+
+
+@card_app.command("new")
+def card_new_cmd(
+    arxiv_id: Annotated[str, typer.Argument(metavar="ID", help="arXiv id in any form; a version is kept.")],
+    lang: Annotated[Lang, typer.Option("--lang", help="Body headings: zh (问题/方法/结果/局限) or en.")] = Lang.zh,
+    category: Annotated[Optional[str], typer.Option(help="Main category (主分类); default arXiv's primary.")] = None,
+    offline: Annotated[bool, typer.Option("--offline", help="Use only the cache.")] = False,
+    refresh: Annotated[bool, typer.Option("--refresh", help="Ignore the cache; ask arXiv again.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Write a new paper card organized/paper_cards/<next no>-<YYMM>-<NNNNN>.md from arXiv metadata.
+
+    The card number is the highest in use plus one. Front matter: card, arxiv, title,
+    authors, category, created (now, kb.yaml timezone); the body is an empty skeleton.
+    Never overwrites; refuses when a card already names the paper. Prints the path.
+    Exit code 1 when arXiv has no such paper, 2 for a bad id or an existing card, 3 when
+    arXiv is unreachable and the id is not cached.
+
+    Example:
+
+        kb card new 2607.26627 --lang en --category inference-systems
+    """
+    from kb.cards import CardIndex, new_card
+
+    if offline and refresh:
+        raise UsageError("--offline and --refresh contradict each other; pick one")
+    opened = load(kb, quiet=True)
+    try:
+        lookup = Lookup(opened.store, api_url=opened.config.arxiv.api_url, offline=offline, refresh=refresh)
+
+        def record_for(key: str) -> SourceRecord | None:
+            answer = lookup.answers([key])[key]
+            if answer.state == "unverified":
+                raise SourceUnavailable(f"{key}: {answer.note}; the card needs arXiv's metadata, try again later")
+            if answer.record is not None and answer.record.withdrawn:
+                console_err.print(Text(f"warning: {key} is withdrawn on arXiv: {answer.record.comment}"))
+            return answer.record
+
+        path = new_card(opened.root, CardIndex.from_files(opened.store.files(role="card")), arxiv_id, record_for,
+                        now=datetime.now(opened.config.tzinfo), lang=lang.value, category=category)
+        console.print(path.relative_to(opened.root).as_posix(), markup=False, highlight=False)
+    finally:
+        opened.close()
