@@ -21,6 +21,8 @@ from kb.textio import Problem
 SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
 #: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
 PARALLEL_MIN = 400
+#: From this many files to parse (and more than the store knows), indexes are rebuilt after.
+BULK_MIN = 2000
 #: Files written per store transaction: a crash loses at most this much parsing work.
 COMMIT_EVERY = 500
 
@@ -110,7 +112,8 @@ def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int) -> FileRo
     claims, subjects, quantities = [], [], []
     for c in parsed.claims:
         p = c.provenance
-        claims.append((c.id, parsed.path, p.line, c.kind, c.role, p.author, p.written_at, c.model_dump_json()))
+        claims.append((c.id, parsed.path, p.line, c.kind, c.role, p.author, p.written_at,
+                       c.model_dump_json(exclude_defaults=True)))
         subjects.extend((c.id, parsed.path, s) for s in c.subjects)
         default_subject = c.subjects[0] if c.subjects else None
         quantities.extend(
@@ -188,6 +191,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 st.touch(rel, mtime_ns, size)
         report.removed = len(gone)
         batch = 0
+        bulk = len(todo) >= BULK_MIN and len(todo) > len(known)
+        if bulk:
+            st.drop_indexes()
         try:
             for result in _parse_all(root, config, todo, progress, jobs):
                 if isinstance(result, Problem):
@@ -198,7 +204,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 report.problems.extend(Problem(**p) for p in result.file.problems)
                 if batch == 0:
                     st.db.execute("BEGIN IMMEDIATE")
-                st.put(result)
+                st.put(result, replace=result.file.path in known)
                 batch += 1
                 if batch >= COMMIT_EVERY:
                     st.db.execute("COMMIT")
@@ -209,6 +215,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
             if st.db.in_transaction:
                 st.db.execute("ROLLBACK")
             raise
+        finally:
+            if bulk:
+                st.create_indexes()
         report.claims = st.count_claims()
     finally:
         if own_store:

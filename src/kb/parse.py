@@ -37,10 +37,11 @@ _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
 _EMPH_RE = re.compile(r"\*\*|__")
 _HOST_RE = re.compile(
-    r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对|对比|对照|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over)\s*$",
+    r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对(?:于)?|对比|对照|比|较|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over|than)\s*$",
     re.IGNORECASE,
 )
-_TS_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:T(\d{2}):?(\d{2}))?")
+_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
+_CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
 
 @dataclass(slots=True)
@@ -350,7 +351,8 @@ class _FileCtx:
 
     def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
-        refs = self._arxiv(text, hrefs, line, None, None)
+        refs = self._arxiv(text, hrefs, line)
+        self._mention(refs, line, None, None)
         subjects = [r.key for r in refs]
         subjects += [f"doi:{d}" for d, _, _ in find_dois(text)]
         subjects += [k for k, _, _ in self.p.entities.find(text)]
@@ -370,9 +372,8 @@ class _FileCtx:
             sentence = info.text[a:b]
             hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
             c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried)
-            if c is not None:
-                own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:"))]
-                carried = own or carried
+            if c is not None and c.subjects:
+                carried = c.subjects
 
     def _unit_from_inline(self, inline: Token, block: Token, unit: Unit, inherited: list[str]) -> Claim | None:
         info = _inline_text(inline)
@@ -431,11 +432,20 @@ class _FileCtx:
 
     # -- units --------------------------------------------------------------------------------
 
-    def _arxiv(self, text: str, hrefs: list[str], line: int, claim: str | None, kind: Kind | None) -> list[ArxivRef]:
-        refs = list(find_arxiv(text)) if _maybe_id(text) else []
-        for cand in scan_arxiv(text) if _maybe_id(text) else ():
-            if cand.id is None:
-                self.invalid.append((line, cand.start + 1, cand.raw, cand.error or "not an arXiv id"))
+    def _arxiv(self, text: str, hrefs: list[str], line: int) -> list[ArxivRef]:
+        """Valid ids of a unit's text and link targets (one scan); invalid ones are recorded.
+
+        An id both in a link's text and its target is one mention (C04), with the version of
+        whichever side states one. Ids only in a target get ``start = -1``.
+        """
+        refs: list[ArxivRef] = []
+        if "." in text or "/" in text:
+            for cand in scan_arxiv(text):
+                if cand.id is None:
+                    self.invalid.append((line, cand.start + 1, cand.raw, cand.error or "not an arXiv id"))
+                else:
+                    refs.append(ArxivRef.model_construct(id=cand.id, version=cand.version, raw=cand.raw,
+                                                         start=cand.start, end=cand.end))
         for href in hrefs:
             if "arxiv" not in href.lower():
                 continue
@@ -445,10 +455,12 @@ class _FileCtx:
                     if same.version is None and r.version is not None:
                         refs[refs.index(same)] = same.model_copy(update={"version": r.version})
                 elif not any(x.id == r.id for x in refs):
-                    refs.append(ArxivRef(id=r.id, version=r.version, raw=href, start=-1, end=-1))
+                    refs.append(ArxivRef.model_construct(id=r.id, version=r.version, raw=href, start=-1, end=-1))
+        return refs
+
+    def _mention(self, refs: list[ArxivRef], line: int, claim: str | None, kind: Kind | None) -> None:
         for r in refs:
             self.mentions.append(Mention(r.id, r.version, r.raw, line, r.start + 1 if r.start >= 0 else None, claim, kind))
-        return refs
 
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
               inherited: list[str], forced: tuple[Kind, str] | None = None,
@@ -456,11 +468,29 @@ class _FileCtx:
         text = " ".join(text.split()) if ("\n" in text or "  " in text) else text.strip()
         if not text:
             return None
-        tag = explicit_tag(text)
+        ents = self.p.entities.find(text)
+        if not ents and not _DIGIT_RE.search(text):
+            return None  # no id, quantity, date or DOI without a digit, no entity: not a claim
+        refs = self._arxiv(text, hrefs, line)
+        skip = [(r.start, r.end) for r in refs if r.start >= 0]
+        urls = find_urls(text) if ("http" in text) else []
+        skip += [(a, b) for _, a, b in urls]
+        dois = find_dois(text) if "10." in text else []
+        skip += [(a, b) for _, a, b in dois]
+        paths = find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else []
+        skip += [(a, b) for _, a, b in paths]
+        if "§" in text:
+            skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)]
+        dates = find_dates(text, ref=self.ref_date, skip=skip)
+        if dates:
+            skip += [(d.start, d.end) for d in dates]
+        quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
+        if not (refs or quantities or dates or dois or ents):
+            return None
         ordinal = self._ordinal.get(line, 0)
         self._ordinal[line] = ordinal + 1
         cid = claim_id(self.path, line, ordinal, text)
-        # kind first: mentions record it
+        tag = explicit_tag(text) if ("[" in text or "【" in text) else None
         if tag is not None:
             kind, reason = tag[0], f"tag:{tag[1]}"
         elif forced is not None:
@@ -473,34 +503,23 @@ class _FileCtx:
                 kind, reason = cue[0], f"cue:{cue[1]}"
             else:
                 kind, reason = "secondhand", f"default:{self.role}"
-        mention_start = len(self.mentions)
-        refs = self._arxiv(text, hrefs, line, cid, kind)
-        skip = [(r.start, r.end) for r in refs if r.start >= 0]
-        urls = find_urls(text) if ("http" in text) else []
-        skip += [(a, b) for _, a, b in urls]
-        dois = find_dois(text) if "10." in text else []
-        skip += [(a, b) for _, a, b in dois]
-        paths = find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else []
-        skip += [(a, b) for _, a, b in paths]
-        skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)] if "§" in text else []
-        dates = find_dates(text, ref=self.ref_date, skip=skip)
-        skip_q = skip + [(d.start, d.end) for d in dates]
-        quantities = find_quantities(text, skip=skip_q, vocab=self.p.vocab)
-        ents = self.p.entities.find(text)
-        if not (refs or quantities or dates or dois or ents):
-            del self.mentions[mention_start:]
-            self._ordinal[line] = ordinal
-            return None
+        self._mention(refs, line, cid, kind)
         # subjects: ids, DOIs, entities that are not hosts/baselines; inherit when none of its own
         anchors: list[tuple[int, str]] = [(r.start if r.start >= 0 else 0, r.key) for r in refs]
         anchors += [(a, f"doi:{d}") for d, a, _ in dois]
-        own_entities = [(a, k) for k, a, _ in ents if not _HOST_RE.search(text[max(0, a - 24):a])]
-        anchors += own_entities
+        anchors += [(a, f"arxiv:{m.group(1)}.{m.group(2)}") for p, a, _ in paths if (m := _CARD_FILE_RE.search(p))]
+        in_url = [(a, b) for _, a, b in urls]
+        ents = [e for e in ents if not any(a <= e[1] < b for a, b in in_url)]
+        anchors += [(a, k) for k, a, _ in ents if not _HOST_RE.search(text[max(0, a - 24):a])]
         anchors.sort()
         subjects = _dedupe([k for _, k in anchors])
         if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
-            heading_subjects = [s for h in reversed(self.stack) for s in h.subjects if s.startswith(("arxiv:", "doi:"))][:1]
-            subjects = _dedupe(list(inherited) + (heading_subjects or self.default_subjects) + subjects)
+            papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
+            if not papers:
+                papers = self._heading_subjects(papers_only=True)[:1] or self.default_subjects
+            subjects = _dedupe(papers + subjects)
+        if not subjects:
+            subjects = _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
         if not subjects:
             subjects = _dedupe([k for k, _, _ in ents])
         quantities = [self._attach(q, anchors, text) for q in quantities]
@@ -512,7 +531,7 @@ class _FileCtx:
             + [h for h in hrefs if h.startswith("http") and h not in (u for u, _, _ in urls)]
             + [p for p, _, _ in paths]
         )
-        hint = _HINT_RE.search(text)
+        hint = _HINT_RE.search(text) if "§" in text else None
         section_hint = _norm_section(hint.group(1)) if hint else self._heading_section()
         claim = Claim.model_construct(
             id=cid,
@@ -538,6 +557,14 @@ class _FileCtx:
         )
         self.claims.append(claim)
         return claim
+
+    def _heading_subjects(self, *, papers_only: bool) -> list[str]:
+        """Subjects of the nearest heading above that has any (papers only, if asked)."""
+        for h in reversed(self.stack):
+            subj = [s for s in h.subjects if not papers_only or s.startswith(("arxiv:", "doi:"))]
+            if subj:
+                return subj
+        return []
 
     def _heading_section(self) -> str | None:
         for h in reversed(self.stack):
@@ -583,10 +610,6 @@ def _norm_section(s: str) -> str:
 
 def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
-
-
-def _maybe_id(text: str) -> bool:
-    return "." in text or "/" in text
 
 
 def _href_key(href: str) -> str:

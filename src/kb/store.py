@@ -32,27 +32,33 @@ CREATE TABLE claims (
     role TEXT NOT NULL, author TEXT, written_at TEXT, json TEXT NOT NULL,
     PRIMARY KEY (path, id)
 );
-CREATE INDEX claims_written ON claims (written_at);
-CREATE INDEX claims_id ON claims (id);
 CREATE TABLE subjects (claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT NOT NULL);
-CREATE INDEX subjects_subject ON subjects (subject);
-CREATE INDEX subjects_path ON subjects (path);
 CREATE TABLE quantities (
     claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT, metric TEXT, value REAL,
     low REAL, high REAL, unit TEXT, raw TEXT NOT NULL
 );
-CREATE INDEX quantities_path ON quantities (path);
-CREATE INDEX quantities_subject ON quantities (subject, metric);
 CREATE TABLE mentions (
     path TEXT NOT NULL, line INTEGER NOT NULL, col INTEGER, arxiv_id TEXT NOT NULL,
     version INTEGER, raw TEXT NOT NULL, claim_id TEXT, kind TEXT, written_at TEXT
 );
-CREATE INDEX mentions_id ON mentions (arxiv_id);
-CREATE INDEX mentions_path ON mentions (path);
 CREATE TABLE arxiv_cache (
     id TEXT PRIMARY KEY, fetched_at TEXT NOT NULL, status TEXT NOT NULL, json TEXT
 );
 """
+
+# Secondary indexes, dropped during a bulk (cold) load and built once after it.
+_INDEXES = """
+CREATE INDEX IF NOT EXISTS claims_written ON claims (written_at);
+CREATE INDEX IF NOT EXISTS claims_id ON claims (id);
+CREATE INDEX IF NOT EXISTS subjects_subject ON subjects (subject);
+CREATE INDEX IF NOT EXISTS subjects_path ON subjects (path);
+CREATE INDEX IF NOT EXISTS quantities_path ON quantities (path);
+CREATE INDEX IF NOT EXISTS quantities_subject ON quantities (subject, metric);
+CREATE INDEX IF NOT EXISTS mentions_id ON mentions (arxiv_id);
+CREATE INDEX IF NOT EXISTS mentions_path ON mentions (path);
+"""
+_INDEX_NAMES = ("claims_written", "claims_id", "subjects_subject", "subjects_path", "quantities_path",
+                "quantities_subject", "mentions_id", "mentions_path")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +144,18 @@ class Store:
             self._delete()
             db = self._connect()
         with db:
-            db.executescript(_SCHEMA)
+            db.executescript(_SCHEMA + _INDEXES)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         return db
+
+    def drop_indexes(self) -> None:
+        """Drop secondary indexes before a bulk load (see :meth:`create_indexes`)."""
+        for name in _INDEX_NAMES:
+            self.db.execute(f"DROP INDEX IF EXISTS {name}")
+
+    def create_indexes(self) -> None:
+        """(Re)create the secondary indexes; a no-op when they exist."""
+        self.db.executescript(_INDEXES)
 
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
@@ -179,10 +194,12 @@ class Store:
         for table in ("files", "claims", "subjects", "quantities", "mentions"):
             self.db.executemany(f"DELETE FROM {table} WHERE path=?", rows)
 
-    def put(self, rows: "FileRows") -> None:
-        """Replace everything stored for one file (call inside :meth:`tx`)."""
+    def put(self, rows: "FileRows", *, replace: bool = True) -> None:
+        """Store one parsed file (call inside :meth:`tx`); ``replace`` first removes what
+        was stored for its path (not needed for a path the store does not know)."""
         row = rows.file
-        self.remove([row.path])
+        if replace:
+            self.remove([row.path])
         self.db.execute(
             "INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (row.path, row.hash, row.mtime_ns, row.size, row.role, row.author, row.written_at,

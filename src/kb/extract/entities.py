@@ -6,6 +6,13 @@ import re
 from collections.abc import Mapping, Sequence
 
 
+_SEP_RE = re.compile(r"(?:\\ |\\-|_)")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_ ]", " ", name.lower())
+
+
 def entity_key(name: str) -> str:
     """Subject key of an entity: ``entity:`` + the canonical name lower-cased (issue 3)."""
     return "entity:" + name.strip().lower()
@@ -28,9 +35,11 @@ class EntityMatcher:
             for alias in (canon, *aliases):
                 if alias and alias.strip():
                     self._key_of.setdefault(alias.strip().lower(), entity_key(canon))
+        self._norm = {_norm(a): k for a, k in self._key_of.items()}
         names = sorted(self._key_of, key=len, reverse=True)
         if names:
-            alts = "|".join(re.escape(n) for n in names)
+            # "Text Generation Inference" also matches "text-generation-inference"
+            alts = "|".join(_SEP_RE.sub(r"[-_ ]", re.escape(n)) for n in names)
             self._re: re.Pattern[str] | None = re.compile(
                 rf"(?<![A-Za-z0-9_\-.])(?:{alts})(?![A-Za-z0-9_]|-[A-Za-z0-9]|\.\d)", re.IGNORECASE
             )
@@ -48,4 +57,7 @@ class EntityMatcher:
         """Entity mentions in ``text`` as ``(key, start, end)``, in text order, no overlaps."""
         if self._re is None:
             return []
-        return [(self._key_of[m.group(0).lower()], m.start(), m.end()) for m in self._re.finditer(text)]
+        return [(self._lookup(m.group(0)), m.start(), m.end()) for m in self._re.finditer(text)]
+
+    def _lookup(self, found: str) -> str:
+        return self._key_of.get(found.lower()) or self._norm[_norm(found)]

@@ -49,7 +49,7 @@ BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
         "per the blog", "the blog says", "the post says", "via ",
     ),
     "paper-fact": (
-        "论文报告", "论文已报告", "论文指出", "论文称", "论文显示", "论文表", "论文实验", "原文",
+        "论文报告", "论文已报告", "论文指出", "论文称", "论文显示", "论文表", "论文实验",
         "作者报告", "the paper reports", "the paper shows", "the authors report", "paper reports",
         "in the paper", "as reported in table", "table ", "fig. ",
     ),
@@ -94,29 +94,37 @@ class CueMatcher:
     """
 
     def __init__(self, extra: Mapping[Kind, Sequence[str]] | None = None) -> None:
-        self._patterns: list[tuple[Kind, re.Pattern[str]]] = []
-        for kind, phrases in BUILTIN_CUES.items():
-            allp = list(phrases) + list((extra or {}).get(kind, ()))
-            allp.sort(key=len, reverse=True)
-            self._patterns.append((kind, re.compile("|".join(re.escape(p) for p in allp), re.IGNORECASE)))
+        groups: list[str] = []
+        self._group_kind: dict[str, Kind] = {}
+        for n, (kind, phrases) in enumerate(BUILTIN_CUES.items()):
+            allp = sorted({*phrases, *(extra or {}).get(kind, ())}, key=len, reverse=True)
+            groups.append(f"(?P<k{n}>" + "|".join(re.escape(p) for p in allp) + ")")
+            self._group_kind[f"k{n}"] = kind
+        groups.append(f"(?P<ju>{_JU_RE.pattern})")
+        # one pass over the text finds every cue of every kind
+        self._re = re.compile("|".join(groups), re.IGNORECASE)
 
     def match(self, text: str) -> tuple[Kind, str] | None:
         """The kind whose cue appears in ``text`` (priority secondhand > paper-fact > internal-rating).
 
         :returns: ``(kind, cue_as_written)`` or None.
         """
-        for kind, pattern in self._patterns:
-            m = pattern.search(text)
-            if m:
-                return kind, m.group(0).strip()
+        found: dict[Kind, str] = {}
+        for m in self._re.finditer(text):
+            kind: Kind = "secondhand" if m.lastgroup == "ju" else self._group_kind[m.lastgroup or ""]
+            found.setdefault(kind, m.group(0).strip())
             if kind == "secondhand":
-                j = _JU_RE.search(text)
-                if j:
-                    return "secondhand", "据"
+                break
+        for kind in _PRIORITY:
+            if kind in found:
+                return kind, found[kind]
         m = _INTERNAL_ID_RE.search(text)
         if m and not _has_other_anchor(text, m):
             return "internal-rating", m.group(0)
         return None
+
+
+_PRIORITY: tuple[Kind, ...] = ("secondhand", "paper-fact", "internal-rating")
 
 
 def _has_other_anchor(text: str, internal: re.Match[str]) -> bool:
