@@ -1,0 +1,320 @@
+"""The outcome rules of DESIGN.md §3: one outcome per subject, conflicts, secondhand-only numbers.
+
+Pure: claims, the doc's claims and the cards in, a :class:`~kb.diff.model.DiffResult` out.
+Which subject a number is about is decided by :mod:`kb.diff.attrib`.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from kb.claims import Claim
+from kb.config import KbConfig
+from kb.diff.attrib import Attributor, Card, Fact, View, arxiv_month, same_value
+from kb.diff.model import (OUTCOMES, ConflictOut, DiffResult, MismatchOut, SecondhandOut, SourceOut,
+                           SubjectOut, ValueOut)
+from kb.window import Window
+
+
+def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Sequence[Card],
+         config: KbConfig, window: Window, topic: str, *, baseline: Mapping[str, Any],
+         first_mention: Callable[[str], str | None] = lambda key: None,
+         card_claims: Callable[[Card], Iterable[Claim]] = lambda card: (),
+         files: Sequence[tuple[str, str]] | None = None,
+         doc_sections: Sequence[tuple[int, str, str]] = ()) -> DiffResult:
+    """Diff the claims of a window against a living document.
+
+    :param window_claims: claims of inbox files and cards written in the window (the caller
+        has dropped the topic's own earlier briefs), by path and line.
+    :param doc_claims: claims of the living document (``LivingDoc.claims``).
+    :param cards: every paper card of the KB (:class:`kb.attrib.Card`).
+    :param window: the window; ``first_mention`` answers for times before ``window.since``.
+    :param baseline: ``{"path", "version", "updated"}`` of the doc (copied to the result).
+    :param first_mention: subject key -> earliest ISO ``written_at`` of any claim or
+        arXiv mention about it in the store (history), else None.
+    :param card_claims: claims of a card's file, any date: paper-facts of cards lend support
+        whenever the card was written (a card is the paper; see docs/diff.md).
+    :param files: ``(path, role)`` of every window file, also those without claims.
+    :param doc_sections: ``(line, label, heading text)`` of each doc section, in line order.
+    :returns: :class:`DiffResult`, deterministic for the same inputs.
+    """
+    at = Attributor(config, cards)
+    cats = set(config.topic_categories(topic))
+    tol = config.tolerance
+    views = [at.view(c) for c in window_claims]
+    doc_views = [at.view(c) for c in doc_claims]
+    doc = _DocIndex(at, doc_views, doc_sections)
+
+    by_subject: dict[str, list[View]] = defaultdict(list)
+    for v in views:
+        for s in v.subjects:
+            by_subject[s].append(v)
+    listed: dict[str, SubjectOut] = {}
+    for key, vs in by_subject.items():
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol)
+        if out is not None:
+            listed[key] = out
+
+    conflicts = _conflicts(views, doc, listed, tol)
+    for c in conflicts:
+        if "window" in c.against and c.subject in listed:
+            listed[c.subject].in_window_conflict = True
+    support = [f for v in views if v.claim.kind == "paper-fact" for f in v.facts]
+    for key in sorted(listed):
+        card = at.card_of(key)
+        if card is not None:
+            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in at.view(c).facts)
+    secondhand = _secondhand_only(views, listed, support, tol)
+    rank = {o: i for i, o in enumerate(OUTCOMES)}
+    subjects = sorted(listed.values(), key=lambda s: (rank[s.outcome], s.key))
+    return DiffResult(
+        topic=topic,
+        window={"since": window.since_iso, "until": window.until_iso},
+        baseline=dict(baseline),
+        subjects=subjects,
+        conflicts=conflicts,
+        secondhand_only=secondhand,
+        sources_checked=_sources(views, listed, files),
+        id_mismatches=[MismatchOut(**m) for v in views for m in v.mismatches],
+        counts={o: sum(1 for s in subjects if s.outcome == o) for o in OUTCOMES},
+    )
+
+
+class _DocIndex:
+    """What the living doc says: subjects, node subjects, sections and facts per subject group."""
+
+    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]]) -> None:
+        self.at = at
+        self.mentioned: dict[str, list[str]] = defaultdict(list)
+        self.nodes: dict[str, list[str]] = defaultdict(list)
+        self.facts: dict[str, list[Fact]] = defaultdict(list)
+        lines = [line for line, _, _ in sections]
+        for _, label, title in sections:
+            for key in at.names_in(title):
+                _add(self.nodes[key], label)
+                _add(self.mentioned[key], label)
+        for v in views:
+            i = bisect_right(lines, v.claim.provenance.line) - 1
+            label = sections[i][1] if i >= 0 else ""
+            for key in (*v.subjects, *v.hosts):
+                _add(self.mentioned[key], label)
+            if v.subjects and v.claim.unit in ("list-item", "table-row"):
+                _add(self.nodes[v.subjects[0]], label)
+            for f in v.facts:
+                self.facts[f.group].append(f)
+        for index in (self.mentioned, self.nodes):
+            for key in list(index):
+                if at.group(key) != key:
+                    for label in index[key]:
+                        _add(index[at.group(key)], label)
+
+    def has(self, key: str) -> bool:
+        """True when the doc mentions ``key`` or a key of its group."""
+        return key in self.mentioned or self.at.group(key) in self.mentioned
+
+    def is_node(self, key: str) -> bool:
+        """True when ``key`` (or its group) heads a section, list item or table row."""
+        return bool(self.nodes.get(key) or self.nodes.get(self.at.group(key)))
+
+    def sections(self, key: str) -> list[str]:
+        """Section labels mentioning ``key``: node sections first, then the others."""
+        keys = (key, self.at.group(key))
+        return _uniq(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s)
+
+
+def _add(items: list[str], item: str) -> None:
+    if item not in items:
+        items.append(item)
+
+
+def _uniq(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set[str],
+             window: Window, first_mention: Callable[[str], str | None], tol: float) -> SubjectOut | None:
+    """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
+    card = at.card_of(key)
+    facts = [f for v in vs for f in v.facts if f.subject == key]
+    claims = _uniq(v.claim.id for v in vs)
+    hint = _hint([v for v in vs if v.subjects[:1] == [key]])
+    base = dict(key=key, label=at.label(key), claims=claims, card=card.path if card else None)
+    if doc.has(key):
+        secs = doc.sections(key)
+        doc_facts = doc.facts.get(at.group(key), [])
+        clash = [f for fs in _by_path(facts).values() for f in _disjoint_from(fs, doc_facts, tol)]
+        if clash:
+            why = "same subject and metric, different value than the living doc: " + ", ".join(
+                _uniq(f"{f.metric} {f.raw}" for f in clash))
+            return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs)
+        new = [f for f in facts if not any(_same_fact(f, d, tol) for d in doc_facts)]
+        if new:
+            why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
+            return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
+                              doc_sections=secs, new_values=_uniq(f.raw for f in new))
+        if not doc.is_node(key):
+            return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), doc_sections=secs,
+                              reason="mentioned in the living doc only in passing, not a node of its own")
+        return SubjectOut(**base, outcome="covered", section_hint=hint or _first(secs), doc_sections=secs,
+                          reason="in the living doc with every value the window states")
+    in_cat = card is not None and card.category in cats
+    in_also = card is not None and bool(cats & set(card.also))
+    if card is not None and not in_cat and not in_also:
+        return None  # out of the topic: not listed
+    if card is not None and in_also and not in_cat:
+        return SubjectOut(**base, outcome="adjacent", section_hint=hint,
+                          reason=f"card's main category is {card.category}; the topic only under also")
+    first = first_mention(key)
+    if first is not None and first < window.since_iso:
+        return SubjectOut(**base, outcome="supplement", section_hint=hint,
+                          reason=f"first mentioned {first[:16]}, before the window")
+    month = arxiv_month(key)
+    if month is not None and month < window.since.strftime("%Y-%m"):
+        return SubjectOut(**base, outcome="supplement", section_hint=hint,
+                          reason=f"arXiv month {month} is before the window's month")
+    if in_cat:
+        return SubjectOut(**base, outcome="net-new", section_hint=hint,
+                          reason=f"not in the living doc, first seen in the window, card category {card.category}")
+    return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card")
+
+
+def _first(items: Sequence[str]) -> str | None:
+    return items[0] if items else None
+
+
+def _hint(vs: Sequence[View]) -> str | None:
+    """Most frequent section hint among the subject's window claims (earliest on a tie)."""
+    hints = [v.hint for v in vs if v.hint]
+    if not hints:
+        return None
+    counts = Counter(hints)
+    best = max(counts.values())
+    return next(h for h in hints if counts[h] == best)
+
+
+def _same_fact(a: Fact, b: Fact, tol: float) -> bool:
+    """Same metric, unit and value (qualifiers ignored: the same number is the same fact)."""
+    return a.metric == b.metric and a.unit == b.unit and same_value(a, b, tol)
+
+
+def _comparable(a: Fact, b: Fact) -> bool:
+    """Two facts that could conflict: same metric, unit and qualifier (DESIGN.md §3: "1.29× in
+    memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated qualifier only
+    matches an unstated one)."""
+    return (a.metric is not None and a.metric == b.metric and a.unit == b.unit and a.is_date == b.is_date
+            and a.qualifier == b.qualifier)
+
+
+def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
+    out: dict[str, list[Fact]] = defaultdict(list)
+    for f in facts:
+        out[f.path].append(f)
+    return out
+
+
+def _disjoint_from(mine: Sequence[Fact], theirs: Sequence[Fact], tol: float) -> list[Fact]:
+    """Facts of one source that conflict with another source's: per metric and qualifier, the
+    two sources state values and share none (a source that also states the other's value is
+    taken to state several conditions, not a conflict)."""
+    out: list[Fact] = []
+    for f in mine:
+        rivals = [t for t in theirs if _comparable(f, t)]
+        peers = [g for g in mine if _comparable(f, g)]
+        if rivals and not any(same_value(g, t, tol) for g in peers for t in rivals):
+            out.append(f)
+    return out
+
+
+def _conflicts(views: Sequence[View], doc: _DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
+    """Conflicts against the doc and between window files, one record per subject/metric/qualifier."""
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def record(f: Fact, against: str, members: Iterable[tuple[Fact, str]]) -> None:
+        entry = groups.setdefault((f.subject, f.metric or "", f.qualifier or ""), {"against": set(), "members": []})
+        entry["against"].add(against)
+        entry["members"].extend(members)
+
+    by_subject: dict[str, list[Fact]] = defaultdict(list)
+    for v in views:
+        for f in v.facts:
+            if f.metric and f.subject in listed:
+                by_subject[f.subject].append(f)
+    for subject in sorted(by_subject):
+        paths = _by_path(by_subject[subject])
+        doc_facts = doc.facts.get(by_subject[subject][0].group, [])
+        for path in sorted(paths):
+            for f in _disjoint_from(paths[path], doc_facts, tol):
+                record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if _comparable(f, d))])
+            for other in sorted(paths):
+                if other != path:
+                    for f in _disjoint_from(paths[path], paths[other], tol):
+                        record(f, "window", [(f, "window"), *((g, "window") for g in paths[other] if _comparable(f, g))])
+    out = []
+    for (subject, metric, qualifier), entry in sorted(groups.items()):
+        out.append(ConflictOut(subject=subject, metric=metric, qualifier=qualifier or None,
+                               against=sorted(entry["against"]), values=_value_groups(entry["members"], tol)))
+    return out
+
+
+def _value_groups(members: Sequence[tuple[Fact, str]], tol: float) -> list[ValueOut]:
+    """Cluster facts by value (within tolerance / at shared date precision), doc values first."""
+    clusters: list[list[tuple[Fact, str]]] = []
+    seen: set[tuple[str, str]] = set()
+    for f, origin in sorted(members, key=lambda m: (m[1] != "living-doc", m[0].path, m[0].line, m[0].raw)):
+        if (f.source, f.raw) in seen:
+            continue
+        seen.add((f.source, f.raw))
+        home = next((c for c in clusters if same_value(c[0][0], f, tol)), None)
+        if home is None:
+            clusters.append([(f, origin)])
+        else:
+            home.append((f, origin))
+    out = []
+    for c in clusters:
+        head = c[0][0]
+        out.append(ValueOut(raw=head.raw, value=head.value_out, high=head.high,
+                            kinds=sorted({f.kind for f, _ in c}), sources=_uniq(f.source for f, _ in c),
+                            origin=sorted({o for _, o in c})))
+    return out
+
+
+def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], support: Sequence[Fact],
+                     tol: float) -> list[SecondhandOut]:
+    """Numbers of secondhand claims about listed subjects that no paper-fact supports."""
+    by_group: dict[str, list[Fact]] = defaultdict(list)
+    for f in support:
+        by_group[f.group].append(f)
+    out: list[SecondhandOut] = []
+    seen: set[tuple[str, str, str]] = set()
+    for v in views:
+        if v.claim.kind != "secondhand":
+            continue
+        for f in v.facts:
+            if f.is_date or f.subject not in listed or (f.subject, f.raw, f.source) in seen:
+                continue
+            if any(_same_fact(f, s, tol) for s in by_group.get(f.group, ())):
+                continue
+            seen.add((f.subject, f.raw, f.source))
+            out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id))
+    return out
+
+
+def _sources(views: Sequence[View], listed: Mapping[str, SubjectOut],
+             files: Sequence[tuple[str, str]] | None) -> list[SourceOut]:
+    """Every window file with its claim count and the outcomes of the subjects it speaks about."""
+    per: dict[str, SourceOut] = {}
+    for path, role in files or ():
+        per[path] = SourceOut(path=path, claims=0, role=role)
+    for v in views:
+        p = v.claim.provenance.path
+        src = per.setdefault(p, SourceOut(path=p, claims=0, role=v.claim.role))
+        src.claims += 1
+        keys = [s for s in v.subjects if s in listed]
+        for k in keys:
+            src.outcomes.setdefault(k, listed[k].outcome)
+        if not keys:
+            src.unlisted += 1
+    return [per[p] for p in sorted(per)]

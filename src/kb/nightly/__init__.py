@@ -1,0 +1,207 @@
+"""The nightly pipeline: open the KB, select the window, load the living doc and cards, run the diff.
+
+Only the window and the subjects in it are queried (indexes on ``claims.written_at``,
+``subjects.subject``, ``mentions.arxiv_id``), so the cost of a night does not grow with the
+KB. :func:`kb.nightly.context.build_context` turns the result into what the templates render.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from pathlib import PurePosixPath
+
+from kb.claims import Claim
+from kb.diff import Card, DiffResult, card_from_front, diff
+from kb.errors import InputError, UsageError
+from kb.livedoc import LivingDoc, doc_path, load_living_doc
+from kb.parse import Parser
+from kb.window import Window, night_of, resolve_window
+from kb.workspace import Kb
+
+SOURCE_ROLES = ("inbox", "card")
+
+
+def own_brief_suffix(topic: str) -> str:
+    """File-name ending of the topic's own briefs (``-inference-e1prep.md``)."""
+    return f"-{topic}-e1prep.md"
+
+
+def is_own_brief(path: str, topic: str) -> bool:
+    """True for an inbox file that is a brief of ``topic`` itself (never a source of that topic).
+
+    ``kb digest`` writes ``inbox/<executor>/<date>-<topic>-e1prep.md``; a re-run of the same
+    night must not read its previous output as a source, and earlier nights' briefs of the
+    topic are the tool's own output, not new material.
+    """
+    return path.startswith("inbox/") and PurePosixPath(path).name.endswith(own_brief_suffix(topic))
+
+
+def brief_path(executor: str, night: date, topic: str) -> str:
+    """KB-relative path of the brief: ``inbox/<executor>/<date>-<topic>-e1prep.md``."""
+    return f"inbox/{executor}/{night.isoformat()}-{topic}-e1prep.md"
+
+
+@dataclass(slots=True)
+class WindowFile:
+    """A file written in the window (an inbox briefing or a card created then)."""
+
+    path: str
+    role: str
+    author: str | None
+    written_at: str | None
+    n_claims: int
+
+
+@dataclass(slots=True)
+class Night:
+    """Everything one night's diff and brief need.
+
+    :ivar claims: window claims by id (what the subjects' ``claims`` lists refer to).
+    :ivar density: ``claims`` and ``files`` of this window; ``previous``: claims per
+        earlier window of the same length (7 of them, newest first).
+    """
+
+    kb: Kb
+    topic: str
+    window: Window
+    doc: LivingDoc
+    result: DiffResult
+    claims: dict[str, Claim]
+    cards: dict[str, Card]
+    files: list[WindowFile]
+    previous: list[int] = field(default_factory=list)
+
+
+def newest_inbox_night(kb: Kb, topic: str) -> date | None:
+    """The night holding the newest inbox file (the topic's own briefs aside), else None."""
+    row = kb.store.db.execute(
+        "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND path NOT LIKE ?",
+        (f"%{own_brief_suffix(topic)}",),
+    ).fetchone()
+    return night_of(row[0], kb.config) if row and row[0] else None
+
+
+def pick_window(kb: Kb, topic: str, *, since: str | None = None, until: str | None = None,
+                day: str | None = None, span: str | None = None) -> Window:
+    """The window of the options; with none, the night of the newest inbox day.
+
+    :raises UsageError: see :func:`kb.window.resolve_window`.
+    """
+    default = None if (since or until or day or span) else newest_inbox_night(kb, topic)
+    return resolve_window(kb.config, since=since, until=until, day=day, span=span, default_night=default)
+
+
+def check_topic(kb: Kb, topic: str) -> None:
+    """:raises UsageError: ``topic`` is not in ``kb.yaml`` and has no living document."""
+    if topic in kb.config.topic_names() or (kb.root / doc_path(topic)).is_file():
+        return
+    known = ", ".join(kb.config.topic_names()) or "none"
+    raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")
+
+
+def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
+    """Inbox files and cards written in the window, by path (own briefs of the topic left out)."""
+    rows = kb.store.db.execute(
+        "SELECT path, role, author, written_at, n_claims FROM files WHERE written_at >= ? AND written_at < ? "
+        "AND role IN ('inbox', 'card') ORDER BY path",
+        (window.since_iso, window.until_iso),
+    ).fetchall()
+    return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
+
+
+def load_cards(kb: Kb) -> list[Card]:
+    """Every paper card (front matter only, straight from the store)."""
+    out = []
+    for path, front, written_at in kb.store.db.execute(
+            "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path"):
+        card = card_from_front(path, json.loads(front), written_at)
+        if card is not None:
+            out.append(card)
+    return out
+
+
+def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
+    """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
+
+    def first(key: str) -> str | None:
+        found = kb.store.first_mention(key)
+        if found is not None and found < since:
+            return found
+        if key.startswith("arxiv:"):
+            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since) if m.written_at]
+            return min(earlier) if earlier else None
+        return None
+
+    return first
+
+
+def previous_counts(kb: Kb, window: Window, topic: str, nights: int = 7) -> list[int]:
+    """Claims (inbox and cards, own briefs aside) in each of the ``nights`` earlier windows."""
+    step = window.until - window.since
+    start = window.since - nights * step
+    counts = [0] * nights
+    rows = kb.store.db.execute(
+        "SELECT written_at, path FROM claims WHERE written_at >= ? AND written_at < ? AND role IN ('inbox', 'card')",
+        (start.isoformat(), window.since_iso),
+    )
+    from datetime import datetime
+
+    for written_at, path in rows:
+        if is_own_brief(path, topic):
+            continue
+        back = int((window.since - datetime.fromisoformat(written_at)) / step)
+        if 0 <= back < nights:
+            counts[back] += 1
+    return counts
+
+
+def run_night(kb: Kb, topic: str, window: Window) -> Night:
+    """Diff one window of ``topic`` against its living document.
+
+    :raises InputError: the topic has no living document (names the path to create).
+    """
+    check_topic(kb, topic)
+    try:
+        doc = load_living_doc(kb.root, topic, Parser(kb.config))
+    except FileNotFoundError as exc:
+        raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
+                         doc_path(topic)) from exc
+    files = window_files(kb, window, topic)
+    claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
+              if not is_own_brief(c.provenance.path, topic)]
+    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
+    cards = load_cards(kb)
+    baseline = {
+        "path": doc.path, "version": doc.version,
+        "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
+    }
+    result = diff(
+        claims, doc.claims, cards, kb.config, window, topic, baseline=baseline,
+        first_mention=first_mention_before(kb, window.since_iso),
+        card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
+        files=[(f.path, f.role) for f in files],
+        doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
+    )
+    result.notes.extend(doc.notes)
+    return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
+                 cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic))
+
+
+def default_executor(night: Night) -> str:
+    """Author of the newest inbox file of the window, else ``kb``."""
+    dated = [f for f in night.files if f.role == "inbox" and f.author and f.written_at]
+    if not dated:
+        return "kb"
+    newest = max(dated, key=lambda f: (f.written_at or "", f.path))
+    return newest.author or "kb"
+
+
+def window_days(window: Window) -> list[date]:
+    """Local dates the window touches (for messages)."""
+    d, out = window.since.date(), []
+    while d <= (window.until - timedelta(microseconds=1)).date():
+        out.append(d)
+        d += timedelta(days=1)
+    return out
