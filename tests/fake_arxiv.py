@@ -179,6 +179,8 @@ class FakeArxiv:
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            wbufsize = 1 << 16  # headers and body leave in one segment (no delayed-ACK stall)
+            disable_nagle_algorithm = True
 
             def log_message(self, *args: object) -> None:  # quiet
                 pass
@@ -189,7 +191,7 @@ class FakeArxiv:
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         self._server.handle_error = lambda *a: None  # type: ignore[method-assign]  # client gave up (timeout)
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
         return self
 
     def stop(self) -> None:
