@@ -221,3 +221,16 @@ def test_store_path_and_wal(small_kb: Path) -> None:
         assert st.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         st.close()
+
+
+def test_config_change_reparses_everything_without_duplicates(small_kb: Path) -> None:
+    first = ingest(small_kb)
+    with open_kb(small_kb) as kb:
+        subjects_before = kb.store.db.execute("SELECT count(*) FROM subjects").fetchone()[0]
+    write(small_kb, "kb.yaml", "entities: {TGI: [Text Generation Inference], vLLM: [], FCFS: []}\n")
+    again = ingest(small_kb)
+    assert again.notes == ["configuration or kb version changed: every file will be parsed again"]
+    assert (again.parsed, again.claims) == (3, first.claims)
+    with open_kb(small_kb) as kb:
+        assert kb.store.db.execute("SELECT count(*) FROM subjects").fetchone()[0] == subjects_before
+        assert kb.store.db.execute("SELECT count(*) FROM mentions").fetchone()[0] == 1

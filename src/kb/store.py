@@ -125,7 +125,8 @@ class Store:
             if row is not None:
                 self.notes.append("configuration or kb version changed: every file will be parsed again")
             with self.tx():
-                self.db.execute("DELETE FROM files")
+                for table in ("files", "claims", "subjects", "quantities", "mentions"):
+                    self.db.execute(f"DELETE FROM {table}")
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
 
     def _open(self) -> sqlite3.Connection:

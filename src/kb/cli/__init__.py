@@ -9,7 +9,9 @@ from __future__ import annotations
 import sys
 
 from kb.cli.common import app, console_err, state
-from kb.errors import ExitCode, KbError
+from rich.markup import escape
+
+from kb.errors import KbError
 
 # Command modules register themselves on `app` when imported.
 from kb.cli import core as _core  # noqa: E402,F401
@@ -23,28 +25,18 @@ for _name in ("diff_cmd", "verify_cmd", "lint_cmd"):
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``kb`` console script."""
+    """Entry point of the ``kb`` console script.
+
+    Typer/click handle usage errors themselves (message, exit 2); a :class:`KbError` from a
+    command becomes its message on stderr and its exit code.
+    """
     try:
-        rv = app(args=argv, standalone_mode=False, prog_name="kb")
+        app(args=argv, prog_name="kb")
     except KbError as exc:
         if state.traceback:
             raise
-        console_err.print(f"[bold red]error:[/] {exc.message}", highlight=False, markup=True)
+        console_err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
         sys.exit(int(exc.exit_code))
-    except SystemExit:
-        raise
     except KeyboardInterrupt:
         console_err.print("interrupted")
         sys.exit(130)
-    except Exception as exc:  # click's usage errors arrive here in non-standalone mode
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            sys.exit(exc.exit_code)
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(int(ExitCode.USAGE))
-        if isinstance(exc, click.exceptions.Abort):
-            sys.exit(130)
-        raise
-    sys.exit(rv if isinstance(rv, int) else 0)
