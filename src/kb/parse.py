@@ -522,8 +522,10 @@ class _FileCtx:
             subjects = _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
         if not subjects:
             subjects = _dedupe([k for k, _, _ in ents])
-        quantities = [self._attach(q, anchors, text) for q in quantities]
-        dates = [self._attach_date(d, anchors, text) for d in dates]
+        if len(anchors) >= 2:  # a number belongs to one of several subjects only when there are several
+            quantities = [self._attach(q, anchors, text) for q in quantities]
+        if dates:
+            dates = [self._attach_date(d, anchors, text) for d in dates]
         sources = _dedupe(
             [r.key for r in refs]
             + [f"doi:{d}" for d, _, _ in dois]
