@@ -234,3 +234,36 @@ def test_config_change_reparses_everything_without_duplicates(small_kb: Path) ->
     with open_kb(small_kb) as kb:
         assert kb.store.db.execute("SELECT count(*) FROM subjects").fetchone()[0] == subjects_before
         assert kb.store.db.execute("SELECT count(*) FROM mentions").fetchone()[0] == 1
+
+
+def test_two_ingests_at_once_store_each_file_once(small_kb: Path) -> None:
+    """Concurrent nightly runs: WAL + BEGIN IMMEDIATE serialise writers, no duplicate rows."""
+    import threading
+
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            ingest(small_kb, jobs=1)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with open_kb(small_kb) as kb:
+        db = kb.store.db
+        assert db.execute("SELECT count(*) FROM files").fetchone()[0] == 3
+        assert db.execute("SELECT count(*) FROM claims").fetchone()[0] == 4
+        assert db.execute("SELECT count(*) FROM subjects").fetchone()[0] == 3
+        assert db.execute("SELECT count(*) FROM quantities").fetchone()[0] == 3
+
+
+def test_unwritable_store_is_a_clear_error(small_kb: Path, run_kb) -> None:
+    (small_kb / ".kb").write_text("a file where the store folder should be")
+    r = run_kb(["claims"], cwd=small_kb)
+    assert r.exit_code == 2
+    assert "cannot open the store" in r.stderr and "writable .kb/" in " ".join(r.stderr.split())

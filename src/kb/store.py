@@ -130,24 +130,44 @@ class Store:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
 
     def _open(self) -> sqlite3.Connection:
+        """Connect; create or rebuild the schema inside one write transaction, so that two
+        processes opening a new store at once do not trip over each other."""
         try:
             db = self._connect()
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION:
+            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return db
-            if version != 0 or db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
-                db.close()
-                self._delete()
-                db = self._connect()
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                if version != SCHEMA_VERSION:
+                    tables = [r[0] for r in db.execute(
+                        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+                    if tables:
+                        self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
+                        for name in tables:
+                            db.execute(f'DROP TABLE "{name}"')
+                    for statement in (_SCHEMA + _INDEXES).split(";"):
+                        if statement.strip():
+                            db.execute(statement)
+                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            return db
         except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
             self.notes.append(f"store {self.path} could not be opened ({exc}): rebuilt")
             self._delete()
             db = self._connect()
-        with db:
-            db.executescript(_SCHEMA + _INDEXES)
+            db.execute("BEGIN IMMEDIATE")
+            for statement in (_SCHEMA + _INDEXES).split(";"):
+                if statement.strip():
+                    db.execute(statement)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        return db
+            db.execute("COMMIT")
+            return db
 
     def drop_indexes(self) -> None:
         """Drop secondary indexes before a bulk load (see :meth:`create_indexes`)."""
@@ -197,16 +217,20 @@ class Store:
 
     def put(self, rows: "FileRows", *, replace: bool = True) -> None:
         """Store one parsed file (call inside :meth:`tx`); ``replace`` first removes what
-        was stored for its path (not needed for a path the store does not know)."""
+        was stored for its path. Without it, a path that another process stored meanwhile
+        is still replaced, never duplicated (the ``files`` primary key says so)."""
         row = rows.file
         if replace:
             self.remove([row.path])
-        self.db.execute(
-            "INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (row.path, row.hash, row.mtime_ns, row.size, row.role, row.author, row.written_at,
-             json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
-             json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False), row.n_claims),
-        )
+        values = (row.path, row.hash, row.mtime_ns, row.size, row.role, row.author, row.written_at,
+                  json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
+                  json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
+                  row.n_claims)
+        try:
+            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values)
+        except sqlite3.IntegrityError:
+            self.remove([row.path])
+            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values)
         self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", rows.claims)
         self.db.executemany("INSERT INTO subjects VALUES (?,?,?)", rows.subjects)
         self.db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", rows.quantities)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,23 @@ def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb
     """
     root = resolve_root(path)
     config = load_config(root)
-    store = Store(root, fingerprint(config))
-    report = ingest(root, config, progress=progress, store=store)
+    store = open_store(root, config)
+    try:
+        report = ingest(root, config, progress=progress, store=store)
+    except BaseException:
+        store.close()
+        raise
     return Kb(root, config, store, report)
+
+
+def open_store(root: Path, config: KbConfig) -> Store:
+    """The store of the KB at ``root``.
+
+    :raises InputError: ``.kb/`` cannot be created or the database cannot be written
+        (read-only checkout, full disk), naming the path.
+    """
+    try:
+        return Store(root, fingerprint(config))
+    except (OSError, sqlite3.Error) as exc:
+        raise InputError(f"cannot open the store {root / '.kb' / 'kb.sqlite'}: {exc}; "
+                         "kb needs a writable .kb/ folder in the KB root") from exc

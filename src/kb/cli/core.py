@@ -60,12 +60,11 @@ def ingest_cmd(
         kb ingest --kb ~/kb
     """
     from kb.config import load_config
-    from kb.ingest import fingerprint
-    from kb.store import Store
+    from kb.workspace import open_store
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)
-    store = Store(root, fingerprint(config))
+    store = open_store(root, config)
     try:
         with progress_bar("parsing") as progress:
             report = ingest(root, config, progress=progress, store=store, jobs=jobs)
