@@ -93,6 +93,13 @@ def test_old_style_id_is_url_encoded_and_decoded(fake_arxiv: FakeArxiv) -> None:
     assert (rec.id, rec.version, rec.short_id, rec.primary_category) == ("hep-th/9901001", 1, "hep-th/9901001v1", "hep-th")
 
 
+def test_subject_class_is_dropped_on_the_wire(fake_arxiv: FakeArxiv) -> None:
+    fake_arxiv.add("math/0309136v2", "A knot paper", primary="math.GT", published="2003-09-08T00:00:00Z")
+    got = ArxivSource().fetch_batch(["math.GT/0309136", "math.GT/0309136v2"])
+    assert fake_arxiv.id_lists == [["math/0309136", "math/0309136v2"]]
+    assert got["math.GT/0309136"].short_id == got["math.GT/0309136v2"].short_id == "math/0309136v2"
+
+
 def test_empty_result_is_none_not_an_error(fake_arxiv: FakeArxiv) -> None:
     fake_arxiv.empty = True
     assert ArxivSource().fetch_batch(["2607.26627"]) == {"2607.26627": None}

@@ -12,6 +12,9 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
   than one request every three seconds"). A smaller value is honoured only when the API
   host is a loopback address (tests against a local fake server); real arXiv always gets 3 s.
 * ``KB_ARXIV_RETRIES`` (default 3) and ``KB_ARXIV_TIMEOUT`` (seconds per request, default 30).
+
+:class:`Lookup` puts the store's ``arxiv_cache`` in front of the source (``--offline``,
+``--refresh``); docs/verify.md gives the rules.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY",
 
 _SHORT_ID_RE = re.compile(r"(?P<id>.+?)(?:v(?P<v>\d+))?")
 _ATOM = "{http://www.w3.org/2005/Atom}"
+_SUBJECT_CLASS_RE = re.compile(r"^([a-z]+(?:-[a-z]+)?)\.[A-Za-z][A-Za-z-]*/")
 
 
 class ArxivUnavailable(SourceUnavailable):
@@ -156,6 +160,12 @@ def _check_feed(content: bytes) -> None:
         raise _MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
 
 
+def wire_id(arxiv_id: str) -> str:
+    """The id as arXiv knows it: an old-style id loses its subject class (``math.GT/0309136v2``
+    -> ``math/0309136v2``); other ids are unchanged."""
+    return _SUBJECT_CLASS_RE.sub(r"\1/", arxiv_id, count=1)
+
+
 def to_record(result: arxiv.Result) -> SourceRecord | None:
     """A :class:`SourceRecord` from one ``arxiv.Result``; None for an entry that is no paper.
 
@@ -221,7 +231,9 @@ class ArxivSource:
         """Look up to :data:`MAX_IDS` ids in one ``Search``.
 
         :param ids: valid ids, each bare (``2607.26627``: latest version) or versioned
-            (``2607.26627v2``: sent as is, CASES.md C01), no duplicates.
+            (``2607.26627v2``: sent as is, CASES.md C01), no duplicates. An old-style id's
+            subject class is dropped on the wire (``math.GT/0309136`` -> ``math/0309136``, the
+            form arXiv answers with).
         :returns: every asked id -> its record, or None when arXiv returned no entry for it.
             A versioned id matches only an entry whose ``get_short_id()`` is exactly that id.
         :raises ArxivUnavailable: HTTP error after the client's retries, connection failure,
@@ -235,7 +247,8 @@ class ArxivSource:
         out: dict[str, SourceRecord | None] = dict.fromkeys(ids)
         if not ids:
             return out
-        search = arxiv.Search(id_list=ids, max_results=len(ids))
+        wire = {wire_id(i): i for i in ids}
+        search = arxiv.Search(id_list=list(wire), max_results=len(ids))
         try:
             records = [r for r in (to_record(x) for x in self.client.results(search)) if r is not None]
         except arxiv.HTTPError as exc:
@@ -248,14 +261,13 @@ class ArxivSource:
             raise ArxivUnavailable(f"arXiv unreachable at {self.settings.api_url}", ids) from None
         except (requests.exceptions.RequestException, arxiv.ArxivError) as exc:
             raise ArxivUnavailable(f"arXiv request failed: {exc}", ids) from None
-        wanted = set(ids)
         for rec in records:
-            if rec.short_id in wanted:
-                out[rec.short_id] = rec
-            if rec.id in wanted:
-                prev = out[rec.id]
+            if rec.short_id in wire:
+                out[wire[rec.short_id]] = rec
+            if rec.id in wire:
+                prev = out[wire[rec.id]]
                 if prev is None or (rec.version or 0) > (prev.version or 0):
-                    out[rec.id] = rec
+                    out[wire[rec.id]] = rec
         return out
 
 
