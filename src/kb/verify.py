@@ -180,16 +180,19 @@ def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
 
 
 def _chunks(targets: Iterable[Target], size: int) -> Iterator[list[Target]]:
+    """Unique targets (by key) in chunks holding ``size`` valid ids (invalid ones ride along)."""
     chunk: list[Target] = []
+    valid = 0
     seen: set[str] = set()
     for t in targets:
         if t.key in seen:
             continue
         seen.add(t.key)
         chunk.append(t)
-        if sum(1 for c in chunk if c.id) >= size:
+        valid += t.id is not None
+        if valid >= size:
             yield chunk
-            chunk = []
+            chunk, valid = [], 0
     if chunk:
         yield chunk
 
