@@ -1,0 +1,1 @@
+"""``kb lint``: rules over living documents, inline disables, output formats and fixes (issue 5)."""

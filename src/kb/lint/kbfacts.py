@@ -1,0 +1,68 @@
+"""What the lint rules need from a KB's store: card ids and the paper-fact numbers of cards."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kb.extract.arxiv_ids import scan_arxiv
+from kb.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class PaperFact:
+    """One number a paper card states (a ``paper-fact`` claim's quantity).
+
+    :ivar value: the value, or None for a range (then ``low``/``high``).
+    :ivar path: the card file; :ivar line: its line.
+    """
+
+    unit: str | None
+    metric: str | None
+    value: float | None
+    low: float | None
+    high: float | None
+    path: str
+    line: int
+
+
+@dataclass(slots=True)
+class KbFacts:
+    """Facts of one KB, loaded once per ``kb lint`` run.
+
+    :ivar root: the KB root folder.
+    :ivar card_ids: canonical arXiv id (no version) -> KB-relative card path.
+    :ivar facts: subject key (``arxiv:…``, ``entity:…``) -> numbers paper cards state about it;
+        a card's numbers are filed under its own ``arxiv`` key and under the claim's subjects.
+    """
+
+    root: Path
+    card_ids: dict[str, str] = field(default_factory=dict)
+    facts: dict[str, list[PaperFact]] = field(default_factory=dict)
+
+
+def load_facts(root: Path, store: Store) -> KbFacts:
+    """Read card ids and card paper-facts from an up-to-date store.
+
+    :param root: the KB root.
+    :param store: the KB's store (``kb.workspace.open_kb`` brings it up to date).
+    :returns: :class:`KbFacts`; cards whose ``arxiv`` is missing or invalid are left out.
+    """
+    out = KbFacts(root)
+    card_key: dict[str, str] = {}
+    for f in store.files(role="card"):
+        raw = str(f.front.get("arxiv") or "")
+        ids = [c.id for c in scan_arxiv(raw) if c.id]
+        if ids:
+            out.card_ids.setdefault(ids[0], f.path)
+            card_key[f.path] = f"arxiv:{ids[0]}"
+    for c in store.claims(kind="paper-fact", role="card"):
+        keys = set(c.subjects)
+        own = card_key.get(c.provenance.path)
+        if own:
+            keys.add(own)
+        for q in c.quantities:
+            fact = PaperFact(q.unit, q.metric, q.value, q.low, q.high, c.provenance.path, c.provenance.line)
+            for k in keys | ({q.subject} if q.subject else set()):
+                out.facts.setdefault(k, []).append(fact)
+    return out

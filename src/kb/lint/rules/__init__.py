@@ -1,0 +1,1 @@
+"""One module per lint rule, ``kbNNN_<name>.py``; the order of use is :data:`kb.lint.registry.RULES`."""

@@ -1,0 +1,121 @@
+"""KB111: one subject and metric stated with two different values in the same document."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from kb.claims import Claim, DateRef, Quantity
+from kb.lint.base import LintContext, Rule, Violation
+
+_PRECISION_LEN = {"year": 4, "month": 7, "day": 10, "minute": 16}
+
+
+def subject_label(key: str, entities: Mapping[str, Any] | None = None) -> str:
+    """``entity:tgi`` -> ``TGI`` (the canonical name in ``kb.yaml``); ``arxiv:…`` -> ``arXiv:…``."""
+    if key.startswith("arxiv:"):
+        return "arXiv:" + key[6:]
+    if key.startswith("entity:"):
+        name = key[7:]
+        return next((canon for canon in entities or {} if canon.strip().lower() == name), name)
+    return key
+
+
+class ConflictingValues(Rule):
+    """## What it does
+    Groups the numbers and dates of the document by subject, metric, unit and qualifier
+    (the subject is the one the parser attached to the value, else the claim's only subject)
+    and reports each statement that disagrees with the first one of its group: two values
+    further apart than `tolerance` of `kb.yaml`, a value outside a stated range, two ranges
+    that do not overlap, or two dates that differ at the precision both state (`2025 年
+    12 月` vs `2026 年 1 月`; `2026-03` and `2026-03-21` agree). Values within one sentence
+    are never compared: a sentence stating two values of one group (before → after, or two
+    settings) is left out of that group.
+
+    ## Why is this bad?
+    A living document edited by several people over months ends up stating the old and the
+    new value of the same fact in two sections; readers take whichever they find first. The
+    seeds found the TGI maintenance-mode date written two ways.
+
+    ## Example
+    ```markdown
+    | TGI | 维护模式 | Hugging Face TGI 已于 2025 年 12 月进入维护模式 |
+    - C102 TGI EOL：TGI 自 2026 年 1 月起进入维护模式。
+    ```
+
+    ## Use instead
+    ```markdown
+    | TGI | 维护模式 | Hugging Face TGI 已于 2026 年 1 月进入维护模式 |
+    - C102 TGI EOL：TGI 自 2026 年 1 月起进入维护模式。
+    ```
+
+    ## Options
+    - `ignore_metrics` (list of metric keys, default `["speedup", "votes"]`): metrics whose
+      values legitimately differ by workload or over time and are not compared.
+
+    ## References
+    - DESIGN.md §3, "conflict: same subject + metric, different value (beyond tolerance)".
+    - seed brief 002: "TGI EOL 日期核实行动：… 确认是 2025-12 还是 2026-03-21".
+    """
+
+    code = "KB111"
+    name = "conflicting-values"
+    summary = "Same subject and metric stated with two different values"
+    severity = "warning"
+    tags = ("values",)
+    options = {"ignore_metrics": ["speedup", "votes"]}
+
+    def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
+        ignore = set(opts["ignore_metrics"])
+        tol = ctx.config.tolerance
+        first: dict[tuple[Any, ...], tuple[Quantity | DateRef, Claim]] = {}
+        for c in ctx.doc.claims:
+            keyed: list[tuple[tuple[Any, ...], Quantity | DateRef]] = []
+            for v in (*c.quantities, *c.dates):
+                if not v.metric or v.metric in ignore:
+                    continue
+                subj = v.subject or (c.subjects[0] if len(c.subjects) == 1 else None)
+                if subj is None:
+                    continue
+                if isinstance(v, DateRef):
+                    keyed.append(((subj, v.metric, "date", None), v))
+                else:
+                    keyed.append(((subj, v.metric, v.unit, v.qualifier), v))
+            seen = Counter(k for k, _ in keyed)
+            for key, v in keyed:
+                if seen[key] > 1:
+                    continue  # two values of one thing in one sentence: a before/after or a comparison
+                subj = key[0]
+                if key not in first:
+                    first[key] = (v, c)
+                    continue
+                v0, c0 = first[key]
+                if not _differ(v0, v, tol):
+                    continue
+                p0 = c0.provenance.line
+                line, col = ctx.index.locate(c.provenance.line, v.raw, c.provenance.end_line)
+                yield Violation(line, f"{subject_label(subj, ctx.config.entities)} {v.metric}: {_show(v)} here, but {_show(v0)} "
+                                      f"at line {p0}: settle on one value (or say what differs)", col)
+
+
+def _show(v: Quantity | DateRef) -> str:
+    if isinstance(v, DateRef):
+        return v.value
+    return v.raw
+
+
+def _differ(a: Quantity | DateRef, b: Quantity | DateRef, tol: float) -> bool:
+    if isinstance(a, DateRef) or isinstance(b, DateRef):
+        if not (isinstance(a, DateRef) and isinstance(b, DateRef)):
+            return False
+        n = min(_PRECISION_LEN[a.precision], _PRECISION_LEN[b.precision])
+        return a.value[:n] != b.value[:n]
+    if a.value is not None and b.value is not None:
+        return abs(a.value - b.value) > tol * max(abs(a.value), abs(b.value))
+    ra = (a.low, a.high) if a.value is None else (a.value, a.value)
+    rb = (b.low, b.high) if b.value is None else (b.value, b.value)
+    if None in ra or None in rb:
+        return False
+    slack = tol * max(abs(x) for x in (*ra, *rb))
+    return ra[1] + slack < rb[0] or rb[1] + slack < ra[0]  # type: ignore[operator]
