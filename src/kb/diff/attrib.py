@@ -12,8 +12,8 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
   for comparing values; both keys stay subjects.
 * A name right after a host/baseline word is a host, never the subject.
 * A number belongs to the nearest subject before it in its clause, else the claim's first.
-* A claim with no subject of its own takes the parser's inherited ids, else the names in
-  its innermost heading that has any.
+* A claim with no subject of its own takes the parser's inherited ids, else (list items and
+  table rows only) the names in its innermost heading that has any.
 """
 
 from __future__ import annotations
@@ -325,8 +325,10 @@ class Attributor:
                 subjects = list(dict.fromkeys(inherited + own_keys))
             elif own_keys:
                 subjects = own_keys
-            else:
+            elif claim.unit in ("list-item", "table-row"):
                 subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
+            else:
+                subjects = []
         facts = self._facts(claim, subjects, own) if subjects else []
         hint = None
         if claim.role == "inbox":

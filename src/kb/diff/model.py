@@ -56,6 +56,11 @@ class SubjectOut(BaseModel):
     claims: list[str]
     reason: str
     """Why this outcome, in words a reviewer can check (rule of DESIGN.md §3 that fired)."""
+    rule: str = ""
+    """Code of that rule: ``doc-conflict``, ``doc-new-values``, ``doc-in-passing``, ``doc-covered``,
+    ``card-also``, ``mentioned-before``, ``arxiv-month``, ``card-category``, ``no-card``."""
+    detail: str = ""
+    """The rule's argument: values, first-mention time, arXiv month or card category."""
     doc_sections: list[str] = Field(default_factory=list)
     """Living-doc sections that mention the subject (node sections first)."""
     card: str | None = None

@@ -79,7 +79,10 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         secondhand_only=secondhand,
         sources_checked=_sources(views, listed, files),
         id_mismatches=[MismatchOut(**m) for v in views for m in v.mismatches],
-        counts={o: sum(1 for s in subjects if s.outcome == o) for o in OUTCOMES},
+        counts={**{o: sum(1 for s in subjects if s.outcome == o) for o in OUTCOMES},
+                "numbers": len({(f.subject, f.raw, f.source) for v in views if v.claim.kind != "internal-rating"
+                                for f in v.facts if not f.is_date and f.subject in listed}),
+                "secondhand_only": len(secondhand)},
     )
 
 
@@ -149,36 +152,42 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set
         if clash:
             why = "same subject and metric, different value than the living doc: " + ", ".join(
                 _uniq(f"{f.metric} {f.raw}" for f in clash))
-            return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs)
+            return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs,
+                              rule="doc-conflict", detail=", ".join(_uniq(f.raw for f in clash)))
         new = [f for f in facts if not any(_same_fact(f, d, tol) for d in doc_facts)]
         if new:
             why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
-                              doc_sections=secs, new_values=_uniq(f.raw for f in new))
+                              doc_sections=secs, new_values=_uniq(f.raw for f in new), rule="doc-new-values",
+                              detail=", ".join(_uniq(f.raw for f in new)))
         if not doc.is_node(key):
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), doc_sections=secs,
-                              reason="mentioned in the living doc only in passing, not a node of its own")
+                              reason="mentioned in the living doc only in passing, not a node of its own",
+                              rule="doc-in-passing")
         return SubjectOut(**base, outcome="covered", section_hint=hint or _first(secs), doc_sections=secs,
-                          reason="in the living doc with every value the window states")
+                          reason="in the living doc with every value the window states", rule="doc-covered")
     in_cat = card is not None and card.category in cats
     in_also = card is not None and bool(cats & set(card.also))
     if card is not None and not in_cat and not in_also:
         return None  # out of the topic: not listed
     if card is not None and in_also and not in_cat:
         return SubjectOut(**base, outcome="adjacent", section_hint=hint,
-                          reason=f"card's main category is {card.category}; the topic only under also")
+                          reason=f"card's main category is {card.category}; the topic only under also",
+                          rule="card-also", detail=card.category or "")
     first = first_mention(key)
     if first is not None and first < window.since_iso:
         return SubjectOut(**base, outcome="supplement", section_hint=hint,
-                          reason=f"first mentioned {first[:16]}, before the window")
+                          reason=f"first mentioned {first[:16]}, before the window", rule="mentioned-before",
+                          detail=first[:16].replace("T", " "))
     month = arxiv_month(key)
     if month is not None and month < window.since.strftime("%Y-%m"):
         return SubjectOut(**base, outcome="supplement", section_hint=hint,
-                          reason=f"arXiv month {month} is before the window's month")
+                          reason=f"arXiv month {month} is before the window's month", rule="arxiv-month", detail=month)
     if in_cat:
         return SubjectOut(**base, outcome="net-new", section_hint=hint,
-                          reason=f"not in the living doc, first seen in the window, card category {card.category}")
-    return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card")
+                          reason=f"not in the living doc, first seen in the window, card category {card.category}",
+                          rule="card-category", detail=card.category or "")
+    return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
 
 
 def _first(items: Sequence[str]) -> str | None:

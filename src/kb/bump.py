@@ -1,0 +1,201 @@
+"""``kb bump``: snapshot a living document to ``history/<topic>/v<N>.md`` and set ``version: N+1``.
+
+Every byte other than the two values changed is preserved: the BOM, CRLF line ends,
+comments, key order and quoting of the front matter, and the whole body. ruamel.yaml
+(round-trip mode) reads the front matter and says where ``version`` and ``updated`` are;
+only those scalars are replaced in the original text, in the style they were written in.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from kb.errors import InputError
+from kb.livedoc import doc_path, history_dir
+
+_BOM = b"\xef\xbb\xbf"
+_DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class BumpResult:
+    """What a bump did: the snapshot written, the versions, the new ``updated`` as written."""
+
+    doc: str
+    snapshot: str
+    old_version: int
+    new_version: int
+    updated: str
+    snapshot_existed: bool
+
+
+def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None) -> BumpResult:
+    """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
+
+    The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
+    same bytes is accepted (a re-run after a crash), one with other bytes is an error.
+
+    :param now: the new ``updated`` (default: the clock), written in the style of the old one.
+    :param tz: the KB's zone, for ``now`` and for values written with an offset.
+    :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, or a
+        different snapshot already exists (file and line named, plus what to do).
+    """
+    rel = doc_path(topic)
+    path = root / rel
+    if not path.is_file():
+        raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
+    data = path.read_bytes()
+    bom = _BOM if data.startswith(_BOM) else b""
+    try:
+        text = data[len(bom):].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not UTF-8; kb bump rewrites UTF-8 files only (convert it first)", rel) from exc
+    new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz)
+    snap_rel = f"{history_dir(topic)}/v{old}.md"
+    snap = root / snap_rel
+    existed = snap.exists()
+    if existed and snap.read_bytes() != data:
+        raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
+                         f"(check the doc's version, or move the snapshot away)", rel)
+    if not existed:
+        write_bytes_atomic(snap, data, overwrite=False)
+    write_bytes_atomic(path, bom + new_text.encode("utf-8"), overwrite=True)
+    return BumpResult(rel, snap_rel, old, new, updated, existed)
+
+
+def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone | None = None) -> tuple[str, int, int, str]:
+    """The doc's text with ``version`` incremented and ``updated`` set; nothing else changes.
+
+    :returns: ``(new_text, old_version, new_version, updated_as_written)``.
+    :raises InputError: see :func:`bump`.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n") != "---":
+        raise InputError("no front matter (a first line '---'); add topic/version/updated", path, 1)
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") in ("---", "...")), None)
+    if close is None:
+        raise InputError("front matter opened with '---' but never closed", path, 1)
+    yaml_src = "".join(lines[1:close])
+    try:
+        front = YAML(typ="rt").load(yaml_src)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"invalid front matter: {getattr(exc, 'problem', exc)}", path,
+                         mark.line + 2 if mark else 2) from exc
+    if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
+        raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
+    old = int(front["version"])
+    zone = tz or timezone.utc
+    moment = (now or datetime.now(zone)).astimezone(zone)
+    edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, replacement)
+    vline, vcol = front.lc.value("version")
+    edits.append(_edit(lines, vline + 1, vcol, str(old + 1)))
+    if "updated" in front:
+        uline, ucol = front.lc.value("updated")
+        start, end, raw = _scalar(lines[uline + 1], ucol)
+        written = _format_like(raw, moment)
+        edits.append((uline + 1, start, end, _requote(lines[uline + 1][ucol:start], written)))
+    else:
+        written = moment.isoformat(timespec="seconds")
+    for index, start, end, new in sorted(edits, reverse=True):
+        lines[index] = lines[index][:start] + new + lines[index][end:]
+    if "updated" not in front:
+        nl = "\r\n" if lines[vline + 1].endswith("\r\n") else "\n"
+        lines.insert(vline + 2, f"updated: {written}{nl}")
+        close += 1
+    new_text = "".join(lines)
+    safe = YAML(typ="safe", pure=True)
+    _check(safe.load("".join(lines[1:close])), safe.load(yaml_src), old, path)
+    return new_text, old, old + 1, written
+
+
+def _edit(lines: list[str], index: int, col: int, value: str) -> tuple[int, int, int, str]:
+    start, end, _ = _scalar(lines[index], col)
+    return index, start, end, _requote(lines[index][col:start], value)
+
+
+def _scalar(line: str, col: int) -> tuple[int, int, str]:
+    """``(start, end, text)`` of the scalar at ``col`` (inside its quotes, if quoted)."""
+    body = line.rstrip("\r\n")
+    if body[col:col + 1] in ("'", '"'):
+        q = body[col]
+        end = body.find(q, col + 1)
+        if end < 0:
+            raise InputError("multi-line quoted scalar; kb bump edits one-line values only")
+        return col + 1, end, body[col + 1:end]
+    m = re.match(r"[^#]*?(?=\s+#|\s*$)", body[col:])
+    end = col + (m.end() if m else len(body) - col)
+    return col, end, body[col:end]
+
+
+def _requote(prefix: str, value: str) -> str:
+    """The value as it goes between the quotes (or bare) it had."""
+    if prefix == "'":
+        return value.replace("'", "''")
+    if prefix == '"':
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+def _format_like(raw: str, moment: datetime) -> str:
+    """``moment`` in the style of ``raw``: date only, ``T`` or space, seconds, offset or ``Z``."""
+    m = _DT_RE.match(raw.strip())
+    if not m:
+        return moment.isoformat(timespec="seconds")
+    if m.group(2) is None:
+        return moment.date().isoformat()
+    zone = m.group(6)
+    if zone == "Z":
+        moment = moment.astimezone(timezone.utc)
+    out = moment.strftime("%Y-%m-%d") + m.group(2) + moment.strftime("%H:%M")
+    if m.group(4):
+        out += moment.strftime(":%S")
+    if zone == "Z":
+        out += "Z"
+    elif zone:
+        off = moment.strftime("%z")
+        out += off[:3] + (":" if ":" in zone else "") + off[3:]
+    return out
+
+
+def _check(after: Any, before: dict[str, Any], old: int, path: str) -> None:
+    """The rewritten front matter loads, has version old+1, and every other key is unchanged."""
+    if not isinstance(after, dict) or after.get("version") != old + 1:
+        raise InputError("internal: rewritten front matter does not read back; file left unchanged", path, 2)
+    for key, value in before.items():
+        if key in ("version", "updated"):
+            continue
+        if after.get(key) != value:
+            raise InputError(f"internal: key {key!r} would change; file left unchanged", path, 2)
+
+
+def write_bytes_atomic(path: Path, data: bytes, *, overwrite: bool) -> None:
+    """Write bytes through a temp file and a rename (or a hard link when not overwriting).
+
+    :raises FileExistsError: ``overwrite`` is False and ``path`` exists.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path)
+            os.unlink(tmp)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise

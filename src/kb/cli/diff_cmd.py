@@ -1,0 +1,227 @@
+"""The nightly commands: ``kb diff``, ``kb digest``, ``kb bump`` (issue 3)."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from kb.cli.common import KbOption, app, console, console_err, load, state
+from kb.errors import ExitCode, UsageError
+
+SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Window start, ISO (inclusive).")]
+UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Window end, ISO (exclusive).")]
+DateOpt = Annotated[Optional[str], typer.Option("--date", help="The night YYYY-MM-DD: the 24 h ending at kb.yaml's cutoff.")]
+WindowOpt = Annotated[Optional[str], typer.Option("--window", help="A span ending now, e.g. 24h, 2d.")]
+TopicArg = Annotated[Optional[str], typer.Argument(help="Topic (default: default_topic or the first of kb.yaml topics).")]
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+
+
+class Lang(str, Enum):
+    zh = "zh"
+    en = "en"
+
+
+@app.command("diff")
+def diff_cmd(
+    topic: TopicArg = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    date: DateOpt = None,
+    window: WindowOpt = None,
+    v_from: Annotated[Optional[str], typer.Option("--from", help="Compare living-doc versions: from this one (v44).")] = None,
+    v_to: Annotated[Optional[str], typer.Option("--to", help="… to this one (v45; default: the current version).")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
+    fail_on_conflict: Annotated[bool, typer.Option("--fail-on-conflict", help="Exit 1 when there are conflicts.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Diff a window's claims against the topic's living document (outcome per subject).
+
+    Outcomes: net-new, update, covered, conflict, adjacent, supplement (DESIGN.md §3).
+    With --from/--to, compare two versions of the living document instead.
+    Exit codes: 0 ok; 1 conflicts found with --fail-on-conflict; 2 bad options or input.
+
+    Example:
+
+        kb diff inference --date 2026-07-31 --format json
+
+        kb diff inference --from v44 --to v45
+    """
+    opened = load(kb, quiet=True)
+    try:
+        name = topic or opened.config.first_topic()
+        if v_from or v_to:
+            _version_diff(opened, name, v_from, v_to, fmt)
+            return
+        from kb.nightly import pick_window, run_night
+
+        night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+    finally:
+        opened.close()
+    result = night.result
+    if fmt is Format.json:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+    else:
+        _print_diff(result)
+    if fail_on_conflict and result.conflicts:
+        raise typer.Exit(int(ExitCode.FINDINGS))
+
+
+def _version_diff(opened: object, topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
+    from kb.livedoc import load_living_doc
+    from kb.parse import Parser
+    from kb.versiondiff import diff_versions, parse_version
+
+    parser = Parser(opened.config)  # type: ignore[attr-defined]
+    root = opened.root  # type: ignore[attr-defined]
+    if v_from is None:
+        raise UsageError("--to needs --from (e.g. --from v44 --to v45)")
+    start = parse_version(v_from, "--from")
+    if v_to is None:
+        try:
+            end = load_living_doc(root, topic, parser).version
+        except FileNotFoundError as exc:
+            raise UsageError(f"no living document for {topic!r}; give --to") from exc
+        if end is None:
+            raise UsageError(f"{topic}: the current living doc has no version; give --to")
+    else:
+        end = parse_version(v_to, "--to")
+    out = diff_versions(root, topic, parser, start, end)
+    if fmt is Format.json:
+        sys.stdout.write(out.model_dump_json(indent=2) + "\n")
+        return
+    table = Table(header_style="bold", title=f"{topic}: v{out.from_version} → v{out.to_version}")
+    table.add_column("change")
+    table.add_column("section")
+    table.add_column("title", overflow="fold")
+    for kind, refs in (("added", out.sections_added), ("removed", out.sections_removed),
+                       ("changed", out.sections_changed), ("renumbered", out.sections_renumbered)):
+        for r in refs:
+            label = f"{r.old_label} → {r.label}" if r.old_label else r.label
+            table.add_row(kind, label, r.title)
+    console.print(table)
+    console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}")
+    console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}")
+    console.print(f"citations: +{len(out.citations_added)} -{len(out.citations_removed)}")
+    for side in ("from", "to"):
+        c = out.citations[side]
+        flag = "" if c.stated == c.counted else "  (front matter differs from the count)"
+        console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
+
+
+def _print_diff(result: object) -> None:
+    r = result  # DiffResult
+    table = Table(header_style="bold", title=f"{r.topic}: {r.window['since']} → {r.window['until']}")  # type: ignore[attr-defined]
+    for col in ("outcome", "subject", "label", "section", "claims"):
+        table.add_column(col, overflow="fold")
+    for s in r.subjects:  # type: ignore[attr-defined]
+        table.add_row(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims)))
+    console.print(table)
+    for c in r.conflicts:  # type: ignore[attr-defined]
+        values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
+        console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
+    console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",  # type: ignore[attr-defined]
+                  markup=False)
+
+
+@app.command("digest")
+def digest_cmd(
+    topic: TopicArg = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    date: DateOpt = None,
+    window: WindowOpt = None,
+    executor: Annotated[Optional[str], typer.Option("--executor", help="Who runs the night (default: author of the newest file in the window, else kb).")] = None,
+    lang: Annotated[Lang, typer.Option("--lang", help="zh or en.")] = Lang.zh,
+    template: Annotated[Optional[Path], typer.Option("--template", help="Your own Jinja2 template file.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", help="Output file, or - for stdout (default: inbox/<executor>/<date>-<topic>-e1prep.md).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Render the night's E1 pre-digest brief (Markdown) from the diff.
+
+    With no options: the default topic, the night of the newest inbox day. Writes
+    inbox/<executor>/<date>-<topic>-e1prep.md atomically and prints its path; refuses to
+    overwrite it without --force. The topic's own earlier briefs are never read as sources.
+    Exit codes: 0 written; 2 bad options, existing file without --force, template error.
+
+    Example:
+
+        kb digest inference --date 2026-07-31 --executor tom --lang zh
+
+        kb digest --out - | less
+    """
+    from kb.nightly import brief_path, default_executor, pick_window, run_night
+    from kb.nightly.context import build_context
+    from kb.render import render
+    from kb.textio import write_atomic
+
+    opened = load(kb, quiet=True)
+    try:
+        name = topic or opened.config.first_topic()
+        night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+        who = executor or default_executor(night)
+        if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
+            raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")
+        context = build_context(night, executor=who, lang=lang.value)
+        tdir = opened.root / opened.config.templates_dir if opened.config.templates_dir else None
+        text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
+        root = opened.root
+    finally:
+        opened.close()
+    if out == "-":
+        sys.stdout.write(text)
+        return
+    target = Path(out) if out else root / brief_path(who, night.window.label_date, name)
+    try:
+        write_atomic(target, text, overwrite=force)
+    except FileExistsError as exc:
+        raise UsageError(f"{_shown(target, root)} exists; use --force to overwrite it, or --out PATH") from exc
+    console.print(_shown(target, root), markup=False)
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+@app.command("bump")
+def bump_cmd(
+    topic: TopicArg = None,
+    updated: Annotated[Optional[str], typer.Option("--updated", help="The new `updated` (ISO; default: now).")] = None,
+    kb: KbOption = None,
+) -> None:
+    """Snapshot the living doc to history/<topic>/v<N>.md, then set version N+1 and updated.
+
+    Every other byte of the front matter and body is kept (comments, key order, quoting,
+    CRLF). An existing snapshot is never overwritten.
+    Exit codes: 0 done; 2 no doc, no integer version, or a different snapshot exists.
+
+    Example:
+
+        kb bump inference --updated 2026-08-01T05:00
+    """
+    from kb.bump import bump
+    from kb.config import load_config
+    from kb.window import parse_moment
+    from kb.workspace import resolve_root
+
+    root = resolve_root(kb or state.kb)
+    config = load_config(root)
+    name = topic or config.first_topic()
+    now = parse_moment(updated, config, "--updated") if updated else None
+    res = bump(root, name, now=now, tz=config.tzinfo)
+    if res.snapshot_existed:
+        console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
+    console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
+                  markup=False)

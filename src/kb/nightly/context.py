@@ -1,0 +1,243 @@
+"""The render context of the E1 brief: plain dicts and lists built from one :class:`~kb.nightly.Night`.
+
+Every value a template prints comes from here, in a deterministic order; wording (zh/en)
+belongs to the templates. Every claim a template may print is also in ``claims`` (1-based
+``i``), so an undefined attribute can be reported with its claim index (CASES.md C15).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from kb import __version__
+from kb.claims import KINDS, Claim
+from kb.diff import OUTCOMES, SubjectOut
+from kb.nightly import Night
+
+INCREMENT_OUTCOMES = ("net-new", "update", "conflict")
+_RATING_RE = re.compile(r"[★☆]+|强候选|候选升档|升档|降级|建议补|共识候选|试金石|strong candidate|promote", re.IGNORECASE)
+
+
+def _hm(iso: str | None) -> str | None:
+    """``2026-07-31T05:00:00+08:00`` -> ``2026-07-31 05:00``."""
+    return iso[:16].replace("T", " ") if iso else None
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{round(100 * part / whole)}%" if whole else "—"
+
+
+class _Registry:
+    """Claim dicts, numbered in the order the brief first uses them."""
+
+    def __init__(self, secondhand: dict[str, list[str]]) -> None:
+        self.items: list[dict[str, Any]] = []
+        self._by_id: dict[str, dict[str, Any]] = {}
+        self.secondhand = secondhand
+
+    def get(self, c: Claim) -> dict[str, Any]:
+        if c.id not in self._by_id:
+            p = c.provenance
+            d = {"i": len(self.items) + 1, "id": c.id, "kind": c.kind, "text": c.text, "path": p.path,
+                 "line": p.line, "source": f"{p.path}:{p.line}", "secondhand_only": self.secondhand.get(c.id, [])}
+            self.items.append(d)
+            self._by_id[c.id] = d
+        return self._by_id[c.id]
+
+
+def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str, Any]:
+    """Everything ``templates/e1prep.<lang>.md.j2`` prints, for one night.
+
+    :param executor: who runs the night (header, file name).
+    :param lang: ``zh`` or ``en`` (passed through; templates hold the wording).
+    :returns: a dict of plain values (str, int, list, dict), stable in order.
+    """
+    r = night.result
+    shonly: dict[str, list[str]] = defaultdict(list)
+    for s in r.secondhand_only:
+        if s.raw not in shonly[s.claim]:
+            shonly[s.claim].append(s.raw)
+    reg = _Registry(dict(shonly))
+    by_source: dict[str, list[Claim]] = defaultdict(list)
+    for c in (*night.claims.values(), *night.doc.claims):
+        by_source[f"{c.provenance.path}:{c.provenance.line}"].append(c)
+
+    increments, others = [], []
+    for s in r.subjects:
+        entry = _subject(night, s, reg)
+        if s.outcome in INCREMENT_OUTCOMES:
+            entry["n"] = len(increments) + 1
+            increments.append(entry)
+        else:
+            others.append(entry)
+    number = {e["key"]: e["n"] for e in increments}
+    labels = {s.key: s.label for s in r.subjects}
+    conflicts = [_conflict(i, c, labels, by_source) for i, c in enumerate(r.conflicts, 1)]
+    files = night.files
+    n_claims = sum(src.claims for src in r.sources_checked)
+    prev = [n for n in night.previous if n]
+    avg = sum(night.previous) / len(night.previous) if prev else None
+    level = None if avg is None else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
+    arxiv_rows = _arxiv_rows(night, number, reg)
+    incr_cards = sum(1 for e in increments if e["card"])
+    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
+    return {
+        "lang": lang, "topic": night.topic, "executor": executor, "generator": f"kb {__version__}",
+        "night": night.window.label_date.isoformat(),
+        "window": {"since": _hm(night.window.since_iso), "until": _hm(night.window.until_iso),
+                   "tz": night.kb.config.timezone, "hours": f"{night.window.hours:g}"},
+        "baseline": {"path": night.doc.path, "version": night.doc.version, "updated": _hm(r.baseline.get("updated")),
+                     "citations": night.doc.citations,
+                     "sections": sum(1 for s in night.doc.sections if s.numbered and "." not in s.number)},
+        "sources": {"files": len(files), "inbox": sum(f.role == "inbox" for f in files),
+                    "cards": sum(f.role == "card" for f in files), "claims": n_claims},
+        "counts": {o: r.counts.get(o, 0) for o in OUTCOMES}, "outcomes": list(OUTCOMES),
+        "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
+                    "nights": len(prev), "window_nights": len(night.previous), "level": level},
+        "increments": increments, "others": others, "conflicts": conflicts,
+        "verify": _verify_rows(night, conflicts, reg, by_source),
+        "arxiv": arxiv_rows,
+        "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
+                     "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
+                                   "outcome": o} for k, o in src.outcomes.items()]}
+                    for src in r.sources_checked],
+        "selfeval": {"increments": len(increments), "with_card": incr_cards, "pct_card": _pct(incr_cards, len(increments)),
+                     "numbers": r.counts.get("numbers", 0), "backed": backed,
+                     "pct_backed": _pct(backed, r.counts.get("numbers", 0)),
+                     "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
+                     "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},
+        "next": _next_steps(night, conflicts, increments + others, arxiv_rows),
+        "sources_list": [f.path for f in files],
+        "notes": list(r.notes),
+        "claims": reg.items,
+    }
+
+
+def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
+    claims = [night.claims[i] for i in s.claims if i in night.claims]
+    groups = [{"kind": k, "claims": [reg.get(c) for c in claims if c.kind == k]} for k in KINDS]
+    card = night.cards.get(s.key)
+    rating = []
+    for c in claims:
+        if c.kind != "internal-rating":
+            continue
+        marks = [m.group(0) for m in _RATING_RE.finditer(c.text)]
+        marks += [f"HF 票 {q.raw}" for q in c.quantities if q.metric == "votes"]
+        if marks:
+            rating.append({"marks": " ".join(dict.fromkeys(marks)), "claim": reg.get(c)})
+    return {
+        "n": None, "key": s.key, "id": s.key[6:] if s.key.startswith("arxiv:") else None, "label": s.label,
+        "outcome": s.outcome, "rule": s.rule, "detail": s.detail, "reason": s.reason, "section": s.section_hint,
+        "doc_sections": s.doc_sections[:4], "new_values": s.new_values, "in_window_conflict": s.in_window_conflict,
+        "card": None if card is None else {
+            "path": card.path, "number": card.number, "category": card.category, "also": list(card.also),
+            "created": _hm(card.created)},
+        "rating": rating, "groups": [g for g in groups if g["claims"]], "n_claims": len(claims),
+        "first": reg.get(claims[0]) if claims else None,
+        "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
+    }
+
+
+def _urls(claims: Iterable[Claim]) -> list[str]:
+    return list(dict.fromkeys(u for c in claims for u in c.sources if u.startswith("http")))
+
+
+def _conflict(n: int, c: Any, labels: dict[str, str], by_source: dict[str, list[Claim]]) -> dict[str, Any]:
+    values = [{"raw": v.raw, "kinds": v.kinds, "sources": v.sources, "origin": v.origin} for v in c.values]
+    claims = [x for v in c.values for src in v.sources for x in by_source.get(src, [])]
+    return {"n": n, "subject": c.subject, "label": labels.get(c.subject, c.subject), "metric": c.metric,
+            "qualifier": c.qualifier, "against": c.against, "vals": values, "urls": _urls(claims)}
+
+
+def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
+                 by_source: dict[str, list[Claim]]) -> list[dict[str, Any]]:
+    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids."""
+    rows: list[dict[str, Any]] = []
+    for c in conflicts:
+        kind = "conflict-doc" if "living-doc" in c["against"] else "conflict-window"
+        srcs = [{"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]} for v in c["vals"] for s in v["sources"]]
+        rows.append({"type": kind, "conflict": c, "sources": srcs, "urls": c["urls"]})
+    per: dict[str, list[Any]] = defaultdict(list)
+    for s in night.result.secondhand_only:
+        per[s.subject].append(s)
+    labels = {s.key: s.label for s in night.result.subjects}
+    for key in sorted(per, key=lambda k: (not k.startswith("arxiv:"), k)):
+        items = per[key]
+        claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
+        rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
+                     "id": key[6:] if key.startswith("arxiv:") else None,
+                     "raws": list(dict.fromkeys(s.raw for s in items)),
+                     "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
+                     "urls": _urls(claims)})
+    for m in night.result.id_mismatches:
+        card = night.cards.get(m.card_subject)
+        rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
+                     "card": card.number if card else None,
+                     "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
+                     "urls": []})
+    for i, row in enumerate(rows, 1):
+        row["n"] = i
+    return rows
+
+
+def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
+    rows = []
+    for s in night.result.subjects:
+        if not s.key.startswith("arxiv:"):
+            continue
+        arxiv_id = s.key[6:]
+        hit = night.kb.store.cache_get(arxiv_id)
+        card = night.cards.get(s.key)
+        arxiv_title = (hit[2] or {}).get("title") if hit else None
+        state = hit[1] if hit else None
+        if state == "found" and card is not None and arxiv_title:
+            state = "found" if _same_title(card.title, arxiv_title, night.kb.config.arxiv.title_threshold) else "title-mismatch"
+        first = next((night.claims[i] for i in s.claims if i in night.claims), None)
+        rows.append({
+            "id": arxiv_id, "title": s.label if card else arxiv_title, "arxiv_title": arxiv_title,
+            "outcome": s.outcome, "n": number.get(s.key), "section": s.section_hint,
+            "card": card.number or card.path if card else None, "card_path": card.path if card else None,
+            "verified": state, "fetched": hit[0][:10] if hit else None,
+            "first": reg.get(first) if first else None,
+        })
+    return rows
+
+
+def _same_title(a: str, b: str, threshold: float) -> bool:
+    """Card title vs arXiv title, normalised (case, spacing, punctuation), rapidfuzz ratio."""
+    from rapidfuzz import fuzz
+
+    def norm(t: str) -> str:
+        return " ".join(re.sub(r"[^\w]+", " ", t.lower()).split())
+
+    return fuzz.ratio(norm(a), norm(b)) / 100 >= threshold
+
+
+def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
+                arxiv_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Section 6: the smallest set of checks that settles tonight's open items."""
+    steps: list[dict[str, Any]] = []
+    for c in conflicts:
+        steps.append({"type": "conflict", "label": c["label"], "metric": c["metric"],
+                      "raws": [v["raw"] for v in c["vals"]], "urls": c["urls"],
+                      "sources": [s for v in c["vals"] for s in v["sources"]]})
+    for s in subjects:
+        if not s["secondhand_only"]:
+            continue
+        if s["id"]:
+            steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": s["secondhand_only"]})
+        else:
+            steps.append({"type": "source", "label": s["label"], "raws": s["secondhand_only"],
+                          "urls": _urls(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
+    todo = [a["id"] for a in arxiv_rows if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
+    todo += [m.cited[6:] for m in night.result.id_mismatches]
+    if todo:
+        steps.append({"type": "verify", "ids": list(dict.fromkeys(todo))})
+    return steps
+
+
+def _claim_ids(s: dict[str, Any]) -> list[str]:
+    return [c["id"] for g in s["groups"] for c in g["claims"]]

@@ -1,0 +1,154 @@
+"""Rendering briefs with Jinja2: strict undefined, Markdown-safe filters, template lookup order.
+
+Lookup order (first hit wins): ``--template``'s folder, ``templates_dir`` of ``kb.yaml``,
+the templates shipped in the package (``kb.templates``, an installed wheel), the repo's
+top-level ``templates/`` (an editable install). A template that uses an undefined value
+fails with :class:`~kb.errors.TemplateError` naming the template, the variable and, when
+the value belongs to a claim, the claim's index (CASES.md C15); nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+import kb
+from kb.errors import TemplateError
+
+_WS_RE = re.compile(r"\s+")
+_MD_SPECIAL = re.compile(r"([\\`*<>])")
+
+
+class _UndefinedUse(jinja2.UndefinedError):
+    """Raised by :class:`_KbUndefined` with what was undefined and on which object."""
+
+    def __init__(self, name: str | None, obj: Any, hint: str | None) -> None:
+        super().__init__(hint or f"{name!r} is undefined")
+        self.name = name
+        self.obj = obj
+
+
+class _KbUndefined(jinja2.StrictUndefined):
+    """StrictUndefined that remembers the variable name and its parent object."""
+
+    __slots__ = ()
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+        raise _UndefinedUse(self._undefined_name, self._undefined_obj, self._undefined_hint)
+
+
+# Jinja binds the failing dunders (__str__, __iter__, __add__ …) to the base method at class
+# creation; rebind every one of them to ours.
+for _cls in (jinja2.Undefined, jinja2.StrictUndefined):
+    for _attr, _val in vars(_cls).items():
+        if _val is jinja2.Undefined._fail_with_undefined_error and _attr.startswith("__"):
+            setattr(_KbUndefined, _attr, _KbUndefined._fail_with_undefined_error)
+
+
+def md(value: Any) -> str:
+    """Text for Markdown body: ``\\ ` * < >`` escaped, so claim text never opens emphasis or HTML (C12)."""
+    return _MD_SPECIAL.sub(r"\\\1", _WS_RE.sub(" ", str(value)).strip())
+
+
+def cell(value: Any) -> str:
+    """Text for a Markdown table cell: :func:`md` plus ``|`` escaped and newlines as spaces."""
+    return md(value).replace("|", "\\|")
+
+
+def clip(value: Any, width: int = 160) -> str:
+    """Whitespace collapsed; cut to ``width`` characters with ``…`` when longer."""
+    text = _WS_RE.sub(" ", str(value)).strip()
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) -> list[Path]:
+    """Existing template folders in lookup order (see the module docstring)."""
+    dirs: list[Path] = []
+    if extra is not None:
+        dirs.append(extra)
+    if templates_dir is not None:
+        dirs.append(templates_dir)
+    try:
+        shipped = resources.files("kb") / "templates"
+        if shipped.is_dir():
+            dirs.append(Path(str(shipped)))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - exotic loaders
+        pass
+    dirs.append(Path(kb.__file__).resolve().parents[2] / "templates")
+    seen: list[Path] = []
+    for d in dirs:
+        if d.is_dir() and d.resolve() not in [s.resolve() for s in seen]:
+            seen.append(d)
+    return seen
+
+
+def environment(dirs: Iterable[Path]) -> jinja2.Environment:
+    """The Jinja2 environment of briefs: StrictUndefined, no autoescape, ``md``/``cell``/``clip``."""
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in dirs]),
+        undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(md=md, cell=cell, clip=clip)
+    return env
+
+
+def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: Path | None = None) -> str:
+    """Render a brief template.
+
+    :param template: a template name (``e1prep.zh.md.j2``) looked up in :func:`template_dirs`,
+        or a path to a template file (its folder is searched first, for its includes too).
+    :param context: the values (see :func:`kb.nightly.context.build_context`); a list under
+        ``claims`` is how an undefined value is traced to a claim index.
+    :param templates_dir: ``templates_dir`` of ``kb.yaml``, resolved against the KB root.
+    :returns: the rendered Markdown.
+    :raises TemplateError: template missing, invalid, or using an undefined value
+        (``e1prep.zh.md.j2: undefined 'source' (claim 1)``).
+    """
+    path = Path(template) if isinstance(template, Path) or "/" in str(template) else None
+    extra = path.resolve().parent if path is not None else None
+    name = path.name if path is not None else str(template)
+    if path is not None and not path.is_file():
+        raise TemplateError(f"--template {template}: no such file")
+    env = environment(template_dirs(templates_dir, extra))
+    try:
+        return env.get_template(name).render(**context)
+    except jinja2.TemplateNotFound as exc:
+        where = ", ".join(str(d) for d in template_dirs(templates_dir, extra))
+        raise TemplateError(f"template {exc.name!r} not found (searched: {where})") from exc
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{exc.filename or exc.name or name}:{exc.lineno}: {exc.message}") from exc
+    except jinja2.UndefinedError as exc:
+        where = _template_of(exc) or name
+        var = getattr(exc, "name", None)
+        what = f"undefined {var!r}" if var else str(exc)
+        index = _claim_index(context, getattr(exc, "obj", None))
+        suffix = f" (claim {index})" if index is not None else ""
+        raise TemplateError(f"{where}: {what}{suffix}; fix the template or pass the value") from exc
+
+
+def _template_of(exc: BaseException) -> str | None:
+    """File name of the innermost template frame of the traceback, if any."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        fname = tb.tb_frame.f_code.co_filename
+        if fname.endswith(".j2") or fname.endswith(".jinja") or fname.endswith(".md"):
+            found = Path(fname).name
+        tb = tb.tb_next
+    return found
+
+
+def _claim_index(context: Mapping[str, Any], obj: Any) -> int | None:
+    """1-based index (or the ``i`` field) of ``obj`` in ``context['claims']``, else None."""
+    if obj is None:
+        return None
+    for n, item in enumerate(context.get("claims") or (), 1):
+        if item is obj:
+            return item.get("i", n) if isinstance(item, Mapping) else n
+    return None

@@ -1,0 +1,168 @@
+"""``kb diff <topic> --from v44 --to v45``: what changed between two versions of a living document.
+
+Sections are matched by ``§`` number and title: same number and title = the same section
+(``changed`` when its own body text differs); same title under another number =
+``renumbered``; the rest are ``added`` or ``removed``. Citations are the distinct sources
+written anywhere in the body (arXiv ids, with arxiv.org URLs folded into their id, DOIs,
+other URLs, KB paths), compared with the front-matter ``citations`` figure.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from kb.errors import UsageError
+from kb.extract.arxiv_ids import find_arxiv
+from kb.extract.refs import find_dois, find_kb_paths, find_urls
+from kb.livedoc import LivingDoc, Section, load_version
+from kb.parse import Parser
+
+_VERSION_RE = re.compile(r"^\s*v?(\d+)\s*$", re.IGNORECASE)
+_ARXIV_URL_RE = re.compile(r"^https?://(?:www\.)?arxiv\.org/", re.IGNORECASE)
+
+
+class SectionRef(BaseModel):
+    """A section as listed in a version diff."""
+
+    label: str
+    title: str
+    line: int
+    old_label: str | None = None
+    """For ``renumbered``: the label it had in the older version."""
+    body_changed: bool = False
+
+
+class CitationCount(BaseModel):
+    """The front-matter ``citations`` figure against the distinct sources counted in the body."""
+
+    stated: int | None
+    counted: int
+
+
+class VersionDiff(BaseModel):
+    """JSON of ``kb diff --from/--to``."""
+
+    topic: str
+    from_version: int
+    to_version: int
+    from_path: str
+    to_path: str
+    sections_added: list[SectionRef] = Field(default_factory=list)
+    sections_removed: list[SectionRef] = Field(default_factory=list)
+    sections_changed: list[SectionRef] = Field(default_factory=list)
+    sections_renumbered: list[SectionRef] = Field(default_factory=list)
+    subjects_added: list[str] = Field(default_factory=list)
+    subjects_removed: list[str] = Field(default_factory=list)
+    citations_added: list[str] = Field(default_factory=list)
+    citations_removed: list[str] = Field(default_factory=list)
+    section_citations_added: list[tuple[str, str]] = Field(default_factory=list)
+    """``(section label, source)`` newly cited in that section, even if cited elsewhere before."""
+    citations: dict[str, CitationCount] = Field(default_factory=dict)
+    """``{"from": …, "to": …}``."""
+
+
+def parse_version(text: str, option: str) -> int:
+    """``v44`` or ``44`` -> 44.
+
+    :raises UsageError: anything else.
+    """
+    m = _VERSION_RE.match(text)
+    if not m:
+        raise UsageError(f"{option} {text!r}: expected a version such as v44")
+    return int(m.group(1))
+
+
+def _body(doc: LivingDoc, s: Section) -> str:
+    lines = doc.text.split("\n")[s.line:s.end_line]
+    return " ".join(" ".join(lines).split())
+
+
+def citations_of(text: str) -> set[str]:
+    """Distinct sources written in ``text``: ``arxiv:<id>``, ``doi:…``, URLs, KB paths."""
+    out = {r.key for r in find_arxiv(text)}
+    out |= {f"doi:{d}" for d, _, _ in find_dois(text)}
+    out |= {u for u, _, _ in find_urls(text) if not _ARXIV_URL_RE.match(u)}
+    out |= {p for p, _, _ in find_kb_paths(text)}
+    return out
+
+
+def _body_text(doc: LivingDoc) -> str:
+    """The doc's text without its front matter (front-matter lines blanked)."""
+    lines = doc.text.split("\n")
+    end = max(doc.front_lines.values(), default=0) + 1 if doc.front_present else 0
+    return "\n".join([""] * end + lines[end:])
+
+
+def _section_citations(doc: LivingDoc) -> set[tuple[str, str]]:
+    lines = doc.text.split("\n")
+    return {(s.label, c) for s in doc.sections for c in citations_of("\n".join(lines[s.line - 1:s.end_line]))}
+
+
+def _title(s: Section) -> str:
+    """Heading text without its ``§`` number (what survives a renumbering)."""
+    return re.sub(r"^\s*§\s*\d+(?:\.\d+)*\s*", "", s.title).strip()
+
+
+def _key(s: Section) -> str:
+    return s.number if s.numbered else f"#{_title(s)}"
+
+
+def _ref(s: Section, **extra: object) -> SectionRef:
+    return SectionRef(label=s.label, title=s.title, line=s.line, **extra)  # type: ignore[arg-type]
+
+
+def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
+    """Compare two parsed versions of a living document (pure).
+
+    :returns: :class:`VersionDiff`; lists are in document order.
+    """
+    out = VersionDiff(topic=topic, from_version=old.version or 0, to_version=new.version or 0,
+                      from_path=old.path, to_path=new.path)
+    old_by = {_key(s): s for s in old.sections}
+    matched_old: set[str] = set()
+    matched_new: set[str] = set()
+    for s in new.sections:
+        o = old_by.get(_key(s))
+        if o is not None and _title(o) == _title(s):
+            matched_old.add(_key(o))
+            matched_new.add(_key(s))
+            if _body(old, o) != _body(new, s):
+                out.sections_changed.append(_ref(s, body_changed=True))
+    old_titles = {_title(s): s for s in old.sections if _key(s) not in matched_old}
+    for s in new.sections:
+        if _key(s) in matched_new:
+            continue
+        o = old_titles.pop(_title(s), None)
+        if o is not None:
+            matched_old.add(_key(o))
+            out.sections_renumbered.append(_ref(s, old_label=o.label, body_changed=_body(old, o) != _body(new, s)))
+        else:
+            out.sections_added.append(_ref(s))
+    out.sections_removed = [_ref(s) for s in old.sections if _key(s) not in matched_old]
+    old_subjects = {k for s in old.sections for k in s.subjects}
+    new_subjects = {k for s in new.sections for k in s.subjects}
+    out.subjects_added = sorted(new_subjects - old_subjects)
+    out.subjects_removed = sorted(old_subjects - new_subjects)
+    old_cites, new_cites = citations_of(_body_text(old)), citations_of(_body_text(new))
+    out.citations_added = sorted(new_cites - old_cites)
+    out.citations_removed = sorted(old_cites - new_cites)
+    out.section_citations_added = sorted(_section_citations(new) - _section_citations(old))
+    out.citations = {"from": CitationCount(stated=old.citations, counted=len(old_cites)),
+                     "to": CitationCount(stated=new.citations, counted=len(new_cites))}
+    return out
+
+
+def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int) -> VersionDiff:
+    """Load versions ``v_from`` and ``v_to`` (current file, history snapshot or git) and compare.
+
+    :raises UsageError: a version that exists nowhere (the message lists the known ones).
+    """
+    try:
+        old = load_version(root, topic, v_from, parser)
+        new = load_version(root, topic, v_to, parser)
+    except LookupError as exc:
+        raise UsageError(str(exc.args[0]) + "; pick one of those for --from/--to") from exc
+    return version_diff(old, new, topic)
