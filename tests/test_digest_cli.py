@@ -1,0 +1,160 @@
+"""kb digest / kb diff on a small KB: window edges, default output, refusing to overwrite, --out -."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+KB_YAML = """\
+timezone: "+08:00"
+cutoff: "22:00"
+topics: {inference: [inference-systems]}
+entities: {TGI: [], vLLM: []}
+"""
+DOC = """\
+---
+topic: inference
+version: 7
+updated: 2026-07-31T05:00:00+08:00
+---
+# 活文档
+
+## §1 引擎
+
+| 框架 | 状态 | 来源 |
+|---|---|---|
+| TGI | 已于 2025 年 12 月进入维护模式 | https://github.com/huggingface/text-generation-inference |
+| vLLM | v0.26 | https://github.com/vllm-project/vllm |
+"""
+CARD = """\
+---
+card: 900
+arxiv: "2607.26627"
+title: "Revisiting Lossy Verification in Speculative Decoding"
+aliases: [Lossy Verification]
+category: inference-systems
+created: 2026-07-31T16:30:00+08:00
+---
+# 900
+
+- 论文报告：端到端加速 1.38×。
+"""
+FILES = {
+    "kb.yaml": KB_YAML,
+    "organized/knowledge/inference.md": DOC,
+    "organized/paper_cards/900-2607-26627.md": CARD,
+    # exactly at since: inside the night of 2026-07-31
+    "inbox/jay/2026-07-30T2200-at-since.md": "# 简报\n\n- 据 README 落款，TGI 于 2026-03-21 进入维护模式。\n",
+    # exactly at until: outside (it belongs to the night of 2026-08-01)
+    "inbox/jay/2026-07-31T2200-at-until.md": "# 简报\n\n- vLLM 6 月合并 1,918 commits。\n",
+    # before the window: history only
+    "inbox/tom/2026-07-30T1000-before.md": "# 日报\n\n- Lossy Verification（arXiv:2607.26627）上了 HF。\n",
+    "inbox/tom/2026-07-31T0900-hf.md": "# 日报\n\n- Lossy Verification（arXiv:2607.26627）：★★ 强候选。\n",
+    # another topic's brief is a source; our own earlier output is not
+    "inbox/spark/2026-07-31-llm-infra-e1prep.md": "# llm-infra\n\n- vLLM 合并 1,918 commits。\n",
+}
+
+
+@pytest.fixture
+def small_kb(tmp_path: Path) -> Path:
+    root = tmp_path / "kb"
+    for rel, text in FILES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_diff_json_window_edges_and_outcomes(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=small_kb)
+    assert res.exit_code == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert out["window"] == {"since": "2026-07-30T22:00:00+08:00", "until": "2026-07-31T22:00:00+08:00"}
+    assert out["baseline"] == {"path": "organized/knowledge/inference.md", "version": 7,
+                               "updated": "2026-07-31T05:00:00+08:00", "citations": None}
+    assert [s["path"] for s in out["sources_checked"]] == [
+        "inbox/jay/2026-07-30T2200-at-since.md",
+        "inbox/spark/2026-07-31-llm-infra-e1prep.md",
+        "inbox/tom/2026-07-31T0900-hf.md",
+        "organized/paper_cards/900-2607-26627.md",
+    ]
+    assert {s["key"]: s["outcome"] for s in out["subjects"]} == {
+        "arxiv:2607.26627": "supplement",  # first mentioned 07-30 10:00, before the window
+        "entity:tgi": "conflict",
+        "entity:vllm": "update",
+    }
+    [conflict] = out["conflicts"]
+    assert [(v["raw"], v["sources"]) for v in conflict["values"]] == [
+        ("2025 年 12 月", ["organized/knowledge/inference.md:12"]),
+        ("2026-03-21", ["inbox/jay/2026-07-30T2200-at-since.md:3"]),
+    ]
+    assert [(s["subject"], s["raw"]) for s in out["secondhand_only"]] == [("entity:vllm", "1,918")]
+
+
+def test_fail_on_conflict_exits_1(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["diff", "--date", "2026-07-31", "--fail-on-conflict"], cwd=small_kb)
+    assert res.exit_code == 1
+    assert "conflict [living-doc] entity:tgi eol_date" in res.stdout
+
+
+def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom"], cwd=small_kb)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip() == "inbox/tom/2026-07-31-inference-e1prep.md"
+    path = small_kb / "inbox/tom/2026-07-31-inference-e1prep.md"
+    first = path.read_bytes()
+    assert first.startswith("# inference · E1 预消化简报（2026-07-31）\n".encode())
+    assert b"- \xe6\x89\xa7\xe8\xa1\x8c\xe4\xba\xba\xef\xbc\x9atom\n" in first  # "- 执行人：tom"
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+    again = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom"], cwd=small_kb)
+    assert again.exit_code == 2
+    assert "--force" in again.stderr and "inbox/tom/2026-07-31-inference-e1prep.md exists" in again.stderr
+    assert path.read_bytes() == first
+
+    forced = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--force"], cwd=small_kb)
+    assert forced.exit_code == 0, forced.stderr
+    assert path.read_bytes() == first  # its own previous output is not a source of the same night
+    checked = run_kb(["diff", "--date", "2026-07-31", "--format", "json"], cwd=small_kb)
+    assert "inbox/tom/2026-07-31-inference-e1prep.md" not in checked.stdout
+
+
+def test_out_dash_prints_and_writes_nothing(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["digest", "--date", "2026-07-31", "--lang", "en", "--out", "-"], cwd=small_kb)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.startswith("# inference · E1 pre-digest brief (2026-07-31)\n\n- Executor: tom\n")
+    assert not list((small_kb / "inbox").glob("*/*-inference-e1prep.md"))
+
+
+def test_out_path_and_default_night(small_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+    target = tmp_path / "brief.md"
+    res = run_kb(["digest", "--out", str(target)], cwd=small_kb)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip() == str(target)
+    # the newest inbox file is stamped 07-31 22:00, so the default night is 2026-08-01
+    assert target.read_text(encoding="utf-8").startswith("# inference · E1 预消化简报（2026-08-01）\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["digest", "--date", "2026-07-31", "--executor", "../x"], "--executor"),
+        (["digest", "nosuch"], "unknown topic"),
+        (["digest", "--date", "2026-07-31", "--window", "24h"], "one way only"),
+        (["diff", "--date", "31.07.2026"], "YYYY-MM-DD"),
+        (["digest", "--template", "/nonexistent/x.md.j2"], "no such file"),
+    ],
+)
+def test_usage_errors_exit_2(small_kb: Path, run_kb, args: list[str], message: str) -> None:  # noqa: ANN001
+    res = run_kb(args, cwd=small_kb)
+    assert res.exit_code == 2
+    assert message in " ".join(res.stderr.split())
+
+
+def test_topic_without_living_doc(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    (small_kb / "kb.yaml").write_text(KB_YAML.replace("{inference: [inference-systems]}",
+                                                      "{inference: [inference-systems], rag: [rag]}"), encoding="utf-8")
+    res = run_kb(["digest", "rag", "--date", "2026-07-31"], cwd=small_kb)
+    assert res.exit_code == 2
+    assert "organized/knowledge/rag.md" in res.stderr

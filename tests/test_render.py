@@ -1,0 +1,115 @@
+"""Rendering: golden briefs of the demo night (zh, en), strict undefined (C15), CJK emphasis (C12).
+
+Regenerate the golden files on purpose with ``KB_UPDATE_GOLDEN=1 python -m pytest tests/test_render.py``
+and review the diff (a pytest option cannot be added from a conftest we do not own).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+from kb.errors import ExitCode, TemplateError
+from kb.render import cell, clip, md, render, template_dirs
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "demo-2026-07-31"
+UPDATE = os.environ.get("KB_UPDATE_GOLDEN") == "1"
+
+
+def _brief(demo_kb: Path, run_kb, *args: str) -> str:  # noqa: ANN001
+    res = run_kb(["digest", "--out", "-", *args], cwd=demo_kb)
+    assert res.exit_code == 0, res.stderr
+    return res.stdout
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_golden_brief_of_the_demo_night(demo_kb: Path, run_kb, lang: str) -> None:  # noqa: ANN001
+    text = _brief(demo_kb, run_kb, "--lang", lang)
+    expected = GOLDEN / f"expected.{lang}.md"
+    if UPDATE:
+        expected.parent.mkdir(parents=True, exist_ok=True)
+        expected.write_text(text, encoding="utf-8", newline="")
+    assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
+
+
+def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    text = _brief(demo_kb, run_kb)
+    assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
+    assert "- 建议归入：§3\n" in text
+    assert ("| TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "
+            "`secondhand` organized/knowledge/inference.md:21；") in text
+    assert "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12" in text
+    assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
+    assert "| MC-SF: Memory-Constrained Shortest-First Scheduling for Online LLM Inference（arXiv:2607.24410） | 补遗 |" in text
+    assert "2026-07-30" not in "".join(line for line in text.splitlines() if line.startswith("| inbox/"))
+    assert "| LMDeploy | 已收 |" in text
+
+
+def test_rendered_brief_has_no_literal_double_asterisk(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """C12: every ** kb emits closes (bold next to CJK needs a space or punctuation outside)."""
+    for lang in ("zh", "en"):
+        tokens = MarkdownIt("commonmark").enable("table").parse(_brief(demo_kb, run_kb, "--lang", lang))
+        texts = [c.content for t in tokens if t.type == "inline" for c in (t.children or []) if c.type == "text"]
+        assert [t for t in texts if "**" in t] == []
+        assert any(t.type == "strong_open" for tok in tokens if tok.type == "inline" for t in tok.children or [])
+
+
+def test_c15_undefined_value_fails_with_template_variable_and_claim(tmp_path: Path) -> None:
+    tpl = tmp_path / "brief.md.j2"
+    tpl.write_text("{% for c in claims %}| {{ c.value }} | {{ c.source }} |\n{% endfor %}", encoding="utf-8")
+    with pytest.raises(TemplateError) as info:
+        render(tpl, {"claims": [{"value": "2.03×", "source": "a.md:1"}, {"value": "2.03×"}]})
+    assert str(info.value).startswith("brief.md.j2: undefined 'source' (claim 2)")
+    assert info.value.exit_code == ExitCode.USAGE
+
+
+def test_c15_cli_writes_nothing(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+    tpl = tmp_path / "brief.md.j2"
+    tpl.write_text("{% for c in claims %}| {{ c.text }} | {{ c.nope }} |\n{% endfor %}", encoding="utf-8")
+    out = tmp_path / "out.md"
+    res = run_kb(["digest", "--template", str(tpl), "--out", str(out)], cwd=demo_kb)
+    assert res.exit_code == 2
+    assert "brief.md.j2: undefined 'nope' (claim 1)" in " ".join(res.stderr.split())
+    assert not out.exists()
+    out.write_text("old", encoding="utf-8")
+    res = run_kb(["digest", "--template", str(tpl), "--out", str(out), "--force"], cwd=demo_kb)
+    assert res.exit_code == 2 and out.read_text(encoding="utf-8") == "old"
+
+
+def test_other_template_errors(tmp_path: Path) -> None:
+    (tmp_path / "bad.md.j2").write_text("{% for %}", encoding="utf-8")
+    with pytest.raises(TemplateError, match=r"bad\.md\.j2:1"):
+        render(tmp_path / "bad.md.j2", {})
+    with pytest.raises(TemplateError, match="not found"):
+        render("nosuch.md.j2", {})
+    with pytest.raises(TemplateError, match="no such file"):
+        render(tmp_path / "missing.md.j2", {})
+
+
+def test_templates_dir_comes_before_the_shipped_templates(tmp_path: Path) -> None:
+    (tmp_path / "e1prep.zh.md.j2").write_text("mine {{ topic }}\n", encoding="utf-8")
+    assert render("e1prep.zh.md.j2", {"topic": "t"}, templates_dir=tmp_path) == "mine t\n"
+    dirs = template_dirs(tmp_path)
+    assert dirs[0] == tmp_path and any((d / "e1prep.en.md.j2").is_file() for d in dirs[1:])
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("a | b", "a \\| b"),
+        ("line1\nline2", "line1 line2"),
+        ("**2.03×**加速", "\\*\\*2.03×\\*\\*加速"),
+        ("`x` <br>", "\\`x\\` \\<br\\>"),
+    ],
+)
+def test_cell_escapes_markdown(value: str, expected: str) -> None:
+    assert cell(value) == expected
+
+
+def test_md_and_clip() -> None:
+    assert md("a * b") == "a \\* b"
+    assert clip("x" * 10, 5) == "xxxx…"
+    assert clip(" a \n b ", 5) == "a b"
