@@ -6,12 +6,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
+from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.lint.base import Edit, LintContext, Rule, Violation
 from kb.lint.lines import LineIndex
 
 _VALUE_RE = re.compile(r"^(citations[ \t]*:[ \t]*)(\d+)(?=[ \t]*(?:#.*)?$)")
+_DOI_HINT_RE = re.compile(r"10\.\d{4,9}/")
+_ARXIV_URL_RE = re.compile(r"(?i)arxiv\.org/(?:abs|pdf|html)/(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})")
 _DOI_URL_RE = re.compile(r"(?i)^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$")
 
 
@@ -33,18 +35,19 @@ def distinct_sources(lines: list[str], index: LineIndex) -> set[str]:
         body = "\n".join("" if code[i] else lines[i] for i in range(start, len(lines)))
     else:
         body = "\n".join(lines[start:])
-    out: set[str] = {f"arxiv:{r.id}" for r in find_arxiv(body)}
-    out.update(f"doi:{d}" for d, _, _ in find_dois(body))
+    out: set[str] = {f"arxiv:{c.id}" for c in scan_arxiv(body) if c.id}
+    if _DOI_HINT_RE.search(body):
+        out.update(f"doi:{d}" for d, _, _ in find_dois(body))
     for url, _, _ in find_urls(body):
-        low = url.lower()
-        if "arxiv.org/" in low and any(c.id for c in scan_arxiv(url)):
+        if "rxiv.org/" in url and _ARXIV_URL_RE.search(url):
             continue
         m = _DOI_URL_RE.match(url)
         if m:
             out.add(f"doi:{m.group(1).lower()}")
             continue
         out.add(url.rstrip("/"))
-    out.update(p for p, _, _ in find_kb_paths(body))
+    if "/" in body:
+        out.update(p for p, _, _ in find_kb_paths(body))
     return out
 
 

@@ -137,7 +137,11 @@ class IneffectiveEmphasis(Rule):
                 yield self._violation(first + i, lines[first - 1 + i], pos - offsets[i])
 
     def _violation(self, n: int, text: str, col: int) -> Violation:
-        shown = text[max(0, col - 3):col + 5].strip()
+        nxt = text.find("**", col + 2)
+        if 0 <= nxt - col <= 40:
+            shown = text[max(0, col - 1):nxt + 3].strip()
+        else:
+            shown = text[max(0, col - 3):col + 6].strip()
         return Violation(n, f"'**' in '{shown}' stays literal (CommonMark flanking fails next to punctuation): "
                             "put a space or punctuation outside the ** (`**2.03×** 加速`, `**2.03×**，`)", col + 1)
 
