@@ -191,10 +191,13 @@ class NameMatcher:
     """
 
     def __init__(self, names: Mapping[str, str]) -> None:
-        self.key_of = dict(names)
-        self._buckets: dict[str, list[str]] = {}
-        for name in sorted(self.key_of, key=lambda n: (-len(n), n)):
-            self._buckets.setdefault(name[0], []).append(name)
+        self.key_of = {n: k for n, k in names.items() if len(n) >= 2}
+        by_prefix: dict[str, dict[int, set[str]]] = {}
+        for name in self.key_of:
+            by_prefix.setdefault(name[:2], {}).setdefault(len(name), set()).add(name)
+        # first two characters -> [(length, names of that length)], longest first
+        self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
+                         for p, d in by_prefix.items()}
 
     def find(self, text: str) -> list[tuple[str, int, int]]:
         """``(key, start, end)`` of names in ``text``, left to right, no overlaps."""
@@ -203,11 +206,15 @@ class NameMatcher:
             low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
         out: list[tuple[str, int, int]] = []
         i, n = 0, len(low)
+        buckets = self._buckets
         while i < n:
-            for name in self._buckets.get(low[i], ()):
-                end = i + len(name)
-                if low.startswith(name, i) and _bounded(text, i, end):
-                    out.append((self.key_of[name], i, end))
+            if i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-."):
+                i += 1  # inside an ASCII word: no bounded name starts here
+                continue
+            for length, names in buckets.get(low[i:i + 2], ()):
+                end = i + length
+                if low[i:end] in names and _bounded(text, i, end):
+                    out.append((self.key_of[low[i:end]], i, end))
                     i = end - 1
                     break
             i += 1

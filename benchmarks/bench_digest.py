@@ -1,0 +1,80 @@
+"""Nightly benchmark: `kb digest` for one night on a large KB after a warm ingest, next to `kb --version`.
+
+Usage:
+    python benchmarks/bench_digest.py [KB_DIR] [--inbox 10000 --cards 2000 --docs 5] [--repeat 5]
+
+Without KB_DIR a synthetic KB is generated (benchmarks/gen_kb.py) in a temporary folder. The
+store is brought up to date first (`kb ingest`, untimed), then, in one run, it times the
+median of ``--repeat`` runs each of `kb --version`, `kb digest --out -` for the night of the
+newest inbox day, and `kb diff --format json` for the same night. Target (issue 3): digest
+≤ 3× `kb --version`; the nightly cost must not grow with the size of the KB (only the window
+and the subjects in it are queried).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def timed(root: Path, *args: str) -> tuple[float, str]:
+    """Wall seconds of one `kb` process and its stdout."""
+    t = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "kb", "--kb", str(root), *args],
+                         capture_output=True, text=True, check=True)
+    return time.perf_counter() - t, out.stdout
+
+
+def median(root: Path, repeat: int, *args: str) -> tuple[float, str]:
+    runs = [timed(root, *args) for _ in range(repeat)]
+    runs.sort(key=lambda r: r[0])
+    return runs[len(runs) // 2]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("kb", nargs="?", type=Path)
+    ap.add_argument("--inbox", type=int, default=10000)
+    ap.add_argument("--cards", type=int, default=2000)
+    ap.add_argument("--docs", type=int, default=5)
+    ap.add_argument("--repeat", type=int, default=5)
+    a = ap.parse_args()
+    tmp = None
+    root = a.kb
+    if root is None:
+        import gen_kb
+
+        tmp = Path(tempfile.mkdtemp(prefix="kb-bench-"))
+        root = tmp / "kb"
+        gen_kb.generate(root, a.inbox, a.cards, a.docs, seed=7)
+    try:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "kb", "--kb", str(root), "ingest"], check=True, capture_output=True)
+        ingest_s = time.perf_counter() - t0
+        version_s, _ = median(root, a.repeat, "--version")
+        digest_s, brief = median(root, a.repeat, "digest", "--out", "-")
+        diff_s, _ = median(root, a.repeat, "diff", "--format", "json")
+        files = sum(1 for _ in root.rglob("*.md"))
+        head = brief.splitlines()
+        print(f"files                       {files}")
+        print(f"kb ingest (untimed setup)   {ingest_s:8.2f} s")
+        print(f"kb --version                {version_s:8.3f} s   median of {a.repeat}")
+        print(f"kb digest --out -           {digest_s:8.3f} s   median of {a.repeat}")
+        print(f"kb diff --format json       {diff_s:8.3f} s   median of {a.repeat}")
+        print(f"ratio digest / --version    {digest_s / version_s:8.2f}   (target <= 3)")
+        print(f"brief                       {head[0] if head else '(empty)'} · {len(head)} lines")
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
