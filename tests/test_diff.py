@@ -224,6 +224,14 @@ def test_card_claims_are_about_the_card_and_heading_gives_a_subject() -> None:
     assert vllm.claims == [f"{INBOX}:40"]
 
 
+def test_counts_of_named_things_are_not_figures() -> None:
+    claims = [C("vLLM 课程大纲共 8 个模块", q=(("8 个", 8.0, "个", None),)),
+              C("vLLM 平均每天 64 个，规模很大", line=2, q=(("64 个", 64.0, "个", None),))]
+    r = run(claims)
+    assert [s.raw for s in r.secondhand_only] == ["64 个"]
+    assert r.subjects[0].new_values == ["64 个"]
+
+
 def test_possessive_puts_the_owned_subject_first() -> None:
     doc = [C("SGLang v0.5.16 的 vLLM 投机解码，8×H200 单请求 383.7 tok/s", path=DOC, line=3,
              q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))]

@@ -55,6 +55,8 @@ _HINT_RE = re.compile(
     r"\s*[:：]?[^§\n]{0,16}?§\s*(\d+(?:\.\d+)*)",
     re.IGNORECASE,
 )
+_COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
+_NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
 _ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
 
 
@@ -352,6 +354,8 @@ class Attributor:
         for q in claim.quantities:
             if (q.metric is None and q.unit is None) or q.metric in RATING_METRICS or q.metric in DATE_METRICS:
                 continue
+            if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
+                continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
             cs, ce = _clause(text, q.start, q.end)
             subj = _nearest(own, cs, q.start) or subjects[0]
             # a table row's conditions are in its other cells (model, concurrency, hardware)

@@ -80,7 +80,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     n_claims = sum(src.claims for src in r.sources_checked)
     prev = [n for n in night.previous if n]
     avg = sum(night.previous) / len(night.previous) if prev else None
-    level = None if avg is None else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
+    # a judgement only when every one of the previous nights has data; else just the figures
+    full = avg is not None and len(prev) == len(night.previous)
+    level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     arxiv_rows = _arxiv_rows(night, number, reg)
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
