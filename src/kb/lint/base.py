@@ -8,7 +8,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from kb.claims import Claim
 from kb.config import KbConfig
 from kb.lint.lines import LineIndex
 from kb.livedoc import LivingDoc, Section
@@ -131,7 +130,6 @@ class LintContext:
     file: Path | None = None
     base: str | None = None
     _starts: list[int] = field(default_factory=list)
-    _by_line: dict[int, list[Claim]] | None = None
 
     def section_at(self, line: int) -> Section | None:
         """The section whose heading is the last one at or before ``line`` (bisect; O(log n))."""
@@ -139,11 +137,3 @@ class LintContext:
             self._starts = [s.line for s in self.doc.sections]
         i = bisect_right(self._starts, line)
         return self.doc.sections[i - 1] if i else None
-
-    def claims_on(self, line: int) -> list[Claim]:
-        """Claims whose first line is ``line``."""
-        if self._by_line is None:
-            self._by_line = {}
-            for c in self.doc.claims:
-                self._by_line.setdefault(c.provenance.line, []).append(c)
-        return self._by_line.get(line, [])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,9 +18,9 @@ from typing import Any
 from kb.config import KbConfig, LintConfig
 from kb.errors import ConfigError, InputError, UsageError
 from kb.lint.base import SEVERITIES, Finding, LintContext, Rule, Severity
+from kb.lint.doc import build_living_doc
 from kb.lint.lines import LineIndex
 from kb.lint.registry import lookup, select_rules, valid_codes
-from kb.lint.doc import build_living_doc
 from kb.parse import Parser
 from kb.textio import decode
 
@@ -255,11 +255,3 @@ def suppress(findings: Iterable[Finding], d: Directives) -> list[Finding]:
 def exit_code(results: Iterable[LintResult]) -> int:
     """1 when any error-level finding remains, else 0 (DESIGN.md §5)."""
     return 1 if any(f.severity == "error" for r in results for f in r.findings) else 0
-
-
-def counts(findings: Iterable[Finding]) -> Mapping[str, int]:
-    """Number of findings per severity, every severity present."""
-    out = {s: 0 for s in SEVERITIES}
-    for f in findings:
-        out[f.severity] += 1
-    return out

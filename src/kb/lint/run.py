@@ -85,6 +85,7 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
         from kb.workspace import open_kb
 
         opened = open_kb(root, progress=progress)
+        run.notes.extend(opened.report.notes)
         try:
             return load_facts(root, opened.store)
         finally:

@@ -48,7 +48,7 @@ class ArxivIdNoncanonical(Rule):
     code = "KB116"
     name = "arxiv-id-noncanonical"
     summary = "arXiv id with a non-canonical prefix (arXiv：, ARXIV:, arxiv.)"
-    severity = "warning"
+    severity = "info"
     tags = ("arxiv", "fixable")
     fixable = True
 
