@@ -5,13 +5,17 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 from rich.table import Table
 
 from kb.cli.common import KbOption, app, console, console_err, load, state
 from kb.errors import ExitCode, UsageError
+
+if TYPE_CHECKING:
+    from kb.diff import DiffResult
+    from kb.workspace import Kb
 
 SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Window start, ISO (inclusive).")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Window end, ISO (exclusive).")]
@@ -75,13 +79,13 @@ def diff_cmd(
         raise typer.Exit(int(ExitCode.FINDINGS))
 
 
-def _version_diff(opened: object, topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
+def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
     from kb.livedoc import load_living_doc
     from kb.parse import Parser
     from kb.versiondiff import diff_versions, parse_version
 
-    parser = Parser(opened.config)  # type: ignore[attr-defined]
-    root = opened.root  # type: ignore[attr-defined]
+    parser = Parser(opened.config)
+    root = opened.root
     if v_from is None:
         raise UsageError("--to needs --from (e.g. --from v44 --to v45)")
     start = parse_version(v_from, "--from")
@@ -117,18 +121,17 @@ def _version_diff(opened: object, topic: str, v_from: str | None, v_to: str | No
         console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
 
 
-def _print_diff(result: object) -> None:
-    r = result  # DiffResult
-    table = Table(header_style="bold", title=f"{r.topic}: {r.window['since']} → {r.window['until']}")  # type: ignore[attr-defined]
+def _print_diff(r: DiffResult) -> None:
+    table = Table(header_style="bold", title=f"{r.topic}: {r.window['since']} → {r.window['until']}")
     for col in ("outcome", "subject", "label", "section", "claims"):
         table.add_column(col, overflow="fold")
-    for s in r.subjects:  # type: ignore[attr-defined]
+    for s in r.subjects:
         table.add_row(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims)))
     console.print(table)
-    for c in r.conflicts:  # type: ignore[attr-defined]
+    for c in r.conflicts:
         values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
         console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
-    console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",  # type: ignore[attr-defined]
+    console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",
                   markup=False)
 
 

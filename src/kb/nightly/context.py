@@ -234,7 +234,9 @@ def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[di
         else:
             steps.append({"type": "source", "label": s["label"], "raws": s["secondhand_only"],
                           "urls": _urls(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
-    todo = [a["id"] for a in arxiv_rows if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
+    # ids of increments not verified yet, ids verify already found wrong, mistyped ids
+    todo = [a["id"] for a in arxiv_rows
+            if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
     todo += [m.cited[6:] for m in night.result.id_mismatches]
     if todo:
         steps.append({"type": "verify", "ids": list(dict.fromkeys(todo))})
