@@ -245,3 +245,16 @@ def test_pipe_in_code_cell_keeps_the_provenance_cell(parser: Parser) -> None:
 )
 def test_role_of(path: str, role: str) -> None:
     assert role_of(path) == role
+
+
+def test_entity_headed_table_columns_own_their_numbers(parser: Parser) -> None:
+    text = (
+        "| 场景 | SGLang v0.6 | vLLM 0.26.0 | 说明 |\n|---|---|---|---|\n"
+        "| GPT-OSS-20B 单请求解码 | 58.3 tok/s | 52.9 tok/s | DGX Spark |\n"
+    )
+    c = only(parse(parser, text))
+    assert [(q.raw, q.subject, q.qualifier) for q in c.quantities] == [
+        ("58.3 tok/s", "entity:sglang", "GPT-OSS-20B 单请求解码"),
+        ("52.9 tok/s", "entity:vllm", "GPT-OSS-20B 单请求解码"),
+    ]
+    assert c.subjects == ["entity:sglang", "entity:vllm"]

@@ -6,6 +6,7 @@ A unit with at least one anchor (arXiv id, quantity, date, DOI or known entity) 
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
@@ -36,7 +37,9 @@ _HINT_RE = re.compile(
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
 _EMPH_RE = re.compile(r"\*\*|__")
-_HOST_RE = re.compile(
+#: Words before an entity that make it a host or baseline, not the subject of the numbers
+#: (DESIGN.md §3: "integrated into SGLang" is not SGLang's number).
+HOST_RE = re.compile(
     r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对(?:于)?|对比|对照|比|较|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over|than)\s*$",
     re.IGNORECASE,
 )
@@ -410,6 +413,10 @@ class _FileCtx:
                     rows.append((row_line, row, hrefs))
             j += 1
         kind_col = next((k for k, h in enumerate(header) if is_kind_header(h)), None)
+        # a column headed by an entity ("| 场景 | SGLang v0.6 | vLLM 0.26.0 |") owns its numbers
+        col_subjects = [next((k for k, _, _ in self.p.entities.find(h)), None) for h in header]
+        if not any(col_subjects):
+            col_subjects = []
         for line, cells, row_hrefs in rows:
             raw_cells = _raw_cells(self._line(line))
             text = " | ".join(c for c in cells)
@@ -424,7 +431,7 @@ class _FileCtx:
                 k = column_kind(cells[kind_col])
                 if k:
                     forced = (k, f"column:{header[kind_col]}={cells[kind_col].strip()}")
-            self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, header=header)
+            self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, col_subjects=col_subjects)
         return j + 1
 
     def _line(self, line: int) -> str:
@@ -464,7 +471,7 @@ class _FileCtx:
 
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
               inherited: list[str], forced: tuple[Kind, str] | None = None,
-              header: list[str] | None = None) -> Claim | None:
+              col_subjects: list[str | None] | None = None) -> Claim | None:
         text = " ".join(text.split()) if ("\n" in text or "  " in text) else text.strip()
         if not text:
             return None
@@ -510,7 +517,7 @@ class _FileCtx:
         anchors += [(a, f"arxiv:{m.group(1)}.{m.group(2)}") for p, a, _ in paths if (m := _CARD_FILE_RE.search(p))]
         in_url = [(a, b) for _, a, b in urls]
         ents = [e for e in ents if not any(a <= e[1] < b for a, b in in_url)]
-        anchors += [(a, k) for k, a, _ in ents if not _HOST_RE.search(text[max(0, a - 24):a])]
+        anchors += [(a, k) for k, a, _ in ents if not HOST_RE.search(text[max(0, a - 24):a])]
         anchors.sort()
         subjects = _dedupe([k for _, k in anchors])
         if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
@@ -526,6 +533,9 @@ class _FileCtx:
             quantities = [self._attach(q, anchors, text) for q in quantities]
         if dates:
             dates = [self._attach_date(d, anchors, text) for d in dates]
+        if col_subjects and quantities:
+            quantities, owners = _by_column(text, quantities, col_subjects)
+            subjects = _dedupe(subjects + owners)
         sources = _dedupe(
             [r.key for r in refs]
             + [f"doi:{d}" for d, _, _ in dois]
@@ -590,6 +600,24 @@ class _FileCtx:
         if subj:
             update["subject"] = subj
         return d.model_copy(update=update) if update else d
+
+
+def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | None]) -> tuple[list[Quantity], list[str]]:
+    """Numbers of a table row that sit in an entity-headed column belong to that entity, with
+    the row's first cell as their qualifier (the scenario: model, hardware, workload)."""
+    seps = [m.start() for m in re.finditer(r" \| ", text)]
+    first_cell = text[: seps[0]].strip() if seps else ""
+    out: list[Quantity] = []
+    owners: list[str] = []
+    for q in quantities:
+        col = bisect.bisect_right(seps, q.start)
+        key = col_subjects[col] if col < len(col_subjects) else None
+        if key is None or col == 0:
+            out.append(q)
+            continue
+        owners.append(key)
+        out.append(q.model_copy(update={"subject": key, "qualifier": q.qualifier or first_cell or None}))
+    return out, owners
 
 
 def _nearest_before(anchors: list[tuple[int, str]], pos: int, text: str) -> str | None:
