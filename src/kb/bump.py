@@ -8,9 +8,7 @@ only those scalars are replaced in the original text, in the style they were wri
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,6 +16,7 @@ from typing import Any
 
 from kb.errors import InputError
 from kb.livedoc import doc_path, history_dir
+from kb.textio import write_atomic
 
 _BOM = b"\xef\xbb\xbf"
 _DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")
@@ -64,8 +63,8 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
         raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
                          f"(check the doc's version, or move the snapshot away)", rel)
     if not existed:
-        write_bytes_atomic(snap, data, overwrite=False)
-    write_bytes_atomic(path, bom + new_text.encode("utf-8"), overwrite=True)
+        write_atomic(snap, data, overwrite=False)
+    write_atomic(path, bom + new_text.encode("utf-8"), overwrite=True)
     return BumpResult(rel, snap_rel, old, new, updated, existed)
 
 
@@ -176,26 +175,3 @@ def _check(after: Any, before: dict[str, Any], old: int, path: str) -> None:
             continue
         if after.get(key) != value:
             raise InputError(f"internal: key {key!r} would change; file left unchanged", path, 2)
-
-
-def write_bytes_atomic(path: Path, data: bytes, *, overwrite: bool) -> None:
-    """Write bytes through a temp file and a rename (or a hard link when not overwriting).
-
-    :raises FileExistsError: ``overwrite`` is False and ``path`` exists.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)
-            os.unlink(tmp)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

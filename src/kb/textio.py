@@ -80,8 +80,9 @@ def decode(data: bytes, path: str) -> Decoded:
     return Decoded(text, encoding, problems)
 
 
-def write_atomic(path: Path, text: str, *, overwrite: bool = True) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder and a rename.
+def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> None:
+    """Write ``text`` (str as UTF-8, or bytes as they are) to ``path`` through a temporary
+    file in the same folder and a rename.
 
     A reader sees the old file or the new one, never half of either.
 
@@ -95,8 +96,8 @@ def write_atomic(path: Path, text: str, *, overwrite: bool = True) -> None:
         raise FileExistsError(str(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
         if overwrite:
