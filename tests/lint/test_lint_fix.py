@@ -69,12 +69,22 @@ def test_diff_previews_and_writes_nothing(tmp_path: Path, run_kb) -> None:
     assert clean.exit_code == 0 and clean.stdout == ""
 
 
-def test_non_utf8_files_are_not_fixed(tmp_path: Path, run_kb) -> None:
-    original = DOC.replace("\r\n", "\n").encode("gb18030")
+def test_gb18030_files_are_fixed_in_their_encoding(tmp_path: Path, run_kb) -> None:
+    original = DOC.encode("gb18030")
+    root, doc = _kb(tmp_path, original)
+    r = run_kb(["lint", "--fix"], cwd=root)
+    assert doc.read_bytes() == (original.replace(b"citations: 9", b"citations: 2")
+                                .replace("（arXiv：2607".encode("gb18030"), "（arXiv:2607".encode("gb18030"))
+                                .replace(b"ARXIV:2607", b"arXiv:2607"))
+    assert r.exit_code == 0
+
+
+def test_undecodable_files_are_not_fixed(tmp_path: Path, run_kb) -> None:
+    original = DOC.encode() + b"\xff\xfe\x81\n"
     root, doc = _kb(tmp_path, original)
     r = run_kb(["lint", "--fix"], cwd=root)
     assert doc.read_bytes() == original
-    assert "not fixed: the file is gb18030, not UTF-8" in r.stderr
+    assert "not fixed: the file is neither UTF-8 nor GB18030" in r.stderr
     assert r.exit_code == 1  # the KB109 error is still there
 
 

@@ -19,7 +19,7 @@ from kb.textio import write_atomic
 
 _BOM = b"\xef\xbb\xbf"
 _EOL_RE = re.compile(rb"(\r\n|\r|\n)")
-_WRITABLE = {"utf-8": "utf-8", "utf-8-sig": "utf-8"}
+_WRITABLE = {"utf-8": "utf-8", "utf-8-sig": "utf-8", "gb18030": "gb18030"}
 
 
 @dataclass(slots=True)
@@ -46,8 +46,9 @@ class FixOutcome:
 def fix_bytes(path: str, data: bytes, encoding: str, lines: list[str], findings: Iterable[Finding]) -> FixOutcome:
     """Apply the fixes of ``findings`` to ``data``.
 
-    :param encoding: how kb decoded ``data`` (:func:`kb.textio.decode`); only UTF-8 files
-        (with or without BOM) are fixed, others get a note.
+    :param encoding: how kb decoded ``data`` (:func:`kb.textio.decode`); UTF-8 (with or
+        without BOM) and GB18030 files are fixed in their own encoding; a file read with
+        replacement characters is not, and gets a note.
     :param lines: the decoded lines the findings' edits refer to; a raw line that does not
         decode to the same text (e.g. a blanked NUL line) is left alone.
     :returns: :class:`FixOutcome`; overlapping edits: the first (by position) wins.
@@ -58,7 +59,7 @@ def fix_bytes(path: str, data: bytes, encoding: str, lines: list[str], findings:
         return out
     enc = _WRITABLE.get(encoding)
     if enc is None:
-        out.notes.append(f"{path}: not fixed: the file is {encoding}, not UTF-8")
+        out.notes.append(f"{path}: not fixed: the file is neither UTF-8 nor GB18030")
         return out
     bom = data.startswith(_BOM)
     parts = _EOL_RE.split(data[3:] if bom else data)
@@ -102,14 +103,15 @@ def write_fixed(file: Path, outcome: FixOutcome) -> None:
     :raises OSError: the folder is not writable.
     """
     mode = stat.S_IMODE(file.stat().st_mode)
-    write_atomic(file, outcome.data.decode("utf-8"))
+    write_atomic(file, outcome.data)
     os.chmod(file, mode)
 
 
-def unified_diff(outcome: FixOutcome) -> str:
+def unified_diff(outcome: FixOutcome, encoding: str = "utf-8") -> str:
     """The fix as a unified diff (``a/<path>`` → ``b/<path>``), empty when nothing changes."""
     if not outcome.changed:
         return ""
-    old = outcome.original.decode("utf-8", errors="replace").splitlines(keepends=True)
-    new = outcome.data.decode("utf-8", errors="replace").splitlines(keepends=True)
+    enc = _WRITABLE.get(encoding, "utf-8")
+    old = outcome.original.decode(enc, errors="replace").splitlines(keepends=True)
+    new = outcome.data.decode(enc, errors="replace").splitlines(keepends=True)
     return "".join(difflib.unified_diff(old, new, f"a/{outcome.path}", f"b/{outcome.path}"))

@@ -112,7 +112,7 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
             outcome = fix_bytes(shown, data, result.encoding, result.lines, result.findings)
             run.notes.extend(outcome.notes)
             if diff:
-                text = unified_diff(outcome)
+                text = unified_diff(outcome, result.encoding)
                 if text:
                     run.diffs.append(text)
             elif outcome.changed:
