@@ -199,3 +199,10 @@ def test_normalise(text: str, expected: str) -> None:
 def test_lower_same_length() -> None:
     assert lower_same_length("TTFT İx") == "ttft İx"
     assert len(lower_same_length("İİ")) == 2
+
+
+def test_phrase_after_a_model_name_is_not_tied_to_it() -> None:
+    from kb.extract.quantities import find_quantities
+
+    qs = find_quantities("Llama-3.1-8B 并发 32 吞吐 | 1,460 tok/s")
+    assert [(q.raw, q.metric) for q in qs] == [("32", "concurrency"), ("1,460 tok/s", "throughput")]

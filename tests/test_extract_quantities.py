@@ -294,3 +294,17 @@ def test_parse_number(raw: str, expected: float) -> None:
 def test_parse_number_rejects(raw: str) -> None:
     with pytest.raises(ValueError, match="number"):
         parse_number(raw)
+
+
+@pytest.mark.parametrize(
+    ("text", "raw", "value", "unit", "qualifier", "metric"),
+    [
+        ("DeepSeek-V4-Pro MTP 383.7 tok/s，8×H200", "8×", 8.0, "devices", "H200", None),
+        ("训练用 4×A100", "4×", 4.0, "devices", "A100", None),
+        ("2×MI300X 上", "2×", 2.0, "devices", "MI300X", None),
+        ("FlashInfer B200 默认(31×PA)", "31×", 31.0, "×", "PA", "speedup"),
+    ],
+)
+def test_times_glued_to_an_accelerator_is_a_device_count(text, raw, value, unit, qualifier, metric) -> None:
+    q = [q for q in find_quantities(text) if q.raw == raw][0]
+    assert (q.value, q.unit, q.qualifier, q.metric) == (value, unit, qualifier, metric)

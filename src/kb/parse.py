@@ -43,6 +43,7 @@ HOST_RE = re.compile(
     r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对(?:于)?|对比|对照|比|较|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over|than)\s*$",
     re.IGNORECASE,
 )
+_CLAUSE_END_RE = re.compile(r"[。；;！？!?，,|]")
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
@@ -603,10 +604,9 @@ class _FileCtx:
 
 
 def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | None]) -> tuple[list[Quantity], list[str]]:
-    """Numbers of a table row that sit in an entity-headed column belong to that entity, with
-    the row's first cell as their qualifier (the scenario: model, hardware, workload)."""
+    """Numbers of a table row that sit in an entity-headed column belong to that entity (the
+    row's other cells are its conditions: model, hardware, workload)."""
     seps = [m.start() for m in re.finditer(r" \| ", text)]
-    first_cell = text[: seps[0]].strip() if seps else ""
     out: list[Quantity] = []
     owners: list[str] = []
     for q in quantities:
@@ -616,7 +616,7 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
             out.append(q)
             continue
         owners.append(key)
-        out.append(q.model_copy(update={"subject": key, "qualifier": q.qualifier or first_cell or None}))
+        out.append(q.model_copy(update={"subject": key}))
     return out, owners
 
 
@@ -629,7 +629,7 @@ def _nearest_before(anchors: list[tuple[int, str]], pos: int, text: str) -> str 
     if best is None or len(anchors) < 2:
         return None
     between = text[best[0]:pos]
-    if re.search(r"[。；;！？!?]", between):
+    if _CLAUSE_END_RE.search(between):
         return None
     return best[1]
 

@@ -356,6 +356,8 @@ class Attributor:
                 continue
             if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
                 continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
+            if q.unit == "devices" or q.metric in CONDITION_METRICS:
+                continue  # 8×H200, 并发 32: the set-up a figure was measured under, not a figure
             cs, ce = _clause(text, q.start, q.end)
             subj = _nearest(own, cs, q.start) or subjects[0]
             # a table row's conditions are in its other cells (model, concurrency, hardware)
@@ -383,6 +385,10 @@ class Attributor:
                 out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
                             "name": claim.text[a:b], "card_subject": key, "cited": nxt[1]})
         return out
+
+
+#: Metrics that describe the set-up of a measurement rather than its result.
+CONDITION_METRICS = frozenset({"concurrency"})
 
 
 def _clause(text: str, start: int, end: int) -> tuple[int, int]:

@@ -187,6 +187,8 @@ def _tied(norm: str, p: int) -> bool:
         return False
     while j > 0 and (norm[j - 1].isdigit() or norm[j - 1] in ".,"):
         j -= 1
+    if j >= 2 and norm[j - 1] in "-_/" and norm[j - 2] in _ASCII_ALNUM:
+        return False  # Llama-3.1-8B 并发: a model name, not a number the phrase belongs to
     return j == 0 or norm[j - 1] not in _ASCII_ALNUM
 
 

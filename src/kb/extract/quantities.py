@@ -59,6 +59,8 @@ _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(_CJK_UNITS))}|×(?!\d)|[{_COUNTER_CHARS}]"
     rf"|(?i:{_alt(list(_ASCII_UNITS_CI))}){_W}|(?:{_alt(list(_ASCII_UNITS_CS))}){_W})"
 )
+# An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
+_HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
 _SEP = r"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
@@ -175,6 +177,8 @@ def find_quantities(
 
     * ratios: ``2.03×``, ``2.03x``, ``2.03X``, ``2.03 倍`` → 2.03 ``×``; ``31×PA`` → 31 ``×``,
       raw ``31×``, qualifier ``PA`` (an ASCII word glued after ``×`` names the baseline);
+      an accelerator model glued after ``×`` makes a device count: ``8×H200`` → 8 ``devices``,
+      qualifier ``H200``, no metric;
       ``x`` only glued to the number, ``×`` not before a digit (``2×10``);
     * percentages: ``-67.6%``, ``−49.9%``, ``42％``, ``+0.276%``; points: ``0.27 个百分点``,
       ``0.27 pp``, ``0.27 percentage points`` → ``pp``;
@@ -265,6 +269,8 @@ def find_quantities(
             if unit == "×" and norm[e - 1] == "×":
                 w = _GLUED_WORD.match(norm, e)
                 qualifier = text[w.start():w.end()] if w else None
+                if qualifier and _HARDWARE_RE.fullmatch(qualifier):
+                    unit, metric = "devices", None  # 8×H200 is eight GPUs, not a speed-up
             out.append(
                 Quantity(raw=text[s:e], unit=unit, metric=metric, qualifier=qualifier, start=s, end=e, **q)
             )
