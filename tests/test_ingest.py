@@ -267,3 +267,27 @@ def test_unwritable_store_is_a_clear_error(small_kb: Path, run_kb) -> None:
     r = run_kb(["claims"], cwd=small_kb)
     assert r.exit_code == 2
     assert "cannot open the store" in r.stderr and "writable .kb/" in " ".join(r.stderr.split())
+
+
+def test_write_atomic_keeps_permissions_and_refuses_to_clobber(tmp_path: Path) -> None:
+    from kb.textio import write_atomic
+
+    p = tmp_path / "doc.md"
+    p.write_text("old")
+    p.chmod(0o640)
+    write_atomic(p, "new")
+    assert (p.read_text(), p.stat().st_mode & 0o777) == ("new", 0o640)
+    with pytest.raises(FileExistsError):
+        write_atomic(p, b"other", overwrite=False)
+    assert p.read_text() == "new"
+    fresh = tmp_path / "fresh.md"
+    write_atomic(fresh, b"\xef\xbb\xbfbytes")
+    assert fresh.read_bytes() == b"\xef\xbb\xbfbytes"
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~_umask()
+    assert [q.name for q in tmp_path.iterdir() if q.name.endswith(".tmp")] == []
+
+
+def _umask() -> int:
+    m = os.umask(0)
+    os.umask(m)
+    return m

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 import subprocess
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from kb.claims import Claim, DateRef, Quantity
+from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.entities import EntityMatcher
+from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.parse import Heading, ParsedFile, Parser
 from kb.textio import Problem, decode
 
@@ -87,11 +90,8 @@ class LivingDoc:
 
     def section_at(self, line: int) -> Section | None:
         """The innermost section holding ``line`` (1-based), else None (text before any heading)."""
-        best = None
-        for s in self.sections:
-            if s.line <= line <= s.end_line:
-                best = s
-        return best
+        i = bisect_right([s.line for s in self.sections], line)
+        return self.sections[i - 1] if i and line <= self.sections[i - 1].end_line else None
 
     def section(self, number: str) -> Section | None:
         """The section numbered ``number`` (``2.13`` or ``§2.13``), else None."""
@@ -133,9 +133,57 @@ class LivingDoc:
                 out.append((v, c))
         return out
 
+    def body_text(self) -> str:
+        """The text with front-matter and fenced-code lines blanked (line numbers kept)."""
+        lines = self.text.split("\n")
+        end = self.parsed.front_end if self.front_present else 0
+        out = [""] * end
+        fence: str | None = None
+        for line in lines[end:]:
+            m = _FENCE_RE.match(line)
+            if fence is None and m:
+                fence = m.group(1)[0] * len(m.group(1))
+                out.append("")
+            elif fence is not None:
+                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                    fence = None
+                out.append("")
+            else:
+                out.append(line)
+        return "\n".join(out)
+
     def cited_sources(self) -> set[str]:
-        """Distinct cited sources: arXiv keys, DOIs, URLs and KB paths over all claims."""
-        return {s for c in self.claims for s in c.sources}
+        """Distinct sources the body cites anywhere (see :func:`citations_of`)."""
+        return citations_of(self.body_text())
+
+
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ARXIV_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/", re.IGNORECASE)
+_DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+
+
+def citations_of(text: str) -> set[str]:
+    """Distinct sources written in ``text`` — the one definition kb uses for "cited sources"
+    (KB109's count, ``kb diff --from/--to`` citations, the front-matter ``citations`` figure).
+
+    arXiv ids in any form count as ``arxiv:<id>`` (any version; an arxiv.org link is its id,
+    not a URL); DOIs as ``doi:<doi>`` (a doi.org link is its DOI); other http(s) URLs as
+    written, a trailing ``/`` ignored; KB paths (``inbox/…``, ``paper_cards/…``) as written.
+
+    :param text: any text; callers blank what must not count (front matter, fenced code).
+    :returns: source keys.
+    """
+    out: set[str] = {f"arxiv:{c.id}" for c in scan_arxiv(text) if c.id}
+    if "10." in text:
+        out.update(f"doi:{d}" for d, _, _ in find_dois(text))
+    for url, _, _ in find_urls(text):
+        if _ARXIV_URL_RE.match(url):
+            continue
+        m = _DOI_URL_RE.match(url)
+        out.add(f"doi:{m.group(1).lower()}" if m else url.rstrip("/"))
+    if "/" in text:
+        out.update(p for p, _, _ in find_kb_paths(text))
+    return out
 
 
 def parse_living_doc(parser: Parser, path: str, data: bytes | str,
@@ -152,9 +200,6 @@ def parse_living_doc(parser: Parser, path: str, data: bytes | str,
     else:
         text, problems = data, []
     parsed = parser.parse_text(path, text, problems)
-    from kb import frontmatter
-
-    fm, _ = frontmatter.split(text, path)
     total_lines = text.count("\n") + 1
     sections: list[Section] = []
     notes: list[str] = []
@@ -171,10 +216,11 @@ def parse_living_doc(parser: Parser, path: str, data: bytes | str,
         a.end_line = b.line - 1
     if unnumbered:
         notes.append(f"{path}: {unnumbered} heading(s) without a § number, numbered by position (#n)")
+    starts = [sec.line for sec in sections]
     for c in parsed.claims:
-        sec = _innermost(sections, c.provenance.line)
-        if sec is not None:
-            sec.claims.append(c)
+        i = bisect_right(starts, c.provenance.line)
+        if i:
+            sections[i - 1].claims.append(c)
     for s in sections:
         subj: list[str] = list(s.heading_subjects)
         for c in s.claims:
@@ -192,8 +238,8 @@ def parse_living_doc(parser: Parser, path: str, data: bytes | str,
         updated=_dt(front.get("updated"), parser),
         citations=front.get("citations") if isinstance(front.get("citations"), int) else None,
         front=front,
-        front_lines=dict(fm.key_lines),
-        front_present=fm.present,
+        front_lines=dict(parsed.front_lines),
+        front_present=parsed.front_end > 0,
         sections=sections,
         claims=parsed.claims,
         headings=parsed.headings,
@@ -202,16 +248,6 @@ def parse_living_doc(parser: Parser, path: str, data: bytes | str,
         notes=notes,
         text=text,
     )
-
-
-def _innermost(sections: list[Section], line: int) -> Section | None:
-    best = None
-    for s in sections:
-        if s.line <= line:
-            best = s
-        else:
-            break
-    return best
 
 
 def _str(v: Any) -> str | None:

@@ -91,6 +91,10 @@ class ParsedFile:
     problems: list[Problem]
     invalid_ids: list[tuple[int, int, str, str]] = field(default_factory=list)
     """Id-shaped text that is no arXiv id: ``(line, column, raw, reason)``."""
+    front_lines: dict[str, int] = field(default_factory=dict)
+    """Front-matter key -> its 1-based file line."""
+    front_end: int = 0
+    """Line of the closing ``---`` of the front matter (0 without front matter)."""
 
 
 def role_of(path: str) -> Role:
@@ -175,6 +179,8 @@ class Parser:
             headings=ctx.headings,
             problems=problems + ctx.problems,
             invalid_ids=ctx.invalid,
+            front_lines=dict(fm.key_lines),
+            front_end=fm.end_line if fm.present else 0,
         )
 
     def _written_at(self, path: str, role: Role, front: dict[str, Any]) -> datetime | None:

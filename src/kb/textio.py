@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,7 +85,8 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
     """Write ``text`` (str as UTF-8, or bytes as they are) to ``path`` through a temporary
     file in the same folder and a rename.
 
-    A reader sees the old file or the new one, never half of either.
+    A reader sees the old file or the new one, never half of either. An overwritten file
+    keeps its permission bits.
 
     :param overwrite: when False and ``path`` exists, raise :class:`FileExistsError`
         (checked again at rename time with a hard link, so a racing writer is not clobbered).
@@ -94,8 +96,15 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
     path.parent.mkdir(parents=True, exist_ok=True)
     if not overwrite and path.exists():
         raise FileExistsError(str(path))
+    try:  # keep an existing file's permissions; a new file gets the usual 0666 & ~umask
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()

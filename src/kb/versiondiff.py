@@ -15,13 +15,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from kb.errors import UsageError
-from kb.extract.arxiv_ids import find_arxiv
-from kb.extract.refs import find_dois, find_kb_paths, find_urls
-from kb.livedoc import LivingDoc, Section, load_version
+from kb.livedoc import LivingDoc, Section, citations_of, load_version
 from kb.parse import Parser
 
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\s*$", re.IGNORECASE)
-_ARXIV_URL_RE = re.compile(r"^https?://(?:www\.)?arxiv\.org/", re.IGNORECASE)
 
 
 class SectionRef(BaseModel):
@@ -80,22 +77,6 @@ def _body(doc: LivingDoc, s: Section) -> str:
     return " ".join(" ".join(lines).split())
 
 
-def citations_of(text: str) -> set[str]:
-    """Distinct sources written in ``text``: ``arxiv:<id>``, ``doi:…``, URLs, KB paths."""
-    out = {r.key for r in find_arxiv(text)}
-    out |= {f"doi:{d}" for d, _, _ in find_dois(text)}
-    out |= {u for u, _, _ in find_urls(text) if not _ARXIV_URL_RE.match(u)}
-    out |= {p for p, _, _ in find_kb_paths(text)}
-    return out
-
-
-def _body_text(doc: LivingDoc) -> str:
-    """The doc's text without its front matter (front-matter lines blanked)."""
-    lines = doc.text.split("\n")
-    end = max(doc.front_lines.values(), default=0) + 1 if doc.front_present else 0
-    return "\n".join([""] * end + lines[end:])
-
-
 def _section_citations(doc: LivingDoc) -> set[tuple[str, str]]:
     lines = doc.text.split("\n")
     return {(s.label, c) for s in doc.sections for c in citations_of("\n".join(lines[s.line - 1:s.end_line]))}
@@ -146,7 +127,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
     new_subjects = {k for s in new.sections for k in s.subjects}
     out.subjects_added = sorted(new_subjects - old_subjects)
     out.subjects_removed = sorted(old_subjects - new_subjects)
-    old_cites, new_cites = citations_of(_body_text(old)), citations_of(_body_text(new))
+    old_cites, new_cites = old.cited_sources(), new.cited_sources()
     out.citations_added = sorted(new_cites - old_cites)
     out.citations_removed = sorted(old_cites - new_cites)
     out.section_citations_added = sorted(_section_citations(new) - _section_citations(old))

@@ -18,9 +18,9 @@ from typing import Any
 from kb.config import KbConfig, LintConfig
 from kb.errors import ConfigError, InputError, UsageError
 from kb.lint.base import SEVERITIES, Finding, LintContext, Rule, Severity
-from kb.lint.doc import build_living_doc
 from kb.lint.lines import LineIndex
 from kb.lint.registry import lookup, select_rules, valid_codes
+from kb.livedoc import parse_living_doc
 from kb.parse import Parser
 from kb.textio import decode
 
@@ -154,7 +154,7 @@ class Linter:
 
     def _lint(self, path: str, data: bytes, file: Path | None, in_kb: bool) -> LintResult:
         dec = decode(data, path)
-        doc = build_living_doc(self.parser, path, dec.text)
+        doc = parse_living_doc(self.parser, path, dec.text)
         lines = dec.text.split("\n")
         index = LineIndex(lines, {h.line for h in doc.headings})
         use_kb = in_kb and self._facts_fn is not None

@@ -7,9 +7,7 @@ every other byte are kept, because edits are applied to the raw bytes line by li
 from __future__ import annotations
 
 import difflib
-import os
 import re
-import stat
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,13 +96,11 @@ def fix_bytes(path: str, data: bytes, encoding: str, lines: list[str], findings:
 
 
 def write_fixed(file: Path, outcome: FixOutcome) -> None:
-    """Write the fixed bytes atomically, keeping the file's permission bits.
+    """Write the fixed bytes atomically (permission bits kept, see :func:`kb.textio.write_atomic`).
 
     :raises OSError: the folder is not writable.
     """
-    mode = stat.S_IMODE(file.stat().st_mode)
     write_atomic(file, outcome.data)
-    os.chmod(file, mode)
 
 
 def unified_diff(outcome: FixOutcome, encoding: str = "utf-8") -> str:

@@ -6,24 +6,16 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.extract.arxiv_ids import scan_arxiv
-from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.lint.base import Edit, LintContext, Rule, Violation
 from kb.lint.lines import LineIndex
+from kb.livedoc import citations_of
 
 _VALUE_RE = re.compile(r"^(citations[ \t]*:[ \t]*)(\d+)(?=[ \t]*(?:#.*)?$)")
-_DOI_HINT_RE = re.compile(r"10\.\d{4,9}/")
-_ARXIV_URL_RE = re.compile(r"(?i)arxiv\.org/(?:abs|pdf|html)/(?:\d{4}\.\d{4,5}|[a-z-]+(?:\.[A-Z]{2})?/\d{7})")
-_DOI_URL_RE = re.compile(r"(?i)^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$")
 
 
 def distinct_sources(lines: list[str], index: LineIndex) -> set[str]:
-    """The document's distinct cited sources, as KB109 counts them.
-
-    Every unit counts, not only claims: the body outside front matter and fenced code is
-    scanned for arXiv ids (any form; an arxiv.org URL counts as its id, any version), DOIs
-    (a doi.org URL counts as its DOI), other http(s) URLs (a trailing ``/`` ignored) and KB
-    paths (``inbox/…``, ``paper_cards/…``).
+    """The document's distinct cited sources: :func:`kb.livedoc.citations_of` over the body
+    outside front matter and fenced code (the one definition kb uses everywhere).
 
     :param lines: the document's decoded lines.
     :param index: their :class:`~kb.lint.lines.LineIndex`.
@@ -35,20 +27,7 @@ def distinct_sources(lines: list[str], index: LineIndex) -> set[str]:
         body = "\n".join("" if code[i] else lines[i] for i in range(start, len(lines)))
     else:
         body = "\n".join(lines[start:])
-    out: set[str] = {f"arxiv:{c.id}" for c in scan_arxiv(body) if c.id}
-    if _DOI_HINT_RE.search(body):
-        out.update(f"doi:{d}" for d, _, _ in find_dois(body))
-    for url, _, _ in find_urls(body):
-        if "rxiv.org/" in url and _ARXIV_URL_RE.search(url):
-            continue
-        m = _DOI_URL_RE.match(url)
-        if m:
-            out.add(f"doi:{m.group(1).lower()}")
-            continue
-        out.add(url.rstrip("/"))
-    if "/" in body:
-        out.update(p for p, _, _ in find_kb_paths(body))
-    return out
+    return citations_of(body)
 
 
 class CitationCountStale(Rule):
