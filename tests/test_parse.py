@@ -258,3 +258,26 @@ def test_entity_headed_table_columns_own_their_numbers(parser: Parser) -> None:
         ("52.9 tok/s", "entity:vllm"),
     ]
     assert c.subjects == ["entity:sglang", "entity:vllm"]
+
+
+def test_mention_and_invalid_id_columns_are_file_columns(parser: Parser) -> None:
+    """C04/C03: each mention's column points at its id's first character in the source line."""
+    text = (
+        "# 标题\n"
+        "见 **arXiv:2301.00001**。对比 https://arxiv.org/pdf/2301.00001v3.pdf，以及（2402.12345v1）、"
+        "[2403.00002](https://arxiv.org/abs/2403.00002v2)\n"
+        "坏号 arXiv:2313.00001 与 [GEAR](https://arxiv.org/abs/203.05527) 2.03×\n"
+    )
+    parsed = parse(parser, text)
+    line2 = text.split("\n")[1]
+    assert [(m.id, m.version, m.line, m.column) for m in parsed.mentions] == [
+        ("2301.00001", None, 2, line2.index("2301.00001") + 1),
+        ("2301.00001", 3, 2, line2.index("2301.00001v3") + 1),
+        ("2402.12345", 1, 2, line2.index("2402.12345") + 1),
+        ("2403.00002", 2, 2, line2.index("2403.00002") + 1),
+    ]
+    line3 = text.split("\n")[2]
+    # a link path that is no id at all (GEAR's 203.05527) is KB103's to report
+    assert [(ln, col, raw) for ln, col, raw, _ in parsed.invalid_ids] == [
+        (3, line3.index("2313.00001") + 1, "arXiv:2313.00001"),
+    ]

@@ -309,6 +309,8 @@ class _FileCtx:
         self.invalid: list[tuple[int, int, str, str]] = []
         self.stack: list[Heading] = []
         self.lines: list[str] | None = None
+        self._seen_ids: dict[int, int] = {}
+        self._seen_bad: dict[int, int] = {}
         self.default_subjects: list[str] = []
         """Subjects of every unit that names no paper of its own (a card's own arXiv id)."""
         self._ordinal: dict[int, int] = {}
@@ -446,35 +448,55 @@ class _FileCtx:
 
     # -- units --------------------------------------------------------------------------------
 
-    def _arxiv(self, text: str, hrefs: list[str], line: int) -> list[ArxivRef]:
-        """Valid ids of a unit's text and link targets (one scan); invalid ones are recorded.
+    def _arxiv(self, text: str, hrefs: list[str], line: int, end_line: int | None = None) -> list[ArxivRef]:
+        """Valid ids of a unit's text and link targets (one scan); invalid ones are recorded
+        with their file line and column.
 
         An id both in a link's text and its target is one mention (C04), with the version of
         whichever side states one. Ids only in a target get ``start = -1``.
         """
         refs: list[ArxivRef] = []
+        last = end_line or line
         if "." in text or "/" in text:
             for cand in scan_arxiv(text):
                 if cand.id is None:
-                    self.invalid.append((line, cand.start + 1, cand.raw, cand.error or "not an arXiv id"))
+                    at_line, col = self._locate(text[cand.start:cand.end], line, last, self._seen_bad)
+                    self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
                 else:
                     refs.append(ArxivRef.model_construct(id=cand.id, version=cand.version, raw=cand.raw,
                                                          start=cand.start, end=cand.end))
         for href in hrefs:
             if "arxiv" not in href.lower():
                 continue
-            for r in find_arxiv(href):
-                same = next((x for x in refs if x.id == r.id and x.version in (None, r.version)), None)
+            for cand in scan_arxiv(href):
+                if cand.id is None:
+                    at_line, col = self._locate(href[cand.start:cand.end], line, last, self._seen_bad)
+                    self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
+                    continue
+                same = next((x for x in refs if x.id == cand.id and x.version in (None, cand.version)), None)
                 if same is not None:
-                    if same.version is None and r.version is not None:
-                        refs[refs.index(same)] = same.model_copy(update={"version": r.version})
-                elif not any(x.id == r.id for x in refs):
-                    refs.append(ArxivRef.model_construct(id=r.id, version=r.version, raw=href, start=-1, end=-1))
+                    if same.version is None and cand.version is not None:
+                        refs[refs.index(same)] = same.model_copy(update={"version": cand.version})
+                elif not any(x.id == cand.id for x in refs):
+                    refs.append(ArxivRef.model_construct(id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
         return refs
 
-    def _mention(self, refs: list[ArxivRef], line: int, claim: str | None, kind: Kind | None) -> None:
+    def _locate(self, needle: str, first: int, last: int, seen: dict[int, int]) -> tuple[int, int]:
+        """File line and 1-based column of the next occurrence of ``needle`` in source lines
+        ``first..last``; ``seen`` keeps, per line, where the last one found ended (units come
+        in document order, so positions only move forward). ``(first, 0)`` when absent."""
+        for ln in range(first, last + 1):
+            col = self._line(ln).find(needle, seen.get(ln, 0))
+            if col >= 0:
+                seen[ln] = col + len(needle)
+                return ln, col + 1
+        return first, 0
+
+    def _mention(self, refs: list[ArxivRef], line: int, claim: str | None, kind: Kind | None,
+                 end_line: int | None = None) -> None:
         for r in refs:
-            self.mentions.append(Mention(r.id, r.version, r.raw, line, r.start + 1 if r.start >= 0 else None, claim, kind))
+            at_line, col = self._locate(r.id, line, end_line or line, self._seen_ids) if r.start >= 0 else (line, 0)
+            self.mentions.append(Mention(r.id, r.version, r.raw, at_line, col or None, claim, kind))
 
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
               inherited: list[str], forced: tuple[Kind, str] | None = None,
@@ -485,7 +507,7 @@ class _FileCtx:
         ents = self.p.entities.find(text)
         if not ents and not _DIGIT_RE.search(text):
             return None  # no id, quantity, date or DOI without a digit, no entity: not a claim
-        refs = self._arxiv(text, hrefs, line)
+        refs = self._arxiv(text, hrefs, line, end_line)
         skip = [(r.start, r.end) for r in refs if r.start >= 0]
         urls = find_urls(text) if ("http" in text) else []
         skip += [(a, b) for _, a, b in urls]
@@ -517,7 +539,7 @@ class _FileCtx:
                 kind, reason = cue[0], f"cue:{cue[1]}"
             else:
                 kind, reason = "secondhand", f"default:{self.role}"
-        self._mention(refs, line, cid, kind)
+        self._mention(refs, line, cid, kind, end_line)
         # subjects: ids, DOIs, entities that are not hosts/baselines; inherit when none of its own
         anchors: list[tuple[int, str]] = [(r.start if r.start >= 0 else 0, r.key) for r in refs]
         anchors += [(a, f"doi:{d}") for d, a, _ in dois]
