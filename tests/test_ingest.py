@@ -176,6 +176,7 @@ def test_unknown_config_key_is_an_error_naming_it(small_kb: Path, run_kb) -> Non
 
 def test_ingest_exit_2_when_nothing_could_be_read(tmp_path: Path, run_kb, monkeypatch: pytest.MonkeyPatch) -> None:
     root = tmp_path / "kb"
+    write(root, "kb.yaml", "")
     write(root, "inbox/jay/2026-07-31-a.md", "vLLM 2.03×\n")
     real = Path.read_bytes
 
@@ -291,3 +292,32 @@ def _umask() -> int:
     m = os.umask(0)
     os.umask(m)
     return m
+
+
+@pytest.mark.parametrize("given", ["inbox/spark", "./inbox/spark/", "inbox/spark/2026-07-30-blog.md", "ABS"])
+def test_file_filter_accepts_folders_dot_paths_and_absolute_paths(small_kb: Path, run_kb, given: str) -> None:
+    if given == "ABS":
+        given = str(small_kb / "inbox/spark/2026-07-30-blog.md")
+    r = run_kb(["claims", "--file", given, "--format", "jsonl"], cwd=small_kb)
+    assert r.exit_code == 0, r.stderr
+    assert [json.loads(x)["provenance"]["path"] for x in r.stdout.splitlines()] == ["inbox/spark/2026-07-30-blog.md"] * 2
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ("nope.md", "--file nope.md: no such file in the knowledge base"),
+    ("/etc/passwd", "--file /etc/passwd: not inside the knowledge base"),
+])
+def test_file_filter_that_names_nothing_is_an_error(small_kb: Path, run_kb, given: str, message: str) -> None:
+    r = run_kb(["claims", "--file", given], cwd=small_kb)
+    assert r.exit_code == 2 and message in r.stderr
+
+
+def test_since_after_until_is_an_error(small_kb: Path, run_kb) -> None:
+    r = run_kb(["claims", "--since", "2026-08-01", "--until", "2026-07-01"], cwd=small_kb)
+    assert r.exit_code == 2 and "--since 2026-08-01 is not before --until 2026-07-01" in r.stderr
+
+
+def test_outside_any_kb_is_an_error_and_makes_no_store(tmp_path: Path, run_kb) -> None:
+    r = run_kb(["claims"], cwd=tmp_path)
+    assert r.exit_code == 2 and "no knowledge base here or above" in r.stderr
+    assert not (tmp_path / ".kb").exists()

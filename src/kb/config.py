@@ -118,6 +118,11 @@ class KbConfig(_Strict):
         return names[0]
 
 
+def is_kb_root(folder: Path) -> bool:
+    """True when ``folder`` holds ``kb.yaml`` or ``organized/`` (DESIGN.md §5 discovery)."""
+    return (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir()
+
+
 def find_root(start: Path | None = None) -> Path:
     """Walk up from ``start`` (default: cwd) to the folder holding ``kb.yaml`` or ``organized/``.
 
@@ -125,7 +130,7 @@ def find_root(start: Path | None = None) -> Path:
     """
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir():
+        if is_kb_root(folder):
             return folder
     return here
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from datetime import date, datetime, time
 
 from kb.claims import KINDS, Claim
@@ -99,13 +100,42 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     if flt.kind and flt.kind not in KINDS:
         raise UsageError(f"--kind {flt.kind!r}: expected one of {', '.join(KINDS)}")
     subjects = resolve_subject(kb, flt.subject) if flt.subject else None
+    since = to_iso(flt.since, kb, option="--since") if flt.since else None
+    until = to_iso(flt.until, kb, option="--until") if flt.until else None
+    if since and until and since >= until:
+        raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
     return list(
         kb.store.claims(
             kind=flt.kind,
             subject=subjects,
             author=flt.author,
-            since=to_iso(flt.since, kb, option="--since") if flt.since else None,
-            until=to_iso(flt.until, kb, option="--until") if flt.until else None,
-            path=flt.path,
+            since=since,
+            until=until,
+            path=kb_path(kb, flt.path) if flt.path else None,
         )
     )
+
+
+def kb_path(kb: Kb, given: str) -> str:
+    """A ``--file`` value as the store knows paths: relative to the KB root, POSIX, a folder
+    ending in ``/``. Accepts ``./inbox/jay``, absolute paths inside the KB, and folders
+    written without the trailing slash.
+
+    :raises UsageError: the path is outside the KB or names nothing in it.
+    """
+    p = Path(given)
+    full = p if p.is_absolute() else (Path.cwd() / p)
+    try:
+        rel = full.resolve().relative_to(kb.root.resolve()).as_posix()
+    except ValueError:
+        rel = p.as_posix().lstrip("./") if not p.is_absolute() else None
+        if rel is None or not (kb.root / rel).exists():
+            raise UsageError(f"--file {given}: not inside the knowledge base {kb.root}") from None
+    if rel == ".":
+        return ""
+    target = kb.root / rel
+    if target.is_dir():
+        return rel.rstrip("/") + "/"
+    if not target.exists() and kb.store.file(rel) is None:
+        raise UsageError(f"--file {given}: no such file in the knowledge base (paths are relative to {kb.root})")
+    return rel

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.config import KbConfig, find_root, load_config
+from kb.config import KbConfig, find_root, is_kb_root, load_config
 from kb.errors import InputError
 from kb.ingest import IngestReport, Progress, fingerprint, ingest
 from kb.store import Store
@@ -33,15 +33,19 @@ class Kb:
 
 
 def resolve_root(path: Path | None) -> Path:
-    """The KB root for ``--kb PATH`` (walking up from cwd when None).
+    """The KB root for ``--kb PATH``, or found walking up from the current folder.
 
-    :raises InputError: ``path`` is given and is not a folder.
+    :raises InputError: ``path`` is not a folder, or no folder from there up holds
+        ``kb.yaml`` or ``organized/`` (kb never makes a store in a folder that is no KB).
     """
-    if path is not None:
-        if not path.is_dir():
-            raise InputError(f"--kb {path}: not a folder")
-        return find_root(path)
-    return find_root()
+    if path is not None and not path.is_dir():
+        raise InputError(f"--kb {path}: not a folder")
+    root = find_root(path)
+    if not is_kb_root(root):
+        where = f"--kb {path}" if path is not None else f"{Path.cwd()}"
+        raise InputError(f"{where}: no knowledge base here or above (no kb.yaml or organized/); "
+                         "run `kb init` to make one, or pass --kb PATH")
+    return root
 
 
 def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb:

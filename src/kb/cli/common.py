@@ -25,7 +25,7 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 console = Console(highlight=False, soft_wrap=True)
-console_err = Console(stderr=True, highlight=False)
+console_err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
 @dataclass

@@ -115,7 +115,7 @@ def claims_cmd(
 def _print_table(claims: list[Claim]) -> None:
     table = Table(show_lines=False, header_style="bold")
     table.add_column("kind")
-    table.add_column("source", overflow="fold")
+    table.add_column("source", no_wrap=True)
     table.add_column("subjects", overflow="fold")
     table.add_column("text", overflow="fold", ratio=3)
     for c in claims:

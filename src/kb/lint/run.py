@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.config import find_root, load_config
+from kb.config import find_root, is_kb_root, load_config
 from kb.errors import InputError, UsageError
 from kb.lint.base import Rule
 from kb.lint.engine import LintResult, LintSettings, Linter, build_settings
@@ -40,11 +40,6 @@ class LintRun:
     def findings(self) -> list:
         """All findings of all files, in output order."""
         return [f for r in self.results for f in r.findings]
-
-
-def is_kb_root(folder: Path) -> bool:
-    """True when ``folder`` holds ``kb.yaml`` or ``organized/`` (DESIGN.md §5 discovery)."""
-    return (folder / "kb.yaml").is_file() or (folder / "organized").is_dir()
 
 
 def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequence[str] | None = None,
