@@ -334,3 +334,27 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
         return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
     known = sorted(set(snaps) | set(revs) | ({doc.version} if current.is_file() and doc.version else set()))
     raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
+
+
+def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
+                 aliases: EntityMatcher | None = None) -> LivingDoc:
+    """The living document as it stood at ``until`` (the end of a window): the current file
+    if it was updated before then, else the newest history snapshot that was — so a past
+    night is diffed against the document of that night, not of today.
+
+    :raises FileNotFoundError: the topic has no living document.
+    """
+    current = load_living_doc(root, topic, parser, aliases)
+    if current.updated is None or current.updated < until:
+        return current
+    best: LivingDoc | None = None
+    for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
+        snap = parse_living_doc(parser, rel, (root / rel).read_bytes(), aliases)
+        if snap.updated is not None and snap.updated < until:
+            best = snap
+            break
+    if best is None:
+        return current
+    best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
+                      f"{current.path} is now v{current.version}")
+    return best

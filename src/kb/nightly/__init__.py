@@ -15,7 +15,7 @@ from pathlib import PurePosixPath
 from kb.claims import Claim
 from kb.diff import Card, DiffResult, card_from_front, diff
 from kb.errors import InputError, UsageError
-from kb.livedoc import LivingDoc, doc_path, load_living_doc
+from kb.livedoc import LivingDoc, baseline_for, doc_path
 from kb.parse import Parser
 from kb.window import Window, night_of, resolve_window
 from kb.workspace import Kb
@@ -164,7 +164,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
     """
     check_topic(kb, topic)
     try:
-        doc = load_living_doc(kb.root, topic, Parser(kb.config))
+        doc = baseline_for(kb.root, topic, Parser(kb.config), window.until)
     except FileNotFoundError as exc:
         raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
                          doc_path(topic)) from exc
