@@ -104,7 +104,9 @@ def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # n
     assert res.stdout.strip() == "inbox/tom/2026-07-31-inference-e1prep.md"
     path = small_kb / "inbox/tom/2026-07-31-inference-e1prep.md"
     first = path.read_bytes()
-    assert first.startswith("# inference · E1 预消化简报（2026-07-31）\n".encode())
+    mark, heading = first.split(b"\n", 2)[:2]
+    assert mark.startswith(b"<!-- kb:brief kb ") and b"topic=inference night=2026-07-31" in mark
+    assert heading == "# inference · E1 预消化简报（2026-07-31）".encode()
     assert b"- \xe6\x89\xa7\xe8\xa1\x8c\xe4\xba\xba\xef\xbc\x9atom\n" in first  # "- 执行人：tom"
     assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
 
@@ -123,7 +125,7 @@ def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # n
 def test_out_dash_prints_and_writes_nothing(small_kb: Path, run_kb) -> None:  # noqa: ANN001
     res = run_kb(["digest", "--date", "2026-07-31", "--lang", "en", "--out", "-"], cwd=small_kb)
     assert res.exit_code == 0, res.stderr
-    assert res.stdout.startswith("# inference · E1 pre-digest brief (2026-07-31)\n\n- Executor: tom\n")
+    assert res.stdout.split("\n", 1)[1].startswith("# inference · E1 pre-digest brief (2026-07-31)\n\n- Executor: tom\n")
     assert not list((small_kb / "inbox").glob("*/*-inference-e1prep.md"))
 
 
@@ -133,7 +135,7 @@ def test_out_path_and_default_night(small_kb: Path, run_kb, tmp_path: Path) -> N
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip() == str(target)
     # the newest inbox file is stamped 07-31 22:00, so the default night is 2026-08-01
-    assert target.read_text(encoding="utf-8").startswith("# inference · E1 预消化简报（2026-08-01）\n")
+    assert target.read_text(encoding="utf-8").split("\n", 1)[1].startswith("# inference · E1 预消化简报（2026-08-01）\n")
 
 
 @pytest.mark.parametrize(

@@ -281,3 +281,35 @@ def test_mention_and_invalid_id_columns_are_file_columns(parser: Parser) -> None
     assert [(ln, col, raw) for ln, col, raw, _ in parsed.invalid_ids] == [
         (3, line3.index("2313.00001") + 1, "arXiv:2313.00001"),
     ]
+
+
+def test_a_brief_row_with_a_provenance_stamp_is_a_quote(parser: Parser) -> None:
+    text = (
+        "- [论文事实] 宽松阈值端到端 1.38×。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:50\n"
+        "| 2607.26627 | 标题 | 增量 1 | §3 | `secondhand` inbox/jay/2026-07-31T1505-jay-five.md:23 |\n"
+    )
+    claims = parse(parser, "| a | b | c | d | e |\n|---|---|---|---|---|\n" + text.split("\n")[1] + "\n\n" + text.split("\n")[0] + "\n").claims
+    assert [(c.kind, c.kind_reason, c.quote_of) for c in claims] == [
+        ("secondhand", "quote:inbox/jay/2026-07-31T1505-jay-five.md:23", "inbox/jay/2026-07-31T1505-jay-five.md:23"),
+        ("paper-fact", "quote:inbox/spark/2026-07-31-llm-infra-e1prep.md:50", "inbox/spark/2026-07-31-llm-infra-e1prep.md:50"),
+    ]
+
+
+def test_a_digest_written_into_the_inbox_adds_no_evidence(demo_kb, run_kb) -> None:
+    """New-user finding: a brief kb wrote must not come back as sources of another night's diff."""
+    import json
+
+    def outcome() -> dict:
+        out = json.loads(run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=demo_kb).stdout)
+        return {"subjects": {s["key"]: s["outcome"] for s in out["subjects"]},
+                "secondhand_only": out["secondhand_only"], "conflicts": out["conflicts"]}
+
+    before = outcome()
+    brief = run_kb(["digest", "inference", "--date", "2026-07-31", "--out", "-"], cwd=demo_kb).stdout
+    assert brief.startswith("<!-- kb:brief kb ")
+    # the same text filed as another topic's brief (own-topic briefs are skipped by name anyway)
+    (demo_kb / "inbox/tom/2026-07-31-llm-infra-e1prep.md").write_text(brief, encoding="utf-8")
+    assert outcome() == before
+    rows = [json.loads(x) for x in run_kb(["claims", "--file", "inbox/tom/2026-07-31-llm-infra-e1prep.md",
+                                            "--format", "jsonl"], cwd=demo_kb).stdout.splitlines()]
+    assert rows and all(c["quote_of"] or c["kind_reason"] == "brief:kb" for c in rows)

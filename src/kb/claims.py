@@ -121,6 +121,10 @@ class Claim(_Frozen):
     """Cited sources: ``arxiv:…``, ``doi:…``, URLs, KB paths such as ``inbox/jay/….md``."""
     section_hint: str | None = None
     """Suggested living-doc section, e.g. ``§3``, from ``建议归入 §3`` or the heading."""
+    quote_of: str | None = None
+    """``path:line`` of the claim this unit repeats, when it carries a kb provenance stamp
+    (a brief's row: ``… — `paper-fact` inbox/spark/….md:50``). A quote is no independent
+    evidence: the diff neither lists it nor counts it as support."""
     provenance: Provenance
 
 

@@ -43,6 +43,11 @@ HOST_RE = re.compile(
     r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对(?:于)?|对比|对照|比|较|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over|than)\s*$",
     re.IGNORECASE,
 )
+#: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
+_BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
+#: kb's provenance stamp, as a brief renders it: "`paper-fact` inbox/spark/2026-07-31-x.md:50"
+#: (the backticks are gone in plain text).
+_STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
 _CLAUSE_END_RE = re.compile(r"[。；;！？!?，,|]")
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
@@ -166,6 +171,7 @@ class Parser:
                 else:
                     ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
         ctx.lines = body.split("\n")
+        ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
         ctx.walk(_md().parse(body))
         mentions.extend(ctx.mentions)
         return ParsedFile(
@@ -313,6 +319,8 @@ class _FileCtx:
         self._seen_bad: dict[int, int] = {}
         self.default_subjects: list[str] = []
         """Subjects of every unit that names no paper of its own (a card's own arXiv id)."""
+        self.generated = False
+        """The file is a brief kb rendered (its ``<!-- kb:brief … -->`` mark)."""
         self._ordinal: dict[int, int] = {}
 
     # -- walking ----------------------------------------------------------------------------
@@ -527,8 +535,13 @@ class _FileCtx:
         self._ordinal[line] = ordinal + 1
         cid = claim_id(self.path, line, ordinal, text)
         tag = explicit_tag(text) if ("[" in text or "【" in text) else None
-        if tag is not None:
+        stamp = _STAMP_RE.search(text) if ".md:" in text else None
+        if stamp is not None:
+            kind, reason = stamp.group(1), f"quote:{stamp.group(2)}"  # type: ignore[assignment]
+        elif tag is not None:
             kind, reason = tag[0], f"tag:{tag[1]}"
+        elif self.generated:
+            kind, reason = "internal-rating", "brief:kb"  # kb's own counts and next steps
         elif forced is not None:
             kind, reason = forced
         elif self.role == "card":
@@ -587,6 +600,7 @@ class _FileCtx:
             dates=dates,
             sources=sources,
             section_hint=section_hint,
+            quote_of=stamp.group(2) if stamp is not None else None,
             provenance=Provenance.model_construct(
                 path=self.path,
                 line=line,

@@ -38,6 +38,13 @@ def is_own_brief(path: str, topic: str) -> bool:
     return path.startswith("inbox/") and PurePosixPath(path).name.endswith(own_brief_suffix(topic))
 
 
+def is_derived(claim: Claim) -> bool:
+    """A claim that is no independent evidence: a quote (a brief's stamped row) or a line kb
+    itself wrote into a brief it rendered (counts, next steps). Analysts' own additions to
+    such a brief count when they carry an explicit kind tag."""
+    return claim.quote_of is not None or claim.kind_reason == "brief:kb"
+
+
 def brief_path(executor: str, night: date, topic: str) -> str:
     """KB-relative path of the brief: ``inbox/<executor>/<date>-<topic>-e1prep.md``."""
     return f"inbox/{executor}/{night.isoformat()}-{topic}-e1prep.md"
@@ -170,7 +177,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
                          doc_path(topic)) from exc
     files = window_files(kb, window, topic)
     claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
-              if not is_own_brief(c.provenance.path, topic)]
+              if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
     cards = load_cards(kb)
     baseline = {
