@@ -119,7 +119,10 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
 
 
 def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
-    claims = [night.claims[i] for i in s.claims if i in night.claims]
+    every = [night.claims[i] for i in s.claims if i in night.claims]
+    # a claim whose own first subject is another one only mentions this subject in passing
+    # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
+    claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
     groups = [{"kind": k, "claims": [reg.get(c) for c in claims if c.kind == k]} for k in KINDS]
     card = night.cards.get(s.key)
     rating = []
