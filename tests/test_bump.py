@@ -131,3 +131,18 @@ def test_cli_bump(tmp_path: Path, run_kb) -> None:  # noqa: ANN001 - fixture fro
     res = run_kb(["bump", "nosuch"], cwd=tmp_path)
     assert res.exit_code == 2
     assert "organized/knowledge/nosuch.md" in res.stderr
+
+
+def test_bump_twice_without_edits_is_refused(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = tmp_path / "kb"
+    (root / "organized/knowledge").mkdir(parents=True)
+    (root / "kb.yaml").write_text("topics: [inference]\n")
+    doc = root / "organized/knowledge/inference.md"
+    doc.write_text("---\ntopic: inference\nversion: 45\nupdated: 2026-07-31T05:00:00+08:00\n---\n## §1 引擎\n")
+    assert run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root).exit_code == 0
+    again = run_kb(["bump", "--updated", "2026-08-02T05:00"], cwd=root)
+    assert again.exit_code == 2
+    assert "nothing changed in the body since v45" in again.stderr
+    assert "version: 46" in doc.read_text() and not (root / "organized/knowledge/history/inference/v46.md").exists()
+    forced = run_kb(["bump", "--force", "--updated", "2026-08-02T05:00"], cwd=root)
+    assert forced.exit_code == 0 and "version: 47" in doc.read_text()

@@ -198,7 +198,7 @@ def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
     assert r.exit_code == 0
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
         ".gitignore", "inbox", "kb.yaml", "organized", "organized/knowledge", "organized/knowledge/history",
-        "organized/paper_cards",
+        "organized/knowledge/inference.md", "organized/paper_cards",
     ]
     assert (root / ".gitignore").read_text() == ".kb/\n"
     (root / "kb.yaml").write_text("timezone: '+09:00'\n")
@@ -208,11 +208,16 @@ def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
     assert "kept    kb.yaml (exists)" in r.stderr
 
 
-def test_init_config_is_valid_and_ingest_runs_on_empty_kb(tmp_path: Path, run_kb) -> None:
+def test_a_new_kb_ingests_digests_and_lints_clean(tmp_path: Path, run_kb) -> None:
     root = tmp_path / "new"
     run_kb(["init", str(root)], cwd=tmp_path)
     r = run_kb(["ingest"], cwd=root)
-    assert (r.exit_code, r.stdout) == (0, "0 parsed, 0 unchanged, 0 failed; 0 claims\n")
+    assert (r.exit_code, r.stdout) == (0, "1 parsed, 0 unchanged, 0 failed; 0 claims\n")
+    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    assert brief.exit_code == 0, brief.stderr
+    assert "# inference · E1 预消化简报（2026-07-31）" in brief.stdout
+    lint = run_kb(["lint", "organized/knowledge/inference.md"], cwd=root)
+    assert lint.exit_code == 0, lint.stdout + lint.stderr
 
 
 def test_store_path_and_wal(small_kb: Path) -> None:

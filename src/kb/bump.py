@@ -34,7 +34,8 @@ class BumpResult:
     snapshot_existed: bool
 
 
-def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None) -> BumpResult:
+def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
+         force: bool = False) -> BumpResult:
     """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
 
     The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
@@ -42,8 +43,10 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
 
     :param now: the new ``updated`` (default: the clock), written in the style of the old one.
     :param tz: the KB's zone, for ``now`` and for values written with an offset.
-    :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, or a
-        different snapshot already exists (file and line named, plus what to do).
+    :param force: bump even when the body is the same as the previous snapshot's.
+    :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
+        different snapshot already exists, or nothing changed since the previous snapshot
+        (file and line named, plus what to do).
     """
     rel = doc_path(topic)
     path = root / rel
@@ -56,6 +59,10 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     except UnicodeDecodeError as exc:
         raise InputError("not UTF-8; kb bump rewrites UTF-8 files only (convert it first)", rel) from exc
     new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz)
+    prev = root / history_dir(topic) / f"v{old - 1}.md"
+    if not force and prev.is_file() and _body(prev.read_bytes()) == _body(data):
+        raise InputError(f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); "
+                         "edit the document first, or pass --force", rel)
     snap_rel = f"{history_dir(topic)}/v{old}.md"
     snap = root / snap_rel
     existed = snap.exists()
@@ -66,6 +73,16 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
         write_atomic(snap, data, overwrite=False)
     write_atomic(path, bom + new_text.encode("utf-8"), overwrite=True)
     return BumpResult(rel, snap_rel, old, new, updated, existed)
+
+
+def _body(data: bytes) -> bytes:
+    """A document's bytes after its front matter, line ends normalised (what a bump versions)."""
+    text = data.removeprefix(_BOM).replace(b"\r\n", b"\n")
+    if text.startswith(b"---\n"):
+        end = text.find(b"\n---\n", 3)
+        if end >= 0:
+            return text[end + 5:]
+    return text
 
 
 def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone | None = None) -> tuple[str, int, int, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from kb.errors import InputError
@@ -41,9 +42,26 @@ lint:
 
 GITIGNORE = ".kb/\n"
 
+LIVING_DOC = """---
+topic: {topic}
+version: 1
+updated: {updated}
+citations: 0
+---
 
-def init_kb(path: Path) -> tuple[list[str], list[str]]:
-    """Create an empty KB at ``path`` without overwriting anything.
+# {topic} 活文档 / living document
+
+## §1 概览 / Overview
+
+<!-- One section per theme: `## §2 …`, `### §2.1 …`. Cite every item (arXiv id, paper card,
+inbox path or URL); `kb lint` checks section numbers, references and the citations count. -->
+"""
+
+
+def init_kb(path: Path, *, now: datetime | None = None) -> tuple[list[str], list[str]]:
+    """Create an empty KB at ``path`` without overwriting anything: the folders, a commented
+    ``kb.yaml``, a ``.gitignore`` holding ``.kb/`` and a version-1 living document for the
+    default topic (``inference``), so that ``kb digest`` runs at once.
 
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
@@ -57,7 +75,10 @@ def init_kb(path: Path) -> tuple[list[str], list[str]]:
         p = path / folder
         (kept if p.is_dir() else created).append(folder + "/")
         p.mkdir(parents=True, exist_ok=True)
-    for name, text in (("kb.yaml", KB_YAML), (".gitignore", GITIGNORE)):
+    stamp = (now or datetime.now(timezone(timedelta(hours=8)))).replace(microsecond=0).isoformat()
+    starter = LIVING_DOC.format(topic="inference", updated=stamp)
+    for name, text in (("kb.yaml", KB_YAML), (".gitignore", GITIGNORE),
+                       ("organized/knowledge/inference.md", starter)):
         target = path / name
         try:
             write_atomic(target, text, overwrite=False)

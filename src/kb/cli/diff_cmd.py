@@ -171,6 +171,12 @@ def digest_cmd(
     try:
         name = topic or opened.config.first_topic()
         night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+        if not night.files:
+            console_err.print(f"note: no inbox file or paper card was written in {night.window.since_iso} → "
+                              f"{night.window.until_iso}; the brief is empty", markup=False)
+        for note in night.result.notes:
+            if note.startswith("baseline is "):
+                console_err.print(f"note: {note}", markup=False)
         who = executor or default_executor(night)
         if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
             raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")
@@ -202,13 +208,16 @@ def _shown(path: Path, root: Path) -> str:
 def bump_cmd(
     topic: TopicArg = None,
     updated: Annotated[Optional[str], typer.Option("--updated", help="The new `updated` (ISO; default: now).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Bump even if the body did not change since the last snapshot.")] = False,
     kb: KbOption = None,
 ) -> None:
     """Snapshot the living doc to history/<topic>/v<N>.md, then set version N+1 and updated.
 
     Every other byte of the front matter and body is kept (comments, key order, quoting,
-    CRLF). An existing snapshot is never overwritten.
-    Exit codes: 0 done; 2 no doc, no integer version, or a different snapshot exists.
+    CRLF). An existing snapshot is never overwritten. A body unchanged since the previous
+    snapshot is not bumped again unless --force.
+    Exit codes: 0 done; 2 no doc, no integer version, a different snapshot exists, or
+    nothing changed.
 
     Example:
 
@@ -223,7 +232,7 @@ def bump_cmd(
     config = load_config(root)
     name = topic or config.first_topic()
     now = parse_moment(updated, config, "--updated") if updated else None
-    res = bump(root, name, now=now, tz=config.tzinfo)
+    res = bump(root, name, now=now, tz=config.tzinfo, force=force)
     if res.snapshot_existed:
         console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
     console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
