@@ -76,3 +76,12 @@ def test_all_with_a_window_leaves_older_inbox_files_out(run_kb, demo_kb: Path, f
     inputs = {i["input"] for i in json.loads(res.stdout)}
     assert len(inputs) == 88 and "2607.24533" not in inputs  # only in the 07-30 HF daily
     assert "2607.24410" in inputs
+
+
+def test_an_invalid_id_given_alone_still_lists_where_it_is_written(run_kb, demo_kb: Path, fake_arxiv: FakeArxiv) -> None:
+    res = run_kb(["verify", "arXiv:2608.1028", "--offline", "--format", "json", "--kb", str(demo_kb)])
+    [out] = json.loads(res.stdout)
+    assert out["status"] == "invalid"
+    assert [(m["path"], m["line"]) for m in out["mentions"]] == [
+        ("inbox/tom/2026-07-31-agent-rag-longcontext-radar.md", 10)]
+    assert fake_arxiv.log == []

@@ -6,6 +6,8 @@ the cases the rules below are built from.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -122,6 +124,25 @@ class Target:
         return (self.id or self.input) + (f"v{self.version}" if self.version else "")
 
 
+_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?")
+
+
+def invalid_places(kb: Kb, text: str) -> list[MentionInfo]:
+    """Where the KB writes an invalid id-shaped token equal to the one in ``text``
+    (from the store's per-file invalid ids, with file line and column)."""
+    m = _TOKEN_RE.search(text)
+    if m is None:
+        return []
+    token = m.group(0)
+    out = []
+    for f in kb.store.files():
+        for line, col, raw, _reason in f.invalid_ids:
+            found = _TOKEN_RE.search(raw)
+            if found and found.group(0) == token:
+                out.append(MentionInfo(path=f.path, line=line, column=col or None, raw=raw, written_at=f.written_at))
+    return out
+
+
 def targets_from_inputs(texts: Iterable[str]) -> Iterator[Target]:
     """Targets from command-line arguments or stdin lines (blank lines skipped), lazily."""
     for text in texts:
@@ -232,6 +253,8 @@ class Verifier:
     def evaluate(self, t: Target, answer: Answer | None) -> VerifyResult:
         """The verdict on one target given what the cache or arXiv answered."""
         if t.id is None:
+            if not t.places:
+                t.places.extend(invalid_places(self.kb, t.input))
             where = "".join(f" ({p.path}:{p.line})" for p in t.places[:3])
             check = Check(level="error", code="invalid", status="invalid",
                           message=f"not a valid arXiv id: {t.error}{where}; not sent to arXiv")
