@@ -326,3 +326,21 @@ def test_outside_any_kb_is_an_error_and_makes_no_store(tmp_path: Path, run_kb) -
     r = run_kb(["claims"], cwd=tmp_path)
     assert r.exit_code == 2 and "no knowledge base here or above" in r.stderr
     assert not (tmp_path / ".kb").exists()
+
+
+def test_write_atomic_never_replaces_devices_and_follows_symlinks(tmp_path: Path) -> None:
+    from kb.textio import NotRegularFileError, write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(NotRegularFileError):
+        write_atomic(fifo, "x")
+    assert fifo.exists() and not fifo.is_file()
+    with pytest.raises(IsADirectoryError):
+        write_atomic(tmp_path, "x")
+    target = tmp_path / "real.md"
+    target.write_text("old")
+    link = tmp_path / "link.md"
+    link.symlink_to(target)
+    write_atomic(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from kb.errors import InputError
+
 Severity = Literal["error", "warning", "info"]
 
 
@@ -81,6 +83,10 @@ def decode(data: bytes, path: str) -> Decoded:
     return Decoded(text, encoding, problems)
 
 
+class NotRegularFileError(InputError):
+    """The target of a write exists and is not a regular file (exit code 2)."""
+
+
 def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> None:
     """Write ``text`` (str as UTF-8, or bytes as they are) to ``path`` through a temporary
     file in the same folder and a rename.
@@ -90,12 +96,24 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
 
     :param overwrite: when False and ``path`` exists, raise :class:`FileExistsError`
         (checked again at rename time with a hard link, so a racing writer is not clobbered).
+    A symbolic link is followed: its target is replaced, the link stays. Anything that is
+    not a regular file (a folder, a device such as ``/dev/null``, a FIFO) is never replaced.
+
     :raises FileExistsError: see ``overwrite``.
+    :raises IsADirectoryError: ``path`` is a folder.
+    :raises NotRegularFileError: ``path`` exists and is not a regular file.
     :raises OSError: the folder is not writable.
     """
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() or path.is_symlink():
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a folder")
+        if not path.is_file():
+            raise NotRegularFileError("not a regular file (a device, FIFO or socket); kb only writes files", str(path))
+        if not overwrite:
+            raise FileExistsError(str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not overwrite and path.exists():
-        raise FileExistsError(str(path))
     try:  # keep an existing file's permissions; a new file gets the usual 0666 & ~umask
         mode = stat.S_IMODE(path.stat().st_mode)
     except FileNotFoundError:
