@@ -313,3 +313,33 @@ def test_a_digest_written_into_the_inbox_adds_no_evidence(demo_kb, run_kb) -> No
     rows = [json.loads(x) for x in run_kb(["claims", "--file", "inbox/tom/2026-07-31-llm-infra-e1prep.md",
                                             "--format", "jsonl"], cwd=demo_kb).stdout.splitlines()]
     assert rows and all(c["quote_of"] or c["kind_reason"] == "brief:kb" for c in rows)
+
+
+@pytest.mark.parametrize(
+    ("front", "message"),
+    [
+        ("date: 2026-02-30", "invalid front-matter value: day is out of range for month; front matter ignored"),
+        ("created: 2026-07-31T25:61:00", "invalid front-matter value: hour must be in 0..23; front matter ignored"),
+        ("date: 0000-01-01", "invalid front-matter value: year 0 is out of range; front matter ignored"),
+    ],
+)
+def test_impossible_front_matter_dates_are_reported_not_raised(parser: Parser, front: str, message: str) -> None:
+    parsed = parse(parser, f"---\n{front}\n---\nvLLM 2.03×\n")
+    assert [(p.line, p.message) for p in parsed.problems] == [(2, message)]
+    assert only(parsed).text == "vLLM 2.03×"
+
+
+def test_yaml_alias_bomb_is_refused(parser: Parser) -> None:
+    lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for prev, name in zip("abcdefgh", "bcdefghi"):
+        lines.append(f"{name}: &{name} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]")
+    lines.append("author: *i")
+    parsed = parse(parser, "---\n" + "\n".join(lines) + "\n---\nvLLM 2.03×\n")
+    assert parsed.front == {} and parsed.author == "jay"
+    assert [p.message for p in parsed.problems] == [
+        "front matter holds more than 10,000 values (YAML aliases?); ignored"]
+
+
+def test_a_non_scalar_author_is_no_author(parser: Parser) -> None:
+    parsed = parse(parser, "---\nauthor: {a: 1}\n---\nvLLM 2.03×\n")
+    assert parsed.author == "jay"

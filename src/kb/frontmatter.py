@@ -110,9 +110,38 @@ def _load(yaml_lines: list[str], path: str, problems: list[Problem]) -> dict[str
     except YAMLError as exc:
         problems.append(Problem(path, 2, f"invalid front matter: {exc}; front matter ignored"))
         return {}
+    except (ValueError, OverflowError, TypeError, RecursionError) as exc:
+        # ruamel builds dates and times itself: 2026-02-30, 25:61, year 0, offset +99:00
+        problems.append(Problem(path, 2, f"invalid front-matter value: {exc}; front matter ignored"))
+        return {}
     if data is None:
         return {}
     if not isinstance(data, dict):
         problems.append(Problem(path, 2, f"front matter is a {type(data).__name__}, not a mapping; ignored"))
         return {}
+    if _too_big(data):
+        problems.append(Problem(path, 2, f"front matter holds more than {MAX_VALUES:,} values (YAML aliases?); ignored"))
+        return {}
     return {str(k): v for k, v in data.items()}
+
+
+#: Most values a front matter may hold once YAML aliases are expanded: a card needs tens; a
+#: 334-byte alias bomb expands to hundreds of millions.
+MAX_VALUES = 10_000
+
+
+def _too_big(data: object) -> bool:
+    """True when walking ``data`` meets more than :data:`MAX_VALUES` values (stops early)."""
+    seen = 0
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+    return False

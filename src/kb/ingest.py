@@ -145,7 +145,10 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, size: int) -
     except OSError as exc:
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size)
+    try:
+        return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size)
+    except Exception as exc:  # noqa: BLE001 - one file never stops the run
+        return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 
 
 def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | None = None,

@@ -204,7 +204,10 @@ class Parser:
 
 
 def _str_or_none(value: Any) -> str | None:
-    return str(value).strip() or None if value is not None else None
+    """A scalar front-matter value as text; lists, maps and the like are no names."""
+    if value is None or isinstance(value, (dict, list, tuple, set, bool)):
+        return None
+    return str(value).strip() or None
 
 
 def _author_from_path(path: str, role: Role) -> str | None:
