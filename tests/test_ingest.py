@@ -344,3 +344,39 @@ def test_write_atomic_never_replaces_devices_and_follows_symlinks(tmp_path: Path
     link.symlink_to(target)
     write_atomic(link, "new")
     assert link.is_symlink() and target.read_text() == "new"
+
+
+def test_store_damaged_past_its_header_is_rebuilt(small_kb: Path) -> None:
+    ingest(small_kb)
+    db = small_kb / ".kb/kb.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+    data = bytearray(db.read_bytes())
+    page = 4096
+    data[page:len(data)] = b"\xa5" * (len(data) - page)  # every page but the header page
+    db.write_bytes(bytes(data))
+    with open_kb(small_kb) as kb:
+        assert any("damaged" in n or "could not be opened" in n or "rebuilt" in n for n in kb.report.notes)
+        assert kb.store.count_claims() == 4
+
+
+def test_workers_die_with_the_parent(small_kb: Path, tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    big = tmp_path / "big"
+    subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "benchmarks/gen_kb.py"), str(big),
+                    "--inbox", "1500", "--cards", "10", "--docs", "1"], check=True, capture_output=True)
+    proc = subprocess.Popen([sys.executable, "-m", "kb", "--kb", str(big), "ingest", "-j", "2"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.5)
+    children = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)
+    alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
+             and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()]
+    assert alive == []

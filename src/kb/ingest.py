@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -130,7 +131,25 @@ _WORKER: Parser | None = None
 
 def _init_worker(config_json: str) -> None:
     global _WORKER
+    _die_with_parent()
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
+
+
+def _die_with_parent() -> None:
+    """Linux: a worker gets SIGKILL when the kb process that started it dies (kill -9,
+    SIGTERM), instead of waiting forever as an orphan. Elsewhere: nothing."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+        if os.getppid() == 1:  # the parent died before prctl took effect
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
 
 
 def _parse_job(job: tuple[str, str, int, int]) -> FileRows | Problem:

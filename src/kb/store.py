@@ -195,6 +195,11 @@ class Store:
         """Close the connection."""
         self.db.close()
 
+    def discard(self) -> None:
+        """Close and delete the database files (the next :class:`Store` starts empty)."""
+        self.db.close()
+        self._delete()
+
     def tx(self) -> _Tx:
         """A write transaction (``BEGIN IMMEDIATE``), committed on success, rolled back on error."""
         return _Tx(self.db)

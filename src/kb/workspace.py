@@ -9,7 +9,7 @@ from pathlib import Path
 from kb.config import KbConfig, find_root, is_kb_root, load_config
 from kb.errors import InputError
 from kb.ingest import IngestReport, Progress, fingerprint, ingest
-from kb.store import Store
+from kb.store import STORE_DIR, STORE_NAME, Store
 
 
 @dataclass(slots=True)
@@ -56,13 +56,44 @@ def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb
     """
     root = resolve_root(path)
     config = load_config(root)
-    store = open_store(root, config)
-    try:
-        report = ingest(root, config, progress=progress, store=store)
-    except BaseException:
-        store.close()
-        raise
+    store, report = ingest_store(root, config, progress=progress)
     return Kb(root, config, store, report)
+
+
+def ingest_store(root: Path, config: KbConfig, *, progress: Progress | None = None,
+                 jobs: int | None = None) -> tuple[Store, IngestReport]:
+    """Open the store and bring it up to date; a store found damaged on the way (SQLite:
+    "database disk image is malformed") is deleted and rebuilt once, with a note — it is a
+    cache (DESIGN.md §6).
+
+    :returns: the open store and what the ingest did.
+    :raises InputError: the store cannot be opened or written (read-only, locked, still
+        damaged after a rebuild), naming it and what to do.
+    """
+    notes: list[str] = []
+    for attempt in (1, 2):
+        store = open_store(root, config)
+        try:
+            report = ingest(root, config, progress=progress, store=store, jobs=jobs)
+        except sqlite3.DatabaseError as exc:
+            store.close()
+            if _transient(exc) or attempt == 2:
+                raise InputError(f"cannot use the store {store.path}: {exc}; it is a cache — check that .kb/ "
+                                 "is writable and no other kb is stuck, or delete .kb/ and run again") from exc
+            notes.append(f"store {store.path} is damaged ({exc}): rebuilt")
+            store.discard()
+            continue
+        except BaseException:
+            store.close()
+            raise
+        report.notes[:0] = notes
+        return store, report
+    raise AssertionError("unreachable")
+
+def _transient(exc: sqlite3.DatabaseError) -> bool:
+    """Locked, busy or read-only: the store is fine, something else is in the way."""
+    return isinstance(exc, sqlite3.OperationalError) and any(
+        w in str(exc) for w in ("locked", "busy", "readonly", "read-only", "unable to open"))
 
 
 def open_store(root: Path, config: KbConfig) -> Store:
@@ -72,7 +103,17 @@ def open_store(root: Path, config: KbConfig) -> Store:
         (read-only checkout, full disk), naming the path.
     """
     try:
-        return Store(root, fingerprint(config))
+        try:
+            return Store(root, fingerprint(config))
+        except sqlite3.DatabaseError as exc:
+            if _transient(exc):
+                raise
+            path = root / STORE_DIR / STORE_NAME
+            for suffix in ("", "-wal", "-shm"):
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
+            store = Store(root, fingerprint(config))
+            store.notes.append(f"store {path} was damaged ({exc}): rebuilt")
+            return store
     except (OSError, sqlite3.Error) as exc:
-        raise InputError(f"cannot open the store {root / '.kb' / 'kb.sqlite'}: {exc}; "
-                         "kb needs a writable .kb/ folder in the KB root") from exc
+        raise InputError(f"cannot open the store {root / '.kb' / 'kb.sqlite'}: {exc}; kb needs a writable "
+                         ".kb/ folder in the KB root (it is a cache: deleting .kb/ loses nothing)") from exc

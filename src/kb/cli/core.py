@@ -13,7 +13,6 @@ from rich.table import Table
 from kb.claims import Claim
 from kb.cli.common import KbOption, app, console, console_err, load, progress_bar, state
 from kb.errors import ExitCode
-from kb.ingest import ingest
 from kb.query import ClaimFilter, select_claims
 from kb.scaffold import init_kb
 from kb.workspace import resolve_root
@@ -60,16 +59,13 @@ def ingest_cmd(
         kb ingest --kb ~/kb
     """
     from kb.config import load_config
-    from kb.workspace import open_store
+    from kb.workspace import ingest_store
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)
-    store = open_store(root, config)
-    try:
-        with progress_bar("parsing") as progress:
-            report = ingest(root, config, progress=progress, store=store, jobs=jobs)
-    finally:
-        store.close()
+    with progress_bar("parsing") as progress:
+        store, report = ingest_store(root, config, progress=progress, jobs=jobs)
+    store.close()
     for note in report.notes:
         console_err.print(f"note: {note}")
     for problem in report.problems:
