@@ -380,3 +380,22 @@ def test_workers_die_with_the_parent(small_kb: Path, tmp_path: Path) -> None:
     alive = [pid for pid in children if Path(f"/proc/{pid}").exists()
              and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()]
     assert alive == []
+
+
+@pytest.mark.parametrize(
+    ("yaml", "message"),
+    [
+        ("entities:\n\t- x\n", "kb.yaml:2:1: tab used for indentation in kb.yaml; use spaces"),
+        ("timezone: '+08:00'\ntimezone: '+09:00'\n", "kb.yaml:2: duplicate kb.yaml key 'timezone' (first at line 1)"),
+        ("timezone: '+25:00'\n", "timezone must be a UTC offset from -14:00 to +14:00"),
+        ("cutoff: '25:00'\n", "cutoff must be a local time from 00:00 to 23:59"),
+        ("tolerance: -5\n", "'tolerance': Input should be greater than or equal to 0"),
+        ("metrics: {m: ['']}\n", "'m': names and phrases must not be empty"),
+        ("arxiv: {title_threshold: 5}\n", "'arxiv.title_threshold': Input should be less than or equal to 1"),
+    ],
+)
+def test_bad_kb_yaml_is_a_config_error_naming_the_line(small_kb: Path, run_kb, yaml: str, message: str) -> None:
+    write(small_kb, "kb.yaml", yaml)
+    r = run_kb(["claims"], cwd=small_kb)
+    assert r.exit_code == 2
+    assert message in r.stderr

@@ -318,9 +318,9 @@ def test_a_digest_written_into_the_inbox_adds_no_evidence(demo_kb, run_kb) -> No
 @pytest.mark.parametrize(
     ("front", "message"),
     [
-        ("date: 2026-02-30", "invalid front-matter value: day is out of range for month; front matter ignored"),
-        ("created: 2026-07-31T25:61:00", "invalid front-matter value: hour must be in 0..23; front matter ignored"),
-        ("date: 0000-01-01", "invalid front-matter value: year 0 is out of range; front matter ignored"),
+        ("date: 2026-02-30", "invalid front matter value: day is out of range for month; front matter ignored"),
+        ("created: 2026-07-31T25:61:00", "invalid front matter value: hour must be in 0..23; front matter ignored"),
+        ("date: 0000-01-01", "invalid front matter value: year 0 is out of range; front matter ignored"),
     ],
 )
 def test_impossible_front_matter_dates_are_reported_not_raised(parser: Parser, front: str, message: str) -> None:

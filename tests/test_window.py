@@ -99,6 +99,8 @@ def test_previous_night() -> None:
     assert Window(NOW, NOW + timedelta(hours=3)).label_date == date(2026, 7, 31)
 
 
-def test_bad_cutoff_hour_is_reported() -> None:
-    with pytest.raises(UsageError, match="cutoff"):
-        night_window(date(2026, 7, 31), KbConfig(cutoff="24:00"))
+def test_bad_cutoff_hour_is_refused_with_the_config() -> None:
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match="cutoff must be a local time from 00:00 to 23:59"):
+        KbConfig(cutoff="24:00")

@@ -30,7 +30,7 @@ class ArxivConfig(_Strict):
 
     api_url: str | None = None
     """Query endpoint, e.g. ``http://127.0.0.1:8080/api/query``; None = the client's default."""
-    title_threshold: float = 0.85
+    title_threshold: float = Field(default=0.85, ge=0.0, le=1.0)
     """Minimum normalised title similarity (0..1, rapidfuzz ratio / 100) card vs arXiv."""
 
 
@@ -70,8 +70,8 @@ class KbConfig(_Strict):
     metrics: dict[str, list[str]] = Field(default_factory=dict)
     """Metric key -> phrases; extends the built-in vocabulary."""
     cues: CuesConfig = Field(default_factory=CuesConfig)
-    tolerance: float = 0.02
-    """Relative tolerance under which two numbers are the same value."""
+    tolerance: float = Field(default=0.02, ge=0.0, lt=1.0)
+    """Relative tolerance under which two numbers are the same value (0 <= t < 1)."""
     arxiv: ArxivConfig = Field(default_factory=ArxivConfig)
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
@@ -80,15 +80,25 @@ class KbConfig(_Strict):
     @field_validator("timezone")
     @classmethod
     def _tz(cls, v: str) -> str:
-        if not re.fullmatch(r"[+-]\d{2}:\d{2}", v):
-            raise ValueError(f"timezone must look like +08:00, got {v!r}")
+        m = re.fullmatch(r"[+-](\d{2}):(\d{2})", v)
+        if not m or int(m.group(1)) > 14 or int(m.group(2)) > 59:
+            raise ValueError(f"timezone must be a UTC offset from -14:00 to +14:00 such as +08:00, got {v!r}")
         return v
 
     @field_validator("cutoff")
     @classmethod
     def _cutoff(cls, v: str) -> str:
-        if not re.fullmatch(r"\d{1,2}:\d{2}", v):
-            raise ValueError(f"cutoff must look like 22:00, got {v!r}")
+        m = re.fullmatch(r"(\d{1,2}):(\d{2})", v)
+        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+            raise ValueError(f"cutoff must be a local time from 00:00 to 23:59 such as 22:00, got {v!r}")
+        return v
+
+    @field_validator("entities", "metrics")
+    @classmethod
+    def _phrases(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name, phrases in v.items():
+            if not str(name).strip() or any(not str(p).strip() for p in phrases):
+                raise ValueError(f"{name!r}: names and phrases must not be empty")
         return v
 
     @property
@@ -145,15 +155,17 @@ def load_config(root: Path) -> KbConfig:
     path = folder / CONFIG_NAME
     if not path.is_file():
         return KbConfig()
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import YAMLError
+    from kb.frontmatter import load_yaml
+    from kb.textio import Problem
 
     try:
-        data = YAML(typ="safe", pure=True).load(path.read_text(encoding="utf-8-sig"))
-    except (YAMLError, UnicodeDecodeError) as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-        raise ConfigError(f"{where}: cannot read config: {exc}") from exc
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from exc
+    problems: list[Problem] = []
+    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
+    if problems:
+        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
     if data is None:
         return KbConfig()
     if not isinstance(data, dict):
@@ -161,11 +173,11 @@ def load_config(root: Path) -> KbConfig:
     try:
         return KbConfig.model_validate(data)
     except ValidationError as exc:
-        problems = []
+        messages = []
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
             if err["type"] == "extra_forbidden":
-                problems.append(f"unknown key '{key}'")
+                messages.append(f"unknown key '{key}'")
             else:
-                problems.append(f"'{key}': {err['msg']}")
-        raise ConfigError(f"{path}: " + "; ".join(problems)) from exc
+                messages.append(f"'{key}': {err['msg']}")
+        raise ConfigError(f"{path}: " + "; ".join(messages)) from exc

@@ -66,7 +66,7 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
             fm.key_lines.setdefault(key, offset + 2)
             if value and not value.startswith(("#", "|", ">")):
                 fm.raw.setdefault(key, _strip_scalar(value))
-    fm.data = _load(yaml_lines, path, fm.problems)
+    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter")
     body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
     return fm, body
 
@@ -80,47 +80,56 @@ def _strip_scalar(value: str) -> str:
     return re.split(r"\s+#", value, maxsplit=1)[0].strip()
 
 
-def _load(yaml_lines: list[str], path: str, problems: list[Problem]) -> dict[str, Any]:
+def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
+              what: str = "front matter") -> dict[str, Any]:
+    """Load a YAML mapping safely (YAML 1.2), reporting faults at file lines, never raising.
+
+    :param src: the YAML text.
+    :param first_line: the file line of ``src``'s first line (2 for front matter after its
+        ``---``, 1 for ``kb.yaml``).
+    :param what: how messages name the text (``front matter``, ``kb.yaml``).
+    :returns: the mapping, or ``{}`` when it is invalid (the fault appended to ``problems``:
+        duplicate keys and tabs get their own messages, C10).
+    """
     from ruamel.yaml import YAML
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    src = "\n".join(yaml_lines) + "\n"
     if not src.strip():
         return {}
     try:
         data = YAML(typ="safe", pure=True).load(src)
     except DuplicateKeyError as exc:
         key = re.search(r'found duplicate key "([^"]*)"', str(exc))
-        line = exc.problem_mark.line + 2 if exc.problem_mark else 0
-        first = exc.context_mark.line + 2 if exc.context_mark else None
+        line = exc.problem_mark.line + first_line if exc.problem_mark else 0
+        first = exc.context_mark.line + first_line if exc.context_mark else None
         name = key.group(1) if key else "?"
-        problems.append(Problem(path, line, f"duplicate front-matter key '{name}' (first at line {first}); front matter ignored"))
+        problems.append(Problem(path, line, f"duplicate {what.replace(' ', '-')} key '{name}' (first at line {first}); {what} ignored"))
         return {}
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
-        line = mark.line + 2 if mark else 0
+        line = mark.line + first_line if mark else 0
         col = mark.column + 1 if mark else None
         if _TAB_RE.search(str(exc)):
-            msg = "tab used for indentation in front matter; use spaces"
+            msg = f"tab used for indentation in {what}; use spaces"
         else:
-            msg = f"invalid front matter: {exc.problem or exc.context}"
-        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else "; front matter ignored"), column=col))
+            msg = f"invalid {what}: {exc.problem or exc.context}"
+        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else f"; {what} ignored"), column=col))
         return {}
     except YAMLError as exc:
-        problems.append(Problem(path, 2, f"invalid front matter: {exc}; front matter ignored"))
+        problems.append(Problem(path, first_line, f"invalid {what}: {exc}; {what} ignored"))
         return {}
     except (ValueError, OverflowError, TypeError, RecursionError) as exc:
         # ruamel builds dates and times itself: 2026-02-30, 25:61, year 0, offset +99:00
-        problems.append(Problem(path, 2, f"invalid front-matter value: {exc}; front matter ignored"))
+        problems.append(Problem(path, first_line, f"invalid {what} value: {exc}; {what} ignored"))
         return {}
     if data is None:
         return {}
     if not isinstance(data, dict):
-        problems.append(Problem(path, 2, f"front matter is a {type(data).__name__}, not a mapping; ignored"))
+        problems.append(Problem(path, first_line, f"{what} is a {type(data).__name__}, not a mapping; ignored"))
         return {}
     if _too_big(data):
-        problems.append(Problem(path, 2, f"front matter holds more than {MAX_VALUES:,} values (YAML aliases?); ignored"))
+        problems.append(Problem(path, first_line, f"{what} holds more than {MAX_VALUES:,} values (YAML aliases?); ignored"))
         return {}
     return {str(k): v for k, v in data.items()}
 
