@@ -399,3 +399,30 @@ def test_bad_kb_yaml_is_a_config_error_naming_the_line(small_kb: Path, run_kb, y
     r = run_kb(["claims"], cwd=small_kb)
     assert r.exit_code == 2
     assert message in r.stderr
+
+
+@pytest.mark.parametrize("option", ["--subject", "--kind", "--author", "--since", "--file"])
+def test_empty_filter_values_are_errors(small_kb: Path, run_kb, option: str) -> None:
+    r = run_kb(["claims", option, ""], cwd=small_kb)
+    assert r.exit_code == 2 and f"{option} is empty" in r.stderr
+
+
+def test_subject_alias_with_other_separators(small_kb: Path, run_kb) -> None:
+    r = run_kb(["claims", "--subject", "Text-Generation_Inference", "--format", "jsonl"], cwd=small_kb)
+    assert r.exit_code == 0, r.stderr
+    assert [json.loads(x)["subjects"] for x in r.stdout.splitlines()] == [["entity:tgi"]]
+
+
+def test_same_size_rewrite_with_its_old_mtime_is_seen(small_kb: Path) -> None:
+    """touch -r cannot set ctime back: the change is found."""
+    ingest(small_kb)
+    p = small_kb / "inbox/jay/2026-07-31T1735-tgi.md"
+    st = p.stat()
+    p.write_text(p.read_text(encoding="utf-8").replace("2026-03-21", "2026-03-22"), encoding="utf-8")
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert p.stat().st_size == st.st_size and p.stat().st_mtime_ns == st.st_mtime_ns
+    again = ingest(small_kb)
+    assert again.parsed == 1
+    with open_kb(small_kb) as kb:
+        [claim] = kb.store.claims(path="inbox/jay/2026-07-31T1735-tgi.md")
+        assert claim.dates[0].value == "2026-03-22"

@@ -99,10 +99,10 @@ def _parser_digest() -> str:
     return h.hexdigest()
 
 
-def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int) -> FileRows:
+def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int, ctime_ns: int = 0) -> FileRows:
     """Table rows of one parsed file (see :meth:`kb.store.Store.put`)."""
     frow = FileRow(
-        path=parsed.path, hash=digest, mtime_ns=mtime_ns, size=size, role=parsed.role,
+        path=parsed.path, hash=digest, mtime_ns=mtime_ns, ctime_ns=ctime_ns, size=size, role=parsed.role,
         author=parsed.author, written_at=parsed.written_at, front=parsed.front,
         headings=[{"level": h.level, "text": h.text, "line": h.line, "section": h.section, "subjects": h.subjects}
                   for h in parsed.headings],
@@ -152,20 +152,20 @@ def _die_with_parent() -> None:
         pass
 
 
-def _parse_job(job: tuple[str, str, int, int]) -> FileRows | Problem:
-    root, rel, mtime_ns, size = job
+def _parse_job(job: tuple[str, str, int, int, int]) -> FileRows | Problem:
+    root, rel, mtime_ns, ctime_ns, size = job
     assert _WORKER is not None
-    return _parse_one(_WORKER, Path(root), rel, mtime_ns, size)
+    return _parse_one(_WORKER, Path(root), rel, mtime_ns, ctime_ns, size)
 
 
-def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, size: int) -> FileRows | Problem:
+def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: int, size: int) -> FileRows | Problem:
     try:
         data = (root / rel).read_bytes()
     except OSError as exc:
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     try:
-        return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size)
+        return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size, ctime_ns)
     except Exception as exc:  # noqa: BLE001 - one file never stops the run
         return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 
@@ -174,8 +174,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
            store: Store | None = None, jobs: int | None = None) -> IngestReport:
     """Parse every new or changed file of the KB at ``root`` into its store.
 
-    A file is unchanged when its size and mtime match the store, or else its content hash
-    does (then only its mtime is updated). Files gone from disk lose their claims. Parsing
+    A file is unchanged when its size, mtime and ctime match the store (ctime cannot be set
+    back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
+    when its content hash does (then only its times are updated). Files gone from disk lose their claims. Parsing
     uses a process pool when many files changed (cold ingest); never writes outside ``.kb/``.
 
     :param progress: called as ``progress(done, total)`` while parsing.
@@ -190,27 +191,27 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         known = st.file_stats()
         on_disk = dict(iter_kb_files(root))
         gone = [p for p in known if p not in on_disk]
-        todo: list[tuple[str, int, int]] = []
-        touched: list[tuple[str, int, int]] = []
+        todo: list[tuple[str, int, int, int]] = []
+        touched: list[tuple[str, int, int, int]] = []
         for rel, stat in on_disk.items():
             prev = known.get(rel)
-            if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_size:
+            if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                 report.unchanged += 1
                 continue
-            if prev is not None and prev[2] == stat.st_size:
+            if prev is not None and prev[3] == stat.st_size:
                 try:
                     digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
                 except OSError:
                     digest = ""
                 if digest == prev[0]:
-                    touched.append((rel, stat.st_mtime_ns, stat.st_size))
+                    touched.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
                     report.unchanged += 1
                     continue
-            todo.append((rel, stat.st_mtime_ns, stat.st_size))
+            todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
         with st.tx():
             st.remove(gone)
-            for rel, mtime_ns, size in touched:
-                st.touch(rel, mtime_ns, size)
+            for rel, mtime_ns, ctime_ns, size in touched:
+                st.touch(rel, mtime_ns, ctime_ns, size)
         report.removed = len(gone)
         batch = 0
         bulk = len(todo) >= BULK_MIN and len(todo) > len(known)
@@ -247,7 +248,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     return report
 
 
-def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int]],
+def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int]],
                progress: Progress | None, jobs: int | None) -> Iterator[FileRows | Problem]:
     """Parse ``todo`` in batches; yields results while holding a write transaction per batch."""
     total = len(todo)
@@ -256,10 +257,10 @@ def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int]],
         return
     if workers <= 1 or total < PARALLEL_MIN:
         parser = Parser(config)
-        results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, s) for rel, m, s in todo)
+        results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, c, s) for rel, m, c, s in todo)
     else:
         pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
-        jobs_it = ((str(root), rel, m, s) for rel, m, s in todo)
+        jobs_it = ((str(root), rel, m, c, s) for rel, m, c, s in todo)
         results = pool.map(_parse_job, jobs_it, chunksize=64)
     try:
         for done, result in enumerate(results, 1):

@@ -97,6 +97,10 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
 
     :raises UsageError: unknown kind, unknown subject or bad time.
     """
+    for option, value in (("--kind", flt.kind), ("--subject", flt.subject), ("--author", flt.author),
+                          ("--since", flt.since), ("--until", flt.until), ("--file", flt.path)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{option} is empty; give a value or leave the option out")
     if flt.kind and flt.kind not in KINDS:
         raise UsageError(f"--kind {flt.kind!r}: expected one of {', '.join(KINDS)}")
     subjects = resolve_subject(kb, flt.subject) if flt.subject else None

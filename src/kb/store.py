@@ -16,14 +16,15 @@ from typing import Any
 
 from kb.claims import Claim
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE files (
-    path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime_ns INTEGER NOT NULL, size INTEGER NOT NULL,
+    path TEXT PRIMARY KEY, hash TEXT NOT NULL, mtime_ns INTEGER NOT NULL, ctime_ns INTEGER NOT NULL,
+    size INTEGER NOT NULL,
     role TEXT NOT NULL, author TEXT, written_at TEXT, front TEXT NOT NULL, headings TEXT NOT NULL,
     problems TEXT NOT NULL, invalid_ids TEXT NOT NULL, n_claims INTEGER NOT NULL
 );
@@ -68,6 +69,7 @@ class FileRow:
     path: str
     hash: str
     mtime_ns: int
+    ctime_ns: int
     size: int
     role: str
     author: str | None
@@ -207,12 +209,13 @@ class Store:
     # -- files ---------------------------------------------------------------------------------
 
     def file_stats(self) -> dict[str, tuple[str, int, int]]:
-        """``path -> (hash, mtime_ns, size)`` of every stored file."""
-        return {r[0]: (r[1], r[2], r[3]) for r in self.db.execute("SELECT path, hash, mtime_ns, size FROM files")}
+        """``path -> (hash, mtime_ns, ctime_ns, size)`` of every stored file."""
+        return {r[0]: (r[1], r[2], r[3], r[4])
+                for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
 
-    def touch(self, path: str, mtime_ns: int, size: int) -> None:
-        """Record a new mtime for a file whose content hash did not change."""
-        self.db.execute("UPDATE files SET mtime_ns=?, size=? WHERE path=?", (mtime_ns, size, path))
+    def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
+        """Record new times for a file whose content hash did not change."""
+        self.db.execute("UPDATE files SET mtime_ns=?, ctime_ns=?, size=? WHERE path=?", (mtime_ns, ctime_ns, size, path))
 
     def remove(self, paths: Iterable[str]) -> None:
         """Forget files and everything parsed from them."""
@@ -227,15 +230,15 @@ class Store:
         row = rows.file
         if replace:
             self.remove([row.path])
-        values = (row.path, row.hash, row.mtime_ns, row.size, row.role, row.author, row.written_at,
+        values = (row.path, row.hash, row.mtime_ns, row.ctime_ns, row.size, row.role, row.author, row.written_at,
                   json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
                   json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
                   row.n_claims)
         try:
-            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values)
+            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
         except sqlite3.IntegrityError:
             self.remove([row.path])
-            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", values)
+            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
         self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", rows.claims)
         self.db.executemany("INSERT INTO subjects VALUES (?,?,?)", rows.subjects)
         self.db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", rows.quantities)
@@ -359,5 +362,5 @@ class _Tx:
 
 
 def _file_row(r: Sequence[Any]) -> FileRow:
-    return FileRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], json.loads(r[7]), json.loads(r[8]),
-                   json.loads(r[9]), json.loads(r[10]), r[11])
+    return FileRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), json.loads(r[9]),
+                   json.loads(r[10]), json.loads(r[11]), r[12])

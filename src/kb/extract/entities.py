@@ -50,8 +50,8 @@ class EntityMatcher:
         return self._re is not None
 
     def key_for(self, alias: str) -> str | None:
-        """Subject key for an alias or canonical name, else None."""
-        return self._key_of.get(alias.strip().lower())
+        """Subject key for an alias or canonical name (``-``, ``_`` and space alike), else None."""
+        return self._key_of.get(alias.strip().lower()) or self._norm.get(_norm(alias.strip()))
 
     def find(self, text: str) -> list[tuple[str, int, int]]:
         """Entity mentions in ``text`` as ``(key, start, end)``, in text order, no overlaps."""
