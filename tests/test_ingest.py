@@ -112,7 +112,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(small_kb: Path) -> None:
     assert report.parsed == 5 and report.failed == 0
     assert sorted(str(p) for p in report.problems) == [
         "inbox/jay/2026-07-31-bad.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored",
-        "inbox/jay/2026-07-31-nul.md:1: NUL bytes on 1 line(s) (1); those lines skipped",
+        "inbox/jay/2026-07-31-nul.md: binary file (NUL or control bytes, not text); skipped",
     ]
     assert report.claims == 5
 

@@ -343,3 +343,21 @@ def test_yaml_alias_bomb_is_refused(parser: Parser) -> None:
 def test_a_non_scalar_author_is_no_author(parser: Parser) -> None:
     parsed = parse(parser, "---\nauthor: {a: 1}\n---\nvLLM 2.03×\n")
     assert parsed.author == "jay"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-le", "utf-16-be"])
+def test_utf16_files_are_read_with_a_warning(parser: Parser, encoding: str) -> None:
+    parsed = parse(parser, "TGI 于 2026-03-21 进入维护模式。\nvLLM 2.03×\n".encode(encoding))
+    assert [c.text for c in parsed.claims] == ["TGI 于 2026-03-21 进入维护模式。", "vLLM 2.03×"]
+    assert [p.severity for p in parsed.problems] == ["warning"]
+    assert "UTF-16 file" in parsed.problems[0].message
+
+
+def test_binary_files_are_skipped_not_mined_for_numbers(parser: Parser) -> None:
+    import random
+
+    rnd = random.Random(3)
+    data = bytes(rnd.randrange(256) for _ in range(5000))
+    parsed = parse(parser, data)
+    assert parsed.claims == []
+    assert [p.message for p in parsed.problems] == ["binary file (NUL or control bytes, not text); skipped"]

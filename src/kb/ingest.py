@@ -55,10 +55,11 @@ class IngestReport:
         return s + f"; {self.claims} claims"
 
 
-def iter_kb_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
+def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
     Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
+    A folder that cannot be read is reported in ``problems`` (when given) and skipped.
     """
     found: list[tuple[str, os.stat_result]] = []
     for top in SCAN_DIRS:
@@ -68,17 +69,27 @@ def iter_kb_files(root: Path) -> Iterator[tuple[str, os.stat_result]]:
         stack = [base]
         while stack:
             folder = stack.pop()
-            with os.scandir(folder) as it:
-                for entry in it:
-                    if entry.name.startswith("."):
-                        continue
+            try:
+                entries = list(os.scandir(folder))
+            except OSError as exc:
+                if problems is not None:
+                    problems.append(Problem(folder.relative_to(root).as_posix() + "/", 0,
+                                            f"folder cannot be read ({exc.strerror or exc}); skipped"))
+                continue
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
                     if entry.is_dir(follow_symlinks=False):
-                        if top == "organized/knowledge":
-                            continue  # history/ and any subfolder: not living docs
-                        stack.append(Path(entry.path))
+                        if top != "organized/knowledge":  # history/ and any subfolder: not living docs
+                            stack.append(Path(entry.path))
                     elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
                         rel = Path(entry.path).relative_to(root).as_posix()
                         found.append((rel, entry.stat(follow_symlinks=False)))
+                except OSError as exc:
+                    if problems is not None:
+                        problems.append(Problem(Path(entry.path).relative_to(root).as_posix(), 0,
+                                                f"cannot be read ({exc.strerror or exc}); skipped"))
     found.sort()
     return iter(found)
 
@@ -189,7 +200,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     report = IngestReport(notes=list(st.notes))
     try:
         known = st.file_stats()
-        on_disk = dict(iter_kb_files(root))
+        on_disk = dict(iter_kb_files(root, report.problems))
         gone = [p for p in known if p not in on_disk]
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []

@@ -55,6 +55,18 @@ def decode(data: bytes, path: str) -> Decoded:
     """
     problems: list[Problem] = []
     encoding = "utf-8"
+    wide = _utf16(data)
+    if wide is not None:
+        try:
+            text = data.decode(wide).lstrip("\ufeff")
+        except UnicodeDecodeError:
+            pass
+        else:
+            problems.append(Problem(path, 0, f"UTF-16 file ({wide}); read as such — save it as UTF-8", "warning"))
+            return Decoded(text.replace("\r\n", "\n").replace("\r", "\n"), wide, problems)
+    if _binary(data):
+        problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped"))
+        return Decoded("", "binary", problems)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
         encoding = "utf-8-sig"
@@ -85,6 +97,31 @@ def decode(data: bytes, path: str) -> Decoded:
 
 class NotRegularFileError(InputError):
     """The target of a write exists and is not a regular file (exit code 2)."""
+
+
+def _utf16(data: bytes) -> str | None:
+    """``utf-16-le``/``utf-16-be`` when ``data`` is UTF-16 (a BOM, or ASCII-range text with
+    every other byte NUL), else None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = data[:4096]
+    if len(head) >= 8 and head.count(0) * 3 > len(head):
+        if head[1::2].count(0) > len(head) // 2 * 0.9:
+            return "utf-16-le"
+        if head[0::2].count(0) > len(head) // 2 * 0.9:
+            return "utf-16-be"
+    return None
+
+
+_CONTROL = bytes(set(range(32)) - {9, 10, 12, 13, 27})
+
+
+def _binary(data: bytes) -> bool:
+    """True for data that is no text: over 10 % NUL or control bytes in its first 8 KiB."""
+    head = data[:8192]
+    if not head:
+        return False
+    return len(head) - len(head.translate(None, _CONTROL)) > len(head) // 10
 
 
 def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> None:
