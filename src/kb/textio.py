@@ -100,16 +100,18 @@ class NotRegularFileError(InputError):
 
 
 def _utf16(data: bytes) -> str | None:
-    """``utf-16-le``/``utf-16-be`` when ``data`` is UTF-16 (a BOM, or ASCII-range text with
-    every other byte NUL), else None."""
+    """``utf-16-le``/``utf-16-be`` when ``data`` is UTF-16 (a BOM, or NUL bytes — the high
+    halves of ASCII characters — at odd positions only, or at even ones only), else None."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
     head = data[:4096]
-    if len(head) >= 8 and head.count(0) * 3 > len(head):
-        if head[1::2].count(0) > len(head) // 2 * 0.9:
-            return "utf-16-le"
-        if head[0::2].count(0) > len(head) // 2 * 0.9:
-            return "utf-16-be"
+    if len(head) < 8 or len(head) % 2:
+        return None
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    if odd > len(head) // 20 and even * 20 <= odd:
+        return "utf-16-le"
+    if even > len(head) // 20 and odd * 20 <= even:
+        return "utf-16-be"
     return None
 
 
