@@ -58,7 +58,8 @@ def test_diff_previews_and_writes_nothing(tmp_path: Path, run_kb) -> None:
     assert doc.read_bytes() == original and doc.stat().st_mtime_ns == before
     minus = [ln for ln in r.stdout.splitlines() if ln.startswith("-") and not ln.startswith("---")]
     plus = [ln for ln in r.stdout.splitlines() if ln.startswith("+") and not ln.startswith("+++")]
-    assert r.stdout.startswith("--- a/organized/knowledge/t.md\n+++ b/organized/knowledge/t.md\n")
+    assert r.stdout.startswith("diff --git a/organized/knowledge/t.md b/organized/knowledge/t.md\n"
+                               "--- a/organized/knowledge/t.md\n+++ b/organized/knowledge/t.md\n")
     assert [m.rstrip("\r") for m in minus] == ["-citations: 9  # 手工维护",
                                               "-- Lossy Verification（arXiv：2607.26627v2）与 ARXIV:2607.26627 是同一篇。"]
     assert [p.rstrip("\r") for p in plus] == ["+citations: 2  # 手工维护",

@@ -62,7 +62,7 @@ def lint_cmd(
     for note in run.notes:
         console_err.print(f"note: {note}", markup=False, highlight=False)
     if diff:
-        sys.stdout.write("".join(run.diffs))
+        _write_bytes(b"".join(run.diffs))
         console_err.print(f"{len(run.diffs)} file(s) would change", highlight=False)
         raise typer.Exit(1 if run.diffs else 0)
     for path, n in run.fixed.items():
@@ -81,6 +81,17 @@ def lint_cmd(
     if fmt is LintFormat.text:
         console_err.print(summary(findings, len(run.results)), highlight=False)
     raise typer.Exit(exit_code(run.results))
+
+
+def _write_bytes(data: bytes) -> None:
+    """Write a patch to stdout as bytes: it holds each file's own bytes (GB18030, CR, CRLF)."""
+    sys.stdout.flush()
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:  # a text-only stream (some embedders): the best it can take
+        sys.stdout.write(data.decode("utf-8", errors="replace"))
+        return
+    out.write(data)
+    out.flush()
 
 
 def _print_rich(run: LintRun) -> None:

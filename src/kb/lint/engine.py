@@ -98,6 +98,7 @@ class LintResult:
     :ivar findings: findings left after inline directives, in output order.
     :ivar skipped: codes of rules that need a KB and were skipped (file outside any KB).
     :ivar data: the bytes linted; :ivar encoding: how they were decoded (see kb.textio.decode).
+    :ivar lines: the decoded lines; :ivar index: their line index (fixes reuse it).
     """
 
     path: str
@@ -106,6 +107,7 @@ class LintResult:
     data: bytes
     encoding: str
     lines: list[str]
+    index: LineIndex | None = None
 
 
 class Linter:
@@ -175,7 +177,7 @@ class Linter:
                 findings.append(Finding(path, v.line, v.column, rule_cls.code, rule_cls.name, sev, v.message, v.fix))
         findings = suppress(findings, directives(index, doc.text, path))
         findings.sort(key=Finding.sort_key)
-        return LintResult(path, findings, skipped, data, dec.encoding, lines)
+        return LintResult(path, findings, skipped, data, dec.encoding, lines, index)
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from kb.config import find_root, is_kb_root, load_config
 from kb.errors import InputError, UsageError
 from kb.lint.base import Rule
 from kb.lint.engine import LintResult, LintSettings, Linter, build_settings
-from kb.lint.fix import fix_bytes, unified_diff, write_fixed
+from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
 
 KNOWLEDGE = "organized/knowledge"
@@ -25,7 +25,8 @@ class LintRun:
     :ivar rules: the rules that ran (SARIF lists them).
     :ivar notes: remarks for stderr (rules skipped outside a KB, fixes not applied).
     :ivar fixed: path -> number of fixes written (``--fix``).
-    :ivar diffs: unified diffs of the fixes (``--diff``; nothing is written).
+    :ivar diffs: the fixes as patches ``git apply`` takes, in the files' own bytes (``--diff``;
+        nothing is written).
     """
 
     results: list[LintResult]
@@ -34,7 +35,7 @@ class LintRun:
     root: Path | None
     notes: list[str] = field(default_factory=list)
     fixed: dict[str, int] = field(default_factory=dict)
-    diffs: list[str] = field(default_factory=list)
+    diffs: list[bytes] = field(default_factory=list)
 
     @property
     def findings(self) -> list:
@@ -47,18 +48,22 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
                progress: Callable[[int, int], None] | None = None) -> LintRun:
     """Lint living documents.
 
-    :param paths: files, or folders (their ``*.md``, not recursive); empty = every living
-        document of the KB (``organized/knowledge/*.md``).
+    :param paths: files, or folders (their ``*.md`` files, not recursive; links in them are
+        not followed, nor is a folder given as a link, as in ``kb ingest``; a note says so);
+        empty = every living document of the KB (``organized/knowledge/*.md``).
     :param kb: ``--kb``: the KB to use for every file; None = discover it from the first path
         (or the current folder), walking up to ``kb.yaml`` or ``organized/``. Files outside
         the KB are linted without the rules that need one (a note says so).
     :param select: ``--select`` codes/names (replaces ``kb.yaml``'s selection); :param ignore: ``--ignore``.
     :param base: ``--base REV`` for KB102.
     :param fix: write the safe fixes (atomically), then lint the fixed text again.
-    :param diff: compute the fixes as unified diffs and write nothing.
+    :param diff: compute the fixes as patches (:func:`kb.lint.fix.unified_diff`), write nothing.
     :param progress: called with (done, total) while the KB's store is brought up to date.
-    :raises UsageError: unknown rule code, no files and no KB, ``--kb`` not a KB, bad ``--base``.
-    :raises ConfigError: invalid ``kb.yaml``. :raises InputError: missing file, bad inline comment.
+    :raises UsageError: unknown rule code, no files and no KB, ``--kb`` not a KB, bad ``--base``,
+        a folder given with no ``*.md`` file in it, nothing to lint but links to folders.
+    :raises ConfigError: invalid ``kb.yaml``.
+    :raises InputError: missing or unreadable file, bad inline comment, a fix that cannot be
+        written (the file is left as it was; files fixed before it are named).
     """
     if kb is not None:
         if not kb.is_dir():
@@ -73,7 +78,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
         in_a_kb = is_kb_root(root)
     config = load_config(root)
     settings = build_settings(config.lint, select, ignore)
-    files = _expand(paths, root if in_a_kb else None)
+    notes: list[str] = []
+    files = _expand(paths, root if in_a_kb else None, notes)
     root_abs = root.resolve()
 
     def facts() -> KbFacts:
@@ -87,7 +93,7 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
             opened.close()
 
     linter = Linter(config, settings, facts=facts if in_a_kb else None, root=root if in_a_kb else None, base=base)
-    run = LintRun([], settings.rules, settings, root if in_a_kb else None)
+    run = LintRun([], settings.rules, settings, root if in_a_kb else None, notes)
     outside: list[str] = []
     skipped_codes: set[str] = set()
     for file in files:
@@ -104,14 +110,15 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
             outside.append(shown)
             skipped_codes.update(result.skipped)
         if fix or diff:
-            outcome = fix_bytes(shown, data, result.encoding, result.lines, result.findings)
+            outcome = fix_bytes(shown, data, result.encoding, result.lines, result.findings, result.index)
             run.notes.extend(outcome.notes)
             if diff:
-                text = unified_diff(outcome, result.encoding)
-                if text:
-                    run.diffs.append(text)
+                patch = unified_diff(outcome)
+                if patch:
+                    run.diffs.append(patch)
+                    run.notes.extend(diff_notes(outcome, result.encoding))
             elif outcome.changed:
-                write_fixed(file, outcome)
+                _write(file, shown, outcome, run.fixed)
                 run.fixed[shown] = outcome.applied
                 result = linter.lint_bytes(shown, outcome.data, file=absolute, in_kb=inside)
         run.results.append(result)
@@ -122,19 +129,88 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     return run
 
 
-def _expand(paths: Sequence[Path], root: Path | None) -> list[Path]:
-    """Files to lint, in the order given (folders: their ``*.md`` sorted by name)."""
+def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -> None:
+    """Write one fixed file; a failure is an :class:`InputError` naming it (exit 2)."""
+    try:
+        write_fixed(file, outcome)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        done = f"; already fixed: {', '.join(fixed)}" if fixed else ""
+        raise InputError(f"cannot write the fixes ({reason}); the file is unchanged{done}", shown) from exc
+
+
+def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[Path]:
+    """Files to lint, in the order given (folders: their ``*.md`` files sorted by name).
+
+    Links are not followed when expanding folders, as in ``kb ingest``: a folder given as a
+    link is skipped, and so is a link among a folder's ``*.md``; ``notes`` says so. A folder
+    named ``x.md`` is a folder.
+
+    :raises UsageError: a folder given explicitly holds no ``*.md`` file; every path given
+        was a link to a folder.
+    :raises InputError: a path does not exist.
+    """
     if not paths:
         if root is None:
             raise UsageError("no files given and no KB here: pass files, or run inside a KB, or give --kb")
         folder = root / KNOWLEDGE
-        return sorted(p for p in folder.glob("*.md") if p.is_file()) if folder.is_dir() else []
+        return _markdown_in(folder, notes) if folder.is_dir() else []
     out: list[Path] = []
+    links: list[Path] = []
     for p in paths:
-        if p.is_dir():
-            out.extend(sorted(q for q in p.glob("*.md") if q.is_file()))
+        if p.is_symlink() and not p.exists():
+            raise InputError("a link that leads nowhere (broken, or a loop)", str(p))
+        if p.is_symlink() and p.is_dir():
+            links.append(p)
+            notes.append(f"{p.as_posix()}: a link to a folder, not followed (kb lint, like kb ingest, does not "
+                         f"follow links to folders); name the folder itself: {_target(p)}")
+        elif p.is_dir():
+            found = _markdown_in(p, notes)
+            if not found:
+                raise UsageError(f"{p.as_posix()}: a folder with no Markdown file (*.md) in it to lint; kb lint "
+                                 "reads the *.md files of a folder, not its subfolders nor links")
+            out.extend(found)
         elif p.is_file():
             out.append(p)
         else:
             raise InputError(f"no such file (paths are relative to {os.getcwd()})", str(p))
+    if not out and links:
+        names = ", ".join(f"{p.as_posix()} (-> {_target(p)})" for p in links)
+        raise UsageError(f"nothing to lint: {names}: a link to a folder is not followed (as in kb ingest); "
+                         "name the folder itself")
     return out
+
+
+def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
+    """The regular ``*.md`` files of ``folder``, sorted by name; links skipped with a note.
+
+    :raises InputError: the folder cannot be read.
+    """
+    files: list[Path] = []
+    links: list[str] = []
+    try:
+        with os.scandir(folder) as it:
+            for entry in it:
+                if not entry.name.endswith(".md"):
+                    continue
+                if entry.is_symlink():
+                    links.append(entry.name)
+                elif entry.is_file(follow_symlinks=False):
+                    files.append(folder / entry.name)
+    except OSError as exc:
+        raise InputError(f"cannot read the folder: {exc.strerror or exc}", folder.as_posix()) from exc
+    if links:
+        links.sort()
+        shown = ", ".join(links[:3]) + (f" and {len(links) - 3} more" if len(links) > 3 else "")
+        notes.append(f"{folder.as_posix()}: {len(links)} link(s) not followed ({shown}): kb lint, like kb ingest, "
+                     "does not follow links when expanding a folder; name a link to lint it")
+    return sorted(files)
+
+
+def _target(link: Path) -> str:
+    """Where ``link`` leads, relative to the current folder when it can be."""
+    real = os.path.realpath(link)
+    try:
+        return Path(os.path.relpath(real)).as_posix()
+    except ValueError:  # another drive
+        return real

@@ -7,7 +7,6 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.lint.base import Edit, LintContext, Rule, Violation
-from kb.lint.lines import mask_code_spans
 
 _PREFIX_RE = re.compile(
     r"(?<![A-Za-z0-9/._\-])(?i:arxiv)(?:[ \t\u00a0\u3000]*[:：][ \t\u00a0\u3000]*|\.)"
@@ -20,8 +19,9 @@ class ArxivIdNoncanonical(Rule):
     """## What it does
     Finds arXiv ids written with a prefix other than `arXiv:` — a full-width colon
     (`arXiv：2607.26627`), spaces around the colon, another case (`ARXIV:`, `arxiv:`) or a
-    dot (`arXiv.2607.26627`) — outside code. `kb lint --fix` rewrites the prefix to `arXiv:`
-    and touches nothing else; the id and its version are kept.
+    dot (`arXiv.2607.26627`) — outside code (fenced, indented or inline) and HTML comments,
+    which are left as written. `kb lint --fix` rewrites the prefix to `arXiv:` and touches
+    nothing else; the id and its version are kept.
 
     ## Why is this bad?
     kb reads every form, but people and other tools search for `arXiv:2607.26627`. Mixed
@@ -57,8 +57,7 @@ class ArxivIdNoncanonical(Rule):
             written = m.group(0)
             if written == CANONICAL:
                 continue
-            line = ctx.lines[n - 1]
-            if "`" in line and mask_code_spans(line)[col] == " ":
-                continue
+            if ctx.index.protected(n, col, col + len(written)):
+                continue  # code or a comment: quoted as written, never rewritten
             fix = (Edit(n, col, col + len(written), CANONICAL),)
             yield Violation(n, f"'{written}' before an arXiv id: write '{CANONICAL}' (kb lint --fix)", col + 1, fix)
