@@ -361,3 +361,13 @@ def test_binary_files_are_skipped_not_mined_for_numbers(parser: Parser) -> None:
     parsed = parse(parser, data)
     assert parsed.claims == []
     assert [p.message for p in parsed.problems] == ["binary file (NUL or control bytes, not text); skipped"]
+
+
+def test_deep_nesting_keeps_what_follows_and_reports_what_it_cannot_read(parser: Parser) -> None:
+    deep = "".join("  " * i + f"- 项 2.{i}×\n" for i in range(25)) + "\n后面段落 7.7×\n\n## 下一节\n\n再一段 8.8×\n"
+    parsed = parse(parser, deep)
+    assert len(parsed.claims) == 27 and parsed.problems == []
+    assert [c.text for c in parsed.claims[-2:]] == ["后面段落 7.7×", "再一段 8.8×"]
+    deeper = "".join("  " * i + "- x 2.5×\n" for i in range(150))
+    parsed = parse(parser, deeper)
+    assert [(p.line, p.message.split(":")[0]) for p in parsed.problems] == [(50, "nested too deep (over 50 lists or quotes)")]

@@ -113,9 +113,27 @@ def role_of(path: str) -> Role:
     return "other"
 
 
+#: Deepest token nesting markdown-it follows, two per list or quote level (its default, 20,
+#: silently drops lists deeper than 10 and everything after them); past it kb reports the
+#: lines it could not read.
+MAX_NESTING = 100
+_LEAF_BLOCKS = frozenset({"paragraph_open", "heading_open", "table_open", "fence", "code_block", "html_block", "hr"})
+_MARKS_ONLY_RE = re.compile(r"^[\s>*+\-]*(?:\d+[.)])?[\s>*+\-]*$")
+
+
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": True}).enable("table")
+    return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
+
+
+def _unread_lines(tokens: list[Token], lines: list[str]) -> list[int]:
+    """1-based lines with text that no block token covers (markdown-it hit its nesting limit)."""
+    covered = bytearray(len(lines) + 1)
+    for t in tokens:
+        if t.type in _LEAF_BLOCKS and t.map:
+            for i in range(t.map[0], min(t.map[1], len(lines))):
+                covered[i] = 1
+    return [i + 1 for i, line in enumerate(lines) if not covered[i] and not _MARKS_ONLY_RE.match(line)]
 
 
 class Parser:
@@ -172,7 +190,13 @@ class Parser:
                     ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
         ctx.lines = body.split("\n")
         ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
-        ctx.walk(_md().parse(body))
+        tokens = _md().parse(body)
+        if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
+            unread = _unread_lines(tokens, ctx.lines)
+            if unread:
+                problems.append(Problem(path, unread[0], f"nested too deep (over {MAX_NESTING // 2} lists or quotes): "
+                                        f"{len(unread)} line(s) not read (lines {unread[0]}–{unread[-1]})"))
+        ctx.walk(tokens)
         mentions.extend(ctx.mentions)
         return ParsedFile(
             path=path,
