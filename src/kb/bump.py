@@ -14,7 +14,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from kb.errors import InputError
+from kb.config import topic_name_problem
+from kb.errors import InputError, UsageError
 from kb.livedoc import doc_path, history_dir
 from kb.textio import write_atomic
 
@@ -47,7 +48,12 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
         different snapshot already exists, or nothing changed since the previous snapshot
         (file and line named, plus what to do).
+    :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
+        outside ``organized/knowledge``.
     """
+    problem = topic_name_problem(topic)
+    if problem:
+        raise UsageError(problem)
     rel = doc_path(topic)
     path = root / rel
     if not path.is_file():

@@ -20,6 +20,21 @@ from kb.errors import ConfigError
 
 CONFIG_NAME = "kb.yaml"
 
+_TOPIC_RE = re.compile(r"(?!\.)[\w.-]+")
+
+
+def topic_name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a topic, or None for a plain name.
+
+    A topic names files (``organized/knowledge/<topic>.md``, ``history/<topic>/``, briefs
+    ``<date>-<topic>-e1prep.md``), so it is letters, digits, ``-``, ``_`` and ``.``, not
+    starting with ``.``: no ``/``, no ``..``, never a path out of the KB.
+    """
+    if isinstance(name, str) and _TOPIC_RE.fullmatch(name):
+        return None
+    return (f"topic {name!r} is not a plain name: use letters, digits, '-', '_' and '.', "
+            "not starting with '.' (it names organized/knowledge/<topic>.md)")
+
 
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -107,6 +122,15 @@ class KbConfig(_Strict):
         sign = -1 if self.timezone.startswith("-") else 1
         hours, minutes = self.timezone[1:].split(":")
         return timezone(sign * timedelta(hours=int(hours), minutes=int(minutes)))
+
+    @field_validator("topics", "default_topic")
+    @classmethod
+    def _topic_names(cls, v: Any) -> Any:
+        for name in [v] if isinstance(v, str) else list(v or ()):  # list items or mapping keys
+            problem = topic_name_problem(name)
+            if problem:
+                raise ValueError(problem)
+        return v
 
     def topic_names(self) -> list[str]:
         """Topic names in the order written."""

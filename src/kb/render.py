@@ -87,10 +87,37 @@ def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) 
     return seen
 
 
+class _Loader(jinja2.FileSystemLoader):
+    """FileSystemLoader whose read failures (not UTF-8, unreadable) are :class:`TemplateError` naming the file."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        try:
+            return super().get_source(environment, template)
+        except UnicodeDecodeError as exc:
+            path = _find(self.searchpath, template)
+            data = exc.object if isinstance(exc.object, bytes) else b""
+            line = data.count(b"\n", 0, exc.start) + 1
+            bad = data[exc.start:exc.start + 1].hex()
+            raise TemplateError(f"{path}:{line}: not UTF-8 (byte 0x{bad} at offset {exc.start}); "
+                                "save the template as UTF-8") from exc
+        except OSError as exc:
+            path = exc.filename or _find(self.searchpath, template)
+            raise TemplateError(f"{path}: cannot read the template: {exc.strerror or exc}") from exc
+
+
+def _find(searchpath: Iterable[str], template: str) -> str:
+    """The file ``template`` names in the first folder of ``searchpath`` holding it (for messages)."""
+    for folder in searchpath:
+        candidate = Path(folder, *template.split("/"))
+        if candidate.is_file():
+            return str(candidate)
+    return template
+
+
 def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     """The Jinja2 environment of briefs: StrictUndefined, no autoescape, ``md``/``cell``/``clip``."""
     env = jinja2.Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d)) for d in dirs]),
+        loader=jinja2.ChoiceLoader([_Loader(str(d)) for d in dirs]),
         undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True,
     )
@@ -107,39 +134,57 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         ``claims`` is how an undefined value is traced to a claim index.
     :param templates_dir: ``templates_dir`` of ``kb.yaml``, resolved against the KB root.
     :returns: the rendered Markdown.
-    :raises TemplateError: template missing, invalid, or using an undefined value
-        (``e1prep.zh.md.j2: undefined 'source' (claim 1)``).
+    :raises TemplateError: template missing, unreadable, not UTF-8, invalid, using an
+        undefined value (``e1prep.zh.md.j2: undefined 'source' (claim 1)``), or failing
+        while it renders (``mine.md.j2:3: ZeroDivisionError: division by zero``): the
+        template and, where Jinja knows it, the line are named. Nothing is returned, so
+        the caller writes nothing.
     """
     path = Path(template) if isinstance(template, Path) or "/" in str(template) else None
     extra = path.resolve().parent if path is not None else None
     name = path.name if path is not None else str(template)
     if path is not None and not path.is_file():
-        raise TemplateError(f"--template {template}: no such file")
+        why = "is a folder, not a template file" if path.is_dir() else "no such file"
+        raise TemplateError(f"--template {template}: {why}")
     env = environment(template_dirs(templates_dir, extra))
     try:
         return env.get_template(name).render(**context)
+    except TemplateError:
+        raise
     except jinja2.TemplateNotFound as exc:
         where = ", ".join(str(d) for d in template_dirs(templates_dir, extra))
         raise TemplateError(f"template {exc.name!r} not found (searched: {where})") from exc
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{exc.filename or exc.name or name}:{exc.lineno}: {exc.message}") from exc
     except jinja2.UndefinedError as exc:
-        where = _template_of(exc) or name
+        found = _template_of(exc)
+        where = Path(found[0]).name if found else name
         var = getattr(exc, "name", None)
         what = f"undefined {var!r}" if var else str(exc)
         index = _claim_index(context, getattr(exc, "obj", None))
         suffix = f" (claim {index})" if index is not None else ""
         raise TemplateError(f"{where}: {what}{suffix}; fix the template or pass the value") from exc
+    except Exception as exc:  # noqa: BLE001 - anything a template's expressions raise (1/0, int('x'), recursion)
+        raise TemplateError(f"{_where(exc, name)}: {type(exc).__name__}: {exc}; fix the template") from exc
 
 
-def _template_of(exc: BaseException) -> str | None:
-    """File name of the innermost template frame of the traceback, if any."""
+def _where(exc: BaseException, name: str) -> str:
+    """``file:line`` of the innermost template frame of the traceback, else ``name``."""
+    found = _template_of(exc)
+    return f"{found[0]}:{found[1]}" if found else name
+
+
+def _template_of(exc: BaseException) -> tuple[str, int] | None:
+    """File (as Jinja knows it: the path, or the name) and line of the innermost template frame, if any.
+
+    Jinja rewrites a rendering error's traceback so that template code shows as frames of
+    the template file at its line; those frames carry ``__jinja_exception__``.
+    """
     found = None
     tb = exc.__traceback__
     while tb is not None:
-        fname = tb.tb_frame.f_code.co_filename
-        if fname.endswith(".j2") or fname.endswith(".jinja") or fname.endswith(".md"):
-            found = Path(fname).name
+        if "__jinja_exception__" in tb.tb_frame.f_globals:
+            found = tb.tb_frame.f_code.co_filename, tb.tb_lineno
         tb = tb.tb_next
     return found
 

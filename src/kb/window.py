@@ -8,14 +8,38 @@ so the night of 2026-07-31 with cutoff 22:00 is 2026-07-30 22:00 → 2026-07-31 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time, timedelta, timezone
 
 from kb.config import KbConfig
 from kb.errors import UsageError
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "m": timedelta(minutes=1)}
+
+HISTORY_WINDOWS = 7
+"""Earlier windows of the same length a window is compared with (claim density, ``kb digest``);
+a window must leave room for them within the calendar (years 1–9999)."""
+
+
+_CALENDAR = "kb computes with dates from 0001-01-01 to 9999-12-31 UTC"
+_ROOM = f"the window and the {HISTORY_WINDOWS} windows of the same length before it must fall within years 1–9999"
+
+
+@contextmanager
+def _in_range(option: str | None, value: str, why: str = _ROOM) -> Iterator[None]:
+    """Turn an :class:`OverflowError` of date arithmetic into a :class:`UsageError` naming the option.
+
+    :param option: the option that gave the value (``--since``); None for a default.
+    :param why: the limit, for the message.
+    """
+    try:
+        yield
+    except OverflowError as exc:
+        what = f"{option} {value!r}" if option else value
+        raise UsageError(f"{what}: out of range ({why})") from exc
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +126,8 @@ def parse_span(text: str) -> timedelta:
     m = _SPAN_RE.match(text)
     if not m or float(m.group(1)) <= 0:
         raise UsageError(f"--window {text!r}: expected a length such as 24h, 2d or 90m")
-    return float(m.group(1)) * _UNIT[m.group(2).lower()]
+    with _in_range("--window", text, "too long; " + _ROOM):
+        return float(m.group(1)) * _UNIT[m.group(2).lower()]
 
 
 def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
@@ -110,7 +135,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
 
     A date alone means 00:00 local time (as a date-only file stamp does).
 
-    :raises UsageError: not ISO 8601; the message shows an accepted form.
+    :raises UsageError: not ISO 8601 (the message shows an accepted form), or out of
+        the calendar once converted to the KB's zone or to UTC (``0001-01-01`` at +08:00).
     """
     try:
         if len(value.strip()) == 10:
@@ -121,7 +147,9 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
         raise UsageError(f"{option} {value!r}: expected an ISO date or date-time, e.g. 2026-07-31 or 2026-07-30T22:00") from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=config.tzinfo)
-    return dt.astimezone(config.tzinfo)
+    with _in_range(option, value, _CALENDAR):
+        dt.astimezone(timezone.utc)  # every later conversion (UTC ``Z``, other offsets) then fits
+        return dt.astimezone(config.tzinfo)
 
 
 def resolve_window(config: KbConfig, *, since: str | None = None, until: str | None = None,
@@ -137,7 +165,8 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
       holding ``now``.
 
     :param now: the current time (tests pass it); default: the clock, in the KB's zone.
-    :raises UsageError: options combined, malformed, or ``since ≥ until``.
+    :raises UsageError: options combined, malformed, ``since ≥ until``, or a window (or
+        the :data:`HISTORY_WINDOWS` before it) outside the calendar; the option is named.
     """
     ways = [name for name, v in (("--date", day), ("--window", span)) if v]
     if since or until:
@@ -145,20 +174,38 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
     if len(ways) > 1:
         raise UsageError(f"give the window one way only, not {' and '.join(ways)}")
     now = (now or datetime.now(config.tzinfo)).astimezone(config.tzinfo)
+    option: str | None
     if day:
         try:
             d = date.fromisoformat(day.strip())
         except ValueError as exc:
             raise UsageError(f"--date {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31") from exc
-        return night_window(d, config)
-    if span:
-        return Window(now - parse_span(span), now)
-    if since or until:
+        option, value = "--date", day
+        with _in_range(option, value):
+            window = night_window(d, config)
+    elif span:
+        option, value = "--window", span
+        length = parse_span(span)
+        with _in_range(option, value):
+            window = Window(now - length, now)
+    elif since or until:
+        option, value = ("--since", since) if since else ("--until", until or "")
         end = parse_moment(until, config, "--until") if until else now
-        start = parse_moment(since, config, "--since") if since else end - timedelta(days=1)
+        if since:
+            start = parse_moment(since, config, "--since")
+        else:
+            with _in_range(option, value):
+                start = end - timedelta(days=1)
         if start >= end:
             raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
         # A window that is exactly a night keeps its night date (for file names and density).
         night = end.date() if end - start == timedelta(days=1) and end.timetz().replace(tzinfo=None) == cutoff_time(config) else None
-        return Window(start, end, night)
-    return night_window(default_night or night_of(now, config), config)
+        window = Window(start, end, night)
+    else:
+        d = default_night or night_of(now, config)
+        option, value = None, f"the night of {d.isoformat()}"
+        with _in_range(option, value):
+            window = night_window(d, config)
+    with _in_range(option, value):
+        window.previous(HISTORY_WINDOWS)  # the windows a night is compared with must exist too
+    return window

@@ -24,19 +24,119 @@ for _name in ("diff_cmd", "verify_cmd", "lint_cmd"):
             raise
 
 
+EXIT_BROKEN_PIPE = 141
+"""Exit code when the reader of stdout went away: 128 + SIGPIPE, what a shell reports for a
+Unix tool ended by a closed pipe (``kb claims | head``)."""
+
+
+class _StdoutFailed(BaseException):
+    """Writing to stdout failed; :func:`main` ends kb. A BaseException, so that no
+    ``except Exception`` on the way turns it into another error."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _GuardedStream:
+    """``sys.stdout``/``sys.stderr`` while :func:`main` runs.
+
+    An :class:`OSError` on write or flush (closed pipe, disk full, closed stream) points the
+    stream's descriptor at /dev/null, so that nothing more fails, not even the interpreter's
+    last flush; then stdout raises :class:`_StdoutFailed`, and stderr goes on silently (a
+    diagnostic that cannot be shown does not change the outcome of the command).
+    """
+
+    def __init__(self, stream: object, *, stdout: bool) -> None:
+        self._stream = stream
+        self._stdout = stdout
+        self._broken = False
+
+    def _failed(self, error: OSError) -> None:
+        import os
+
+        if not self._broken:
+            self._broken = True
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                try:
+                    os.dup2(devnull, self._stream.fileno())  # type: ignore[attr-defined]
+                finally:
+                    os.close(devnull)
+            except (AttributeError, OSError, ValueError):  # no descriptor (closed, or a test's buffer)
+                pass
+        if self._stdout:
+            raise _StdoutFailed(error) from error
+
+    def write(self, text: str) -> int:
+        if self._stream is None:
+            import errno
+
+            self._failed(OSError(errno.EBADF, "it is closed"))
+            return len(text)
+        if self._broken and not self._stdout:
+            return len(text)
+        try:
+            return self._stream.write(text)  # type: ignore[attr-defined,no-any-return]
+        except OSError as exc:
+            self._failed(exc)
+            return len(text)
+
+    def writelines(self, lines: list[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if self._stream is None or (self._broken and not self._stdout):
+            return
+        try:
+            self._stream.flush()  # type: ignore[attr-defined]
+        except OSError as exc:
+            self._failed(exc)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kb`` console script.
 
     Typer/click handle usage errors themselves (message, exit 2); a :class:`KbError` from a
     command becomes its message on stderr and its exit code.
+
+    Writing to standard output is guarded here, for every command: when the reader of a
+    pipe goes away (EPIPE: ``kb claims --format json | head -c 10``) kb stops quietly with
+    :data:`EXIT_BROKEN_PIPE`; any other failure (disk full, I/O error, stdout closed) is
+    ``error: cannot write to standard output: …`` and exit 2. No traceback either way, and
+    no "Exception ignored" at exit. A failing stderr is ignored (see :class:`_GuardedStream`).
     """
+    import errno
+
+    real_out, real_err = sys.stdout, sys.stderr
+    sys.stdout = _GuardedStream(real_out, stdout=True)  # type: ignore[assignment]
+    sys.stderr = _GuardedStream(real_err, stdout=False)  # type: ignore[assignment]
+    code = 0
     try:
-        app(args=argv, prog_name="kb")
-    except KbError as exc:
-        if state.traceback:
-            raise
-        console_err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
-        sys.exit(int(exc.exit_code))
-    except KeyboardInterrupt:
-        console_err.print("interrupted")
-        sys.exit(130)
+        try:
+            try:
+                app(args=argv, prog_name="kb")
+            finally:
+                sys.stdout.flush()  # what is still buffered fails now, inside the guard
+        except KbError as exc:
+            if state.traceback:
+                raise
+            console_err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+            code = int(exc.exit_code)
+        except KeyboardInterrupt:
+            console_err.print("interrupted")
+            code = 130
+    except _StdoutFailed as failed:
+        if failed.error.errno == errno.EPIPE:
+            code = EXIT_BROKEN_PIPE
+        else:
+            code = 2
+            reason = failed.error.strerror or str(failed.error)
+            console_err.print(f"[bold red]error:[/] cannot write to standard output: {escape(reason)}", highlight=False)
+    finally:
+        sys.stdout, sys.stderr = real_out, real_err
+    sys.exit(code)

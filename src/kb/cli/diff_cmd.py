@@ -81,9 +81,11 @@ def diff_cmd(
 
 def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
     from kb.livedoc import load_living_doc
+    from kb.nightly import check_topic_name
     from kb.parse import Parser
     from kb.versiondiff import diff_versions, parse_version
 
+    check_topic_name(topic)
     parser = Parser(opened.config)
     root = opened.root
     if v_from is None:
@@ -190,10 +192,18 @@ def digest_cmd(
         sys.stdout.write(text)
         return
     target = Path(out) if out else root / brief_path(who, night.window.label_date, name)
+    given = f"--out {out}" if out else _shown(target, root)
     try:
         write_atomic(target, text, overwrite=force)
     except FileExistsError as exc:
+        blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:  # raised by creating the folders on the way
+            raise UsageError(f"{given}: cannot write the brief: {blocker} is a file, not a folder") from exc
         raise UsageError(f"{_shown(target, root)} exists; use --force to overwrite it, or --out PATH") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"{given} is a folder; give a file path" + ("" if out else " with --out")) from exc
+    except OSError as exc:  # no permission, a parent that is a file, disk full …
+        raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
     console.print(_shown(target, root), markup=False)
 
 

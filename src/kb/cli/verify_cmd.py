@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from kb.cli.common import KbOption, app, console, console_err, load, progress_bar
-from kb.errors import SourceUnavailable, UsageError
+from kb.errors import InputError, SourceUnavailable, UsageError
 from kb.sources import SourceRecord
 from kb.verify import Lookup, Tally, Verifier, VerifyResult, scope_targets, sort_worst_first, targets_from_inputs
 
@@ -32,13 +32,30 @@ class Lang(str, Enum):
 
 
 def _inputs(args: list[str]) -> Iterator[str]:
-    """Arguments, with ``-`` replaced by the whitespace-separated tokens of stdin (streamed)."""
+    """Arguments, with ``-`` replaced by the whitespace-separated tokens of stdin (streamed).
+
+    :raises InputError: standard input cannot be read (a folder, an I/O error) or is not
+        text in its encoding, naming ``<stdin>`` and the line.
+    """
     for arg in args:
         if arg == "-":
-            for line in sys.stdin:
-                yield from line.split()
+            yield from _stdin_tokens()
         else:
             yield arg
+
+
+def _stdin_tokens() -> Iterator[str]:
+    stdin = sys.stdin
+    binary = getattr(stdin, "buffer", None)  # lines decoded one by one: a bad byte's line is exact
+    encoding = getattr(stdin, "encoding", None) or "utf-8"
+    line_no = 0
+    try:
+        for line_no, line in enumerate(binary if binary is not None else stdin, 1):
+            yield from (line.decode(encoding) if isinstance(line, bytes) else line).split()
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not {encoding} text ({exc.reason}); pipe the ids as plain text", "<stdin>", line_no) from exc
+    except OSError as exc:
+        raise InputError(f"cannot read standard input: {exc.strerror or exc}", "<stdin>") from exc
 
 
 @app.command("verify")
@@ -81,18 +98,20 @@ def verify_cmd(
         raise UsageError("--topic, --since and --until go with --all")
     if offline and refresh:
         raise UsageError("--offline and --refresh contradict each other; pick one")
+    if "-" in (ids or []) and sys.stdin is None:
+        raise UsageError("'-': no standard input to read ids from (it is closed); pipe ids in or give them as arguments")
     opened = load(kb, quiet=True)
     tally = Tally()
     kept: list[VerifyResult] = []
     try:
         verifier = Verifier(opened, offline=offline, refresh=refresh)
         if all_ids:
-            from kb.query import to_iso
+            from kb.window import parse_moment
 
             targets = scope_targets(
                 opened, topic=topic,
-                since=to_iso(since, opened, option="--since") if since else None,
-                until=to_iso(until, opened, option="--until") if until else None,
+                since=parse_moment(since, opened.config, "--since").isoformat() if since else None,
+                until=parse_moment(until, opened.config, "--until").isoformat() if until else None,
             )
             total: int | None = len(targets)
         else:

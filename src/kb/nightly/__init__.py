@@ -13,11 +13,12 @@ from datetime import date, timedelta
 from pathlib import PurePosixPath
 
 from kb.claims import Claim
+from kb.config import topic_name_problem
 from kb.diff import Card, DiffResult, card_from_front, diff
 from kb.errors import InputError, UsageError
 from kb.livedoc import LivingDoc, baseline_for, doc_path
 from kb.parse import Parser
-from kb.window import Window, night_of, resolve_window
+from kb.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.workspace import Kb
 
 SOURCE_ROLES = ("inbox", "card")
@@ -100,8 +101,18 @@ def pick_window(kb: Kb, topic: str, *, since: str | None = None, until: str | No
     return resolve_window(kb.config, since=since, until=until, day=day, span=span, default_night=default)
 
 
+def check_topic_name(topic: str) -> None:
+    """:raises UsageError: ``topic`` is not a plain name (``../k``, ``a/b``, ``.hidden``): it
+    would name files outside ``organized/knowledge`` and ``inbox/<executor>``."""
+    problem = topic_name_problem(topic)
+    if problem:
+        raise UsageError(problem)
+
+
 def check_topic(kb: Kb, topic: str) -> None:
-    """:raises UsageError: ``topic`` is not in ``kb.yaml`` and has no living document."""
+    """:raises UsageError: ``topic`` is not a plain name (see :func:`check_topic_name`), or not
+    in ``kb.yaml`` and has no living document."""
+    check_topic_name(topic)
     if topic in kb.config.topic_names() or (kb.root / doc_path(topic)).is_file():
         return
     known = ", ".join(kb.config.topic_names()) or "none"
@@ -144,7 +155,7 @@ def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
     return first
 
 
-def previous_counts(kb: Kb, window: Window, topic: str, nights: int = 7) -> list[int]:
+def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WINDOWS) -> list[int]:
     """Claims (inbox and cards, own briefs aside) in each of the ``nights`` earlier windows."""
     step = window.until - window.since
     start = window.since - nights * step
@@ -207,8 +218,5 @@ def default_executor(night: Night) -> str:
 
 def window_days(window: Window) -> list[date]:
     """Local dates the window touches (for messages)."""
-    d, out = window.since.date(), []
-    while d <= (window.until - timedelta(microseconds=1)).date():
-        out.append(d)
-        d += timedelta(days=1)
-    return out
+    first, last = window.since.date(), (window.until - timedelta(microseconds=1)).date()
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
