@@ -158,7 +158,7 @@ def test_claims_filters(small_kb: Path, run_kb, args: list[str], expected_paths:
     [
         (["--kind", "rumour"], "--kind 'rumour': expected one of paper-fact, secondhand, internal-rating"),
         (["--subject", "nothing-like-this"], "--subject 'nothing-like-this': not an arXiv id"),
-        (["--since", "last tuesday"], "--since 'last tuesday': expected ISO date or date-time"),
+        (["--since", "last tuesday"], "--since 'last tuesday': expected an ISO date or date-time"),
     ],
 )
 def test_claims_usage_errors_exit_2(small_kb: Path, run_kb, args: list[str], message: str) -> None:
@@ -426,3 +426,8 @@ def test_same_size_rewrite_with_its_old_mtime_is_seen(small_kb: Path) -> None:
     with open_kb(small_kb) as kb:
         [claim] = kb.store.claims(path="inbox/jay/2026-07-31T1735-tgi.md")
         assert claim.dates[0].value == "2026-03-22"
+
+
+def test_since_out_of_the_calendar_is_a_usage_error(small_kb: Path, run_kb) -> None:
+    r = run_kb(["claims", "--since", "0001-01-01"], cwd=small_kb)
+    assert r.exit_code == 2 and "--since" in r.stderr and "Traceback" not in r.stderr

@@ -24,7 +24,7 @@ from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import find_dates, parse_stamp
 from kb.extract.entities import EntityMatcher
 from kb.extract.kinds import CueMatcher, column_kind, explicit_tag, is_kind_header
-from kb.extract.metrics import MetricVocab
+from kb.extract.metrics import DATE_METRICS, MetricVocab
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.textio import Problem, decode
@@ -49,6 +49,8 @@ _BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
 #: (the backticks are gone in plain text).
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
 _CLAUSE_END_RE = re.compile(r"[。；;！？!?，,|]")
+#: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
+_ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
@@ -147,6 +149,9 @@ class Parser:
         self.tz = config.tzinfo
         self.entities = EntityMatcher(config.entities)
         self.vocab = MetricVocab(config.metrics)
+        self.date_phrases = re.compile("|".join(
+            re.escape(p) for p in sorted((p for m in DATE_METRICS for p in self.vocab.phrases.get(m, ())),
+                                         key=len, reverse=True)) or "(?!)", re.IGNORECASE)
         cues = config.cues
         self.cues = CueMatcher(
             {"secondhand": cues.secondhand, "paper-fact": cues.paper_fact, "internal-rating": cues.internal_rating}
@@ -492,7 +497,7 @@ class _FileCtx:
         """
         refs: list[ArxivRef] = []
         last = end_line or line
-        if "." in text or "/" in text:
+        if _ID_HINT_RE.search(text):
             for cand in scan_arxiv(text):
                 if cand.id is None:
                     at_line, col = self._locate(text[cand.start:cand.end], line, last, self._seen_bad)
@@ -662,7 +667,8 @@ class _FileCtx:
         return q.model_copy(update={"subject": subj}) if subj else q
 
     def _attach_date(self, d: DateRef, anchors: list[tuple[int, str]], text: str) -> DateRef:
-        metric = self.p.vocab.metric_at(text, d.start, d.end, None)
+        # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
+        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if self.p.date_phrases.search(text) else None
         update: dict[str, Any] = {}
         if metric in ("eol_date", "release_date"):
             update["metric"] = metric

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from datetime import date, datetime, time
 
 from kb.claims import KINDS, Claim
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.entities import EntityMatcher
+from kb.window import parse_moment
 from kb.workspace import Kb
 
 
@@ -76,20 +76,12 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
 
 
 def to_iso(value: str, kb: Kb, *, option: str) -> str:
-    """An ISO date or date-time from the command line, as an aware ISO string in the KB's zone.
+    """A command-line date or date-time as ISO text in the KB's zone (see
+    :func:`kb.window.parse_moment`, the one parser of such values).
 
-    :raises UsageError: not ISO 8601.
+    :raises UsageError: not ISO 8601, or out of the calendar.
     """
-    try:
-        if len(value) == 10:
-            dt = datetime.combine(date.fromisoformat(value), time(0, 0))
-        else:
-            dt = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise UsageError(f"{option} {value!r}: expected ISO date or date-time, e.g. 2026-07-31 or 2026-07-31T22:00") from exc
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=kb.config.tzinfo)
-    return dt.astimezone(kb.config.tzinfo).isoformat()
+    return parse_moment(value, kb.config, option).isoformat()
 
 
 def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:

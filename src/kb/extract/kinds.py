@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from kb.claims import Kind
+from kb.extract.metrics import lower_same_length
 
 # Explicit tags win over everything (DESIGN.md §2, decision order step 1).
 _TAGS: dict[str, Kind] = {
@@ -97,12 +98,13 @@ class CueMatcher:
         groups: list[str] = []
         self._group_kind: dict[str, Kind] = {}
         for n, (kind, phrases) in enumerate(BUILTIN_CUES.items()):
-            allp = sorted({*phrases, *(extra or {}).get(kind, ())}, key=len, reverse=True)
+            allp = sorted({p.lower() for p in (*phrases, *(extra or {}).get(kind, ()))}, key=len, reverse=True)
             groups.append(f"(?P<k{n}>" + "|".join(re.escape(p) for p in allp) + ")")
             self._group_kind[f"k{n}"] = kind
         groups.append(f"(?P<ju>{_JU_RE.pattern})")
-        # one pass over the text finds every cue of every kind
-        self._re = re.compile("|".join(groups), re.IGNORECASE)
+        # one pass over the lower-cased text finds every cue of every kind (a case-sensitive
+        # pattern over lower-cased text is 2-3x faster than re.IGNORECASE here)
+        self._re = re.compile("|".join(groups))
 
     def match(self, text: str) -> tuple[Kind, str] | None:
         """The kind whose cue appears in ``text`` (priority secondhand > paper-fact > internal-rating).
@@ -110,9 +112,9 @@ class CueMatcher:
         :returns: ``(kind, cue_as_written)`` or None.
         """
         found: dict[Kind, str] = {}
-        for m in self._re.finditer(text):
+        for m in self._re.finditer(lower_same_length(text)):
             kind: Kind = "secondhand" if m.lastgroup == "ju" else self._group_kind[m.lastgroup or ""]
-            found.setdefault(kind, m.group(0).strip())
+            found.setdefault(kind, text[m.start():m.end()].strip())
             if kind == "secondhand":
                 break
         for kind in _PRIORITY:
