@@ -139,7 +139,6 @@ def _per_rule(linter: Linter, data: bytes, doc: Path, text: str) -> None:
     import gc
 
     from kb.lint.base import LintContext
-    from kb.lint.doc import build_living_doc
     from kb.lint.lines import LineIndex
     from kb.livedoc import parse_living_doc
 
@@ -148,18 +147,16 @@ def _per_rule(linter: Linter, data: bytes, doc: Path, text: str) -> None:
     try:
         t_md = _time(lambda: md.parse(text))
         t_text = _time(lambda: linter.parser.parse_text("organized/knowledge/big.md", text, []), 1)
-        t_livedoc = _time(lambda: parse_living_doc(linter.parser, "organized/knowledge/big.md", text), 1)
         t = time.perf_counter()
-        parsed = build_living_doc(linter.parser, "organized/knowledge/big.md", text)
-        t_doc = time.perf_counter() - t
+        parsed = parse_living_doc(linter.parser, "organized/knowledge/big.md", text)
+        t_livedoc = time.perf_counter() - t
         lines = text.split("\n")
         ctx = LintContext("organized/knowledge/big.md", parsed, lines, LineIndex(lines, {h.line for h in parsed.headings}),
                           linter.config, linter.facts(), linter.root, doc)
         print("breakdown, collector paused:")
         print(f"  markdown-it-py parse-only:                      {t_md:.3f} s")
         print(f"  Parser.parse_text (markdown-it + claims):       {t_text:.3f} s")
-        print(f"  kb.livedoc.parse_living_doc:                    {t_livedoc:.3f} s")
-        print(f"  kb.lint.doc.build_living_doc (what lint uses):  {t_doc:.3f} s")
+        print(f"  kb.livedoc.parse_living_doc (what lint uses):   {t_livedoc:.3f} s")
         total = 0.0
         for rule in linter.settings.rules:
             t = time.perf_counter()
