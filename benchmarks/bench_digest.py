@@ -70,7 +70,8 @@ def main() -> None:
         print(f"kb digest --out -           {digest_s:8.3f} s   median of {a.repeat}")
         print(f"kb diff --format json       {diff_s:8.3f} s   median of {a.repeat}")
         print(f"ratio digest / --version    {digest_s / version_s:8.2f}   (target <= 3)")
-        print(f"brief                       {head[0] if head else '(empty)'} · {len(head)} lines")
+        title = next((line for line in head if line.startswith("# ")), "(empty)")
+        print(f"brief                       {title} · {len(head)} lines")
     finally:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
