@@ -85,3 +85,11 @@ def test_an_invalid_id_given_alone_still_lists_where_it_is_written(run_kb, demo_
     assert [(m["path"], m["line"]) for m in out["mentions"]] == [
         ("inbox/tom/2026-07-31-agent-rag-longcontext-radar.md", 10)]
     assert fake_arxiv.log == []
+
+
+def test_offline_all_with_findings_exits_1_not_3(run_kb, demo_kb: Path, fake_arxiv: FakeArxiv) -> None:
+    """Definite findings (invalid id, file-name mismatch) beat 'could not check the rest'."""
+    res = run_kb(["verify", "--all", "--topic", "inference", "--offline", "--format", "json", "--kb", str(demo_kb)])
+    statuses = {r["status"] for r in json.loads(res.stdout)}
+    assert "invalid" in statuses and "unverified" in statuses
+    assert res.exit_code == 1

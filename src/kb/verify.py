@@ -414,12 +414,15 @@ class Tally:
         self.unavailable += r.unavailable()
 
     def exit_code(self, strict: bool = False) -> ExitCode:
-        """3 when any id could not be checked for want of arXiv and cache; else 1 when any id
-        is not ``ok`` (or, with ``strict``, carries a warning); else 0."""
-        if self.unavailable:
-            return ExitCode.UNAVAILABLE
-        if sum(n for s, n in self.counts.items() if s != "ok") or (strict and self.warned):
+        """1 when any id has a definite finding (``invalid``, ``not-found``, ``mismatch``,
+        ``withdrawn``; with ``strict``, a warning too): a problem was found and must be fixed
+        whatever the rest says; else 3 when any id could not be checked for want of arXiv
+        and cache (CASES.md C05); else 0."""
+        definite = sum(n for s, n in self.counts.items() if s not in ("ok", "unverified"))
+        if definite or (strict and self.warned):
             return ExitCode.FINDINGS
+        if self.unavailable or self.counts.get("unverified"):
+            return ExitCode.UNAVAILABLE
         return ExitCode.OK
 
     def summary(self) -> str:

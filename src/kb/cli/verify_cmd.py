@@ -78,8 +78,9 @@ def verify_cmd(
     For each id: its form, arXiv's metadata (batched, 100 ids per request, 3 s apart,
     cached in .kb/), the paper card (file name, title similarity, category) and every
     mention in the KB with the kind of its claim. Status: ok, mismatch, not-found, invalid,
-    withdrawn or unverified. Exit code 0 all ok; 1 any other status (with --strict also
-    warnings); 2 usage error; 3 arXiv was needed, unreachable, and nothing was cached.
+    withdrawn or unverified. Exit code 0 all ok; 1 any mismatch, not-found, invalid or
+    withdrawn (with --strict also warnings); 2 usage error; 3 otherwise, when arXiv was
+    needed, unreachable, and nothing was cached.
     Details: docs/verify.md.
 
     Example:
