@@ -14,15 +14,15 @@ and the subjects in it are queried).
 from __future__ import annotations
 
 import argparse
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+import gen_kb  # noqa: E402  (beside this file)
 
 
 def timed(root: Path, *args: str) -> tuple[float, str]:
@@ -41,21 +41,10 @@ def median(root: Path, repeat: int, *args: str) -> tuple[float, str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kb", nargs="?", type=Path)
-    ap.add_argument("--inbox", type=int, default=10000)
-    ap.add_argument("--cards", type=int, default=2000)
-    ap.add_argument("--docs", type=int, default=5)
+    gen_kb.add_size_args(ap)
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    tmp = None
-    root = a.kb
-    if root is None:
-        import gen_kb
-
-        tmp = Path(tempfile.mkdtemp(prefix="kb-bench-"))
-        root = tmp / "kb"
-        gen_kb.generate(root, a.inbox, a.cards, a.docs, seed=7)
-    try:
+    with gen_kb.kb_for(a) as root:
         t0 = time.perf_counter()
         subprocess.run([sys.executable, "-m", "kb", "--kb", str(root), "ingest"], check=True, capture_output=True)
         ingest_s = time.perf_counter() - t0
@@ -72,9 +61,6 @@ def main() -> None:
         print(f"ratio digest / --version    {digest_s / version_s:8.2f}   (target <= 3)")
         title = next((line for line in head if line.startswith("# ")), "(empty)")
         print(f"brief                       {title} · {len(head)} lines")
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -18,12 +18,13 @@ import resource
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+
+import gen_kb  # noqa: E402  (beside this file)
 
 
 def parse_only(root: Path) -> tuple[float, int]:
@@ -50,21 +51,10 @@ def run_kb(root: Path, *args: str) -> tuple[float, str]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("kb", nargs="?", type=Path)
-    ap.add_argument("--inbox", type=int, default=10000)
-    ap.add_argument("--cards", type=int, default=2000)
-    ap.add_argument("--docs", type=int, default=5)
+    gen_kb.add_size_args(ap)
     ap.add_argument("--repeat", type=int, default=3, help="no-change runs (median reported)")
     a = ap.parse_args()
-    tmp = None
-    root = a.kb
-    if root is None:
-        import gen_kb
-
-        tmp = Path(tempfile.mkdtemp(prefix="kb-bench-"))
-        root = tmp / "kb"
-        gen_kb.generate(root, a.inbox, a.cards, a.docs, seed=7)
-    try:
+    with gen_kb.kb_for(a) as root:
         shutil.rmtree(root / ".kb", ignore_errors=True)
         parse_s, n = parse_only(root)
         cold_s, cold_line = run_kb(root, "ingest")
@@ -79,9 +69,6 @@ def main() -> None:
         print(f"kb ingest, nothing changed {warm[len(warm) // 2]:8.2f} s   median of {a.repeat} (target <= 1 s)")
         print(f"kb --version               {version[len(version) // 2]:8.2f} s   median of {a.repeat}")
         print(f"peak RSS, largest process  {peak_mb:8.1f} MB (target <= 300 MB)")
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
@@ -144,6 +148,28 @@ def generate(out: Path, inbox: int, cards: int, docs: int, seed: int) -> None:
     for d in range(docs):
         topic = TOPICS[d % len(TOPICS)] if d < len(TOPICS) else f"topic{d}"
         (out / "organized/knowledge" / f"{topic}.md").write_text(living_doc(rng, topic, ids or ["2607.26627"], end), encoding="utf-8")
+
+
+def add_size_args(ap: argparse.ArgumentParser) -> None:
+    """The options every benchmark shares: an existing KB, or the size of a synthetic one."""
+    ap.add_argument("kb", nargs="?", type=Path, help="an existing KB (default: generate one)")
+    ap.add_argument("--inbox", type=int, default=10000)
+    ap.add_argument("--cards", type=int, default=2000)
+    ap.add_argument("--docs", type=int, default=5)
+
+
+@contextmanager
+def kb_for(args: argparse.Namespace) -> Iterator[Path]:
+    """``args.kb``, or a synthetic KB of ``args``' size in a temporary folder removed after."""
+    if args.kb is not None:
+        yield args.kb
+        return
+    tmp = Path(tempfile.mkdtemp(prefix="kb-bench-"))
+    try:
+        generate(tmp / "kb", args.inbox, args.cards, args.docs, seed=7)
+        yield tmp / "kb"
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main() -> None:
