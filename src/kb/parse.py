@@ -503,7 +503,7 @@ class _FileCtx:
                     at_line, col = self._locate(text[cand.start:cand.end], line, last, self._seen_bad)
                     self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
                 else:
-                    refs.append(ArxivRef.model_construct(id=cand.id, version=cand.version, raw=cand.raw,
+                    refs.append(ArxivRef(id=cand.id, version=cand.version, raw=cand.raw,
                                                          start=cand.start, end=cand.end))
         for href in hrefs:
             if "arxiv" not in href.lower():
@@ -518,7 +518,7 @@ class _FileCtx:
                     if same.version is None and cand.version is not None:
                         refs[refs.index(same)] = same.model_copy(update={"version": cand.version})
                 elif not any(x.id == cand.id for x in refs):
-                    refs.append(ArxivRef.model_construct(id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
+                    refs.append(ArxivRef(id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
         return refs
 
     def _locate(self, needle: str, first: int, last: int, seen: dict[int, int]) -> tuple[int, int]:
@@ -619,7 +619,7 @@ class _FileCtx:
         )
         hint = _HINT_RE.search(text) if "§" in text else None
         section_hint = _norm_section(hint.group(1)) if hint else self._heading_section()
-        claim = Claim.model_construct(
+        claim = Claim(
             id=cid,
             kind=kind,
             kind_reason=reason,
@@ -633,7 +633,7 @@ class _FileCtx:
             sources=sources,
             section_hint=section_hint,
             quote_of=stamp.group(2) if stamp is not None else None,
-            provenance=Provenance.model_construct(
+            provenance=Provenance(
                 path=self.path,
                 line=line,
                 end_line=max(end_line, line),
