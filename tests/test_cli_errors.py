@@ -336,3 +336,23 @@ def test_topic_names() -> None:
         assert topic_name_problem(bad)
         with pytest.raises(ValidationError):
             KbConfig.model_validate({"topics": {bad: []}})
+
+
+def test_a_kb_template_cannot_run_code(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+    canary = tmp_path / "PWNED"
+    (demo_kb / "tpl").mkdir()
+    (demo_kb / "tpl/evil.md.j2").write_text(
+        "{{ cycler.__init__.__globals__.os.system('touch " + str(canary) + "') }}\n", encoding="utf-8")
+    res = run_kb(["digest", "--date", "2026-07-31", "--template", str(demo_kb / "tpl/evil.md.j2"), "--out", "-"],
+                 cwd=demo_kb)
+    assert res.exit_code == 2 and not canary.exists()
+    assert "evil.md.j2" in res.stderr
+
+
+@pytest.mark.parametrize("target", ["organized/knowledge/inference.md", "kb.yaml",
+                                    "inbox/jay/2026-07-31-csdn-weekly.md"])
+def test_force_never_overwrites_what_is_not_a_brief(demo_kb: Path, run_kb, target: str) -> None:  # noqa: ANN001
+    before = (demo_kb / target).read_bytes()
+    res = run_kb(["digest", "--date", "2026-07-31", "--out", str(demo_kb / target), "--force"], cwd=demo_kb)
+    assert res.exit_code == 2 and "not a brief kb wrote" in res.stderr
+    assert (demo_kb / target).read_bytes() == before

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2.sandbox import SandboxedEnvironment
 
 import kb
 from kb.errors import TemplateError
@@ -115,8 +116,10 @@ def _find(searchpath: Iterable[str], template: str) -> str:
 
 
 def environment(dirs: Iterable[Path]) -> jinja2.Environment:
-    """The Jinja2 environment of briefs: StrictUndefined, no autoescape, ``md``/``cell``/``clip``."""
-    env = jinja2.Environment(
+    """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
+    ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
+    autoescape, filters ``md``/``cell``/``clip``."""
+    env = SandboxedEnvironment(
         loader=jinja2.ChoiceLoader([_Loader(str(d)) for d in dirs]),
         undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -193,6 +193,9 @@ def digest_cmd(
         return
     target = Path(out) if out else root / brief_path(who, night.window.label_date, name)
     given = f"--out {out}" if out else _shown(target, root)
+    if force and target.is_file() and not _is_brief(target):
+        raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
+                         "--force only replaces earlier briefs, never a living doc, card, config or briefing")
     try:
         write_atomic(target, text, overwrite=force)
     except FileExistsError as exc:
@@ -205,6 +208,15 @@ def digest_cmd(
     except OSError as exc:  # no permission, a parent that is a file, disk full …
         raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
     console.print(_shown(target, root), markup=False)
+
+
+def _is_brief(path: Path) -> bool:
+    """True when ``path`` starts with the mark kb writes on every brief it renders."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(64).lstrip(b"\xef\xbb\xbf").startswith(b"<!-- kb:brief ")
+    except OSError:
+        return False
 
 
 def _shown(path: Path, root: Path) -> str:
