@@ -109,7 +109,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(small_kb: Path) -> None:
     write(small_kb, "inbox/jay/2026-07-31-bad.md", b"---\ntitle: a\ntitle: b\n---\nvLLM 2.03\xc3\x97\n")
     write(small_kb, "inbox/jay/2026-07-31-nul.md", b"\x00\x00\x00\n")
     report = ingest(small_kb)
-    assert report.parsed == 5 and report.failed == 0
+    assert report.parsed == 4 and report.failed == 1
     assert sorted(str(p) for p in report.problems) == [
         "inbox/jay/2026-07-31-bad.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored",
         "inbox/jay/2026-07-31-nul.md: binary file (NUL or control bytes, not text); skipped",
@@ -431,3 +431,56 @@ def test_same_size_rewrite_with_its_old_mtime_is_seen(small_kb: Path) -> None:
 def test_since_out_of_the_calendar_is_a_usage_error(small_kb: Path, run_kb) -> None:
     r = run_kb(["claims", "--since", "0001-01-01"], cwd=small_kb)
     assert r.exit_code == 2 and "--since" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_binary_file_fails_every_run_and_is_never_a_source(small_kb: Path) -> None:
+    write(small_kb, "inbox/jay/2026-07-31-scan.md", bytes(range(256)) * 8)
+    for _ in range(2):
+        report = ingest(small_kb)
+        assert report.failed == 1
+        assert [str(p) for p in report.problems] == [
+            "inbox/jay/2026-07-31-scan.md: binary file (NUL or control bytes, not text); skipped"]
+    with open_kb(small_kb) as kb:
+        assert kb.store.file("inbox/jay/2026-07-31-scan.md") is None
+
+
+def test_upper_case_md_extension_is_read(small_kb: Path) -> None:
+    write(small_kb, "inbox/jay/2026-07-31-UPPER.MD", "vLLM 2.03×\n")
+    assert ingest(small_kb).parsed == 4
+
+
+def test_a_killed_worker_does_not_stop_the_ingest(small_kb: Path, tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    big = tmp_path / "big"
+    subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "benchmarks/gen_kb.py"), str(big),
+                    "--inbox", "1500", "--cards", "10", "--docs", "1"], check=True, capture_output=True)
+    proc = subprocess.Popen([sys.executable, "-m", "kb", "--kb", str(big), "ingest", "-j", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    def kill_one_worker() -> None:
+        for _ in range(100):
+            kids = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+            if kids:
+                time.sleep(0.3)
+                os.kill(int(kids[0]), signal.SIGKILL)
+                return
+            time.sleep(0.05)
+
+    t = threading.Thread(target=kill_one_worker)
+    t.start()
+    out, err = proc.communicate(timeout=300)
+    t.join()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert out.startswith("1511 parsed, 0 unchanged, 0 failed")
+
+
+@pytest.mark.parametrize("where", ["", "/proc/kb-here"])
+def test_init_where_it_cannot_is_a_clear_error(tmp_path: Path, run_kb, where: str) -> None:
+    r = run_kb(["init", where], cwd=tmp_path)
+    assert r.exit_code == 2 and "Traceback" not in r.stderr

@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -83,7 +84,7 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                     if entry.is_dir(follow_symlinks=False):
                         if top != "organized/knowledge":  # history/ and any subfolder: not living docs
                             stack.append(Path(entry.path))
-                    elif entry.name.endswith(".md") and entry.is_file(follow_symlinks=False):
+                    elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
                         rel = Path(entry.path).relative_to(root).as_posix()
                         found.append((rel, entry.stat(follow_symlinks=False)))
                 except OSError as exc:
@@ -176,7 +177,11 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: in
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     try:
-        return to_rows(parser.parse_bytes(rel, data), digest, mtime_ns, size, ctime_ns)
+        parsed = parser.parse_bytes(rel, data)
+        fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
+        if fatal is not None:
+            return fatal  # nothing of it could be read: failed, reported again next run
+        return to_rows(parsed, digest, mtime_ns, size, ctime_ns)
     except Exception as exc:  # noqa: BLE001 - one file never stops the run
         return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 
@@ -263,7 +268,8 @@ def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int
                progress: Progress | None, jobs: int | None) -> Iterator[FileRows | Problem]:
     """Parse ``todo`` in batches; yields results while holding a write transaction per batch."""
     total = len(todo)
-    workers = jobs if jobs is not None else min(os.cpu_count() or 1, 8)
+    cpus = os.cpu_count() or 1
+    workers = min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
     if total == 0:
         return
     if workers <= 1 or total < PARALLEL_MIN:
@@ -273,11 +279,26 @@ def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int
         pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
         jobs_it = ((str(root), rel, m, c, s) for rel, m, c, s in todo)
         results = pool.map(_parse_job, jobs_it, chunksize=64)
+    seen: set[str] = set()
     try:
-        for done, result in enumerate(results, 1):
-            if progress:
-                progress(done, total)
-            yield result
+        done = 0
+        try:
+            for result in results:
+                done += 1
+                seen.add(result.path if isinstance(result, Problem) else result.file.path)
+                if progress:
+                    progress(done, total)
+                yield result
+        except BrokenProcessPool:
+            # a worker was killed (out of memory?): parse what is left here, one by one
+            parser = Parser(config)
+            for rel, m, c, s in todo:
+                if rel in seen:
+                    continue
+                done += 1
+                if progress:
+                    progress(done, total)
+                yield _parse_one(parser, root, rel, m, c, s)
     finally:
         if workers > 1 and total >= PARALLEL_MIN:
             pool.shutdown()

@@ -66,8 +66,17 @@ def init_kb(path: Path, *, now: datetime | None = None) -> tuple[list[str], list
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
     """
+    if not str(path).strip():
+        raise InputError("kb init: give the folder to make the KB in (e.g. `kb init .`)")
     if path.exists() and not path.is_dir():
         raise InputError(f"{path}: exists and is not a folder")
+    try:
+        return _init(path, now)
+    except OSError as exc:
+        raise InputError(f"{exc.filename or path}: cannot create the KB there: {exc.strerror or exc}") from exc
+
+
+def _init(path: Path, now: datetime | None) -> tuple[list[str], list[str]]:
     path.mkdir(parents=True, exist_ok=True)
     created: list[str] = []
     kept: list[str] = []

@@ -65,7 +65,7 @@ def decode(data: bytes, path: str) -> Decoded:
             problems.append(Problem(path, 0, f"UTF-16 file ({wide}); read as such — save it as UTF-8", "warning"))
             return Decoded(text.replace("\r\n", "\n").replace("\r", "\n"), wide, problems)
     if _binary(data):
-        problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped"))
+        problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped", code="unreadable"))
         return Decoded("", "binary", problems)
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
