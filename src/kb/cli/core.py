@@ -12,7 +12,7 @@ from rich.table import Table
 
 from kb.claims import Claim
 from kb.cli.common import KbOption, app, console, console_err, load, progress_bar, state
-from kb.errors import ExitCode
+from kb.errors import ExitCode, UsageError
 from kb.query import ClaimFilter, select_claims
 from kb.scaffold import init_kb
 from kb.workspace import resolve_root
@@ -26,7 +26,7 @@ class Format(str, Enum):
 
 @app.command("init")
 def init_cmd(
-    path: Annotated[Path, typer.Argument(help="Folder to make a KB in (created if missing).")] = Path("."),
+    path: Annotated[str, typer.Argument(help="Folder to make a KB in (created if missing).")] = ".",
 ) -> None:
     """Scaffold an empty knowledge base: inbox/, organized/…, a commented kb.yaml, .gitignore.
 
@@ -36,7 +36,9 @@ def init_cmd(
 
         kb init my-kb && cd my-kb && kb ingest
     """
-    created, kept = init_kb(path)
+    if not path.strip():
+        raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
+    created, kept = init_kb(Path(path))
     for p in created:
         console.print(f"created {p}")
     for p in kept:
