@@ -356,3 +356,23 @@ def test_force_never_overwrites_what_is_not_a_brief(demo_kb: Path, run_kb, targe
     res = run_kb(["digest", "--date", "2026-07-31", "--out", str(demo_kb / target), "--force"], cwd=demo_kb)
     assert res.exit_code == 2 and "not a brief kb wrote" in res.stderr
     assert (demo_kb / target).read_bytes() == before
+
+
+def test_a_future_dated_file_does_not_pick_the_default_night(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    (demo_kb / "inbox/jay/2062-07-31-typo.md").write_text("vLLM 2.03×\n", encoding="utf-8")
+    res = run_kb(["digest", "--out", "-"], cwd=demo_kb)
+    assert res.exit_code == 0
+    assert "# inference · E1 预消化简报（2026-07-31）" in res.stdout
+    assert "inbox/jay/2062-07-31-typo.md: dated in the future" in res.stderr
+
+
+@pytest.mark.parametrize("option", ["--executor", "--out"])
+def test_empty_digest_options_are_errors(demo_kb: Path, run_kb, option: str) -> None:  # noqa: ANN001
+    res = run_kb(["digest", "--date", "2026-07-31", option, ""], cwd=demo_kb)
+    assert res.exit_code == 2 and f"{option} is empty" in res.stderr
+
+
+def test_a_night_older_than_every_version_says_so(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["digest", "--date", "2026-07-20", "--out", "-"], cwd=demo_kb)
+    assert res.exit_code == 0
+    assert "no version of organized/knowledge/inference.md is older than the window's end" in res.stderr

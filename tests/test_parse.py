@@ -371,3 +371,19 @@ def test_deep_nesting_keeps_what_follows_and_reports_what_it_cannot_read(parser:
     deeper = "".join("  " * i + "- x 2.5×\n" for i in range(150))
     parsed = parse(parser, deeper)
     assert [(p.line, p.message.split(":")[0]) for p in parsed.problems] == [(50, "nested too deep (over 50 lists or quotes)")]
+
+
+@pytest.mark.parametrize(("front", "message"), [
+    ("created: 2026-07-31T25:61", "created: '2026-07-31T25:61' is not an ISO date or date-time"),
+    ("created: yesterday", "created: 'yesterday' is not an ISO date or date-time"),
+])
+def test_a_date_kb_cannot_read_is_reported(parser: Parser, front: str, message: str) -> None:
+    parsed = parse(parser, f"---\n{front}\n---\nvLLM 2.03×\n", "organized/paper_cards/1-2607-11111.md")
+    assert [(p.line, p.severity, p.message.split(" (")[0]) for p in parsed.problems] == [(2, "warning", message)]
+    assert parsed.written_at is None
+
+
+@pytest.mark.parametrize("value", ['["2607.11111", "2607.22222"]', "{a: 1}", "2607.3333", "true"])
+def test_a_card_arxiv_that_is_not_one_id_is_reported(parser: Parser, value: str) -> None:
+    parsed = parse(parser, f"---\narxiv: {value}\n---\n论文报告 2.03×\n", "organized/paper_cards/1-2607-11111.md")
+    assert [(p.line, p.message.split(";")[0][:40]) for p in parsed.problems] == [(2, "arxiv: expected one arXiv id written as ")]

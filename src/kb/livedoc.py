@@ -345,6 +345,9 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
     :raises FileNotFoundError: the topic has no living document.
     """
     current = load_living_doc(root, topic, parser, aliases)
+    if current.version is None:
+        current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
+                             "add topic/version/updated")
     if current.updated is None or current.updated < until:
         return current
     best: LivingDoc | None = None
@@ -354,6 +357,8 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
             best = snap
             break
     if best is None:
+        current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
+                             f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")
         return current
     best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
                       f"{current.path} is now v{current.version}")

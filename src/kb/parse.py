@@ -178,12 +178,16 @@ class Parser:
         if "arxiv" in fm.raw:
             front["arxiv"] = fm.raw["arxiv"]
         author = _str_or_none(front.get("author")) or _author_from_path(path, role)
-        written = self._written_at(path, role, front)
+        written = self._written_at(path, role, front, fm, problems)
         ref_date = written.date() if written else None
         ctx = _FileCtx(self, path, role, author, written.isoformat() if written else None, ref_date)
         if role == "card":
             refs = find_arxiv(fm.raw.get("arxiv", ""))
             ctx.default_subjects = [refs[0].key] if refs else []
+            if "arxiv" in fm.data and (len(refs) != 1 or "arxiv" not in fm.raw):
+                problems.append(Problem(path, fm.key_lines.get("arxiv", 2), "arxiv: expected one arXiv id written as "
+                                        f"text (e.g. \"2607.26627\"), got {str(fm.data['arxiv'])[:40]!r}; the card is "
+                                        "linked to no paper", "warning"))
 
         mentions: list[Mention] = []
         if fm.present:
@@ -218,13 +222,18 @@ class Parser:
             front_end=fm.end_line if fm.present else 0,
         )
 
-    def _written_at(self, path: str, role: Role, front: dict[str, Any]) -> datetime | None:
+    def _written_at(self, path: str, role: Role, front: dict[str, Any], fm: frontmatter.FrontMatter,
+                    problems: list[Problem]) -> datetime | None:
         keys = ("updated", "created", "date") if role == "living-doc" else ("created", "date", "written_at", "updated")
         for key in keys:
             value = front.get(key)
+            if value is None:
+                continue
             dt = _as_datetime(value, self.tz)
             if dt is not None:
                 return dt.astimezone(self.tz)
+            problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} is not an "
+                                    "ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00); ignored", "warning"))
         stamp = parse_stamp(PurePosixPath(path).name)
         if stamp is None:
             return None

@@ -172,13 +172,20 @@ def digest_cmd(
     opened = load(kb, quiet=True)
     try:
         name = topic or opened.config.first_topic()
+        known = len(opened.report.problems)
         night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+        for problem in opened.report.problems[known:]:
+            console_err.print(f"{problem.severity}: {problem}", markup=False)
         if not night.files:
             console_err.print(f"note: no inbox file or paper card was written in {night.window.since_iso} → "
                               f"{night.window.until_iso}; the brief is empty", markup=False)
         for note in night.result.notes:
-            if note.startswith("baseline is "):
+            if note.startswith(("baseline is ", "no version of ", "the living document has no")):
                 console_err.print(f"note: {note}", markup=False)
+        if executor is not None and not executor.strip():
+            raise UsageError("--executor is empty; give a name (the inbox folder), or leave the option out")
+        if out is not None and not out.strip():
+            raise UsageError("--out is empty; give a file path, or - for standard output")
         who = executor or default_executor(night)
         if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
             raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from pathlib import PurePosixPath
 
 from kb.claims import Claim
@@ -19,6 +19,7 @@ from kb.errors import InputError, UsageError
 from kb.livedoc import LivingDoc, baseline_for, doc_path
 from kb.parse import Parser
 from kb.window import HISTORY_WINDOWS, Window, night_of, resolve_window
+from kb.textio import Problem
 from kb.workspace import Kb
 
 SOURCE_ROLES = ("inbox", "card")
@@ -82,11 +83,22 @@ class Night:
     previous: list[int] = field(default_factory=list)
 
 
-def newest_inbox_night(kb: Kb, topic: str) -> date | None:
-    """The night holding the newest inbox file (the topic's own briefs aside), else None."""
+def newest_inbox_night(kb: Kb, topic: str, now: datetime | None = None) -> date | None:
+    """The night holding the newest inbox file (the topic's own briefs aside), else None.
+
+    Files dated more than a day after ``now`` (a typo such as ``2062-07-31-…``) are passed
+    over, with a warning naming them, so one bad stamp does not pick a night decades away.
+    """
+    limit = (now or datetime.now(kb.config.tzinfo)) + timedelta(days=1)
+    future = [r[0] for r in kb.store.db.execute(
+        "SELECT path FROM files WHERE role='inbox' AND written_at > ? ORDER BY path", (limit.isoformat(),))]
+    for path in future:
+        kb.report.problems.append(Problem(path, 0, "dated in the future (a typo in its stamp or front matter?); "
+                                          "not used to pick tonight's window", "warning"))
     row = kb.store.db.execute(
-        "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND path NOT LIKE ?",
-        (f"%{own_brief_suffix(topic)}",),
+        "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND written_at <= ? "
+        "AND path NOT LIKE ?",
+        (limit.isoformat(), f"%{own_brief_suffix(topic)}"),
     ).fetchone()
     return night_of(row[0], kb.config) if row and row[0] else None
 
