@@ -111,11 +111,20 @@ def claims_cmd(
 
 
 def _print_table(claims: list[Claim]) -> None:
+    """A table on a wide terminal; on a narrow one (or a pipe) one block per claim, so that
+    ``path:line`` and the text never shrink to nothing."""
+    if console.width < 120:
+        for c in claims:
+            p = c.provenance
+            console.print(f"{c.kind:<15} {p.path}:{p.line}  {' '.join(c.subjects)}", markup=False)
+            console.print(f"    {c.text}", markup=False)
+        console_err.print(f"{len(claims)} claims")
+        return
     table = Table(show_lines=False, header_style="bold")
-    table.add_column("kind")
+    table.add_column("kind", no_wrap=True)
     table.add_column("source", no_wrap=True)
-    table.add_column("subjects", overflow="fold")
-    table.add_column("text", overflow="fold", ratio=3)
+    table.add_column("subjects", overflow="fold", max_width=30)
+    table.add_column("text", overflow="fold", ratio=3, min_width=30)
     for c in claims:
         p = c.provenance
         table.add_row(c.kind, f"{p.path}:{p.line}", " ".join(c.subjects), c.text)

@@ -49,7 +49,7 @@ def diff_cmd(
 ) -> None:
     """Diff a window's claims against the topic's living document (outcome per subject).
 
-    Outcomes: net-new, update, covered, conflict, adjacent, supplement (DESIGN.md §3).
+    Outcomes: net-new, update, covered, conflict, adjacent, supplement (docs/diff.md).
     With --from/--to, compare two versions of the living document instead.
     Exit codes: 0 ok; 1 conflicts found with --fail-on-conflict; 2 bad options or input.
 

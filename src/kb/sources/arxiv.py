@@ -22,6 +22,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -31,7 +32,7 @@ from urllib.parse import urlsplit
 import arxiv
 import requests
 
-from kb.errors import SourceUnavailable
+from kb.errors import ConfigError, SourceUnavailable
 from kb.sources import SourceRecord
 from kb.store import Store
 
@@ -88,6 +89,11 @@ class ArxivSettings:
             :class:`kb.errors.ConfigError` naming the variable.
         """
         api = os.environ.get(ENV_API) or config_api_url or DEFAULT_API_URL
+        parts = urllib.parse.urlsplit(api)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            where = f"environment {ENV_API}" if os.environ.get(ENV_API) else "kb.yaml arxiv.api_url"
+            raise ConfigError(f"{where}: {api!r} is not an http(s) URL of the arXiv query endpoint "
+                              "(e.g. http://export.arxiv.org/api/query)")
         delay = _env_number(ENV_DELAY, DEFAULT_DELAY)
         if delay < DEFAULT_DELAY and not _is_loopback(api):
             delay = DEFAULT_DELAY
