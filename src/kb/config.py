@@ -197,11 +197,23 @@ def load_config(root: Path) -> KbConfig:
     try:
         return KbConfig.model_validate(data)
     except ValidationError as exc:
-        messages = []
+        messages: list[str] = []
         for err in exc.errors():
-            key = ".".join(str(p) for p in err["loc"])
+            # union members show up as loc parts such as 'list[str]': not the user's words
+            parts = [str(p) for p in err["loc"] if not re.search(r"[\[\]]|^(?:str|int|float|bool|dict|list)$", str(p))]
+            key = ".".join(parts)
+            line = _key_line(text, parts[0]) if parts else None
+            where = f"line {line}: " if line else ""
             if err["type"] == "extra_forbidden":
-                messages.append(f"unknown key '{key}'")
+                msg = f"{where}unknown key '{key}'"
             else:
-                messages.append(f"'{key}': {err['msg']}")
+                msg = f"{where}'{key}': {err['msg']}"
+            if msg not in messages:
+                messages.append(msg)
         raise ConfigError(f"{path}: " + "; ".join(messages)) from exc
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """1-based line of a top-level ``key:`` in the YAML text, else None."""
+    m = re.search(rf"(?m)^{re.escape(key)}\s*:", text)
+    return text.count("\n", 0, m.start()) + 1 if m else None
