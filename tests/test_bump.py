@@ -146,3 +146,19 @@ def test_bump_twice_without_edits_is_refused(tmp_path: Path, run_kb) -> None:  #
     assert "version: 46" in doc.read_text() and not (root / "organized/knowledge/history/inference/v46.md").exists()
     forced = run_kb(["bump", "--force", "--updated", "2026-08-02T05:00"], cwd=root)
     assert forced.exit_code == 0 and "version: 47" in doc.read_text()
+
+
+@pytest.mark.parametrize(("front", "args", "message"), [
+    ("version: -1\nupdated: 2026-07-31T05:00:00+08:00", [], "version: -1 is not a version"),
+    ("version: 45\nupdated: 2026-07-31T05:00:00+08:00", ["--updated", "2020-01-01"], "is before the current one"),
+])
+def test_bump_refuses_impossible_versions_and_dates(tmp_path: Path, run_kb, front: str, args: list[str], message: str) -> None:  # noqa: ANN001
+    root = tmp_path / "kb"
+    (root / "organized/knowledge").mkdir(parents=True)
+    (root / "kb.yaml").write_text("topics: [inference]\n")
+    doc = root / "organized/knowledge/inference.md"
+    doc.write_text(f"---\ntopic: inference\n{front}\n---\n## §1 引擎\n")
+    before = doc.read_bytes()
+    res = run_kb(["bump", *args], cwd=root)
+    assert res.exit_code == 2 and message in res.stderr
+    assert doc.read_bytes() == before

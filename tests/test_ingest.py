@@ -484,3 +484,11 @@ def test_a_killed_worker_does_not_stop_the_ingest(small_kb: Path, tmp_path: Path
 def test_init_where_it_cannot_is_a_clear_error(tmp_path: Path, run_kb, where: str) -> None:
     r = run_kb(["init", where], cwd=tmp_path)
     assert r.exit_code == 2 and "Traceback" not in r.stderr
+
+
+def test_kb_yaml_value_error_names_its_line_in_plain_words(small_kb: Path, run_kb) -> None:
+    write(small_kb, "kb.yaml", "timezone: '+08:00'\ntopics: 5\n")
+    r = run_kb(["claims"], cwd=small_kb)
+    assert r.exit_code == 2
+    assert "kb.yaml: line 2: 'topics': Input should be a valid list" in r.stderr
+    assert "list[str]" not in r.stderr

@@ -116,8 +116,18 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
         raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
     old = int(front["version"])
+    if old < 1:
+        raise InputError(f"version: {old} is not a version (versions start at 1)", path,
+                         front.lc.value("version")[0] + 2)
     zone = tz or timezone.utc
     moment = (now or datetime.now(zone)).astimezone(zone)
+    before = front.get("updated")
+    if isinstance(before, datetime):
+        before_aware = before if before.tzinfo else before.replace(tzinfo=zone)
+        if moment < before_aware:
+            raise InputError(f"the new updated {moment.isoformat()} is before the current one "
+                             f"({before_aware.isoformat()}); give a later --updated", path,
+                             front.lc.value("updated")[0] + 2)
     edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, replacement)
     vline, vcol = front.lc.value("version")
     edits.append(_edit(lines, vline + 1, vcol, str(old + 1)))
