@@ -113,3 +113,12 @@ def test_md_and_clip() -> None:
     assert md("a * b") == "a \\* b"
     assert clip("x" * 10, 5) == "xxxx…"
     assert clip(" a \n b ", 5) == "a b"
+
+
+def test_a_file_name_with_a_pipe_does_not_split_table_rows(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    src = demo_kb / "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md"
+    src.rename(src.with_name("2026-07-31T1735-jay|briefing.md"))
+    text = run_kb(["digest", "--date", "2026-07-31", "--out", "-"], cwd=demo_kb).stdout
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "jay|briefing" in line.replace("\\|", "|")]
+    assert rows
+    assert all("jay\\|briefing" in line and "jay|briefing" not in line.replace("\\|", "") for line in rows)
