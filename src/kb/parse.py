@@ -428,8 +428,8 @@ class _FileCtx:
             return
         carried: list[str] = []
         for a, b in spans:
-            first = base + sum(1 for x in info.breaks if x < a)
-            last = base + sum(1 for x in info.breaks if x < b)
+            first = base + bisect.bisect_left(info.breaks, a)
+            last = base + bisect.bisect_left(info.breaks, b)
             sentence = info.text[a:b]
             hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
             c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried)

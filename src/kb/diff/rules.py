@@ -227,14 +227,31 @@ def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
 def _disjoint_from(mine: Sequence[Fact], theirs: Sequence[Fact], tol: float) -> list[Fact]:
     """Facts of one source that conflict with another source's: per metric and qualifier, the
     two sources state values and share none (a source that also states the other's value is
-    taken to state several conditions, not a conflict)."""
-    out: list[Fact] = []
+    taken to state several conditions, not a conflict).
+
+    Facts are grouped by what makes them comparable first, so a file with thousands of
+    figures costs one pass per group, not a comparison of every pair (a 50,000-row table
+    took minutes)."""
+    rivals_by: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
+    for t in theirs:
+        if t.metric is not None:
+            rivals_by[_comparable_key(t)].append(t)
+    peers_by: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
     for f in mine:
-        rivals = [t for t in theirs if _comparable(f, t)]
-        peers = [g for g in mine if _comparable(f, g)]
+        if f.metric is not None:
+            peers_by[_comparable_key(f)].append(f)
+    out: list[Fact] = []
+    for key, peers in peers_by.items():
+        rivals = rivals_by.get(key)
         if rivals and not any(same_value(g, t, tol) for g in peers for t in rivals):
-            out.append(f)
-    return out
+            out.extend(peers)
+    order = {id(f): i for i, f in enumerate(mine)}
+    return sorted(out, key=lambda f: order[id(f)])
+
+
+def _comparable_key(f: Fact) -> tuple[Any, ...]:
+    """What :func:`_comparable` compares, as a dictionary key."""
+    return (f.metric, f.unit, f.is_date, f.qualifier)
 
 
 def _conflicts(views: Sequence[View], doc: _DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
