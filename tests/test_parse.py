@@ -387,3 +387,18 @@ def test_a_date_kb_cannot_read_is_reported(parser: Parser, front: str, message: 
 def test_a_card_arxiv_that_is_not_one_id_is_reported(parser: Parser, value: str) -> None:
     parsed = parse(parser, f"---\narxiv: {value}\n---\n论文报告 2.03×\n", "organized/paper_cards/1-2607-11111.md")
     assert [(p.line, p.message.split(";")[0][:40]) for p in parsed.problems] == [(2, "arxiv: expected one arXiv id written as ")]
+
+
+def test_claims_leaves_brief_quotes_out_unless_asked(demo_kb, run_kb) -> None:
+    import json
+
+    def count(*extra: str) -> int:
+        out = run_kb(["claims", "--subject", "arXiv:2607.26627", "--format", "jsonl", *extra], cwd=demo_kb).stdout
+        return len(out.splitlines())
+
+    before = count()
+    brief = run_kb(["digest", "inference", "--date", "2026-07-31", "--out", "-"], cwd=demo_kb).stdout
+    (demo_kb / "inbox/tom/2026-07-31-llm-infra-e1prep.md").write_text(brief, encoding="utf-8")
+    assert count() == before
+    assert count("--quotes") > before
+    del json

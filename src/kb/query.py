@@ -23,6 +23,8 @@ class ClaimFilter:
     since: str | None = None
     until: str | None = None
     path: str | None = None
+    quotes: bool = False
+    """Also return quotes and kb's own lines from briefs kb rendered (``quote_of``, ``brief:kb``)."""
 
 
 def card_aliases(kb: Kb) -> dict[str, str]:
@@ -100,16 +102,11 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     until = to_iso(flt.until, kb, option="--until") if flt.until else None
     if since and until and since >= until:
         raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
-    return list(
-        kb.store.claims(
-            kind=flt.kind,
-            subject=subjects,
-            author=flt.author,
-            since=since,
-            until=until,
-            path=kb_path(kb, flt.path) if flt.path else None,
-        )
-    )
+    found = kb.store.claims(kind=flt.kind, subject=subjects, author=flt.author, since=since, until=until,
+                            path=kb_path(kb, flt.path) if flt.path else None)
+    if flt.quotes:
+        return list(found)
+    return [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
 
 
 def kb_path(kb: Kb, given: str) -> str:

@@ -88,9 +88,13 @@ def claims_cmd(
     until: Annotated[Optional[str], typer.Option(help="Written before this ISO date/time.")] = None,
     file: Annotated[Optional[str], typer.Option("--file", help="KB-relative path, or a folder ending in /.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table, json or jsonl.")] = Format.table,
+    quotes: Annotated[bool, typer.Option("--quotes", help="Also list rows of briefs kb rendered (quotes of other claims).")] = False,
     kb: KbOption = None,
 ) -> None:
     """List claims with their kind and provenance, filtered.
+
+    Rows of briefs kb rendered repeat other claims (`quote_of`); they are left out unless
+    --quotes.
 
     Example:
 
@@ -98,7 +102,8 @@ def claims_cmd(
     """
     opened = load(kb, quiet=True)
     try:
-        flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file)
+        flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file,
+                          quotes=quotes)
         claims = select_claims(opened, flt)
     finally:
         opened.close()
