@@ -311,7 +311,7 @@ def test_a_digest_written_into_the_inbox_adds_no_evidence(demo_kb, run_kb) -> No
     (demo_kb / "inbox/tom/2026-07-31-llm-infra-e1prep.md").write_text(brief, encoding="utf-8")
     assert outcome() == before
     rows = [json.loads(x) for x in run_kb(["claims", "--file", "inbox/tom/2026-07-31-llm-infra-e1prep.md",
-                                            "--format", "jsonl"], cwd=demo_kb).stdout.splitlines()]
+                                            "--format", "jsonl", "--quotes"], cwd=demo_kb).stdout.splitlines()]
     assert rows and all(c["quote_of"] or c["kind_reason"] == "brief:kb" for c in rows)
 
 
