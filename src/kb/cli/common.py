@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -25,6 +26,13 @@ app = typer.Typer(
 )
 console = Console(highlight=False, soft_wrap=True)
 console_err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class Lang(str, Enum):
+    """Language of a brief or a card skeleton."""
+
+    zh = "zh"
+    en = "en"
 
 
 @dataclass

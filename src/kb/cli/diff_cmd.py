@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 from rich.table import Table
 
-from kb.cli.common import KbOption, app, console, console_err, load, state
+from kb.cli.common import KbOption, Lang, app, console, console_err, load, state
 from kb.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
@@ -29,9 +29,6 @@ class Format(str, Enum):
     json = "json"
 
 
-class Lang(str, Enum):
-    zh = "zh"
-    en = "en"
 
 
 @app.command("diff")

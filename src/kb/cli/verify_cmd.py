@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from kb.cli.common import KbOption, app, console, console_err, load, progress_bar
+from kb.cli.common import KbOption, Lang, app, console, console_err, load, progress_bar
 from kb.errors import InputError, SourceUnavailable, UsageError
 from kb.sources import SourceRecord
 from kb.verify import Lookup, Tally, Verifier, VerifyResult, scope_targets, sort_worst_first, targets_from_inputs
@@ -26,9 +26,6 @@ class VerifyFormat(str, Enum):
     json = "json"
 
 
-class Lang(str, Enum):
-    zh = "zh"
-    en = "en"
 
 
 def _inputs(args: list[str]) -> Iterator[str]:
