@@ -402,3 +402,9 @@ def test_claims_leaves_brief_quotes_out_unless_asked(demo_kb, run_kb) -> None:
     assert count() == before
     assert count("--quotes") > before
     del json
+
+
+def test_an_id_only_in_a_link_target_is_a_mention(parser: Parser) -> None:
+    parsed = parse(parser, "* [Link to the paper](https://arxiv.org/abs/1701.06538)\n")
+    assert [(m.id, m.line, m.column) for m in parsed.mentions] == [("1701.06538", 1, None)]
+    assert only(parsed).subjects == ["arxiv:1701.06538"]

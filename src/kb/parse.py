@@ -554,8 +554,8 @@ class _FileCtx:
         if not text:
             return None
         ents = self.p.entities.find(text)
-        if not ents and not _DIGIT_RE.search(text):
-            return None  # no id, quantity, date or DOI without a digit, no entity: not a claim
+        if not ents and not _DIGIT_RE.search(text) and not any(_DIGIT_RE.search(h) for h in hrefs):
+            return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
         refs = self._arxiv(text, hrefs, line, end_line)
         skip = [(r.start, r.end) for r in refs if r.start >= 0]
         urls = find_urls(text) if ("http" in text) else []
