@@ -266,7 +266,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
 
 def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int]],
                progress: Progress | None, jobs: int | None) -> Iterator[FileRows | Problem]:
-    """Parse ``todo`` in batches; yields results while holding a write transaction per batch."""
+    """Parse ``todo`` (in a process pool when it is large), yielding each file's rows or its
+    :class:`Problem` as it is done; the caller stores them. A worker that dies (killed, out of
+    memory) does not stop the run: what is left is parsed in this process."""
     total = len(todo)
     cpus = os.cpu_count() or 1
     workers = min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
