@@ -129,3 +129,14 @@ def test_warnings_only_exit_zero_and_severity_override_exits_one(kb_doc: Path, r
     assert run_kb(["lint", "--select", "KB107,KB114"], cwd=kb_doc).exit_code == 0
     (kb_doc / "kb.yaml").write_text("lint:\n  severity: {KB114: error}\n", encoding="utf-8")
     assert run_kb(["lint", "--select", "KB107,KB114"], cwd=kb_doc).exit_code == 1
+
+
+def test_summary_counts_findings_per_rule_most_first() -> None:
+    from kb.lint.base import Finding
+    from kb.lint.output import summary
+
+    def f(code: str, sev: str) -> Finding:
+        return Finding(path="d.md", line=1, column=None, code=code, name="x", severity=sev, message="m")
+
+    text = summary([f("KB104", "warning"), f("KB105", "error"), f("KB104", "warning")], 1)
+    assert text == "1 error, 2 warnings, 0 info in 1 file: KB104 ×2, KB105 ×1"

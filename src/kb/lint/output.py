@@ -7,6 +7,7 @@ for a terminal is drawn by ``kb.cli.lint_cmd``.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from urllib.parse import quote
 
@@ -110,7 +111,8 @@ def to_github(findings: Sequence[Finding]) -> str:
 
 
 def summary(findings: Sequence[Finding], files: int) -> str:
-    """``3 errors, 1 warning, 0 info in 2 files (1 fixable with --fix)``."""
+    """``3 errors, 1 warning, 0 info in 2 files (1 fixable with --fix): KB104 ×2, KB105 ×1 …``
+    (counts per rule, most first, so one noisy rule does not hide the others)."""
     n = {"error": 0, "warning": 0, "info": 0}
     for f in findings:
         n[f.severity] += 1
@@ -121,4 +123,7 @@ def summary(findings: Sequence[Finding], files: int) -> str:
            f"in {plural(files, 'file')}"
     if fixable:
         text += f" ({fixable} fixable with --fix)"
+    per_code = Counter(f.code for f in findings)
+    if per_code:
+        text += ": " + ", ".join(f"{code} ×{k}" for code, k in sorted(per_code.items(), key=lambda x: (-x[1], x[0])))
     return text
