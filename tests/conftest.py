@@ -23,6 +23,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "200")
 
 
+def write_files(root: Path, files: dict[str, str]) -> Path:
+    """Write ``{relative path: text}`` under ``root`` (folders made as needed); returns ``root``."""
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return root
+
+
 @pytest.fixture
 def shared() -> Path:
     """``../shared`` beside the repo; the test is skipped when it is absent (fresh clone)."""

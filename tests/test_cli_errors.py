@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
+from conftest import write_files
+
 from kb.config import KbConfig, topic_name_problem
 from kb.errors import UsageError
 from kb.window import parse_moment, parse_span, resolve_window
@@ -45,11 +47,7 @@ NIGHT = ["--date", "2026-07-31"]
 
 @pytest.fixture
 def kb_root(tmp_path: Path) -> Path:
-    root = tmp_path / "kb"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return root
+    return write_files(tmp_path / "kb", FILES)
 
 
 def _one_line(text: str) -> str:

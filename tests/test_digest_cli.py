@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import write_files
+
 KB_YAML = """\
 timezone: "+08:00"
 cutoff: "22:00"
@@ -59,11 +61,7 @@ FILES = {
 
 @pytest.fixture
 def small_kb(tmp_path: Path) -> Path:
-    root = tmp_path / "kb"
-    for rel, text in FILES.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return root
+    return write_files(tmp_path / "kb", FILES)
 
 
 def test_diff_json_window_edges_and_outcomes(small_kb: Path, run_kb) -> None:  # noqa: ANN001

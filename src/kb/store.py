@@ -273,38 +273,19 @@ class Store:
         :param since: ISO time, inclusive, compared with ``written_at``; :param until: exclusive.
         :param path: a KB-relative path, or a prefix ending in ``/``.
         """
-        where: list[str] = []
-        args: list[Any] = []
-        if kind:
-            where.append("c.kind=?")
-            args.append(kind)
-        if author:
-            where.append("lower(c.author)=lower(?)")
-            args.append(author)
-        if since:
-            where.append("c.written_at >= ?")
-            args.append(since)
-        if until:
-            where.append("c.written_at < ?")
-            args.append(until)
-        if role:
-            where.append("c.role=?")
-            args.append(role)
+        conds: list[tuple[str, Any]] = [
+            ("c.kind=?", kind), ("lower(c.author)=lower(?)", author), ("c.written_at >= ?", since),
+            ("c.written_at < ?", until), ("c.role=?", role),
+        ]
         if path:
-            if path.endswith("/"):
-                where.append("c.path LIKE ? ESCAPE '\\'")
-                args.append(path.replace("%", "\\%").replace("_", "\\_") + "%")
-            else:
-                where.append("c.path=?")
-                args.append(path)
+            prefix = path.replace("%", "\\%").replace("_", "\\_") + "%"
+            conds.append(("c.path LIKE ? ESCAPE '\\'", prefix) if path.endswith("/") else ("c.path=?", path))
         if subject:
             marks = ",".join("?" * len(subject))
-            where.append(f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path AND s.subject IN ({marks}))")
-            args.extend(subject)
-        sql = "SELECT c.json FROM claims c"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY c.path, c.line, c.rowid"
+            conds.append((f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path "
+                           f"AND s.subject IN ({marks}))", tuple(subject)))
+        where, args = _where(conds)
+        sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):
             yield Claim.model_validate_json(js)
 
@@ -315,20 +296,9 @@ class Store:
     def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
                  until: str | None = None) -> list[MentionRow]:
         """arXiv id mentions (all, or of one canonical id), by path and line."""
-        where, args = [], []
-        if arxiv_id:
-            where.append("arxiv_id=?")
-            args.append(arxiv_id)
-        if since:
-            where.append("written_at >= ?")
-            args.append(since)
-        if until:
-            where.append("written_at < ?")
-            args.append(until)
-        sql = "SELECT path, line, col, arxiv_id, version, raw, claim_id, kind, written_at FROM mentions"
-        if where:
-            sql += " WHERE " + " AND ".join(where)
-        sql += " ORDER BY path, line, col"
+        where, args = _where([("arxiv_id=?", arxiv_id), ("written_at >= ?", since), ("written_at < ?", until)])
+        sql = ("SELECT path, line, col, arxiv_id, version, raw, claim_id, kind, written_at FROM mentions"
+               + where + " ORDER BY path, line, col")
         return [MentionRow(*r) for r in self.db.execute(sql, args)]
 
     def first_mention(self, subject: str) -> str | None:
@@ -367,6 +337,18 @@ class _Tx:
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
         self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+
+
+def _where(conds: Iterable[tuple[str, Any]]) -> tuple[str, list[Any]]:
+    """`` WHERE a AND b`` and its arguments from ``(sql, value)`` pairs; a falsy value drops
+    its condition, a tuple value fills several ``?``."""
+    sql: list[str] = []
+    args: list[Any] = []
+    for clause, value in conds:
+        if value:
+            sql.append(clause)
+            args.extend(value if isinstance(value, tuple) else (value,))
+    return (" WHERE " + " AND ".join(sql) if sql else ""), args
 
 
 def _file_row(r: Sequence[Any]) -> FileRow:
