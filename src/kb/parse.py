@@ -20,9 +20,9 @@ from markdown_it.token import Token
 from kb import frontmatter
 from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, claim_id
 from kb.config import KbConfig
+from kb.diff.attrib import Anchor, NameMatcher, attribute, entity_names, owner
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import find_dates, parse_stamp
-from kb.extract.entities import EntityMatcher
 from kb.extract.kinds import CueMatcher, column_kind, explicit_tag, is_kind_header
 from kb.extract.metrics import DATE_METRICS, MetricVocab
 from kb.extract.quantities import find_quantities
@@ -37,18 +37,11 @@ _HINT_RE = re.compile(
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
 _EMPH_RE = re.compile(r"\*\*|__")
-#: Words before an entity that make it a host or baseline, not the subject of the numbers
-#: (DESIGN.md §3: "integrated into SGLang" is not SGLang's number).
-HOST_RE = re.compile(
-    r"(?:集成(?:到|至|进)?|接入|基于|依托|运行于|跑在|相对(?:于)?|对比|对照|比|较|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|over|than)\s*$",
-    re.IGNORECASE,
-)
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
 _BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
 #: kb's provenance stamp, as a brief renders it: "`paper-fact` inbox/spark/2026-07-31-x.md:50"
 #: (the backticks are gone in plain text).
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
-_CLAUSE_END_RE = re.compile(r"[。；;！？!?，,|]")
 #: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
 _ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
@@ -147,7 +140,7 @@ class Parser:
     def __init__(self, config: KbConfig) -> None:
         self.config = config
         self.tz = config.tzinfo
-        self.entities = EntityMatcher(config.entities)
+        self.entities = NameMatcher(entity_names(config))
         self.vocab = MetricVocab(config.metrics)
         self.date_phrases = re.compile("|".join(
             re.escape(p) for p in sorted((p for m in DATE_METRICS for p in self.vocab.phrases.get(m, ())),
@@ -414,10 +407,11 @@ class _FileCtx:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
         refs = self._arxiv(text, hrefs, line)
         self._mention(refs, line, None, None)
-        subjects = [r.key for r in refs]
-        subjects += [f"doi:{d}" for d, _, _ in find_dois(text)]
-        subjects += [k for k, _, _ in self.p.entities.find(text)]
-        return _dedupe(subjects)
+        anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0]
+        anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in find_dois(text)]
+        anchors += [Anchor(a, b, k, False) for k, a, b in self.p.entities.find(text)
+                    if not any(a < x.end and x.start < b for x in anchors)]
+        return _dedupe([r.key for r in refs if r.start < 0] + attribute(text, anchors).keys)
 
     def _paragraph(self, inline: Token, block: Token, inherited: list[str]) -> None:
         info = _inline_text(inline)
@@ -594,28 +588,29 @@ class _FileCtx:
             else:
                 kind, reason = "secondhand", f"default:{self.role}"
         self._mention(refs, line, cid, kind, end_line)
-        # subjects: ids, DOIs, entities that are not hosts/baselines; inherit when none of its own
-        anchors: list[tuple[int, str]] = [(r.start if r.start >= 0 else 0, r.key) for r in refs]
-        anchors += [(a, f"doi:{d}") for d, a, _ in dois]
-        anchors += [(a, f"arxiv:{m.group(1)}.{m.group(2)}") for p, a, _ in paths if (m := _CARD_FILE_RE.search(p))]
+        # subjects: ids, DOIs, entities that are not hosts/baselines (kb.diff.attrib decides);
+        # inherit when none of its own
+        anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0]
+        anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in dois]
+        anchors += [Anchor(a, b, f"arxiv:{m.group(1)}.{m.group(2)}", True) for p, a, b in paths
+                    if (m := _CARD_FILE_RE.search(p))]
         in_url = [(a, b) for _, a, b in urls]
-        ents = [e for e in ents if not any(a <= e[1] < b for a, b in in_url)]
-        anchors += [(a, k) for k, a, _ in ents if not HOST_RE.search(text[max(0, a - 24):a])]
-        anchors.sort()
-        subjects = _dedupe([k for _, k in anchors])
+        anchors += [Anchor(a, b, k, False) for k, a, b in ents if not any(x <= a < y for x, y in in_url)
+                    and not any(a < x.end and x.start < b for x in anchors)]
+        att = attribute(text, anchors)
+        subjects = _dedupe([r.key for r in refs if r.start < 0] + att.keys)
         if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
             papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
             if not papers:
                 papers = self._heading_subjects(papers_only=True)[:1] or self.default_subjects
             subjects = _dedupe(papers + subjects)
         if not subjects:
-            subjects = _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
-        if not subjects:
-            subjects = _dedupe([k for k, _, _ in ents])
-        if len(anchors) >= 2:  # a number belongs to one of several subjects only when there are several
-            quantities = [self._attach(q, anchors, text) for q in quantities]
+            subjects = [s for s in _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
+                        if s not in att.hosts]
+        if len(att.own) >= 2:  # a number belongs to one of several subjects only when there are several
+            quantities = [self._attach(q, att.own, text) for q in quantities]
         if dates:
-            dates = [self._attach_date(d, anchors, text) for d in dates]
+            dates = [self._attach_date(d, att.own, text) for d in dates]
         if col_subjects and quantities:
             quantities, owners = _by_column(text, quantities, col_subjects)
             subjects = _dedupe(subjects + owners)
@@ -671,17 +666,17 @@ class _FileCtx:
                 return "§" + m.group(1)
         return None
 
-    def _attach(self, q: Quantity, anchors: list[tuple[int, str]], text: str) -> Quantity:
-        subj = _nearest_before(anchors, q.start, text)
+    def _attach(self, q: Quantity, own: list[Anchor], text: str) -> Quantity:
+        subj = owner(own, text, q.start, q.end) if len(own) >= 2 else None
         return q.model_copy(update={"subject": subj}) if subj else q
 
-    def _attach_date(self, d: DateRef, anchors: list[tuple[int, str]], text: str) -> DateRef:
+    def _attach_date(self, d: DateRef, own: list[Anchor], text: str) -> DateRef:
         # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
         metric = self.p.vocab.metric_at(text, d.start, d.end, None) if self.p.date_phrases.search(text) else None
         update: dict[str, Any] = {}
         if metric in ("eol_date", "release_date"):
             update["metric"] = metric
-        subj = _nearest_before(anchors, d.start, text)
+        subj = owner(own, text, d.start, d.end) if len(own) >= 2 else None
         if subj:
             update["subject"] = subj
         return d.model_copy(update=update) if update else d
@@ -702,20 +697,6 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
         owners.append(key)
         out.append(q.model_copy(update={"subject": key}))
     return out, owners
-
-
-def _nearest_before(anchors: list[tuple[int, str]], pos: int, text: str) -> str | None:
-    """The last subject anchor before ``pos`` with no clause end in between, else None."""
-    best = None
-    for a, key in anchors:
-        if a <= pos:
-            best = (a, key)
-    if best is None or len(anchors) < 2:
-        return None
-    between = text[best[0]:pos]
-    if _CLAUSE_END_RE.search(between):
-        return None
-    return best[1]
 
 
 def _norm_section(s: str) -> str:

@@ -32,18 +32,135 @@ from kb.extract.refs import find_dois
 DATE_METRICS = frozenset({"eol_date", "release_date"})
 RATING_METRICS = frozenset({"votes"})
 _PREC = {"year": 4, "month": 7, "day": 10, "minute": 16}
-# Words after which a name is a host or baseline, not the subject (superset of the parser's).
-_HOST_RE = re.compile(
-    r"(?:集成(?:到|至|进|于)?|接入|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较于?|对比|对照|比|较|领先|优于|快于|慢于|"
-    r"高于|低于|超过|胜过|vs\.?|versus|baseline|基线|integrated into|on top of|built on|compared (?:with|to)|"
-    r"than|over|against|outperforms?|beats?)\s*$",
+#: Words right before a name that make it a host or baseline, not the subject of the numbers
+#: (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
+#: The one list: the parser (kb.yaml entities) and the diff (entities and card names) use it.
+HOST_BEFORE_RE = re.compile(
+    r"(?:集成(?:到|至|进|于)?|合(?:进|入|并到)|接入|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较(?:于)?|对比|对照|比|较|"
+    r"领先|优于|快于|慢于|高于|低于|超过|胜过|强于|弱于|"
+    r"vs\.?|versus|baselines?|基线|integrated into|merged into|on top of|built on|compared (?:with|to)|relative to|"
+    r"than|over|against|outperforms?|beats?)"
+    r"\s*(?:(?:the|stock|vanilla|default|默认(?:的)?|原生(?:的)?|原版(?:的)?)\s*)?$",
     re.IGNORECASE,
 )
-# Words right after a name that make it a host or platform (``SGLang 后端``, ``vLLM 中集成``).
-_HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:后端|backend|插件|plugin|中集成|上集成)", re.IGNORECASE)
+#: "与/和/跟/同 X … 相比": the opening word before a name …
+_PAIR_OPEN_RE = re.compile(r"(?:与|和|跟|同|较之?|相对)\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
+#: … and the closing word after it, in the same clause.
+_PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:相比|相较|对比|比较|比起来|比)")
+#: Words right after a name that make it a host, platform or baseline (``SGLang 后端``,
+#: ``vLLM 中集成``, ``vLLM (baseline)``).
+HOST_AFTER_RE = re.compile(
+    r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:后端|backend|插件|plugin|中集成|上集成|作为基线|为基线|基线|[(（]\s*baseline|as (?:the )?baseline)",
+    re.IGNORECASE,
+)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
+#: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
+_ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
+#: A bracket that cites a source: ``（来源：arXiv:…）``, ``(source: arXiv:…)``, ``（见 arXiv:…）``.
+_SOURCE_BRACKET_RE = re.compile(r"[（(【\[]\s*(?:来源|出处|原文|论文|source|paper|see|见|via)?\s*[:：]?\s*(?:arxiv\s*[:：]?\s*)?$",
+                                re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A subject written in a claim's text: ``text[start:end]`` names ``key``.
+
+    :ivar is_id: an arXiv id, DOI or card path (never a host); else a name (entity, card title).
+    """
+
+    start: int
+    end: int
+    key: str
+    is_id: bool
+
+
+@dataclass(slots=True)
+class Attribution:
+    """Who a claim's text is about: ``own`` anchors (subjects, in reading order, possessive
+    rotated), ``hosts`` (baselines and platforms), and name→id pairs written as
+    ``Name（arXiv:…）`` (one subject: the id)."""
+
+    own: list[Anchor]
+    hosts: list[str]
+    pairs: list[tuple[str, str]]
+
+    @property
+    def keys(self) -> list[str]:
+        """Own subject keys, first = primary."""
+        return list(dict.fromkeys(a.key for a in self.own))
+
+
+def is_host(text: str, start: int, end: int) -> bool:
+    """True when the name at ``text[start:end]`` is a host or baseline (see :data:`HOST_BEFORE_RE`,
+    :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame)."""
+    before = text[max(0, start - 24):start]
+    after = text[end:end + 40]
+    if HOST_BEFORE_RE.search(before) or HOST_AFTER_RE.match(after):
+        return True
+    return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
+
+
+def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
+    """Decide which anchors of ``text`` are its subjects (DESIGN.md §3).
+
+    Rules, in order: ids are always subjects; a name right before its own id in brackets
+    (``Mooncake … （来源：arXiv:2407.00079）``, ``HydraServe（arXiv:…）``) is the same subject as
+    the id and is dropped in its favour (the pair is returned); a name that is a host or
+    baseline (:func:`is_host`) is no subject; ``X 的 Y`` makes Y lead.
+
+    :param anchors: every id and name found in ``text``, any order, no overlaps.
+    """
+    ordered = sorted(anchors, key=lambda a: (a.start, a.end))
+    own: list[Anchor] = []
+    hosts: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    for i, a in enumerate(ordered):
+        if a.is_id:
+            own.append(a)
+            continue
+        nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+        if nxt is not None and nxt.is_id and nxt.key.startswith("arxiv:") and not a.key.startswith("arxiv:") \
+                and _cites(text, a.end, nxt.start):
+            pairs.append((a.key, nxt.key))
+            continue
+        if is_host(text, a.start, a.end):
+            hosts.append(a.key)
+        else:
+            own.append(a)
+    while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]):
+        own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
+    keys = {a.key for a in own}
+    return Attribution(own, [h for h in dict.fromkeys(hosts) if h not in keys], pairs)
+
+
+def _cites(text: str, end: int, id_start: int) -> bool:
+    """The id at ``id_start`` is the name's own: right after it, or in a source bracket later in
+    the same clause."""
+    gap = text[end:id_start]
+    if _ID_GAP_RE.match(gap):
+        return True
+    return not _CLAUSE_RE.search(gap) and _SOURCE_BRACKET_RE.search(gap) is not None and len(gap) <= 80
+
+
+def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Bounds of the clause holding ``text[start:end]`` (split at ，；。 etc. and table pipes)."""
+    cs = 0
+    for m in _CLAUSE_RE.finditer(text, 0, start):
+        cs = m.end()
+    m = _CLAUSE_RE.search(text, end)
+    return cs, m.start() if m else len(text)
+
+
+def owner(own: Sequence[Anchor], text: str, start: int, end: int) -> str | None:
+    """The subject a number at ``text[start:end]`` belongs to: the nearest own anchor before it
+    in its clause, else None (then: the claim's first subject)."""
+    cs, _ = clause_bounds(text, start, end)
+    inside = [(a.start, a.key) for a in own if cs <= a.start < start]
+    return max(inside)[1] if inside else None
+
+
 _COND_RE = re.compile(
     r"RTX\s*(?:PRO\s*)?\d{4}|(?<![A-Za-z0-9])(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)(?![A-Za-z0-9])"
     r"|(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)|batch\s*(?:size\s*)?[=:]?\s*\d+|offload|显存|in[- ]memory|并发\s*\d+"
@@ -57,7 +174,6 @@ _HINT_RE = re.compile(
 )
 _COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
 _NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
-_ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,14 +302,31 @@ def arxiv_month(key: str) -> str | None:
     return f"{year:04d}-{m.group(2)}"
 
 
-class NameMatcher:
-    """Case-insensitive, longest-first name finder over many names (thousands of card aliases).
+def _fold(text: str) -> str:
+    """Lower case with ``-`` and ``_`` read as spaces, same length as ``text`` (positions kept):
+    ``text-generation-inference`` finds ``Text Generation Inference``."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return low.replace("-", " ").replace("_", " ")
 
-    :param names: lower-cased name -> subject key.
+
+class NameMatcher:
+    """Case-insensitive, longest-first name finder over many names (kb.yaml entities and thousands
+    of card aliases); the one name matcher of kb (parser and diff alike).
+
+    ``-``, ``_`` and spaces are alike; ASCII names do not match inside a word (``vllm-mlx`` is not
+    ``vLLM``, ``v0.5`` no ``v0``).
+
+    :param names: name (any case) -> subject key; names shorter than 2 characters are ignored.
     """
 
     def __init__(self, names: Mapping[str, str]) -> None:
-        self.key_of = {n: k for n, k in names.items() if len(n) >= 2}
+        self.key_of: dict[str, str] = {}
+        for n, k in names.items():
+            f = _fold(n.strip())
+            if len(f) >= 2:
+                self.key_of.setdefault(f, k)
         by_prefix: dict[str, dict[int, set[str]]] = {}
         for name in self.key_of:
             by_prefix.setdefault(name[:2], {}).setdefault(len(name), set()).add(name)
@@ -201,11 +334,14 @@ class NameMatcher:
         self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
                          for p, d in by_prefix.items()}
 
+    def __bool__(self) -> bool:
+        return bool(self.key_of)
+
     def find(self, text: str) -> list[tuple[str, int, int]]:
         """``(key, start, end)`` of names in ``text``, left to right, no overlaps."""
-        low = text.lower()
-        if len(low) != len(text):
-            low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+        if not self.key_of:
+            return []
+        low = _fold(text)
         out: list[tuple[str, int, int]] = []
         i, n = 0, len(low)
         buckets = self._buckets
@@ -221,6 +357,17 @@ class NameMatcher:
                     break
             i += 1
         return out
+
+
+def entity_names(config: KbConfig) -> dict[str, str]:
+    """kb.yaml entities as matcher names: every alias and canonical name -> ``entity:…`` key."""
+    names: dict[str, str] = {}
+    for canon, aliases in config.entities.items():
+        key = entity_key(canon)
+        for n in (canon, *aliases):
+            if n and n.strip():
+                names.setdefault(n.strip().lower(), key)
+    return names
 
 
 def _word(c: str) -> bool:
@@ -254,19 +401,17 @@ class View:
 class Attributor:
     """Subject attribution for one KB (config entities + cards); see the module docstring.
 
+    The rules themselves are :func:`attribute` and :func:`owner`, which the parser also uses
+    (with kb.yaml entities only, since a parse must not depend on cards); the Attributor adds
+    card names, the enclosing heading and the parser's inherited subjects.
+
     :param config: the KB config (entities, tolerance).
     :param cards: every paper card of the KB.
     """
 
     def __init__(self, config: KbConfig, cards: Iterable[Card]) -> None:
-        names: dict[str, str] = {}
-        self.labels: dict[str, str] = {}
-        for canon, aliases in config.entities.items():
-            key = entity_key(canon)
-            self.labels[key] = canon
-            for n in (canon, *aliases):
-                if n and n.strip():
-                    names.setdefault(n.strip().lower(), key)
+        names = entity_names(config)
+        self.labels: dict[str, str] = {entity_key(c): c for c in config.entities}
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
         self._group: dict[str, str] = {}
@@ -283,9 +428,11 @@ class Attributor:
                 else:
                     names.setdefault(low, card.key)
         self.matcher = NameMatcher(names)
+        self._views: dict[str, View] = {}
 
     def group(self, key: str) -> str:
-        """The key values of ``key`` are compared under (an entity named like a card -> the card)."""
+        """The key values of ``key`` are compared under (an entity named like a card, or written
+        with its id in brackets -> the paper)."""
         return self._group.get(key, key)
 
     def card_of(self, key: str) -> Card | None:
@@ -298,43 +445,62 @@ class Attributor:
             return card.title
         return self.labels.get(key) or key.split(":", 1)[1]
 
-    def names_in(self, text: str) -> list[str]:
-        """Subject keys named in ``text`` (ids, DOIs, names), in order, host words ignored."""
-        keys = [r.key for r in find_arxiv(text)] + [f"doi:{d}" for d, _, _ in find_dois(text)]
-        keys += [k for k, s, _ in self.matcher.find(text) if not _HOST_RE.search(text[max(0, s - 24):s])]
-        return list(dict.fromkeys(keys))
-
-    def view(self, claim: Claim) -> View:
-        """Attribute one claim (see the module docstring for the rules)."""
-        text = claim.text
-        anchors = [(r.start, r.end, r.key, True) for r in claim.arxiv if r.start >= 0]
-        low = text.lower()
-        for s in claim.subjects:
-            if s.startswith("doi:") and (pos := low.find(s[4:])) >= 0:
-                anchors.append((pos, pos + len(s) - 4, s, True))
-        taken = [(a, b) for a, b, _, _ in anchors]
+    def anchors(self, text: str, claim: Claim | None = None) -> list[Anchor]:
+        """Ids, DOIs and names written in ``text`` (a claim's spans when given), no overlaps."""
+        if claim is not None:
+            out = [Anchor(r.start, r.end, r.key, True) for r in claim.arxiv if r.start >= 0]
+            low = text.lower()
+            for s in claim.subjects:
+                if s.startswith("doi:") and (pos := low.find(s[4:])) >= 0:
+                    out.append(Anchor(pos, pos + len(s) - 4, s, True))
+        else:
+            out = [Anchor(r.start, r.end, r.key, True) for r in find_arxiv(text)]
+            out += [Anchor(a, b, f"doi:{d}", True) for d, a, b in find_dois(text)]
+        taken = [(a.start, a.end) for a in out]
         for key, a, b in self.matcher.find(text):
             if not any(a < y and x < b for x, y in taken):
-                host = _HOST_RE.search(text[max(0, a - 24):a]) or _HOST_AFTER_RE.match(text[b:b + 16])
-                anchors.append((a, b, key, host is None))
-        anchors.sort()
-        own = [a for a in anchors if a[3]]
-        while len(own) > 1 and _OF_RE.match(text[own[0][1]:own[1][0]]):
-            own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
-        own_keys = list(dict.fromkeys(a[2] for a in own))
-        hosts = [k for k in dict.fromkeys(a[2] for a in anchors) if k not in own_keys]
-        card = self.by_path.get(claim.provenance.path) if claim.role == "card" else None
+                out.append(Anchor(a, b, key, False))
+        return sorted(out, key=lambda x: x.start)
+
+    def names_in(self, text: str) -> list[str]:
+        """Subject keys ``text`` is about (ids, DOIs, names; hosts and baselines left out)."""
+        return attribute(text, self.anchors(text)).keys
+
+    def learn(self, claims: Iterable[Claim]) -> None:
+        """Group each name written with its own id (``Mooncake（来源：arXiv:2407.00079）``) with
+        that id, so the name and the id are one subject everywhere; call before :meth:`view`."""
+        for c in claims:
+            if "arxiv" in c.text.lower() or any(ch.isdigit() for ch in c.text):
+                for name, paper in attribute(c.text, self.anchors(c.text, c)).pairs:
+                    if not name.startswith("arxiv:"):
+                        self._group.setdefault(name, paper)
+
+    def view(self, claim: Claim) -> View:
+        """Attribute one claim (see the module docstring for the rules); cached per claim id."""
+        hit = self._views.get(claim.id)
+        if hit is not None:
+            return hit
+        text = claim.text
+        anchors = self.anchors(text, claim)
+        att = attribute(text, anchors)
         mismatches = self._mismatches(claim, anchors)
+        typos = {m["cited"] for m in mismatches if m["cited"] not in self.cards}
+        own = [a for a in att.own if a.key not in typos]
+        own_keys = list(dict.fromkeys(a.key for a in own))
+        card = self.by_path.get(claim.provenance.path) if claim.role == "card" else None
         if card is not None:
             subjects, own = [card.key], []
         else:
-            in_text = {a[2] for a in anchors}
-            inherited = [s for s in claim.subjects if s not in in_text and s.startswith(("arxiv:", "doi:"))]
-            if inherited and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
-                subjects = list(dict.fromkeys(inherited + own_keys))
+            in_text = {a.key for a in anchors} | {n for n, _ in att.pairs}
+            context = [s for s in claim.subjects if s not in in_text and s not in att.hosts and s not in typos]
+            papers = [s for s in context if s.startswith(("arxiv:", "doi:"))]
+            if papers and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
+                subjects = list(dict.fromkeys(papers + own_keys))
             elif own_keys:
                 subjects = own_keys
-            elif claim.unit in ("list-item", "table-row"):
+            elif context:
+                subjects = context
+            elif claim.unit in ("list-item", "table-row"):  # bullets under "## 2. HydraServe（arXiv:…）"
                 subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
             else:
                 subjects = []
@@ -345,9 +511,11 @@ class Attributor:
             hint = claim.section_hint or (f"§{m.group(1)}" if m else None)
         elif claim.role == "living-doc":
             hint = claim.section_hint
-        return View(claim, subjects, hosts, facts, hint, mismatches)
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches)
+        self._views[claim.id] = v
+        return v
 
-    def _facts(self, claim: Claim, subjects: list[str], own: list[tuple[int, int, str, bool]]) -> list[Fact]:
+    def _facts(self, claim: Claim, subjects: list[str], own: list[Anchor]) -> list[Fact]:
         text = claim.text
         p = claim.provenance
         out: list[Fact] = []
@@ -358,8 +526,8 @@ class Attributor:
                 continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
             if q.unit == "devices" or q.metric in CONDITION_METRICS:
                 continue  # 8×H200, 并发 32: the set-up a figure was measured under, not a figure
-            cs, ce = _clause(text, q.start, q.end)
-            subj = _nearest(own, cs, q.start) or subjects[0]
+            cs, ce = clause_bounds(text, q.start, q.end)
+            subj = owner(own, text, q.start, q.end) or subjects[0]
             # a table row's conditions are in its other cells (model, concurrency, hardware)
             qual = q.qualifier or _conditions(text if claim.unit == "table-row" else text[cs:ce])
             out.append(Fact(subj, self.group(subj), q.metric, _norm_qual(qual), q.unit, q.value, q.low, q.high,
@@ -367,42 +535,29 @@ class Attributor:
         for d in claim.dates:
             if d.metric not in DATE_METRICS:
                 continue
-            cs, _ = _clause(text, d.start, d.end)
-            subj = _nearest(own, cs, d.start) or subjects[0]
+            subj = owner(own, text, d.start, d.end) or subjects[0]
             out.append(Fact(subj, self.group(subj), d.metric, None, None, None, None, None, d.value, d.precision,
                             d.raw, claim.kind, claim.id, p.path, p.line))
         return out
 
-    def _mismatches(self, claim: Claim, anchors: Sequence[tuple[int, int, str, bool]]) -> list[dict[str, str]]:
-        """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)."""
+    def _mismatches(self, claim: Claim, anchors: Sequence[Anchor]) -> list[dict[str, str]]:
+        """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``):
+        a suspected typo of the card's id; the cited id is then no subject of its own."""
         out = []
-        for i, (a, b, key, _) in enumerate(anchors):
-            if not key.startswith("arxiv:") or (a, b) in {(r.start, r.end) for r in claim.arxiv}:
+        ids = {(r.start, r.end) for r in claim.arxiv}
+        for i, a in enumerate(anchors):
+            if a.is_id or not a.key.startswith("arxiv:"):
                 continue
-            nxt = next(((x, k) for x, _, k, _ in anchors[i + 1:] if k.startswith("arxiv:")), None)
-            if nxt and nxt[1] != key and _ID_GAP_RE.match(claim.text[b:nxt[0]]) and any(
-                    r.start == nxt[0] for r in claim.arxiv):
+            nxt = next((x for x in anchors[i + 1:] if x.key.startswith("arxiv:")), None)
+            if nxt and nxt.is_id and nxt.key != a.key and _ID_GAP_RE.match(claim.text[a.end:nxt.start]) \
+                    and (nxt.start, nxt.end) in ids:
                 out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
-                            "name": claim.text[a:b], "card_subject": key, "cited": nxt[1]})
+                            "name": claim.text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
         return out
 
 
 #: Metrics that describe the set-up of a measurement rather than its result.
 CONDITION_METRICS = frozenset({"concurrency"})
-
-
-def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    """Bounds of the clause holding ``text[start:end]`` (split at ，；。 etc. and table pipes)."""
-    cs = 0
-    for m in _CLAUSE_RE.finditer(text, 0, start):
-        cs = m.end()
-    m = _CLAUSE_RE.search(text, end)
-    return cs, m.start() if m else len(text)
-
-
-def _nearest(own: Sequence[tuple[int, int, str, bool]], clause_start: int, pos: int) -> str | None:
-    inside = [(a, key) for a, _, key, _ in own if clause_start <= a < pos]
-    return max(inside)[1] if inside else None
 
 
 def _conditions(clause: str) -> str | None:
