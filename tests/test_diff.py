@@ -100,8 +100,16 @@ CASES = [
     ("supplement: mentioned before the window",
      [C("Bole（arXiv:2608.01651）再次被提到")], {"arxiv:2608.01651": "2026-07-29T10:00:00+08:00"},
      {"arxiv:2608.01651": "supplement"}),
-    ("supplement: arXiv month before the window's month",
-     [C("OldPaper（arXiv:2606.11111）的新解读")], {}, {"arxiv:2606.11111": "supplement"}),
+    ("net-new: an older arXiv month alone is no supplement (weekly reports cite month-old papers)",
+     [C("OldPaper（arXiv:2606.11111）的新解读")], {}, {"arxiv:2606.11111": "net-new"}),
+    ("net-new, no card yet: the topic is named in the heading path",
+     [C("ToolSmith（arXiv:2607.26071）值得一看", heading=("# Brief", "## Inference serving"))], {},
+     {"arxiv:2607.26071": "net-new"}),
+    ("net-new, no card yet: the topic is named in the file name",
+     [C("ToolSmith（arXiv:2607.26071）值得一看", path="inbox/jay/2026-07-31-inference-radar.md")], {},
+     {"arxiv:2607.26071": "net-new"}),
+    ("adjacent: no card, topic only inside a longer word of the heading",
+     [C("ToolSmith（arXiv:2607.26071）值得一看", heading=("## Inferences",))], {}, {"arxiv:2607.26071": "adjacent"}),
     ("adjacent: the topic only under also",
      [C("Draft-then-Retrieve（arXiv:2607.24870）的复读")], {}, {"arxiv:2607.24870": "adjacent"}),
     ("adjacent: no card at all",
@@ -252,7 +260,37 @@ def test_mistyped_id_next_to_a_card_title() -> None:
     [m] = r.id_mismatches
     assert (m.name, m.card_subject, m.cited, m.source) == (
         "Bole: Tree Speculation for Hybrid Attention", "arxiv:2608.01651", "arxiv:2608.01615", f"{INBOX}:23")
-    assert outcomes(r) == {"arxiv:2608.01651": "net-new", "arxiv:2608.01615": "adjacent"}
+    # listed once, as a suspected typo beside the card it probably means, never as a paper of its own
+    assert outcomes(r) == {"arxiv:2608.01651": "net-new"}
+
+
+def test_baseline_after_yu_xiangbi_is_not_the_subject_and_the_heading_subject_wins() -> None:
+    heading = ("# Brief", "## 2. HydraServe（arXiv:2608.01651）")
+    r = run([C("与 SGLang 默认调度相比，p99 降低 38%", heading=heading, q=(("38%", 38.0, "%", "latency"),),
+               subjects=["arxiv:2608.01651", "entity:sglang"])])
+    assert outcomes(r) == {"arxiv:2608.01651": "net-new"}
+    assert [(s.subject, s.raw) for s in r.secondhand_only] == [("arxiv:2608.01651", "38%")]
+
+
+def test_a_number_after_lingxian_x_belongs_to_the_leader() -> None:
+    from kb.diff.attrib import Attributor
+    at = Attributor(CFG, CARDS)
+    v = at.view(C("SGLang 在 MLA 上领先 vLLM 29%", q=(("29%", 29.0, "%", "speedup"),)))
+    assert (v.subjects, v.hosts, [f.subject for f in v.facts]) == (["entity:sglang"], ["entity:vllm"], ["entity:sglang"])
+    for text, host in (("HydraServe 集成到 SGLang 后吞吐 1,460 tok/s", "entity:sglang"),
+                       ("1.8× over vLLM on the same GPUs", "entity:vllm"),
+                       ("2.1× higher throughput than SGLang", "entity:sglang"),
+                       ("built on top of vLLM: 58.3 tok/s", "entity:vllm"),
+                       ("compared with TGI, 35% lower TTFT", "entity:tgi")):
+        v = at.view(C(text))
+        assert host in v.hosts and host not in v.subjects, text
+
+
+def test_a_name_with_its_id_in_a_source_bracket_is_one_subject() -> None:
+    cfg = CFG.model_copy(update={"entities": {**CFG.entities, "Mooncake": []}})
+    doc = [C("Mooncake 以 KV cache 为中心的分离式架构", path=DOC, line=13)]
+    r = run([C("Mooncake 的分离式 KV 缓存方案被更多团队采用（来源：arXiv:2407.00079）")], doc=doc, config=cfg)
+    assert outcomes(r) == {"arxiv:2407.00079": "covered"}
 
 
 # -- secondhand-only -----------------------------------------------------------------------

@@ -290,18 +290,6 @@ def _interval(f: Fact) -> tuple[float, float] | None:
     return None
 
 
-def arxiv_month(key: str) -> str | None:
-    """``YYYY-MM`` of an arXiv subject key (``arxiv:2607.26627`` -> ``2026-07``), else None."""
-    if not key.startswith("arxiv:"):
-        return None
-    m = re.match(r"(\d{2})(\d{2})\.\d{4,5}$", key[6:]) or re.search(r"/(\d{2})(\d{2})\d{3}$", key[6:])
-    if not m:
-        return None
-    yy = int(m.group(1))
-    year = 2000 + yy if "/" not in key or yy < 91 else 1900 + yy
-    return f"{year:04d}-{m.group(2)}"
-
-
 def _fold(text: str) -> str:
     """Lower case with ``-`` and ``_`` read as spaces, same length as ``text`` (positions kept):
     ``text-generation-inference`` finds ``Text Generation Inference``."""
@@ -428,7 +416,7 @@ class Attributor:
                 else:
                     names.setdefault(low, card.key)
         self.matcher = NameMatcher(names)
-        self._views: dict[str, View] = {}
+        self._views: dict[tuple[str, str], View] = {}
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written
@@ -476,8 +464,8 @@ class Attributor:
                         self._group.setdefault(name, paper)
 
     def view(self, claim: Claim) -> View:
-        """Attribute one claim (see the module docstring for the rules); cached per claim id."""
-        hit = self._views.get(claim.id)
+        """Attribute one claim (see the module docstring for the rules); cached per claim id and text."""
+        hit = self._views.get((claim.id, claim.text))
         if hit is not None:
             return hit
         text = claim.text
@@ -512,7 +500,7 @@ class Attributor:
         elif claim.role == "living-doc":
             hint = claim.section_hint
         v = View(claim, subjects, att.hosts, facts, hint, mismatches)
-        self._views[claim.id] = v
+        self._views[(claim.id, claim.text)] = v
         return v
 
     def _facts(self, claim: Claim, subjects: list[str], own: list[Anchor]) -> list[Fact]:

@@ -58,9 +58,11 @@ class SubjectOut(BaseModel):
     """Why this outcome, in words a reviewer can check (rule of DESIGN.md §3 that fired)."""
     rule: str = ""
     """Code of that rule: ``doc-conflict``, ``doc-new-values``, ``doc-in-passing``, ``doc-covered``,
-    ``card-also``, ``mentioned-before``, ``arxiv-month``, ``card-category``, ``no-card``."""
+    ``card-also``, ``mentioned-before``, ``card-category``, ``no-card-on-topic`` (net-new, no card
+    yet: a card candidate), ``no-card``."""
     detail: str = ""
-    """The rule's argument: values, first-mention time, arXiv month or card category."""
+    """The rule's argument: values, first-mention time, card category, or where the topic is
+    named (``heading``, ``file``, ``front matter``, ``row``)."""
     doc_sections: list[str] = Field(default_factory=list)
     """Living-doc sections that mention the subject (node sections first)."""
     card: str | None = None

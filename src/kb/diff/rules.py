@@ -13,7 +13,9 @@ from typing import Any
 
 from kb.claims import Claim
 from kb.config import KbConfig
-from kb.diff.attrib import Attributor, Card, Fact, View, arxiv_month, same_value
+import re
+
+from kb.diff.attrib import Attributor, Card, Fact, View, same_value
 from kb.diff.model import (OUTCOMES, ConflictOut, DiffResult, MismatchOut, SecondhandOut, SourceOut,
                            SubjectOut, ValueOut)
 from kb.window import Window
@@ -24,7 +26,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          first_mention: Callable[[str], str | None] = lambda key: None,
          card_claims: Callable[[Card], Iterable[Claim]] = lambda card: (),
          files: Sequence[tuple[str, str]] | None = None,
-         doc_sections: Sequence[tuple[int, str, str]] = ()) -> DiffResult:
+         doc_sections: Sequence[tuple[int, str, str]] = (),
+         topic_paths: Iterable[str] = ()) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -39,22 +42,29 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         whenever the card was written (a card is the paper; see docs/diff.md).
     :param files: ``(path, role)`` of every window file, also those without claims.
     :param doc_sections: ``(line, label, heading text)`` of each doc section, in line order.
+    :param topic_paths: window files whose front matter names the topic (its name or a
+        category); with the heading path, the file name and a row's cells, this is where "the
+        topic is named around" a subject without a card (DESIGN.md §3).
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
     at = Attributor(config, cards)
+    at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance
     views = [at.view(c) for c in window_claims]
     doc_views = [at.view(c) for c in doc_claims]
     doc = _DocIndex(at, doc_views, doc_sections)
+    typos = {m["cited"] for v in views for m in v.mismatches} - set(at.cards)
+    named = _TopicNames(topic, cats, topic_paths)
 
     by_subject: dict[str, list[View]] = defaultdict(list)
     for v in views:
         for s in v.subjects:
-            by_subject[s].append(v)
+            if s not in typos:  # a suspected typo is listed once, beside the card it probably means
+                by_subject[s].append(v)
     listed: dict[str, SubjectOut] = {}
     for key, vs in by_subject.items():
-        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol)
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named)
         if out is not None:
             listed[key] = out
 
@@ -62,7 +72,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     for c in conflicts:
         if "window" in c.against and c.subject in listed:
             listed[c.subject].in_window_conflict = True
-    support = [f for v in views if v.claim.kind == "paper-fact" for f in v.facts]
+    # support: any paper-fact of the KB (window files, cards of any date, the doc's 论文报告 lines)
+    support = [f for v in (*views, *doc_views) if v.claim.kind == "paper-fact" for f in v.facts]
     for key in sorted(listed):
         card = at.card_of(key)
         if card is not None:
@@ -137,8 +148,38 @@ def _uniq(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+class _TopicNames:
+    """Whether the topic is named around a claim: its heading path, file name, the file's front
+    matter (``topic_paths``) or a cell of its table row (a direction column) names the topic or
+    one of its categories; ``-``, ``_`` and spaces alike, whole words, any case."""
+
+    def __init__(self, topic: str, cats: Iterable[str], topic_paths: Iterable[str]) -> None:
+        names = sorted({_fold(n) for n in (topic, *cats) if n.strip()}, key=len, reverse=True)
+        self._re = re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(n) for n in names) + r")(?![a-z0-9])")
+        self._paths = set(topic_paths)
+
+    def around(self, v: View) -> str | None:
+        """Where the topic is named for ``v``'s claim (``heading``, ``file``, ``front matter``,
+        ``row``), else None."""
+        p = v.claim.provenance
+        if any(self._re.search(_fold(h)) for h in p.heading):
+            return "heading"
+        if self._re.search(_fold(p.path.rsplit("/", 1)[-1])):
+            return "file"
+        if p.path in self._paths:
+            return "front matter"
+        if v.claim.unit == "table-row" and any(self._re.fullmatch(_fold(c.strip())) for c in v.claim.text.split(" | ")):
+            return "row"
+        return None
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[-_\s]+", " ", text.lower()).strip()
+
+
 def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set[str],
-             window: Window, first_mention: Callable[[str], str | None], tol: float) -> SubjectOut | None:
+             window: Window, first_mention: Callable[[str], str | None], tol: float,
+             named: _TopicNames) -> SubjectOut | None:
     """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
     card = at.card_of(key)
     facts = [f for v in vs for f in v.facts if f.subject == key]
@@ -179,14 +220,15 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set
         return SubjectOut(**base, outcome="supplement", section_hint=hint,
                           reason=f"first mentioned {first[:16]}, before the window", rule="mentioned-before",
                           detail=first[:16].replace("T", " "))
-    month = arxiv_month(key)
-    if month is not None and month < window.since.strftime("%Y-%m"):
-        return SubjectOut(**base, outcome="supplement", section_hint=hint,
-                          reason=f"arXiv month {month} is before the window's month", rule="arxiv-month", detail=month)
     if in_cat:
         return SubjectOut(**base, outcome="net-new", section_hint=hint,
                           reason=f"not in the living doc, first seen in the window, card category {card.category}",
                           rule="card-category", detail=card.category or "")
+    where = next((w for v in vs if (w := named.around(v))), None) if card is None else None
+    if where is not None:
+        return SubjectOut(**base, outcome="net-new", section_hint=hint,
+                          reason=f"not in the living doc, first seen in the window, no card yet (topic named in its {where})",
+                          rule="no-card-on-topic", detail=where)
     return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
 
 

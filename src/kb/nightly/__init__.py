@@ -141,6 +141,30 @@ def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
 
+_FRONT_TOPIC_KEYS = ("topic", "topics", "tags", "category", "categories", "direction", "方向")
+
+
+def topic_paths(kb: Kb, paths: list[str], names: list[str]) -> set[str]:
+    """Paths among ``paths`` whose front matter names one of ``names`` under a topic-like key
+    (topic, topics, tags, category, categories, direction, 方向); ``-``/``_``/space and case alike."""
+    def fold(x: object) -> str:
+        return " ".join(str(x).lower().replace("-", " ").replace("_", " ").split())
+
+    wanted = {fold(n) for n in names}
+    out: set[str] = set()
+    for path in paths:
+        row = kb.store.file(path)
+        if row is None:
+            continue
+        for key in _FRONT_TOPIC_KEYS:
+            value = row.front.get(key)
+            values = value if isinstance(value, (list, tuple)) else [value] if value is not None else []
+            if any(fold(v) in wanted for v in values):
+                out.add(path)
+                break
+    return out
+
+
 def load_cards(kb: Kb) -> list[Card]:
     """Every paper card (front matter only, straight from the store)."""
     out = []
@@ -213,6 +237,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files],
         doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
+        topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
