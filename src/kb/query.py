@@ -102,11 +102,43 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     until = to_iso(flt.until, kb, option="--until") if flt.until else None
     if since and until and since >= until:
         raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
-    found = kb.store.claims(kind=flt.kind, subject=subjects, author=flt.author, since=since, until=until,
-                            path=kb_path(kb, flt.path) if flt.path else None)
+    where = dict(kind=flt.kind, author=flt.author, since=since, until=until,
+                 path=kb_path(kb, flt.path) if flt.path else None)
+    if subjects is None:
+        found = list(kb.store.claims(**where))
+    else:
+        found = _about(kb, subjects, where)
     if flt.quotes:
-        return list(found)
+        return found
     return [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
+
+
+def _about(kb: Kb, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
+    """Claims about any of ``subjects`` as the diff sees them (:class:`kb.diff.attrib.Attributor`:
+    card names, baselines and hosts, name–id pairs), so ``kb claims --subject`` and ``kb diff``
+    agree on every line. Candidates are the claims the store files under the subjects (or their
+    group) plus those whose text holds one of the subject's names."""
+    from kb.diff.attrib import Attributor
+    from kb.nightly import load_cards
+
+    at = Attributor(kb.config, load_cards(kb))
+    wanted = set(subjects)
+    names = [n for n, k in at.matcher.key_of.items() if k in wanted or at.group(k) in wanted]
+    keys = sorted(wanted | {k for k in at.matcher.key_of.values() if at.group(k) in wanted})
+    seen: dict[tuple[str, str], Claim] = {}
+    for c in kb.store.claims(subject=keys, **where):
+        seen[(c.provenance.path, c.id)] = c
+    if names:
+        for c in kb.store.claims(text_like=names, **where):
+            seen.setdefault((c.provenance.path, c.id), c)
+    candidates = sorted(seen.values(), key=lambda c: (c.provenance.path, c.provenance.line))
+    at.learn(candidates)
+    out = []
+    for c in candidates:
+        v = at.view(c)
+        if any(s in wanted or at.group(s) in wanted for s in (*v.subjects, *(f.subject for f in v.facts))):
+            out.append(c)
+    return out
 
 
 def kb_path(kb: Kb, given: str) -> str:

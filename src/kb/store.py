@@ -266,10 +266,13 @@ class Store:
 
     def claims(self, *, kind: str | None = None, subject: Sequence[str] | None = None,
                author: str | None = None, since: str | None = None, until: str | None = None,
-               path: str | None = None, role: str | None = None) -> Iterator[Claim]:
+               path: str | None = None, role: str | None = None,
+               text_like: Sequence[str] | None = None) -> Iterator[Claim]:
         """Claims matching every given filter, ordered by path then line.
 
         :param subject: subject keys; a claim matches when it has any of them.
+        :param text_like: names; a claim matches when its JSON holds any of them (case-insensitive
+            for ASCII; a coarse pre-filter, the caller decides).
         :param since: ISO time, inclusive, compared with ``written_at``; :param until: exclusive.
         :param path: a KB-relative path, or a prefix ending in ``/``.
         """
@@ -284,6 +287,10 @@ class Store:
             marks = ",".join("?" * len(subject))
             conds.append((f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path "
                            f"AND s.subject IN ({marks}))", tuple(subject)))
+        if text_like:
+            likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
+            conds.append((f"({likes})", tuple("%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+                                               for n in text_like)))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):
