@@ -13,7 +13,8 @@ when that folder is absent), then kb is run as a user would run it:
 
 and its output is compared with the labels. Printed: precision and recall per outcome and per
 field (kinds, quantity fields, conflicts, secondhand-only, typos, no-card, non-claims), then
-every mismatch. Exit code 0 when every night matches its labels exactly, 1 otherwise.
+every mismatch. The row ``outcome unlisted`` scores the subjects that must not be listed (a
+mistyped id, an off-topic card): its ``kb`` column counts the labelled subjects kb left out. Exit code 0 when every night matches its labels exactly, 1 otherwise.
 
 kb's JSON is read in one place only, the ``read_*`` functions below, defensively (``.get``),
 because its shape may still gain or rename fields.
@@ -104,22 +105,20 @@ def read_conflicts(diff: dict) -> list[tuple[str, str | None, tuple]]:
 def read_secondhand(diff: dict, claims: list[dict]) -> list[tuple[str, str | None, object, str]]:
     """``(subject, metric, magnitude, file)`` per secondhand-only entry.
 
-    The value is taken from the entry's claim (quantity with the same ``raw``), else parsed from
-    ``raw``; the file is ``source`` without its ``:line``.
+    The value is that of the entry's claim's quantity with the same ``raw`` (``(low, high)`` for a
+    range), else parsed from ``raw``; the file is ``source`` without its ``:line``.
     """
     by_id = {c.get("id"): c for c in claims}
     out = []
     for e in diff.get("secondhand_only") or []:
         raw = e.get("raw") or ""
-        value = None
+        value = _parse_number(raw)
         for q in (by_id.get(e.get("claim")) or {}).get("quantities") or []:
             if q.get("raw") == raw:
-                value = q.get("value") if q.get("value") is not None else q.get("low")
-        if value is None:
-            value = _parse_number(raw)
+                value = q.get("value") if q.get("high") is None else (q.get("low"), q.get("high"))
         source = str(e.get("source") or "")
         path = source.rsplit(":", 1)[0] if re.search(r":\d+$", source) else source
-        out.append((e.get("subject"), e.get("metric"), _mag(value), path))
+        out.append((e.get("subject"), e.get("metric"), _mag_label(value), path))
     return out
 
 
@@ -213,7 +212,7 @@ def compare(name: str, labels: dict, outputs: dict) -> Result:
                   [(c["subject"], c.get("metric"), tuple(sorted({_mag_label(v) for v in c["values"]}, key=str)))
                    for c in labels.get("conflicts") or []])
     _compare_sets(res, "secondhand-only", [(canon(s), m, v, f) for s, m, v, f in read_secondhand(diff, claims)],
-                  [(e["subject"], e.get("metric"), _mag(e["value"]), e["file"]) for e in labels.get("secondhand_only") or []])
+                  [(e["subject"], e.get("metric"), _mag_label(e["value"]), e["file"]) for e in labels.get("secondhand_only") or []])
     _compare_sets(res, "typos", [(c, canon(s)) for c, s in read_typos(diff)],
                   [(str(t["cited"]), t["card_subject"]) for t in labels.get("typos") or []])
     _compare_claims(res, labels, [read_claim(c) for c in claims], canon)
@@ -271,17 +270,23 @@ def _compare_claims(res: Result, labels: dict, claims: list[dict], canon) -> Non
         claim = found[0] if len(found) == 1 else None
         if claim is None:
             res.mismatches.append(f"claim {where}: {'no claim' if not found else f'{len(found)} claims match'}")
-        if "kind" in lab:
-            _field(res, "kind", where, lab["kind"], claim["kind"] if claim else None, claim is not None)
+        if "kind" in lab and claim is None:
+            res.scores["kind"].gold += 1
+        elif "kind" in lab:
+            _field(res, "kind", where, lab["kind"], claim["kind"])
         for ql in lab.get("quantities") or []:
             q = _find_quantity(claim, ql) if claim else None
             label = ql.get("value", (ql.get("low"), ql.get("high")))
+            if claim and q is None:
+                res.mismatches.append(f"quantity {where} {label}: kb has no quantity of this value")
             for f in ("value", "low", "high", "unit", "bound", "metric", "subject"):
-                if f in ql:
-                    have = q.get(f) if q else None
-                    if f == "subject" and have:
-                        have = canon(have)
-                    _field(res, f"quantity {f}", f"{where} {label}", ql[f], have, q is not None)
+                if f not in ql:
+                    continue
+                if q is None:
+                    res.scores[f"quantity {f}"].gold += 1
+                    continue
+                have = canon(q[f]) if f == "subject" and q[f] else q[f]
+                _field(res, f"quantity {f}", f"{where} {label}", ql[f], have)
     for lab in labels.get("not_claims") or []:
         bad = [c for c in claims if c["file"] == lab["file"] and c["text"].startswith(lab["text"])]
         s = res.scores["non-claims"]
@@ -303,15 +308,15 @@ def _find_quantity(claim: dict, ql: dict) -> dict | None:
     return None
 
 
-def _field(res: Result, name: str, where: str, want: object, have: object, given: bool) -> None:
+def _field(res: Result, name: str, where: str, want: object, have: object) -> None:
+    """Score one labelled field that kb gave a value for; a difference is a mismatch."""
     score = res.scores[name]
     score.gold += 1
-    score.pred += given
-    if given and have == want:
+    score.pred += 1
+    if have == want:
         score.tp += 1
     else:
-        res.mismatches.append(f"{name} {where}: expected {want!r}, kb {have!r}" if given
-                              else f"{name} {where}: expected {want!r}, kb has no such quantity/claim")
+        res.mismatches.append(f"{name} {where}: expected {want!r}, kb {have!r}")
 
 
 # --------------------------------------------------------------------------- report
