@@ -22,7 +22,7 @@ _spec.loader.exec_module(accuracy)
 NIGHTS = accuracy.nights()
 
 
-def test_there_are_four_labelled_nights_in_zh_and_en() -> None:
+def test_at_least_four_labelled_nights_of_15_subjects() -> None:
     """Issue 8 asks for at least four nights; each labels at least 15 subjects."""
     assert len(NIGHTS) >= 4
     for night in NIGHTS:
