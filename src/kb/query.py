@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from kb.claims import KINDS, Claim
@@ -104,24 +105,27 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
         raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
     where = dict(kind=flt.kind, author=flt.author, since=since, until=until,
                  path=kb_path(kb, flt.path) if flt.path else None)
-    if subjects is None:
-        found = list(kb.store.claims(**where))
-    else:
-        found = _about(kb, subjects, where)
-    if flt.quotes:
-        return found
-    return [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
+    at = attributor(kb)
+    found = list(kb.store.claims(**where)) if subjects is None else _about(kb, at, subjects, where)
+    if not flt.quotes:
+        found = [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
+    at.learn(found)
+    return [at.attributed(c) for c in found]
 
 
-def _about(kb: Kb, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
+def attributor(kb: Kb):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
+    """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card)."""
+    from kb.diff.attrib import Attributor
+    from kb.nightly import load_cards
+
+    return Attributor(kb.config, load_cards(kb))
+
+
+def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
     """Claims about any of ``subjects`` as the diff sees them (:class:`kb.diff.attrib.Attributor`:
     card names, baselines and hosts, name–id pairs), so ``kb claims --subject`` and ``kb diff``
     agree on every line. Candidates are the claims the store files under the subjects (or their
     group) plus those whose text holds one of the subject's names."""
-    from kb.diff.attrib import Attributor
-    from kb.nightly import load_cards
-
-    at = Attributor(kb.config, load_cards(kb))
     wanted = set(subjects)
     names = [n for n, k in at.matcher.key_of.items() if k in wanted or at.group(k) in wanted]
     keys = sorted(wanted | {k for k in at.matcher.key_of.values() if at.group(k) in wanted})

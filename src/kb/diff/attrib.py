@@ -116,7 +116,10 @@ def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
+    paired: set[int] = set()
     for i, a in enumerate(ordered):
+        if i in paired:
+            continue
         if a.is_id:
             own.append(a)
             continue
@@ -124,6 +127,8 @@ def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
         if nxt is not None and nxt.is_id and nxt.key.startswith("arxiv:") and not a.key.startswith("arxiv:") \
                 and _cites(text, a.end, nxt.start):
             pairs.append((a.key, nxt.key))
+            own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
+            paired.add(i + 1)
             continue
         if is_host(text, a.start, a.end):
             hosts.append(a.key)
@@ -384,6 +389,12 @@ class View:
     facts: list[Fact]
     hint: str | None
     mismatches: list[dict[str, str]] = field(default_factory=list)
+    owners: list[str | None] = field(default_factory=list)
+    """Per quantity of the claim, then per date: the subject named before it in its clause
+    (:func:`owner`), else None (then: the claim's first subject)."""
+    leads: list[str] = field(default_factory=list)
+    """Subjects the claim's text starts with (a node of its own: ``- vLLM：…``, a row's first
+    cell), not those named in passing (``其他如 llama.cpp``, ``such as llama.cpp``)."""
 
 
 class Attributor:
@@ -471,8 +482,13 @@ class Attributor:
         text = claim.text
         anchors = self.anchors(text, claim)
         att = attribute(text, anchors)
-        mismatches = self._mismatches(claim, anchors)
-        typos = {m["cited"] for m in mismatches if m["cited"] not in self.cards}
+        mismatches = self._mismatches(claim.text, anchors, claim)
+        for h in claim.provenance.heading:  # "## RetroSpec: …（arXiv:2612.00771）" over its bullets
+            if "arxiv" in h.lower() or any(ch.isdigit() for ch in h):
+                mismatches += [m for m in self._mismatches(h, self.anchors(h), claim)
+                               if m["cited"] not in {x["cited"] for x in mismatches}]
+        fixed = {m["cited"]: m["card_subject"] for m in mismatches if m["cited"] not in self.cards}
+        typos = set(fixed)
         own = [a for a in att.own if a.key not in typos]
         own_keys = list(dict.fromkeys(a.key for a in own))
         card = self.by_path.get(claim.provenance.path) if claim.role == "card" else None
@@ -480,7 +496,8 @@ class Attributor:
             subjects, own = [card.key], []
         else:
             in_text = {a.key for a in anchors} | {n for n, _ in att.pairs}
-            context = [s for s in claim.subjects if s not in in_text and s not in att.hosts and s not in typos]
+            context = list(dict.fromkeys(fixed.get(s, s) for s in claim.subjects
+                                         if s not in in_text and s not in att.hosts))
             papers = [s for s in context if s.startswith(("arxiv:", "doi:"))]
             if papers and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
                 subjects = list(dict.fromkeys(papers + own_keys))
@@ -492,22 +509,36 @@ class Attributor:
                 subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
             else:
                 subjects = []
-        facts = self._facts(claim, subjects, own) if subjects else []
+        owners: list[str | None] = [owner(own, text, x.start, x.end) for x in (*claim.quantities, *claim.dates)]
+        facts = self._facts(claim, [o or subjects[0] for o in owners]) if subjects else []
         hint = None
         if claim.role == "inbox":
             m = _HINT_RE.search(text)
             hint = claim.section_hint or (f"§{m.group(1)}" if m else None)
         elif claim.role == "living-doc":
             hint = claim.section_hint
-        v = View(claim, subjects, att.hosts, facts, hint, mismatches)
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches, owners,
+                 _leads(text, own) if claim.unit != "sentence" else [])
         self._views[(claim.id, claim.text)] = v
         return v
 
-    def _facts(self, claim: Claim, subjects: list[str], own: list[Anchor]) -> list[Fact]:
+    def attributed(self, claim: Claim) -> Claim:
+        """``claim`` with the subjects :meth:`view` gives it, and each quantity's and date's
+        ``subject`` (what ``kb claims`` prints, so it says what ``kb diff`` uses)."""
+        v = self.view(claim)
+        n = len(claim.quantities)
+        return claim.model_copy(update={
+            "subjects": v.subjects,
+            "quantities": [q.model_copy(update={"subject": v.owners[i]}) for i, q in enumerate(claim.quantities)],
+            "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
+        })
+
+    def _facts(self, claim: Claim, owners: Sequence[str | None]) -> list[Fact]:
         text = claim.text
         p = claim.provenance
         out: list[Fact] = []
-        for q in claim.quantities:
+        n = len(claim.quantities)
+        for i, q in enumerate(claim.quantities):
             if (q.metric is None and q.unit is None) or q.metric in RATING_METRICS or q.metric in DATE_METRICS:
                 continue
             if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
@@ -515,33 +546,55 @@ class Attributor:
             if q.unit == "devices" or q.metric in CONDITION_METRICS:
                 continue  # 8×H200, 并发 32: the set-up a figure was measured under, not a figure
             cs, ce = clause_bounds(text, q.start, q.end)
-            subj = owner(own, text, q.start, q.end) or subjects[0]
+            subj = owners[i] or ""
             # a table row's conditions are in its other cells (model, concurrency, hardware)
             qual = q.qualifier or _conditions(text if claim.unit == "table-row" else text[cs:ce])
             out.append(Fact(subj, self.group(subj), q.metric, _norm_qual(qual), q.unit, q.value, q.low, q.high,
                             None, None, q.raw, claim.kind, claim.id, p.path, p.line))
-        for d in claim.dates:
+        for i, d in enumerate(claim.dates):
             if d.metric not in DATE_METRICS:
                 continue
-            subj = owner(own, text, d.start, d.end) or subjects[0]
+            subj = owners[n + i] or ""
             out.append(Fact(subj, self.group(subj), d.metric, None, None, None, None, None, d.value, d.precision,
                             d.raw, claim.kind, claim.id, p.path, p.line))
         return out
 
-    def _mismatches(self, claim: Claim, anchors: Sequence[Anchor]) -> list[dict[str, str]]:
-        """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``):
-        a suspected typo of the card's id; the cited id is then no subject of its own."""
+    def _mismatches(self, text: str, anchors: Sequence[Anchor], claim: Claim) -> list[dict[str, str]]:
+        """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)
+        in ``text`` (the claim's or one of its headings): a suspected typo of the card's id; the
+        cited id, when it has no card, is then no subject of its own and stands for the card."""
         out = []
-        ids = {(r.start, r.end) for r in claim.arxiv}
         for i, a in enumerate(anchors):
             if a.is_id or not a.key.startswith("arxiv:"):
                 continue
             nxt = next((x for x in anchors[i + 1:] if x.key.startswith("arxiv:")), None)
-            if nxt and nxt.is_id and nxt.key != a.key and _ID_GAP_RE.match(claim.text[a.end:nxt.start]) \
-                    and (nxt.start, nxt.end) in ids:
+            if nxt and nxt.is_id and nxt.key != a.key and _ID_GAP_RE.match(text[a.end:nxt.start]):
                 out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
-                            "name": claim.text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
+                            "name": text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
         return out
+
+
+#: Words before a name that say it is named in passing, not a node: ``其他如 X``, ``such as X``.
+_PASSING_RE = re.compile(r"(?:如|例如|比如|包括|其他|其它|等|such as|like|including|e\.g\.|for example|other)", re.IGNORECASE)
+_LEAD_PREFIX_RE = re.compile(r"^[\s\-*+#>§\d.、)）(（\[\]【】|:：]*(?:[A-Z]\d{2,4}\s*)?")
+
+
+def _leads(text: str, own: Sequence[Anchor]) -> list[str]:
+    """Own subjects that open ``text`` (after list marks, numbering and an internal id such as
+    ``C103``) or its first table cell; a name after 如/包括/such as/like is named in passing."""
+    first_cell_end = text.find(" | ")
+    lead_end = _LEAD_PREFIX_RE.match(text).end() + 2  # type: ignore[union-attr]
+    out = []
+    prev: Anchor | None = None
+    for a in sorted(own, key=lambda x: x.start):
+        head = text[:a.start]
+        if _PASSING_RE.search(head):
+            break
+        if a.start <= lead_end or (first_cell_end > 0 and a.start < first_cell_end and " | " not in head) \
+                or (prev is not None and prev.key in out and _OF_RE.match(text[prev.end:a.start])):
+            out.append(a.key)
+        prev = a
+    return list(dict.fromkeys(out))
 
 
 #: Metrics that describe the set-up of a measurement rather than its result.

@@ -89,7 +89,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         conflicts=conflicts,
         secondhand_only=secondhand,
         sources_checked=_sources(views, listed, files),
-        id_mismatches=[MismatchOut(**m) for v in views for m in v.mismatches],
+        id_mismatches=_mismatches(views),
         counts={**{o: sum(1 for s in subjects if s.outcome == o) for o in OUTCOMES},
                 "numbers": len({(f.subject, f.raw, f.source) for v in views if v.claim.kind != "internal-rating"
                                 for f in v.facts if not f.is_date and f.subject in listed}),
@@ -115,8 +115,8 @@ class _DocIndex:
             label = sections[i][1] if i >= 0 else ""
             for key in (*v.subjects, *v.hosts):
                 _add(self.mentioned[key], label)
-            if v.subjects and v.claim.unit in ("list-item", "table-row"):
-                _add(self.nodes[v.subjects[0]], label)
+            for key in v.leads:  # "- vLLM：…" is a node; "- 其他如 llama.cpp …" names it in passing
+                _add(self.nodes[key], label)
             for f in v.facts:
                 self.facts[f.group].append(f)
         for index in (self.mentioned, self.nodes):
@@ -230,6 +230,15 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set
                           reason=f"not in the living doc, first seen in the window, no card yet (topic named in its {where})",
                           rule="no-card-on-topic", detail=where)
     return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
+
+
+def _mismatches(views: Sequence[View]) -> list[MismatchOut]:
+    """Suspected typos, once per (name, card, cited id): the first claim that shows each."""
+    seen: dict[tuple[str, str, str], MismatchOut] = {}
+    for v in views:
+        for m in v.mismatches:
+            seen.setdefault((m["name"], m["card_subject"], m["cited"]), MismatchOut(**m))
+    return list(seen.values())
 
 
 def _first(items: Sequence[str]) -> str | None:
