@@ -133,9 +133,10 @@ def test_bylines_and_titles_are_no_claims(parser: Parser, text: str) -> None:
 
 def test_what_looks_like_a_byline_but_is_a_claim(parser: Parser) -> None:
     text = ("正文 vLLM 2.1×。\n\nTGI · 2026-03-21\n\nTGI 于 2026-03-21 进入维护模式。\n\n"
-            "llm-infra · E1 预消化简报（2026-07-30）\n")
+            "llm-infra · E1 预消化简报（2026-07-30）\n\n| 名称 | 日期 |\n|---|---|\n| Colibri | 2026-07-30 |\n")
     assert [c.text for c in claims(parser, text)] == [
-        "正文 vLLM 2.1×。", "TGI · 2026-03-21", "TGI 于 2026-03-21 进入维护模式。", "llm-infra · E1 预消化简报（2026-07-30）"]
+        "正文 vLLM 2.1×。", "TGI · 2026-03-21", "TGI 于 2026-03-21 进入维护模式。", "llm-infra · E1 预消化简报（2026-07-30）",
+        "Colibri | 2026-07-30"]
 
 
 # -- 5./6. plans, advice, forecasts and disputed values: their mood --------------------------------

@@ -626,7 +626,7 @@ class _FileCtx:
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
         if not (refs or quantities or dates or dois or ents or tag or forced):
             return None
-        if (dates and not (refs or quantities or dois or tag or forced)
+        if (dates and unit != "table-row" and not (refs or quantities or dois or tag or forced)
                 and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
                               names=[(a, b) for _, a, b in ents])):
             return None

@@ -366,7 +366,8 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
     * ``title``: the first line of a file's body, one line without a sentence end, naming a
       brief or briefing (``llm-infra · E1 预消化简报（2026-07-30）``).
 
-    The caller passes only units with no id, quantity or DOI.
+    The caller passes only sentences and list items with no id, quantity or DOI (a table
+    row ``| Colibri | 2026-07-30 |`` is a row of dates, not a byline).
 
     :param dates: ``(start, end)`` of the dates found in ``text``.
     :param first: the unit is the first block of the file's body and a single line.
