@@ -15,6 +15,10 @@ KINDS: tuple[Kind, ...] = ("paper-fact", "secondhand", "internal-rating")
 Role = Literal["inbox", "card", "living-doc", "other"]
 Precision = Literal["year", "month", "day", "minute"]
 Unit = Literal["sentence", "list-item", "table-row", "heading", "front-matter"]
+Mood = Literal["plan", "disputed"]
+"""Why a figure is no statement of fact: ``plan`` (a plan, advice or forecast: ``建议排 3–6 个月``,
+``预计 12-03``, ``will release in Q3``), ``disputed`` (quoted to say it disagrees: ``专栏写的 2.31×
+和活文档的 2.03× 对不上``). Decided by :func:`kb.extract.kinds.moods`."""
 
 
 class _Frozen(BaseModel):
@@ -66,6 +70,9 @@ class Quantity(_Frozen):
     """Character offset of ``raw`` in the claim text."""
     end: int = 0
     """Character offset one past ``raw``."""
+    mood: Mood | None = None
+    """``plan`` or ``disputed`` (see :data:`Mood`): the figure is no value to verify, support
+    or compare (the diff skips it); None for a figure stated as fact."""
 
 
 class DateRef(_Frozen):
@@ -81,6 +88,8 @@ class DateRef(_Frozen):
     """Subject key the date is about, as for :attr:`Quantity.subject`."""
     start: int = 0
     end: int = 0
+    mood: Mood | None = None
+    """As :attr:`Quantity.mood`: ``预计 12-03 出结果`` is a ``plan``."""
 
 
 class Provenance(_Frozen):

@@ -1,13 +1,16 @@
 """Markdown files to claims: markdown-it-py tokens (with line maps) -> units -> :class:`Claim`.
 
 A *unit* is a sentence of a paragraph, a list item's own text or a table row (DESIGN.md §2).
-A unit with at least one anchor (arXiv id, quantity, date, DOI or known entity) is a claim.
+A unit with at least one anchor (arXiv id, quantity, date, DOI or known entity), or with an
+explicit kind tag or kind-column value, is a claim; a byline or a brief's own title is none
+(:func:`kb.extract.kinds.non_claim`).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from functools import lru_cache
@@ -23,7 +26,8 @@ from kb.config import KbConfig
 from kb.diff.attrib import Anchor, NameMatcher, attribute, entity_names, owner
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import find_dates, parse_stamp
-from kb.extract.kinds import CueMatcher, column_kind, explicit_tag, is_kind_header
+from kb.extract.kinds import (CueMatcher, column_kind, cue_masks, explicit_tag, is_kind_header, is_title_header, moods,
+                              non_claim)
 from kb.extract.metrics import DATE_METRICS, MetricVocab
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
@@ -191,6 +195,7 @@ class Parser:
                 else:
                     ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
         ctx.lines = body.split("\n")
+        ctx.first_line = next((n for n, ln in enumerate(ctx.lines, 1) if ln.strip() and not ln.lstrip().startswith("<!--")), 0)
         ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
         tokens = _md().parse(body)
         if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
@@ -265,17 +270,24 @@ def _as_datetime(value: Any, tz: timezone) -> datetime | None:
 
 @dataclass(slots=True)
 class _Inline:
-    """Plain text of an inline token, the hrefs in it and the offsets of its line breaks."""
+    """Plain text of an inline token, the hrefs in it, the offsets of its line breaks and the
+    ``(start, end)`` spans of its link texts and bold texts (no cue text when titles)."""
 
     text: str
     hrefs: list[str]
     breaks: list[int]
+    links: list[tuple[int, int]] = field(default_factory=list)
+    bold: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _inline_text(tok: Token) -> _Inline:
     parts: list[str] = []
     hrefs: list[str] = []
     breaks: list[int] = []
+    links: list[tuple[int, int]] = []
+    bold: list[tuple[int, int]] = []
+    link_at: int | None = None
+    bold_at: int | None = None
     pos = 0
     for child in tok.children or ():
         t = child.type
@@ -288,6 +300,20 @@ def _inline_text(tok: Token) -> _Inline:
             href = child.attrs.get("href")
             if href:
                 hrefs.append(str(href))
+            link_at = pos
+            continue
+        elif t == "link_close":
+            if link_at is not None and pos > link_at:
+                links.append((link_at, pos))
+            link_at = None
+            continue
+        elif t == "strong_open":
+            bold_at = pos
+            continue
+        elif t == "strong_close":
+            if bold_at is not None and pos > bold_at:
+                bold.append((bold_at, pos))
+            bold_at = None
             continue
         elif t == "image":
             s = child.content
@@ -298,23 +324,27 @@ def _inline_text(tok: Token) -> _Inline:
     text = "".join(parts)
     if "**" in text or "__" in text:
         # C12: emphasis that CommonMark could not close stays literal; drop the markers.
-        text, breaks = _drop_markers(text, breaks)
-    return _Inline(text, hrefs, breaks)
+        text, breaks, (links, bold) = _drop_markers(text, breaks, (links, bold))
+    return _Inline(text, hrefs, breaks, links, bold)
 
 
-def _drop_markers(text: str, breaks: list[int]) -> tuple[str, list[int]]:
+def _drop_markers(text: str, breaks: list[int], spans: tuple[list[tuple[int, int]], ...] = ()
+                  ) -> tuple[str, list[int], tuple[list[tuple[int, int]], ...]]:
+    """``text`` without its literal ``**``/``__`` markers; line breaks and spans moved along."""
     out: list[str] = []
     removed_before: list[int] = []
     last = 0
-    removed = 0
     for m in _EMPH_RE.finditer(text):
         out.append(text[last : m.start()])
         removed_before.append(m.start())
-        removed += 2
         last = m.end()
     out.append(text[last:])
-    new_breaks = [b - 2 * sum(1 for r in removed_before if r < b) for b in breaks]
-    return "".join(out), new_breaks
+
+    def shift(b: int) -> int:
+        return b - 2 * bisect.bisect_left(removed_before, b)
+
+    new_spans = tuple([(shift(a), shift(b)) for a, b in group] for group in spans)
+    return "".join(out), [shift(b) for b in breaks], new_spans
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
@@ -356,6 +386,8 @@ class _FileCtx:
         self.generated = False
         """The file is a brief kb rendered (its ``<!-- kb:brief … -->`` mark)."""
         self._ordinal: dict[int, int] = {}
+        self.first_line = 0
+        """1-based line of the body's first text line (0: none), for a brief's own title."""
 
     # -- walking ----------------------------------------------------------------------------
 
@@ -418,7 +450,9 @@ class _FileCtx:
         base = block.map[0] + 1 if block.map else 0
         spans = _split_sentences(info.text)
         if len(spans) <= 1:
-            self._unit(info.text, info.hrefs, base, base + max(len(info.breaks), 0), "sentence", inherited)
+            lead = not info.breaks and base == self.first_line
+            self._unit(info.text, info.hrefs, base, base + max(len(info.breaks), 0), "sentence", inherited,
+                       links=info.links, bold=info.bold, lead=lead)
             return
         carried: list[str] = []
         for a, b in spans:
@@ -426,7 +460,8 @@ class _FileCtx:
             last = base + bisect.bisect_left(info.breaks, b)
             sentence = info.text[a:b]
             hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
-            c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried)
+            c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried,
+                           links=_clip(info.links, a, b), bold=_clip(info.bold, a, b))
             if c is not None and c.subjects:
                 carried = c.subjects
 
@@ -434,15 +469,16 @@ class _FileCtx:
         info = _inline_text(inline)
         first = block.map[0] + 1 if block.map else 0
         last = block.map[1] if block.map else first
-        return self._unit(info.text, info.hrefs, first, last, unit, inherited)
+        return self._unit(info.text, info.hrefs, first, last, unit, inherited, links=info.links, bold=info.bold)
 
     def _table(self, tokens: list[Token], i: int) -> int:
         """Table body rows become units; a kind column decides their kind (C13: raw cell count)."""
         header: list[str] = []
-        rows: list[tuple[int, list[str], list[str]]] = []
+        rows: list[tuple[int, list[str], list[str], list[_Inline]]] = []
         j = i + 1
         in_head = False
         row: list[str] = []
+        infos: list[_Inline] = []
         hrefs: list[str] = []
         row_line = 0
         while j < len(tokens) and tokens[j].type != "table_close":
@@ -452,38 +488,43 @@ class _FileCtx:
             elif t.type == "thead_close":
                 in_head = False
             elif t.type == "tr_open":
-                row, hrefs = [], []
+                row, hrefs, infos = [], [], []
                 row_line = t.map[0] + 1 if t.map else 0
             elif t.type == "inline":
                 info = _inline_text(t)
                 row.append(info.text.strip())
+                infos.append(info)
                 hrefs.extend(info.hrefs)
             elif t.type == "tr_close":
                 if in_head:
                     header = row
                 else:
-                    rows.append((row_line, row, hrefs))
+                    rows.append((row_line, row, hrefs, infos))
             j += 1
         kind_col = next((k for k, h in enumerate(header) if is_kind_header(h)), None)
+        title_cols = {k for k, h in enumerate(header) if is_title_header(h)}
         # a column headed by an entity ("| 场景 | SGLang v0.6 | vLLM 0.26.0 |") owns its numbers
         col_subjects = [next((k for k, _, _ in self.p.entities.find(h)), None) for h in header]
         if not any(col_subjects):
             col_subjects = []
-        for line, cells, row_hrefs in rows:
+        for line, cells, row_hrefs, infos in rows:
             raw_cells = _raw_cells(self._line(line))
             text = " | ".join(c for c in cells)
+            links, bold = _cell_spans(cells, infos, title_cols)
             if raw_cells is not None and len(raw_cells) > len(header) and header:
                 self.problems.append(
                     Problem(self.path, line, f"{len(raw_cells)} cells, header has {len(header)}; row read from the raw line", "warning")
                 )
                 cells = raw_cells
                 text = " | ".join(raw_cells)
+                links, bold = _cell_spans(cells, [], title_cols)
             forced: tuple[Kind, str] | None = None
             if kind_col is not None and kind_col < len(cells):
                 k = column_kind(cells[kind_col])
                 if k:
                     forced = (k, f"column:{header[kind_col]}={cells[kind_col].strip()}")
-            self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, col_subjects=col_subjects)
+            self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, col_subjects=col_subjects,
+                       links=links, bold=bold)
         return j + 1
 
     def _line(self, line: int) -> str:
@@ -543,12 +584,25 @@ class _FileCtx:
 
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
               inherited: list[str], forced: tuple[Kind, str] | None = None,
-              col_subjects: list[str | None] | None = None) -> Claim | None:
-        text = " ".join(text.split()) if ("\n" in text or "  " in text) else text.strip()
+              col_subjects: list[str | None] | None = None, *, links: Sequence[tuple[int, int]] = (),
+              bold: Sequence[tuple[int, int]] = (), lead: bool = False) -> Claim | None:
+        """One unit to a claim, or None when it is none (no anchor and no tag or kind column;
+        a byline or title, :func:`~kb.extract.kinds.non_claim`).
+
+        :param forced: ``(kind, reason)`` from a table's kind column.
+        :param links: spans of link texts and title cells in ``text`` (no cue text).
+        :param bold: spans of bold texts in ``text`` (no cue text when they read as titles).
+        :param lead: the unit is the single-line first block of the file's body.
+        """
+        raw = text
+        norm = "\n" in text or "  " in text
+        text = " ".join(text.split()) if norm else text.strip()
         if not text:
             return None
+        tag = explicit_tag(text) if ("[" in text or "【" in text) else None
         ents = self.p.entities.find(text)
-        if not ents and not _DIGIT_RE.search(text) and not any(_DIGIT_RE.search(h) for h in hrefs):
+        if (not ents and tag is None and forced is None and not _DIGIT_RE.search(text)
+                and not any(_DIGIT_RE.search(h) for h in hrefs)):
             return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
         refs = self._arxiv(text, hrefs, line, end_line)
         skip = [(r.start, r.end) for r in refs if r.start >= 0]
@@ -564,12 +618,20 @@ class _FileCtx:
         if dates:
             skip += [(d.start, d.end) for d in dates]
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
-        if not (refs or quantities or dates or dois or ents):
+        if not (refs or quantities or dates or dois or ents or tag or forced):
             return None
+        if (dates and unit != "table-row" and not (refs or quantities or dois or tag or forced)
+                and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
+                              names=[(a, b) for _, a, b in ents])):
+            return None
+        masked = cue_masks(raw, links, bold, self.p.cues)
+        if masked is not raw:
+            masked = " ".join(masked.split()) if norm else masked.strip()
+        else:
+            masked = text
         ordinal = self._ordinal.get(line, 0)
         self._ordinal[line] = ordinal + 1
         cid = claim_id(self.path, line, ordinal, text)
-        tag = explicit_tag(text) if ("[" in text or "【" in text) else None
         stamp = _STAMP_RE.search(text) if ".md:" in text else None
         if stamp is not None:
             kind, reason = stamp.group(1), f"quote:{stamp.group(2)}"  # type: ignore[assignment]
@@ -582,7 +644,7 @@ class _FileCtx:
         elif self.role == "card":
             kind, reason = "paper-fact", "role:paper-card"
         else:
-            cue = self.p.cues.match(text)
+            cue = self.p.cues.match(masked)
             if cue is not None:
                 kind, reason = cue[0], f"cue:{cue[1]}"
             else:
@@ -614,6 +676,8 @@ class _FileCtx:
         if col_subjects and quantities:
             quantities, owners = _by_column(text, quantities, col_subjects)
             subjects = _dedupe(subjects + owners)
+        if quantities or dates:
+            quantities, dates = self._moods(masked, quantities, dates)
         sources = _dedupe(
             [r.key for r in refs]
             + [f"doi:{d}" for d, _, _ in dois]
@@ -648,6 +712,16 @@ class _FileCtx:
         )
         self.claims.append(claim)
         return claim
+
+    def _moods(self, masked: str, quantities: list[Quantity], dates: list[DateRef]
+               ) -> tuple[list[Quantity], list[DateRef]]:
+        """Quantities and dates with their :data:`~kb.claims.Mood` set (plans, disputed values)."""
+        ms = moods(masked, [(q.start, q.end) for q in quantities] + [(d.start, d.end) for d in dates], self.p.cues)
+        if not any(ms):
+            return quantities, dates
+        qs = [q.model_copy(update={"mood": m}) if m else q for q, m in zip(quantities, ms)]
+        ds = [d.model_copy(update={"mood": m}) if m else d for d, m in zip(dates, ms[len(quantities):])]
+        return qs, ds
 
     def _heading_subjects(self, *, papers_only: bool) -> list[str]:
         """Subjects of the nearest heading above that has any (papers only, if asked)."""
@@ -697,6 +771,30 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
         owners.append(key)
         out.append(q.model_copy(update={"subject": key}))
     return out, owners
+
+
+def _clip(spans: list[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:
+    """``spans`` inside ``[a, b)``, as offsets from ``a`` (a sentence of a paragraph)."""
+    return [(max(x, a) - a, min(y, b) - a) for x, y in spans if x < b and y > a]
+
+
+def _cell_spans(cells: list[str], infos: list[_Inline], title_cols: set[int]
+                ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Link/title spans and bold spans of a table row, as offsets in ``" | ".join(cells)``:
+    the whole cell of a title column, and each cell's link and bold texts."""
+    links: list[tuple[int, int]] = []
+    bold: list[tuple[int, int]] = []
+    off = 0
+    for k, cell in enumerate(cells):
+        if k in title_cols:
+            links.append((off, off + len(cell)))
+        if k < len(infos):
+            info = infos[k]
+            shift = off - (len(info.text) - len(info.text.lstrip()))
+            links += [(a + shift, b + shift) for a, b in info.links]
+            bold += [(a + shift, b + shift) for a, b in info.bold]
+        off += len(cell) + 3
+    return links, bold
 
 
 def _norm_section(s: str) -> str:

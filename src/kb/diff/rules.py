@@ -9,6 +9,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kb.claims import Claim
@@ -51,8 +52,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance
-    views = [at.view(c) for c in window_claims]
-    doc_views = [at.view(c) for c in doc_claims]
+    views = [_figures(at.view(c)) for c in window_claims]
+    doc_views = [_figures(at.view(c)) for c in doc_claims]
     doc = _DocIndex(at, doc_views, doc_sections)
     typos = {m["cited"] for v in views for m in v.mismatches} - set(at.cards)
     named = _TopicNames(topic, cats, topic_paths)
@@ -77,7 +78,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     for key in sorted(listed):
         card = at.card_of(key)
         if card is not None:
-            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in at.view(c).facts)
+            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in _figures(at.view(c)).facts)
     secondhand = _secondhand_only(views, listed, support, tol)
     rank = {o: i for i, o in enumerate(OUTCOMES)}
     subjects = sorted(listed.values(), key=lambda s: (rank[s.outcome], s.key))
@@ -95,6 +96,16 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
                                 for f in v.facts if not f.is_date and f.subject in listed}),
                 "secondhand_only": len(secondhand)},
     )
+
+
+def _figures(v: View) -> View:
+    """``v`` without the facts of its plans and disputed figures (``mood`` of a quantity or
+    date, :func:`kb.extract.kinds.moods`): a plan or forecast is no figure to verify and no
+    conflict; a value quoted to dispute it is no support, no new value and no conflict."""
+    moody = {x.raw for x in (*v.claim.quantities, *v.claim.dates) if x.mood}
+    if not moody or not v.facts:
+        return v
+    return replace(v, facts=[f for f in v.facts if f.raw not in moody])
 
 
 class _DocIndex:

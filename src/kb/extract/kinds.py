@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
-from kb.claims import Kind
+from kb.claims import Kind, Mood
 from kb.extract.metrics import lower_same_length
 
 # Explicit tags win over everything (DESIGN.md §2, decision order step 1).
@@ -38,30 +40,65 @@ _COLUMN_VALUES: dict[str, Kind] = {
     "rating": "internal-rating",
 }
 KIND_HEADERS = ("类型", "kind", "claim kind", "性质", "证据类型", "证据", "evidence", "来源类型")
+#: Table columns that hold a paper's title: their cells are no cue text (issue 8: "Portable",
+#: "Stable Diffusion Serving via …" in a title column made claims paper-facts or secondhand).
+TITLE_HEADERS = ("title", "paper", "paper title", "name", "标题", "论文", "题目", "论文标题", "论文题目", "名称")
 
-# Cue phrases (step 4). Order of the kinds is the priority when several are present:
-# secondhand first (a sentence that relays anything is not first-hand), then paper-fact,
-# then internal-rating. Sources: the seeds' own wording ("论文已报告" / "上游摘要转述" /
-# "本棒待核", "二手摘要报告", "候选升档", "★★ 建议补", "HF 票数和内部 Q105 编号不得替代论文证据").
+# Cue phrases (step 4). A *strong* cue names who states the figure ("the paper reports",
+# "上游摘要称"); a *weak* one only hints at it ("according to", "据", "Table 3"). Priority when
+# several are present: strong secondhand > strong paper-fact > weak secondhand > weak paper-fact
+# > internal-rating (a sentence that relays anything is not first-hand; a first-hand cue outranks
+# a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要转述" / "本棒待核",
+# "二手摘要报告", "候选升档", "★★ 建议补", "HF 票数和内部 Q105 编号不得替代论文证据"); issue 8
+# ("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
 BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
     "secondhand": (
         "上游摘要", "二手摘要", "二手材料", "摘要称", "摘要转述", "摘要报告", "转述", "据称", "据报道",
-        "据悉", "报道称", "援引", "reportedly", "according to", "is said to", "claims that",
-        "per the blog", "the blog says", "the post says", "via ",
+        "据悉", "报道称", "援引", "reportedly", "is said to", "per the blog", "the blog says",
+        "the post says", "according to the blog", "according to the post", "according to a blog",
+        "according to the news", "according to reports",
     ),
     "paper-fact": (
         "论文报告", "论文已报告", "论文指出", "论文称", "论文显示", "论文表", "论文实验",
         "作者报告", "the paper reports", "the paper shows", "the authors report", "paper reports",
-        "in the paper", "as reported in table", "table ", "fig. ",
+        "in the paper", "as reported in table", "the paper claims", "the authors claim",
+        "according to the paper", "according to the authors",
     ),
     "internal-rating": (
         "★", "☆", "候选升档", "升档", "降级", "建议补", "强候选", "内部评级", "共识候选", "试金石",
         "hf 票", "hf votes", "upvotes", "we rate", "our rating",
     ),
 }
-# "据" alone ("据 X 报道") is a secondhand cue, but not inside 数据/根据/依据/证据/占据/票据.
+#: Weak cues, outranked by any strong cue (see above).
+WEAK_CUES: dict[Kind, tuple[str, ...]] = {
+    "secondhand": ("according to", "claims that"),
+    "paper-fact": (),
+}
+# "据" alone ("据 X 报道") is a weak secondhand cue, but not inside 数据/根据/依据/证据/占据/票据.
 _JU_RE = re.compile(r"(?<![数根依证占票收单字])据(?![悉称报])")
+# A table or figure of the paper cited by number ("Table 3", "Fig. 7"): a weak paper-fact cue;
+# "Portable", "Stable" or "Lookup Table Enables" are none (whole words and a number only).
+_FIGURE_CUE_RE = r"(?<![a-z0-9])(?:table|tab\.|fig\.|figure)\s*\d+"
+# A CJK cue right after a negation is none: "非原文" (not the original), "非转述", "未经论文报告".
+_NEGATION = "非不未无没"
 _INTERNAL_ID_RE = re.compile(r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])")
+#: Characters that stand in for text that is no cue text (titles, quotes), see :func:`cue_masks`.
+MASK = "\x01"
+
+
+def _alternatives(phrases: Sequence[str]) -> list[str]:
+    """Cue phrases (longest first) as patterns over lower-cased text: Latin ends match whole
+    words only (``table`` is not in ``portable``), a CJK start not right after a negation
+    (``非原文``). Phrases that share their guards share one group, so the guards are tested
+    once per position (a guard per phrase made parsing 40% slower)."""
+    buckets: dict[tuple[str, str], list[str]] = {}
+    for p in phrases:
+        head, tail = p[0], p[-1]
+        lead = r"(?<![a-z0-9])" if head.isascii() and head.isalnum() else (
+            f"(?<![{_NEGATION}])" if "\u2e80" <= head else "")
+        trail = r"(?![a-z0-9])" if tail.isascii() and tail.isalnum() else ""
+        buckets.setdefault((lead, trail), []).append(re.escape(p))
+    return [f"{lead}(?:{'|'.join(body)}){trail}" for (lead, trail), body in buckets.items()]
 
 
 def explicit_tag(text: str) -> tuple[Kind, str, tuple[int, int]] | None:
@@ -88,45 +125,118 @@ def is_kind_header(cell: str) -> bool:
     return cell.strip().lower() in KIND_HEADERS
 
 
+def is_title_header(cell: str) -> bool:
+    """True when a table header cell names a column of paper titles (``Title``, ``论文`` …)."""
+    return cell.strip().strip("*_ ").lower() in TITLE_HEADERS
+
+
+# Quoted text is someone else's words or a title, never the writer's own cue: “…”, "…", 「…」,
+# 『…』 and 《…》 (a CJK title mark).
+_QUOTE_RE = re.compile(r"“[^”\n]{1,300}”|\"[^\"\n]{1,300}\"|「[^」\n]{1,300}」|『[^』\n]{1,300}』|《[^》\n]{1,300}》")
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
+
+
+def looks_like_title(span: str) -> bool:
+    """True when bold text reads as a paper title rather than an emphasised label.
+
+    A title here is mostly Latin, of two words or more, starting with a capital or digit
+    (``Sink-Aware Pruning for DLMs``); ``论文报告：`` or ``2.1×`` are labels, not titles.
+    """
+    s = span.strip(" :：*_-—")
+    words = _LATIN_WORD_RE.findall(s)
+    if len(words) < 2 or not (s[:1].isupper() or s[:1].isdigit()):
+        return False
+    latin = sum(len(w) for w in words)
+    return latin >= 0.6 * len(s.replace(" ", ""))
+
+
+def cue_masks(text: str, titles: Sequence[tuple[int, int]] = (), bold: Sequence[tuple[int, int]] = (),
+              cues: CueMatcher | None = None) -> str:
+    """``text`` with the spans that are no cue text replaced by :data:`MASK` (same length).
+
+    No cue text (issue 8): link texts and title-column cells (``titles``, always), bold text
+    that :func:`looks_like_title` (``bold``) unless a cue is most of it (``**The paper
+    reports**``), and quoted text (:data:`_QUOTE_RE`). A cue word inside a paper's title
+    ("Reportedly Fast Decoding", "… via Tree Attention") says nothing about who states the
+    sentence's figures.
+
+    :param titles: ``(start, end)`` offsets in ``text``.
+    :param bold: ``(start, end)`` offsets of bold spans in ``text``.
+    :param cues: the KB's cue matcher (built-ins when None).
+    :returns: the masked text, for :meth:`CueMatcher.match` and :func:`moods`.
+    """
+    spans = list(titles)
+    for a, b in bold:
+        if looks_like_title(text[a:b]):
+            cue = (cues or _default_cues()).match(text[a:b])
+            if cue is None or 2 * len(cue[1]) < len(text[a:b].strip()):
+                spans.append((a, b))
+    if any(q in text for q in "“\"「『《"):
+        spans += [m.span() for m in _QUOTE_RE.finditer(text)]
+    if not spans:
+        return text
+    chars = list(text)
+    for a, b in spans:
+        for i in range(max(a, 0), min(b, len(chars))):
+            if not chars[i].isspace():
+                chars[i] = MASK
+    return "".join(chars)
+
+
 class CueMatcher:
-    """Cue phrases per kind: the built-ins plus ``kb.yaml`` ``cues:`` (case-insensitive).
+    """Cue phrases per kind: the built-ins plus ``kb.yaml`` ``cues:`` (case-insensitive; a
+    phrase of ``kb.yaml`` is a strong cue).
 
     :param extra: kind -> extra phrases.
     """
 
     def __init__(self, extra: Mapping[Kind, Sequence[str]] | None = None) -> None:
         groups: list[str] = []
-        self._group_kind: dict[str, Kind] = {}
-        for n, (kind, phrases) in enumerate(BUILTIN_CUES.items()):
-            allp = sorted({p.lower() for p in (*phrases, *(extra or {}).get(kind, ()))}, key=len, reverse=True)
-            groups.append(f"(?P<k{n}>" + "|".join(re.escape(p) for p in allp) + ")")
-            self._group_kind[f"k{n}"] = kind
-        groups.append(f"(?P<ju>{_JU_RE.pattern})")
+        self._group: dict[str, tuple[int, Kind]] = {}
+        n = 0
+        for strength, table in ((0, BUILTIN_CUES), (1, WEAK_CUES)):
+            for kind, phrases in table.items():
+                more = (extra or {}).get(kind, ()) if strength == 0 else ()
+                allp = sorted({p.lower() for p in (*phrases, *more) if p.strip()}, key=len, reverse=True)
+                alts = _alternatives(allp)
+                if strength == 1 and kind == "secondhand":
+                    alts.append(_JU_RE.pattern)
+                if strength == 1 and kind == "paper-fact":
+                    alts.append(_FIGURE_CUE_RE)
+                if alts:
+                    groups.append(f"(?P<k{n}>" + "|".join(alts) + ")")
+                    self._group[f"k{n}"] = (strength, kind)
+                    n += 1
         # one pass over the lower-cased text finds every cue of every kind (a case-sensitive
-        # pattern over lower-cased text is 2-3x faster than re.IGNORECASE here)
+        # pattern over lower-cased text is 2-3x faster than re.IGNORECASE here); strong groups
+        # come first, so at one position a strong cue wins ("according to the blog")
         self._re = re.compile("|".join(groups))
 
     def match(self, text: str) -> tuple[Kind, str] | None:
-        """The kind whose cue appears in ``text`` (priority secondhand > paper-fact > internal-rating).
+        """The kind whose cue appears in ``text`` (priority: see :data:`BUILTIN_CUES`).
 
+        :param text: the unit's text, with no-cue spans replaced by :data:`MASK` (see
+            :func:`cue_masks`).
         :returns: ``(kind, cue_as_written)`` or None.
         """
-        found: dict[Kind, str] = {}
+        found: dict[tuple[int, Kind], str] = {}
         for m in self._re.finditer(lower_same_length(text)):
-            kind: Kind = "secondhand" if m.lastgroup == "ju" else self._group_kind[m.lastgroup or ""]
-            found.setdefault(kind, text[m.start():m.end()].strip())
-            if kind == "secondhand":
+            strength, kind = self._group[m.lastgroup or ""]
+            found.setdefault((strength, kind), text[m.start():m.end()].strip())
+            if (strength, kind) == (0, "secondhand"):
                 break
-        for kind in _PRIORITY:
-            if kind in found:
-                return kind, found[kind]
+        for key in _PRIORITY:
+            if key in found:
+                return key[1], found[key]
         m = _INTERNAL_ID_RE.search(text)
         if m and not _has_other_anchor(text, m):
             return "internal-rating", m.group(0)
         return None
 
 
-_PRIORITY: tuple[Kind, ...] = ("secondhand", "paper-fact", "internal-rating")
+#: ``(strength, kind)`` in the order they win (0 strong, 1 weak).
+_PRIORITY: tuple[tuple[int, Kind], ...] = ((0, "secondhand"), (0, "paper-fact"), (1, "secondhand"),
+                                         (1, "paper-fact"), (0, "internal-rating"))
 
 
 def _has_other_anchor(text: str, internal: re.Match[str]) -> bool:
@@ -138,3 +248,146 @@ def _has_other_anchor(text: str, internal: re.Match[str]) -> bool:
 def internal_ids(text: str) -> list[str]:
     """Internal ids (``C116``, ``O172``, ``Q105``) in ``text``: never evidence (DESIGN.md §1)."""
     return _INTERNAL_ID_RE.findall(text)
+
+
+# -- moods: figures that are no statement of fact ------------------------------------------
+
+#: Words that make the figures of their clause a plan, advice or forecast (issue 8: "建议排 3–6
+#: 个月迁移", "预计 12-03 出结果" were listed as figures to verify). ``目标`` not before 模型/网络
+#: (a speculative decoder's target model), ``拟`` only as 拟于/拟在/拟将 (not 模拟/拟合).
+_PLAN_CUES = (
+    r"建议", r"计划", r"预计", r"预期", r"打算", r"拟[于在将]", r"将[于在]", r"目标(?!模型|网络|函数|分布)",
+    r"争取", r"有望", r"排期", r"下(?:周|个?月|季度|一版)",
+    r"(?<![a-z])(?:we|they|i|team|teams)\s+(?:plan|intend|aim|hope|expect)s?\s+to(?![a-z])",
+    r"(?<![a-z])(?:plans?|planned|planning|intends?|aims?)\s+to(?![a-z])",
+    r"(?<![a-z])expected\s+(?:by|in|to|around|at)(?![a-z])", r"(?<![a-z])(?:is|are)\s+expected(?![a-z])",
+    r"(?<![a-z])will\s+(?:be\s+)?(?:release|released|ship|shipped|launch|launched|land|arrive|available|"
+    r"support|add|reach|go\s+live|deliver)(?![a-z])",
+    r"(?<![a-z])(?:forecasts?|forecasted|projected|eta|upcoming)(?![a-z])",
+    r"(?<![a-z])(?:we\s+)?(?:recommend|recommends|recommended|suggest|suggests)(?![a-z])",
+    r"(?<![a-z])next\s+(?:week|month|quarter|year|release)(?![a-z])",
+)
+#: Words that dispute the figures of their sentence (issue 8: "专栏写的 2.31× 和活文档的 2.03×
+#: 对不上" lent the doc's 2.03× a secondhand source).
+_DISPUTE_CUES = (
+    r"对不上", r"不一致", r"不符", r"矛盾", r"有出入", r"打架", r"不匹配", r"相悖", r"存疑", r"有误", r"写错",
+    r"搞错", r"(?<![a-z])(?:does|do|did)\s*(?:not|n['’]t)\s+match(?![a-z])", r"(?<![a-z])mismatch(?:es|ed)?(?![a-z])",
+    r"(?<![a-z])contradict(?:s|ed|ing)?(?![a-z])", r"(?<![a-z])inconsistent\s+with(?![a-z])",
+    r"(?<![a-z])disagrees?\s+with(?![a-z])", r"(?<![a-z])conflicts?\s+with(?![a-z])", r"(?<![a-z])at\s+odds\s+with(?![a-z])",
+    r"(?<![a-z])differs?\s+from(?![a-z])", r"(?<![a-z])(?:is|are)\s+wrong(?![a-z])",
+)
+_MOOD_RE = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
+#: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
+_CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
+#: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas
+#: included ("专栏写的 2.31×，和活文档的 2.03× 对不上"), not the next sentence of a list item
+#: ("TGI 于 2026-03-21 进入维护模式；活文档里写的日期与此对不上" keeps 2026-03-21).
+_PART_RE = re.compile(r"[。；;！？!?|]|\.(?=\s)")
+
+
+def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None = None) -> list[Mood | None]:
+    """The mood of each figure at ``spans`` of ``text``: ``"plan"``, ``"disputed"`` or None.
+
+    * ``plan``: a plan, advice or forecast word (:data:`_PLAN_CUES`) in the figure's clause.
+    * ``disputed``: a dispute word (:data:`_DISPUTE_CUES`) in the figure's sentence or table
+      cell (:data:`_PART_RE`: it quotes values to say they disagree), except for a figure whose
+      own clause has a paper-fact cue and no dispute word ("论文报告 2.1×，与活文档的 2.03× 不一致"
+      keeps 2.1×). A dispute outranks a plan.
+
+    :param text: the unit's text, masked by :func:`cue_masks` (same offsets as the figures).
+    :param spans: ``(start, end)`` of each quantity or date in ``text``.
+    :param cues: the KB's cue matcher (for the paper-fact exemption); built-ins when None.
+    :returns: one mood per span, in order.
+    """
+    found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(lower_same_length(text))] if spans else []
+    if not found:
+        return [None] * len(spans)
+    ends = [m.start() for m in _CLAUSE_RE.finditer(text)]
+    has_dispute = any(g == "disputed" for _, g in found)
+    part_ends = [m.start() for m in _PART_RE.finditer(text)] if has_dispute else []
+    out: list[Mood | None] = []
+    for a, b in spans:
+        lo, hi = _around(ends, a, b, len(text))
+        here = {g for pos, g in found if lo <= pos < hi}
+        disputed = False
+        if has_dispute:
+            plo, phi = _around(part_ends, a, b, len(text))
+            disputed = any(g == "disputed" and plo <= pos < phi for pos, g in found)
+        if disputed and "disputed" not in here:
+            cue = (cues or _default_cues()).match(text[lo:hi])
+            if cue is None or cue[0] != "paper-fact":
+                out.append("disputed")
+                continue
+        elif disputed:
+            out.append("disputed")
+            continue
+        out.append("plan" if "plan" in here else None)
+    return out
+
+
+def _around(ends: list[int], a: int, b: int, n: int) -> tuple[int, int]:
+    """``[lo, hi)`` of the segment between the separators ``ends`` that holds ``[a, b)``."""
+    i = bisect.bisect_left(ends, a)
+    j = bisect.bisect_left(ends, b)
+    return (ends[i - 1] + 1 if i > 0 else 0), (ends[j] if j < len(ends) else n)
+
+
+@lru_cache(maxsize=1)
+def _default_cues() -> CueMatcher:
+    return CueMatcher()
+
+
+# -- units that carry an anchor but are no claim -------------------------------------------
+
+_SEP = r"[\s·•,，|/()（）\-—–~]"
+_BYLINE_RE = re.compile(
+    rf"^{_SEP}*(?P<lead>[—–]|--)?{_SEP}*"
+    r"(?:(?P<label>执行人|执行|作者|记录人|记录|整理|撰写|编辑|签名|author|authors|by|written by|posted by|signed|"
+    r"signed-off-by)\s*[:：]?\s*)?"
+    r"(?P<name>[^\s·•,，|/:：()（）]{1,24}(?: [^\s·•,，|/:：()（）]{1,24})?)?"
+    rf"(?P<sep>{_SEP}*)"
+    rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*$",
+    re.IGNORECASE,
+)
+#: Words of a brief's or briefing's own title ("llm-infra · E1 预消化简报（2026-07-30）").
+_TITLE_WORD_RE = re.compile(
+    r"简报|预消化|日报|周报|月报|速递|汇总|要点|雷达|(?<![a-z])(?:brief|briefing|digest|newsletter|weekly|daily|"
+    r"report|radar|roundup|e1prep|e1)(?![a-z])", re.IGNORECASE)
+
+
+def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
+              names: Sequence[tuple[int, int]] = ()) -> str | None:
+    """Why a unit whose only anchors are dates is no claim, else None (issue 8).
+
+    * ``byline``: a name and a date and nothing else, with a byline's mark — a label
+      (``执行人：``, ``Author:``, ``by``), a signature dash (``— jay, 2026-07-31 17:35``) or a
+      separator between name and date (``lin · 2026-11-30 09:30``) when the name is no known
+      entity (``TGI · 2026-03-21`` stays a claim).
+    * ``title``: the first line of a file's body, one line without a sentence end, naming a
+      brief or briefing (``llm-infra · E1 预消化简报（2026-07-30）``).
+
+    The caller passes only sentences and list items with no id, quantity or DOI (a table
+    row ``| Colibri | 2026-07-30 |`` is a row of dates, not a byline).
+
+    :param dates: ``(start, end)`` of the dates found in ``text``.
+    :param first: the unit is the first block of the file's body and a single line.
+    :param names: ``(start, end)`` of known entities in ``text``.
+    :returns: ``"byline"``, ``"title"`` or None.
+    """
+    if not dates:
+        return None
+    if first and len(text) <= 100 and text.rstrip()[-1:] not in "。.!?！？；;" and _TITLE_WORD_RE.search(text):
+        return "title"
+    chars = list(text)
+    for a, b in dates:
+        chars[a:b] = " " * (b - a)
+    m = _BYLINE_RE.match("".join(chars))
+    if m is None or not (m.group("name") or m.group("label")):
+        return None
+    if m.group("label") or m.group("lead") or m.group("label2"):
+        return "byline"
+    name_at = m.start("name")
+    if m.group("name") and " " not in m.group("name") and m.group("sep").strip() \
+            and not any(a <= name_at < b for a, b in names):
+        return "byline"
+    return None
