@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
+import weakref
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +17,7 @@ from rapidfuzz import fuzz
 from kb.errors import ExitCode, KbError, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.sources import SourceRecord
-from kb.store import FileRow
+from kb.store import Store
 from kb.textio import write_atomic
 
 CARDS_DIR = "organized/paper_cards"
@@ -30,18 +32,66 @@ HEADINGS = {
 """Body skeleton per language: the label of the paper link line and the four section headings."""
 
 
+# TeX accent commands (``\"o``, ``\'{e}``) -> the combining mark they stand for.
+_TEX_ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304", ".": "\u0307"}
+_TEX_ACCENT_RE = re.compile(r"\\([" + re.escape("".join(_TEX_ACCENTS)) + r"])\s*\{?([A-Za-z])\}?")
+_TEX_CMD_RE = re.compile(r"\\[A-Za-z]+\*?\s*")
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_CJK_GAP_RE = re.compile(rf"(?<=[{_CJK}]) (?=[{_CJK}])")
+
+
 def normalize_title(text: str) -> str:
-    """Title for comparison: NFKC, case-folded, TeX ``$…$``/``\\cmd`` and punctuation dropped, spaces collapsed."""
-    t = unicodedata.normalize("NFKC", text).casefold()
-    t = re.sub(r"\\[a-z]+", " ", t)
-    t = re.sub(r"[\W_]+", " ", t)
-    return " ".join(t.split())
+    r"""A title as compared everywhere (verify, lint, the diff's title citations).
+
+    Steps: TeX accents become the letter (``Schr\"odinger`` -> ``schrodinger``), other TeX
+    commands are dropped with their ``{}``/``$`` kept as text (``$\mathcal{O}(n)$`` ->
+    ``o n``, ``\textit{Fast}`` -> ``fast``); NFKC (full-width ``ＬＬＭ`` -> ``llm``); case-fold;
+    accents on Latin letters dropped (``é`` -> ``e``; kana and hangul keep theirs); every run
+    of punctuation, symbols, ``_`` and white space becomes one space (``--``, ``{Braces}``,
+    ``：``); a space between two CJK characters is dropped. ``""`` for a title of punctuation only.
+    """
+    t = _TEX_ACCENT_RE.sub(lambda m: m[2] + _TEX_ACCENTS[m[1]], text)
+    t = _TEX_CMD_RE.sub(" ", t)
+    t = unicodedata.normalize("NFKC", t).casefold()
+    t = "".join(c for c in unicodedata.normalize("NFD", t)
+                if not (unicodedata.combining(c) and c in _LATIN_MARKS))
+    t = unicodedata.normalize("NFC", t)
+    t = " ".join(re.sub(r"[\W_]+", " ", t).split())
+    return _CJK_GAP_RE.sub("", t)
+
+
+_LATIN_MARKS = frozenset(chr(c) for c in range(0x0300, 0x0370))
+"""Combining diacritics (U+0300–U+036F) dropped by :func:`normalize_title`; kana voicing
+marks (U+3099/U+309A) are outside this block and stay."""
+
+
+def _head(title: str) -> str | None:
+    """The part of ``title`` before its first colon (``Bole: Tree …`` -> ``Bole``), else None."""
+    head = re.split(r"[:：]", title, maxsplit=1)[0].strip()
+    return head if head and head != title.strip() else None
+
+
+def normalized_ratio(a: str, b: str) -> float:
+    """rapidfuzz ``ratio`` (0..100) of two already normalised titles: the one score function."""
+    return fuzz.ratio(a, b)
 
 
 def title_similarity(a: str, b: str) -> float:
-    """Similarity of two titles in 0..1 (rapidfuzz ``ratio`` of the normalised texts / 100)."""
-    return round(fuzz.ratio(normalize_title(a), normalize_title(b)) / 100, 3)
+    """Similarity of two titles in 0..1, rounded to 3 places: rapidfuzz ``ratio`` of their
+    :func:`normalize_title` forms / 100.
 
+    When exactly one of them has a subtitle after a colon, the part before the colon is
+    compared too and the higher score wins (a card titled ``Bole`` is the paper
+    ``Bole: Tree Speculation …``). Used by ``kb verify`` (card vs arXiv, threshold
+    ``arxiv.title_threshold``), the brief's arXiv table and the diff's title citations.
+    """
+    na, nb = normalize_title(a), normalize_title(b)
+    score = normalized_ratio(na, nb)
+    ha, hb = _head(a), _head(b)
+    if (ha is None) != (hb is None):
+        head, other = (normalize_title(ha), nb) if ha is not None else (normalize_title(hb or ""), na)
+        score = max(score, normalized_ratio(head, other))
+    return round(score / 100, 3)
 
 
 class PaperNotFound(KbError):
@@ -75,79 +125,143 @@ def card_file_name(number: int, arxiv_id: str) -> str:
     return f"{number}-{yymm}-{seq}.md"
 
 
-@dataclass(slots=True)
-class CardEntry:
-    """What verify needs of one paper card."""
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One paper card (``organized/paper_cards/*.md``) as every command sees it.
 
+    Built only by :func:`card_from_row` from the store's ``files`` row (front matter as the
+    parser stored it, ``arxiv`` as written: DESIGN.md §1), so front matter is read in one
+    place. Attribute names are those the diff's ``Attributor`` uses.
+
+    :ivar key: subject key ``arxiv:<id>`` (no version) of front-matter ``arxiv``; None when
+        it is missing or not an arXiv id (such a card is never a subject).
+    :ivar path: KB-relative path.
+    :ivar title: front-matter ``title``, stripped; ``""`` when absent.
+    :ivar aliases: front-matter ``aliases`` (short names such as ``Bole``).
+    :ivar category: ``category`` (主分类); :ivar also: ``also`` (副分类).
+    :ivar created: the file's ``written_at`` (ISO, KB time zone): its ``created``, else its stamp.
+    :ivar number: front-matter ``card`` when an integer, else the file name's number.
+    :ivar arxiv_raw: front-matter ``arxiv`` as written; :ivar arxiv_id: its id (no version);
+        :ivar version: its version, None when it names none.
+    :ivar name_number: / :ivar name_id: what the file name states (:func:`name_id`).
+    """
+
+    key: str | None
     path: str
-    number: int | None
-    """Front-matter ``card``, else the file name's number."""
-    name_number: int | None
-    name_id: str | None
-    """Id the file name states, None when the name does not follow the pattern."""
-    front_raw: str | None
-    """Front-matter ``arxiv`` as written (raw text, never a YAML float)."""
-    front_id: str | None
-    front_version: int | None
-    title: str | None
-    category: str | None
-    also: list[str] = field(default_factory=list)
+    title: str = ""
+    aliases: tuple[str, ...] = ()
+    category: str | None = None
+    also: tuple[str, ...] = ()
+    created: str | None = None
+    number: int | None = None
+    arxiv_raw: str | None = None
+    arxiv_id: str | None = None
+    version: int | None = None
+    name_number: int | None = None
+    name_id: str | None = None
+
+    def names(self) -> list[str]:
+        """Title, the title before its colon (``Bole: …`` -> ``Bole``), and aliases."""
+        out = [self.title] if self.title else []
+        short = re.split(r"[:：]", self.title, maxsplit=1)[0].strip() if self.title else ""
+        if short and short != self.title:
+            out.append(short)
+        return out + list(self.aliases)
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, (list, tuple)) else [value] if value not in (None, "") else []
+    return tuple(str(x).strip() for x in items if str(x).strip())
+
+
+def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card:
+    """The :class:`Card` of one stored card file: the one reader of card front matter.
+
+    :param path: KB-relative path (its file name gives ``name_number``/``name_id``).
+    :param front: front matter as stored (``arxiv`` as raw text, never a YAML float).
+    :param written_at: the store's ``written_at`` of the file.
+    """
+    name_number, nid = name_id(path.rsplit("/", 1)[-1])
+    raw = front.get("arxiv")
+    raw_text = str(raw).strip() if raw is not None and str(raw).strip() else None
+    arxiv_id = version = None
+    if raw_text:
+        try:
+            ref = parse_arxiv_id(raw_text)
+            arxiv_id, version = ref.id, ref.version
+        except InvalidArxivId:
+            pass
+    number = front.get("card")
+    title = front.get("title")
+    category = front.get("category")
+    return Card(
+        key=f"arxiv:{arxiv_id}" if arxiv_id else None,
+        path=path,
+        title=str(title).strip() if title is not None else "",
+        aliases=_strs(front.get("aliases")),
+        category=str(category).strip() if category not in (None, "") else None,
+        also=_strs(front.get("also")),
+        created=written_at,
+        number=number if isinstance(number, int) and not isinstance(number, bool) else name_number,
+        arxiv_raw=raw_text,
+        arxiv_id=arxiv_id,
+        version=version,
+        name_number=name_number,
+        name_id=nid,
+    )
+
+
+_CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card]]]" = weakref.WeakKeyDictionary()
+
+
+def load_cards(store: Store) -> list[Card]:
+    """Every card of the store, by path (also those whose ``arxiv`` is invalid: ``key`` None).
+
+    Reads only the ``files`` rows of role ``card`` (front matter, not the card bodies), and
+    caches the list per store until the store changes (this connection's ``total_changes``
+    or SQLite's ``data_version`` for other writers), so every caller of one run shares one read.
+    Cards are read at diff time: the parser never depends on them, so a new card re-parses
+    only itself (docs/kb-format.md).
+    """
+    stamp = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0])
+    hit = _CACHE.get(store)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in store.db.execute(
+        "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
+    _CACHE[store] = (stamp, cards)
+    return cards
 
 
 @dataclass(slots=True)
 class CardIndex:
     """Cards by the id in their front matter and by the id in their file name."""
 
-    by_front: dict[str, list[CardEntry]] = field(default_factory=dict)
-    by_name: dict[str, list[CardEntry]] = field(default_factory=dict)
-    entries: list[CardEntry] = field(default_factory=list)
+    by_front: dict[str, list[Card]] = field(default_factory=dict)
+    by_name: dict[str, list[Card]] = field(default_factory=dict)
+    entries: list[Card] = field(default_factory=list)
 
     @classmethod
-    def from_files(cls, files: list[FileRow]) -> CardIndex:
-        """Index the ``card``-role rows of the store (``Store.files(role="card")``), by path."""
+    def of(cls, cards: Iterable[Card]) -> CardIndex:
+        """Index cards (:func:`load_cards`), by path."""
         index = cls()
-        for f in sorted(files, key=lambda r: r.path):
-            entry = _entry(f)
-            index.entries.append(entry)
-            if entry.front_id:
-                index.by_front.setdefault(entry.front_id, []).append(entry)
-            if entry.name_id:
-                index.by_name.setdefault(entry.name_id, []).append(entry)
+        for card in sorted(cards, key=lambda c: c.path):
+            index.entries.append(card)
+            if card.arxiv_id:
+                index.by_front.setdefault(card.arxiv_id, []).append(card)
+            if card.name_id:
+                index.by_name.setdefault(card.name_id, []).append(card)
         return index
+
+    @classmethod
+    def from_store(cls, store: Store) -> CardIndex:
+        """Index every card of ``store``."""
+        return cls.of(load_cards(store))
 
     def max_number(self) -> int:
         """Highest card number in use (front matter or file name), 0 when there is none."""
         numbers = [n for e in self.entries for n in (e.number, e.name_number) if n is not None]
         return max(numbers, default=0)
-
-
-def _entry(f: FileRow) -> CardEntry:
-    file_name = f.path.rsplit("/", 1)[-1]
-    name_number, nid = name_id(file_name)
-    raw = f.front.get("arxiv")
-    raw_text = str(raw).strip() if raw is not None else None
-    front_id = front_version = None
-    if raw_text:
-        try:
-            ref = parse_arxiv_id(raw_text)
-            front_id, front_version = ref.id, ref.version
-        except InvalidArxivId:
-            pass
-    number = f.front.get("card")
-    title = f.front.get("title")
-    also = f.front.get("also") or []
-    return CardEntry(
-        path=f.path,
-        number=number if isinstance(number, int) and not isinstance(number, bool) else name_number,
-        name_number=name_number,
-        name_id=nid,
-        front_raw=raw_text,
-        front_id=front_id,
-        front_version=front_version,
-        title=str(title).strip() if title is not None and str(title).strip() else None,
-        category=str(f.front["category"]) if f.front.get("category") is not None else None,
-        also=[str(x) for x in also] if isinstance(also, list) else [str(also)],
-    )
 
 
 def _q(text: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from kb.cards import load_cards
 from kb.claims import KINDS, Claim
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -28,20 +29,13 @@ class ClaimFilter:
 
 
 def card_aliases(kb: Kb) -> dict[str, str]:
-    """Lower-cased card titles and aliases -> the card's subject key (``arxiv:…``)."""
+    """Lower-cased card names (:meth:`kb.cards.Card.names`: title, title before ``:``, aliases)
+    -> the card's subject key (``arxiv:…``); the first card by path wins a shared name."""
     out: dict[str, str] = {}
-    for f in kb.store.files(role="card"):
-        arxiv = str(f.front.get("arxiv") or "").strip()
-        try:
-            key = parse_arxiv_id(arxiv).key if arxiv else None
-        except InvalidArxivId:
-            key = None
-        if key is None:
-            continue
-        names = [f.front.get("title")] + list(f.front.get("aliases") or [])
-        for name in names:
-            if isinstance(name, str) and name.strip():
-                out.setdefault(name.strip().lower(), key)
+    for card in load_cards(kb.store):
+        if card.key:
+            for name in card.names():
+                out.setdefault(name.lower(), card.key)
     return out
 
 

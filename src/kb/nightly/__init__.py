@@ -7,14 +7,14 @@ KB. :func:`kb.nightly.context.build_context` turns the result into what the temp
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import PurePosixPath
 
 from kb.claims import Claim
 from kb.config import topic_name_problem
-from kb.diff import Card, DiffResult, card_from_front, diff
+from kb.cards import Card, load_cards
+from kb.diff import DiffResult, diff
 from kb.errors import InputError, UsageError
 from kb.livedoc import LivingDoc, baseline_for, doc_path
 from kb.parse import Parser
@@ -141,17 +141,6 @@ def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
 
-def load_cards(kb: Kb) -> list[Card]:
-    """Every paper card (front matter only, straight from the store)."""
-    out = []
-    for path, front, written_at in kb.store.db.execute(
-            "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path"):
-        card = card_from_front(path, json.loads(front), written_at)
-        if card is not None:
-            out.append(card)
-    return out
-
-
 def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
     """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
 
@@ -202,7 +191,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
     claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
               if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
-    cards = load_cards(kb)
+    cards = [c for c in load_cards(kb.store) if c.key]
     baseline = {
         "path": doc.path, "version": doc.version,
         "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
