@@ -6,7 +6,7 @@ import json
 import re
 import unicodedata
 import weakref
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -15,10 +15,10 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from kb.errors import ExitCode, KbError, UsageError
-from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id, scan_arxiv
 from kb.sources import SourceRecord
 from kb.store import Store
-from kb.textio import write_atomic
+from kb.textio import decode, write_atomic
 
 CARDS_DIR = "organized/paper_cards"
 _NEW_NAME_RE = re.compile(r"(?P<no>\d+)-(?P<yymm>\d{4})-(?P<seq>\d{4,5})\.md")
@@ -37,6 +37,7 @@ _TEX_ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300", "^": "\u0302", "~":
 _TEX_ACCENT_RE = re.compile(r"\\([" + re.escape("".join(_TEX_ACCENTS)) + r"])\s*\{?([A-Za-z])\}?")
 _TEX_CMD_RE = re.compile(r"\\[A-Za-z]+\*?\s*")
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_NON_WORD_RE = re.compile(r"[\W_]+")
 _CJK_GAP_RE = re.compile(rf"(?<=[{_CJK}]) (?=[{_CJK}])")
 
 
@@ -50,13 +51,15 @@ def normalize_title(text: str) -> str:
     of punctuation, symbols, ``_`` and white space becomes one space (``--``, ``{Braces}``,
     ``：``); a space between two CJK characters is dropped. ``""`` for a title of punctuation only.
     """
-    t = _TEX_ACCENT_RE.sub(lambda m: m[2] + _TEX_ACCENTS[m[1]], text)
-    t = _TEX_CMD_RE.sub(" ", t)
+    t = text
+    if "\\" in t:
+        t = _TEX_ACCENT_RE.sub(lambda m: m[2] + _TEX_ACCENTS[m[1]], t)
+        t = _TEX_CMD_RE.sub(" ", t)
+    if t.isascii():
+        return " ".join(_NON_WORD_RE.sub(" ", t.lower()).split())
     t = unicodedata.normalize("NFKC", t).casefold()
-    t = "".join(c for c in unicodedata.normalize("NFD", t)
-                if not (unicodedata.combining(c) and c in _LATIN_MARKS))
-    t = unicodedata.normalize("NFC", t)
-    t = " ".join(re.sub(r"[\W_]+", " ", t).split())
+    t = unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", t) if c not in _LATIN_MARKS))
+    t = " ".join(_NON_WORD_RE.sub(" ", t).split())
     return _CJK_GAP_RE.sub("", t)
 
 
@@ -71,9 +74,13 @@ def _head(title: str) -> str | None:
     return head if head and head != title.strip() else None
 
 
+_RATIO = fuzz.ratio
+"""The one score of two normalised titles (0..100); also the scorer of :class:`TitleIndex`."""
+
+
 def normalized_ratio(a: str, b: str) -> float:
-    """rapidfuzz ``ratio`` (0..100) of two already normalised titles: the one score function."""
-    return fuzz.ratio(a, b)
+    """rapidfuzz ``ratio`` (0..100) of two already normalised titles (:data:`_RATIO`)."""
+    return _RATIO(a, b)
 
 
 def title_similarity(a: str, b: str) -> float:
@@ -92,6 +99,227 @@ def title_similarity(a: str, b: str) -> float:
         head, other = (normalize_title(ha), nb) if ha is not None else (normalize_title(hb or ""), na)
         score = max(score, normalized_ratio(head, other))
     return round(score / 100, 3)
+
+
+# -- title citations ------------------------------------------------------------------------
+
+_MIN_EXACT = 5
+"""Shortest normalised title (characters) matched exactly: ``SnapKV`` yes, ``KV`` no."""
+_MIN_FUZZY = 12
+"""Shortest normalised title matched fuzzily (shorter ones differ by a letter too easily)."""
+_RAREST = 2
+"""How many of a candidate's rarest title words pick the titles it is compared with."""
+_SPAN_RES = (  # (characters one of which the line must hold, pattern)
+    ("]", re.compile(r"\[([^\[\]\n]{4,400})\]\(")),                      # link text [Title](url)
+    ("*_", re.compile(r"\*\*([^*\n]{4,400}?)\*\*|__([^_\n]{4,400}?)__")),  # bold
+    ("*", re.compile(r"(?<![*\w])\*([^*\n]{12,400}?)\*(?![*\w])")),       # italic
+    ('"“《「『', re.compile(r'"([^"\n]{4,400})"|“([^”\n]{4,400})”|《([^》\n]{2,400})》|「([^」\n]{2,400})」|『([^』\n]{2,400})』')),
+)
+_QUOTES = "\"'“”‘’《》「」『』 "
+_ITEM_RE = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s|\|)")
+_MARKUP_RE = re.compile(r"\]\([^)]*\)|[*_`\[\]]|!?\[|<[^>]{1,80}>")
+
+
+_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+
+
+def _words(norm: str) -> set[str]:
+    """Words of a normalised title; a CJK run gives its character pairs."""
+    out: set[str] = set()
+    for w in norm.split():
+        if not w.isascii() and _CJK_CHAR_RE.search(w):
+            out.update(w[i:i + 2] for i in range(max(len(w) - 1, 1)))
+        elif len(w) > 1:
+            out.add(w)
+    return out
+
+
+class TitleIndex:
+    """Known paper titles -> subject keys, for finding papers cited by title only.
+
+    :param titles: ``(subject key, title)`` pairs, best source first (cards, then link
+        texts, then the arXiv cache); the first key of a normalised title wins, and a title
+        before its colon (``SnapKV``) is kept only when one paper has it.
+    :param threshold: minimum :func:`title_similarity` (0..1) of a fuzzy match.
+    """
+
+    def __init__(self, titles: Iterable[tuple[str, str]], threshold: float) -> None:
+        self.threshold = threshold
+        self.exact: dict[str, str] = {}
+        heads: dict[str, set[str]] = {}
+        self.choices: list[str] = []
+        self.keys: list[str] = []
+        self.postings: dict[str, list[int]] = {}
+        for key, title in titles:
+            norm = normalize_title(title)
+            if len(norm) < _MIN_EXACT or norm in self.exact:
+                continue
+            self.exact[norm] = key
+            head = _head(title)
+            if head:
+                heads.setdefault(normalize_title(head), set()).add(key)
+            if len(norm) >= _MIN_FUZZY:
+                for w in _words(norm):
+                    self.postings.setdefault(w, []).append(len(self.choices))
+                self.choices.append(norm)
+                self.keys.append(key)
+        for head, keys in heads.items():
+            if len(keys) == 1 and len(head) >= _MIN_EXACT:
+                self.exact.setdefault(head, next(iter(keys)))
+
+    def __len__(self) -> int:
+        return len(self.exact)
+
+    def match(self, text: str) -> str | None:
+        """The key of the paper ``text`` (one candidate title) names, else None.
+
+        Exact normalised lookup first; then rapidfuzz over the titles sharing one of the
+        text's :data:`_RAREST` rarest title words, with a score cut-off (never all titles).
+        """
+        norm = normalize_title(text)
+        if len(norm) < _MIN_EXACT:
+            return None
+        hit = self.exact.get(norm)
+        if hit is not None or len(norm) < _MIN_FUZZY or not self.choices:
+            return hit
+        known = sorted((len(self.postings[w]), w) for w in _words(norm) if w in self.postings)
+        pool = sorted({i for _, w in known[:_RAREST] for i in self.postings[w]})
+        if not pool:
+            return None
+        from rapidfuzz import process
+
+        best = process.extractOne(norm, [self.choices[i] for i in pool], scorer=_RATIO,
+                                  processor=None, score_cutoff=self.threshold * 100)
+        return self.keys[pool[best[2]]] if best else None
+
+
+def title_candidates(line: str) -> list[str]:
+    """Texts of one Markdown line that may be a paper title: link texts, bold, italic and
+    quoted text (``"…"``, ``“…”``, ``《…》``, ``「…」``), and the cells of a table row; inline
+    markup removed, a trailing ``.`` dropped."""
+    spans: list[str] = []
+    for chars, rx in _SPAN_RES:
+        if any(c in line for c in chars):
+            spans.extend(next(g for g in m.groups() if g is not None) for m in rx.finditer(line))
+    stripped = line.strip()
+    if stripped.startswith("|") and stripped.count("|") >= 2:
+        spans.extend(c for c in re.split(r"(?<!\\)\|", stripped.strip("|")) if len(c.strip()) >= 4)
+    out = []
+    for span in spans:
+        text = " ".join(_MARKUP_RE.sub(" ", span).split()).strip(_QUOTES).rstrip(".。").strip()
+        if text and text not in out:
+            out.append(text)
+    return out
+
+
+def cited_by_title(lines: Sequence[str], index: TitleIndex, *,
+                   skip: Iterable[int] = ()) -> dict[str, list[tuple[int, bool]]]:
+    """Papers a document cites by title: subject key -> ``(1-based line, the line is a list
+    item or table row)``, in line order.
+
+    :param lines: the document's lines (front matter and fenced code are passed over).
+    :param index: the known titles (:class:`TitleIndex`).
+    :param skip: 1-based lines not to look at (e.g. front matter).
+    Cost: one dictionary lookup per candidate; rapidfuzz runs only on candidates with no
+    exact hit, against the few titles sharing a rare word.
+    """
+    found: dict[str, list[tuple[int, bool]]] = {}
+    if not len(index):
+        return found
+    skipped = set(skip)
+    fence: str | None = None
+    seen: dict[str, str | None] = {}
+    for no, line in enumerate(lines, 1):
+        s = line.lstrip()
+        if s.startswith(("```", "~~~")):
+            mark = s[:3]
+            fence = None if fence == mark else (fence or mark)
+            continue
+        if fence or no in skipped:
+            continue
+        for cand in title_candidates(line):
+            if cand not in seen:
+                seen[cand] = index.match(cand)
+            key = seen[cand]
+            if key is not None and (not found.get(key) or found[key][-1][0] != no):
+                found.setdefault(key, []).append((no, bool(_ITEM_RE.match(line))))
+    return found
+
+
+_LINK_TITLE_RE = re.compile(
+    r"\[([^\[\]\n]{4,400})\]\(\s*<?https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/([^)\s>]+)", re.IGNORECASE)
+
+
+_GENERIC_LINKS = frozenset({
+    "pdf", "paper", "papers", "arxiv", "abs", "html", "link", "here", "this", "this paper", "the paper",
+    "link to the paper", "full paper", "preprint", "论文", "原文", "链接", "全文", "论文链接", "原论文"})
+
+
+def _generic_link_text(text: str) -> bool:
+    """A link text that is no title: ``pdf``, ``Link to the paper``, ``论文``, an id or a URL."""
+    return (normalize_title(text) in _GENERIC_LINKS or text.lower().startswith(("http", "www."))
+            or bool(scan_arxiv(text)))
+
+
+def link_titles(store: Store) -> list[tuple[str, str]]:
+    """``(subject key, link text)`` of every ``[Title](https://arxiv.org/abs/…)`` in the KB.
+
+    The parser keeps plain text only, so the files whose mentions are arXiv URLs are read
+    here, once per content: what was found is kept in the store's ``link_titles`` table
+    with the file's hash, and only files whose hash changed are read again (a new card
+    costs nothing). Unreadable files are passed over (they are reported by ingest).
+    """
+    db = store.db
+    db.execute("CREATE TABLE IF NOT EXISTS link_titles (path TEXT NOT NULL, hash TEXT NOT NULL, key TEXT, title TEXT)")
+    want = dict(db.execute("SELECT DISTINCT m.path, f.hash FROM mentions m JOIN files f ON f.path = m.path "
+                           "WHERE m.raw LIKE '%arxiv.org/%'"))
+    have = dict(db.execute("SELECT DISTINCT path, hash FROM link_titles"))
+    changed = sorted(p for p in set(want) | set(have) if want.get(p) != have.get(p))
+    if changed:
+        rows: list[tuple[str, str, str | None, str | None]] = []
+        for path in changed:
+            if path not in want:
+                continue
+            try:
+                text = decode((store.root / path).read_bytes(), path).text
+            except OSError:
+                continue
+            found = False
+            for m in _LINK_TITLE_RE.finditer(text):
+                try:
+                    key = parse_arxiv_id(m[2]).key
+                except InvalidArxivId:
+                    continue
+                title = " ".join(_MARKUP_RE.sub(" ", m[1]).split()).strip(_QUOTES).rstrip(".。").strip()
+                if title and not _generic_link_text(title):
+                    rows.append((path, want[path], key, title))
+                    found = True
+            if not found:
+                rows.append((path, want[path], None, None))  # read, nothing found: not read again
+        with store.tx():
+            db.executemany("DELETE FROM link_titles WHERE path=?", [(p,) for p in changed])
+            db.executemany("INSERT INTO link_titles VALUES (?,?,?,?)", rows)
+    return list(db.execute("SELECT key, title FROM link_titles WHERE key IS NOT NULL ORDER BY path, rowid"))
+
+
+def known_titles(store: Store, cards: Iterable[Card] | None = None) -> list[tuple[str, str]]:
+    """``(subject key, title)`` of every paper the KB knows by title: card titles (and
+    aliases), then arXiv-link texts of the KB (``[Title](https://arxiv.org/abs/…)``, see
+    :func:`link_titles`), then titles in the arXiv cache (``kb verify``)."""
+    out: list[tuple[str, str]] = []
+    for card in load_cards(store) if cards is None else cards:
+        if card.key:
+            out.extend((card.key, t) for t in (card.title, *card.aliases) if t)
+    out.extend(link_titles(store))
+    for arxiv_id, data in store.db.execute("SELECT id, json FROM arxiv_cache WHERE status='found' ORDER BY id"):
+        title = (json.loads(data) or {}).get("title") if data else None
+        try:
+            key = parse_arxiv_id(arxiv_id).key
+        except InvalidArxivId:
+            continue
+        if title:
+            out.append((key, str(title)))
+    return out
 
 
 class PaperNotFound(KbError):

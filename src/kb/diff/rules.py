@@ -24,7 +24,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          first_mention: Callable[[str], str | None] = lambda key: None,
          card_claims: Callable[[Card], Iterable[Claim]] = lambda card: (),
          files: Sequence[tuple[str, str]] | None = None,
-         doc_sections: Sequence[tuple[int, str, str]] = ()) -> DiffResult:
+         doc_sections: Sequence[tuple[int, str, str]] = (),
+         title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -39,6 +40,9 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         whenever the card was written (a card is the paper; see docs/diff.md).
     :param files: ``(path, role)`` of every window file, also those without claims.
     :param doc_sections: ``(line, label, heading text)`` of each doc section, in line order.
+    :param title_citations: subject key -> ``(line, is list item or table row)`` of the doc
+        lines citing it by title only (:func:`kb.cards.cited_by_title`); the doc then holds
+        that subject (a node of its own on an item or row).
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
     at = Attributor(config, cards)
@@ -46,7 +50,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     tol = config.tolerance
     views = [at.view(c) for c in window_claims]
     doc_views = [at.view(c) for c in doc_claims]
-    doc = _DocIndex(at, doc_views, doc_sections)
+    doc = _DocIndex(at, doc_views, doc_sections, title_citations or {})
 
     by_subject: dict[str, list[View]] = defaultdict(list)
     for v in views:
@@ -89,7 +93,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
 class _DocIndex:
     """What the living doc says: subjects, node subjects, sections and facts per subject group."""
 
-    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]]) -> None:
+    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]],
+                 titled: Mapping[str, Sequence[tuple[int, bool]]]) -> None:
         self.at = at
         self.mentioned: dict[str, list[str]] = defaultdict(list)
         self.nodes: dict[str, list[str]] = defaultdict(list)
@@ -108,6 +113,13 @@ class _DocIndex:
                 _add(self.nodes[v.subjects[0]], label)
             for f in v.facts:
                 self.facts[f.group].append(f)
+        for key, at_lines in titled.items():  # cited by title only
+            for line, item in at_lines:
+                i = bisect_right(lines, line) - 1
+                label = sections[i][1] if i >= 0 else ""
+                _add(self.mentioned[key], label)
+                if item:
+                    _add(self.nodes[key], label)
         for index in (self.mentioned, self.nodes):
             for key in list(index):
                 if at.group(key) != key:

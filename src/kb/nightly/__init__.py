@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from kb.claims import Claim
 from kb.config import topic_name_problem
-from kb.cards import Card, load_cards
+from kb.cards import Card, TitleIndex, cited_by_title, known_titles, load_cards
 from kb.diff import DiffResult, diff
 from kb.errors import InputError, UsageError
 from kb.livedoc import LivingDoc, baseline_for, doc_path
@@ -141,6 +141,17 @@ def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
 
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card]) -> dict[str, list[tuple[int, bool]]]:
+    """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
+
+    Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
+    (:func:`kb.cards.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
+    """
+    index = TitleIndex(known_titles(kb.store, cards), kb.config.diff.title_threshold)
+    front = doc.parsed.front_end if doc.front_present else 0
+    return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
+
+
 def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
     """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
 
@@ -202,6 +213,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files],
         doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
+        title_citations=doc_title_citations(kb, doc, cards),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
