@@ -164,3 +164,21 @@ def test_real_lists_cited_by_title_only(shared: Path) -> None:
             assert set(nos) & set(got.get(key, [])), (path.name, key)
         assert set(got) <= set(want), (path.name, sorted(set(got) - set(want)))
         assert len(want) > 100
+
+
+def test_link_titles_on_a_store_that_cannot_be_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": "topics: [inference]\n",
+        "inbox/jay/2026-07-31-a.md": "# a\n\n- [Tree Attention Serving](https://arxiv.org/abs/2607.11111)\n"})
+    kb = open_kb(root)
+    try:
+        def refuse() -> None:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+
+        monkeypatch.setattr(kb.store, "tx", refuse)
+        assert link_titles(kb.store) == [("arxiv:2607.11111", "Tree Attention Serving")]
+        assert kb.store.db.execute("SELECT name FROM sqlite_master WHERE name='link_titles'").fetchone() is None
+    finally:
+        kb.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import unicodedata
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
@@ -118,8 +119,6 @@ _SPAN_RES = (  # (characters one of which the line must hold, pattern)
 _QUOTES = "\"'“”‘’《》「」『』 "
 _ITEM_RE = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s|\|)")
 _MARKUP_RE = re.compile(r"\]\([^)]*\)|[*_`\[\]]|!?\[|<[^>]{1,80}>")
-
-
 _CJK_CHAR_RE = re.compile(f"[{_CJK}]")
 
 
@@ -140,7 +139,9 @@ class TitleIndex:
     :param titles: ``(subject key, title)`` pairs, best source first (cards, then link
         texts, then the arXiv cache); the first key of a normalised title wins, and a title
         before its colon (``SnapKV``) is kept only when one paper has it.
-    :param threshold: minimum :func:`title_similarity` (0..1) of a fuzzy match.
+    :param threshold: minimum score (0..1) of a fuzzy match: rapidfuzz ``ratio / 100`` of
+        the normalised texts, the score of :func:`title_similarity` (whose title-before-colon
+        case is the exact lookup here).
     """
 
     def __init__(self, titles: Iterable[tuple[str, str]], threshold: float) -> None:
@@ -270,10 +271,10 @@ def link_titles(store: Store) -> list[tuple[str, str]]:
     costs nothing). Unreadable files are passed over (they are reported by ingest).
     """
     db = store.db
-    db.execute("CREATE TABLE IF NOT EXISTS link_titles (path TEXT NOT NULL, hash TEXT NOT NULL, key TEXT, title TEXT)")
     want = dict(db.execute("SELECT DISTINCT m.path, f.hash FROM mentions m JOIN files f ON f.path = m.path "
                            "WHERE m.raw LIKE '%arxiv.org/%'"))
-    have = dict(db.execute("SELECT DISTINCT path, hash FROM link_titles"))
+    table = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='link_titles'").fetchone()
+    have = dict(db.execute("SELECT DISTINCT path, hash FROM link_titles")) if table else {}
     changed = sorted(p for p in set(want) | set(have) if want.get(p) != have.get(p))
     if changed:
         rows: list[tuple[str, str, str | None, str | None]] = []
@@ -296,10 +297,23 @@ def link_titles(store: Store) -> list[tuple[str, str]]:
                     found = True
             if not found:
                 rows.append((path, want[path], None, None))  # read, nothing found: not read again
-        with store.tx():
-            db.executemany("DELETE FROM link_titles WHERE path=?", [(p,) for p in changed])
-            db.executemany("INSERT INTO link_titles VALUES (?,?,?,?)", rows)
+        try:
+            with store.tx():
+                db.execute("CREATE TABLE IF NOT EXISTS link_titles "
+                           "(path TEXT NOT NULL, hash TEXT NOT NULL, key TEXT, title TEXT)")
+                db.executemany("DELETE FROM link_titles WHERE path=?", [(p,) for p in changed])
+                db.executemany("INSERT INTO link_titles VALUES (?,?,?,?)", rows)
+        except sqlite3.OperationalError:  # a read-only or busy store: use what was read, keep nothing
+            kept = [(p, h, k, t) for p, h, k, t in _stored_links(db) if p in want and p not in changed]
+            return [(k, t) for _, _, k, t in sorted(kept + rows, key=lambda r: r[0]) if k is not None]
     return list(db.execute("SELECT key, title FROM link_titles WHERE key IS NOT NULL ORDER BY path, rowid"))
+
+
+def _stored_links(db: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None]]:
+    try:
+        return list(db.execute("SELECT path, hash, key, title FROM link_titles ORDER BY path, rowid"))
+    except sqlite3.OperationalError:
+        return []
 
 
 def known_titles(store: Store, cards: Iterable[Card] | None = None) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.cards import load_cards
+from kb.cards import load_cards, normalize_title
 from kb.claims import KINDS, Claim
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -29,13 +29,16 @@ class ClaimFilter:
 
 
 def card_aliases(kb: Kb) -> dict[str, str]:
-    """Lower-cased card names (:meth:`kb.cards.Card.names`: title, title before ``:``, aliases)
-    -> the card's subject key (``arxiv:…``); the first card by path wins a shared name."""
+    """Card names (:meth:`kb.cards.Card.names`: title, title before ``:``, aliases), as
+    :func:`kb.cards.normalize_title` writes them -> the card's subject key (``arxiv:…``);
+    the first card by path wins a shared name."""
     out: dict[str, str] = {}
     for card in load_cards(kb.store):
         if card.key:
             for name in card.names():
-                out.setdefault(name.lower(), card.key)
+                norm = normalize_title(name)
+                if norm:
+                    out.setdefault(norm, card.key)
     return out
 
 
@@ -62,7 +65,7 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     key = EntityMatcher(kb.config.entities).key_for(t)
     if key:
         return [key]
-    alias = card_aliases(kb).get(t.lower())
+    alias = card_aliases(kb).get(normalize_title(t))
     if alias:
         return [alias]
     raise UsageError(
