@@ -306,6 +306,8 @@ def link_titles(store: Store) -> list[tuple[str, str]]:
         except sqlite3.OperationalError:  # a read-only or busy store: use what was read, keep nothing
             kept = [(p, h, k, t) for p, h, k, t in _stored_links(db) if p in want and p not in changed]
             return [(k, t) for _, _, k, t in sorted(kept + rows, key=lambda r: r[0]) if k is not None]
+    elif not table:
+        return []
     return list(db.execute("SELECT key, title FROM link_titles WHERE key IS NOT NULL ORDER BY path, rowid"))
 
 
