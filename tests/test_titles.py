@@ -182,3 +182,23 @@ def test_link_titles_on_a_store_that_cannot_be_written(tmp_path: Path, monkeypat
         assert kb.store.db.execute("SELECT name FROM sqlite_master WHERE name='link_titles'").fetchone() is None
     finally:
         kb.close()
+
+
+def test_link_titles_follow_new_changed_and_removed_files(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": "topics: [inference]\n",
+        "inbox/jay/2026-07-30-a.md": "# a\n\n- [Tree Attention Serving](https://arxiv.org/abs/2607.11111)\n",
+        "inbox/jay/2026-07-30-b.md": "# b\n\n- [Paged Prefix Caching](https://arxiv.org/abs/2607.22222)\n"})
+
+    def titles() -> list[tuple[str, str]]:
+        kb = open_kb(root)  # brings the store up to date, as every command does
+        try:
+            return link_titles(kb.store)
+        finally:
+            kb.close()
+
+    assert titles() == [("arxiv:2607.11111", "Tree Attention Serving"), ("arxiv:2607.22222", "Paged Prefix Caching")]
+    write_files(root, {"inbox/jay/2026-07-31-c.md": "# c\n\n- [Sparse KV Eviction](https://arxiv.org/abs/2607.33333)\n",
+                       "inbox/jay/2026-07-30-a.md": "# a\n\n- 2607.11111 without a link\n"})
+    (root / "inbox/jay/2026-07-30-b.md").unlink()
+    assert titles() == [("arxiv:2607.33333", "Sparse KV Eviction")]

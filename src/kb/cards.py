@@ -151,6 +151,7 @@ class TitleIndex:
         self.choices: list[str] = []
         self.keys: list[str] = []
         self.postings: dict[str, list[int]] = {}
+        self._indexed = False
         for key, title in titles:
             norm = normalize_title(title)
             if len(norm) < _MIN_EXACT or norm in self.exact:
@@ -160,8 +161,6 @@ class TitleIndex:
             if head:
                 heads.setdefault(normalize_title(head), set()).add(key)
             if len(norm) >= _MIN_FUZZY:
-                for w in _words(norm):
-                    self.postings.setdefault(w, []).append(len(self.choices))
                 self.choices.append(norm)
                 self.keys.append(key)
         for head, keys in heads.items():
@@ -183,6 +182,11 @@ class TitleIndex:
         hit = self.exact.get(norm)
         if hit is not None or len(norm) < _MIN_FUZZY or not self.choices:
             return hit
+        if not self._indexed:  # built on the first fuzzy look-up
+            self._indexed = True
+            for i, choice in enumerate(self.choices):
+                for w in _words(choice):
+                    self.postings.setdefault(w, []).append(i)
         known = sorted((len(self.postings[w]), w) for w in _words(norm) if w in self.postings)
         pool = sorted({i for _, w in known[:_RAREST] for i in self.postings[w]})
         if not pool:
@@ -265,27 +269,44 @@ def _generic_link_text(text: str) -> bool:
 def link_titles(store: Store) -> list[tuple[str, str]]:
     """``(subject key, link text)`` of every ``[Title](https://arxiv.org/abs/…)`` in the KB.
 
-    The parser keeps plain text only, so the files whose mentions are arXiv URLs are read
-    here, once per content: what was found is kept in the store's ``link_titles`` table
-    with the file's hash, and only files whose hash changed are read again (a new card
-    costs nothing). Unreadable files are passed over (they are reported by ingest).
+    The parser keeps plain text only, so files whose mentions are arXiv URLs are read here,
+    once per content: the store's ``link_titles`` table keeps, per file and content hash,
+    the link texts found (or a marker row when none), and a run reads only the files whose
+    hash changed since (a new card: that card), and forgets removed ones. Unreadable files
+    are passed over (ingest reports them); on a store that cannot be written nothing is
+    kept and the changed files are read every time.
     """
     db = store.db
-    want = dict(db.execute("SELECT DISTINCT m.path, f.hash FROM mentions m JOIN files f ON f.path = m.path "
-                           "WHERE m.raw LIKE '%arxiv.org/%'"))
-    table = db.execute("SELECT 1 FROM sqlite_master WHERE type='table' AND name='link_titles'").fetchone()
-    have = dict(db.execute("SELECT DISTINCT path, hash FROM link_titles")) if table else {}
-    changed = sorted(p for p in set(want) | set(have) if want.get(p) != have.get(p))
-    if changed:
-        rows: list[tuple[str, str, str | None, str | None]] = []
-        for path in changed:
-            if path not in want:
-                continue
+    table = db.execute("SELECT 1 FROM sqlite_master WHERE type='index' AND name='link_titles_path'").fetchone()
+    count, top = db.execute("SELECT count(*), max(rowid) FROM files").fetchone()
+    last = db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
+    stamp = json.dumps([count, top, *(last or ())])  # any change of the files table changes it
+    if table and db.execute("SELECT 1 FROM link_titles WHERE path='' AND hash=?", (stamp,)).fetchone():
+        return list(db.execute("SELECT key, title FROM link_titles WHERE key IS NOT NULL ORDER BY path, rowid"))
+    if table:
+        files = dict(db.execute("SELECT f.path, f.hash FROM files f WHERE NOT EXISTS "
+                                "(SELECT 1 FROM link_titles l WHERE l.path = f.path AND l.hash = f.hash)"))
+        gone = [r[0] for r in db.execute("SELECT DISTINCT l.path FROM link_titles l WHERE l.path != '' AND NOT EXISTS "
+                                         "(SELECT 1 FROM files f WHERE f.path = l.path AND f.hash = l.hash)")]
+    else:
+        files, gone = dict(db.execute("SELECT path, hash FROM files")), []
+    changed = sorted(files)
+    stored = list(db.execute("SELECT path, hash, key, title FROM link_titles WHERE path != '' "
+                             "ORDER BY path, rowid")) if table else []
+    linked: set[str] = set()
+    for i in range(0, len(changed), 500):
+        chunk = changed[i:i + 500]
+        linked.update(r[0] for r in db.execute(
+            f"SELECT DISTINCT path FROM mentions WHERE path IN ({','.join('?' * len(chunk))}) "
+            "AND raw LIKE '%arxiv.org/%'", chunk))
+    rows: list[tuple[str, str, str | None, str | None]] = []
+    for path in changed:
+        found = False
+        if path in linked:
             try:
                 text = decode((store.root / path).read_bytes(), path).text
             except OSError:
                 continue
-            found = False
             for m in _LINK_TITLE_RE.finditer(text):
                 try:
                     key = parse_arxiv_id(m[2]).key
@@ -293,29 +314,24 @@ def link_titles(store: Store) -> list[tuple[str, str]]:
                     continue
                 title = " ".join(_MARKUP_RE.sub(" ", m[1]).split()).strip(_QUOTES).rstrip(".。").strip()
                 if title and not _generic_link_text(title):
-                    rows.append((path, want[path], key, title))
+                    rows.append((path, files[path], key, title))
                     found = True
-            if not found:
-                rows.append((path, want[path], None, None))  # read, nothing found: not read again
-        try:
-            with store.tx():
-                db.execute("CREATE TABLE IF NOT EXISTS link_titles "
-                           "(path TEXT NOT NULL, hash TEXT NOT NULL, key TEXT, title TEXT)")
-                db.executemany("DELETE FROM link_titles WHERE path=?", [(p,) for p in changed])
-                db.executemany("INSERT INTO link_titles VALUES (?,?,?,?)", rows)
-        except sqlite3.OperationalError:  # a read-only or busy store: use what was read, keep nothing
-            kept = [(p, h, k, t) for p, h, k, t in _stored_links(db) if p in want and p not in changed]
-            return [(k, t) for _, _, k, t in sorted(kept + rows, key=lambda r: r[0]) if k is not None]
-    elif not table:
-        return []
-    return list(db.execute("SELECT key, title FROM link_titles WHERE key IS NOT NULL ORDER BY path, rowid"))
-
-
-def _stored_links(db: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None]]:
+        if not found:
+            rows.append((path, files[path], None, None))  # nothing found: not read again
+    fresh = set(changed) | set(gone) | {""}
+    rows.append(("", stamp, None, None))
+    result = sorted([r for r in stored if r[0] not in fresh] + rows, key=lambda r: r[0])
     try:
-        return list(db.execute("SELECT path, hash, key, title FROM link_titles ORDER BY path, rowid"))
-    except sqlite3.OperationalError:
-        return []
+        with store.tx():
+            if not table:  # new, or kept by an older kb without its index
+                db.execute("DROP TABLE IF EXISTS link_titles")
+                db.execute("CREATE TABLE link_titles (path TEXT NOT NULL, hash TEXT NOT NULL, key TEXT, title TEXT)")
+                db.execute("CREATE INDEX link_titles_path ON link_titles (path, hash)")
+            db.executemany("DELETE FROM link_titles WHERE path=?", [(p,) for p in sorted(fresh)])
+            db.executemany("INSERT INTO link_titles VALUES (?,?,?,?)", rows)
+    except sqlite3.OperationalError:  # a read-only or busy store: use what was read, keep nothing
+        pass
+    return [(k, t) for _, _, k, t in result if k is not None and t is not None]
 
 
 def known_titles(store: Store, cards: Iterable[Card] | None = None) -> list[tuple[str, str]]:
