@@ -12,7 +12,7 @@ import pytest
 
 from conftest_arxiv import KB_YAML, card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.cards import CardIndex, card_file_name, name_id, new_card
+from kb.cards import CardIndex, card_file_name, name_id, new_card, normalize_title, title_similarity
 from kb.errors import UsageError
 from kb.frontmatter import split
 from kb.sources import SourceRecord
@@ -163,3 +163,59 @@ def test_name_id(name: str, expected: tuple) -> None:
 def test_help(run_kb) -> None:
     res = run_kb(["card", "new", "--help"])
     assert res.exit_code == 0 and "Example:" in res.stdout and "--lang" in res.stdout
+
+
+@pytest.mark.parametrize("title,expected", [
+    ("Attention in $\\mathcal{O}(n)$ Time", "attention in o n time"),
+    ("\\textit{FlashAttention}--Fast and {Memory}-Efficient", "flashattention fast and memory efficient"),
+    ("ＦｌａｓｈＡｔｔｅｎｔｉｏｎ：Ｆａｓｔ", "flashattention fast"),
+    ("Schr\\\"odinger Bridges", "schrodinger bridges"),
+    ("Schrödinger  bridges", "schrodinger bridges"),
+    ("大模型 推理 加速：综述", "大模型推理加速综述"),
+    ("リンゴ が好き", "リンゴが好き"),  # kana keep their voicing mark
+    ("...", ""),
+])
+def test_normalize_title(title: str, expected: str) -> None:
+    assert normalize_title(title) == expected
+
+
+@pytest.mark.parametrize("a,b,score", [
+    ("ＦｌａｓｈＡｔｔｅｎｔｉｏｎ：Ｆａｓｔ and Memory-Efficient Exact Attention",
+     "FlashAttention: Fast and Memory-Efficient Exact Attention", 1.0),
+    ("Attention in $\\mathcal{O}(n)$ Time", "Attention in O(n) time", 1.0),
+    ("\\textit{Fast} Inference from {Transformers} via Speculative Decoding -- Revisited",
+     "Fast Inference from Transformers via Speculative Decoding: Revisited", 1.0),
+    ("大模型推理加速综述", "大模型 推理加速：一个综述", 0.9),
+    ("Bole", "Bole: Tree Speculation for Hybrid Attention", 1.0),  # the title before the colon
+    ("Bole: Tree Speculation", "Bole: Tree Speculation for Hybrid Attention", 0.667),  # both have one
+    ("SnapKV: LLM Knows What You are Looking for", "Scissorhands: Exploiting the Persistence", 0.325),
+])
+def test_title_similarity_exact_scores(a: str, b: str, score: float) -> None:
+    assert title_similarity(a, b) == score
+    assert title_similarity(b, a) == score
+
+
+def test_load_cards_reads_front_matter_once_and_keeps_bad_ids(make_kb: Callable) -> None:
+    from kb.cards import load_cards
+    from kb.workspace import open_kb
+
+    a = card(603, "2603.12831v2", "OmniServe: Serving")
+    root = make_kb({a[0]: a[1] + "", "organized/paper_cards/7-2601-00001.md":
+                    '---\ncard: 7\narxiv: "not-an-id"\ntitle: Broken\naliases: [Br]\nalso: agent\n---\n# x\n'})
+    kb = open_kb(root)
+    try:
+        cards = load_cards(kb.store)
+        assert [(c.path, c.key, c.arxiv_id, c.version, c.number, c.name_id, c.title, c.aliases, c.also)
+                for c in cards] == [
+            ("organized/paper_cards/603-2603-12831.md", "arxiv:2603.12831", "2603.12831", 2, 603, "2603.12831",
+             "OmniServe: Serving", (), ()),
+            ("organized/paper_cards/7-2601-00001.md", None, None, None, 7, "2601.00001", "Broken", ("Br",), ("agent",)),
+        ]
+        assert cards[0].names() == ["OmniServe: Serving", "OmniServe"]
+        assert cards[0].created == "2026-07-31T16:30:00+08:00"
+        assert load_cards(kb.store) is cards  # cached while the store is unchanged
+        index = CardIndex.from_store(kb.store)
+        assert (list(index.by_front), list(index.by_name), index.max_number()) == (
+            ["2603.12831"], ["2603.12831", "2601.00001"], 603)
+    finally:
+        kb.close()

@@ -9,7 +9,8 @@ import pytest
 
 from kb.claims import Claim, DateRef, Provenance, Quantity
 from kb.config import KbConfig
-from kb.diff import Card, DiffResult, card_from_front, diff
+from kb.cards import Card, card_from_row
+from kb.diff import DiffResult, diff
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import EntityMatcher
 from kb.window import night_window
@@ -24,17 +25,17 @@ OTHER = "inbox/tom/2026-07-31T1100-brief.md"
 DOC = "organized/knowledge/inference.md"
 SECTIONS = [(1, "§1", "§1 推理引擎"), (10, "§3", "§3 投机解码"), (20, "§8", "§8 共识与争议")]
 BOLE = Card("arxiv:2608.01651", "organized/paper_cards/900-2608-01651.md", "Bole: Tree Speculation for Hybrid Attention",
-            ("Bole",), "inference-systems", (), "2026-07-31T10:00:00+08:00", "900")
+            ("Bole",), "inference-systems", (), "2026-07-31T10:00:00+08:00", 900)
 ACCEPT = Card("arxiv:2607.02989", "organized/paper_cards/901-2607-02989.md", "AcceptMoE", ("AcceptMoE",),
-              "inference-systems", (), "2026-07-20T10:00:00+08:00", "901")
+              "inference-systems", (), "2026-07-20T10:00:00+08:00", 901)
 RAG = Card("arxiv:2607.24870", "organized/paper_cards/670-2607-24870.md", "Draft-then-Retrieve", (), "rag",
-           ("inference-systems",), "2026-07-30T14:05:00+08:00", "670")
+           ("inference-systems",), "2026-07-30T14:05:00+08:00", 670)
 AGENT = Card("arxiv:2607.26412", "organized/paper_cards/678-2607-26412.md", "SkillRise", ("SkillRise",), "agent",
-             (), "2026-07-31T14:00:00+08:00", "678")
+             (), "2026-07-31T14:00:00+08:00", 678)
 OLD = Card("arxiv:2606.11111", "organized/paper_cards/800-2606-11111.md", "OldPaper", (), "inference-systems", (),
-           "2026-07-31T09:00:00+08:00", "800")
+           "2026-07-31T09:00:00+08:00", 800)
 FLASH = Card("arxiv:2606.20295", "organized/paper_cards/631-2606-20295.md", "FlashInfer: Token-Operations Kernels", (),
-             "inference-systems", (), "2026-07-20T14:00:00+08:00", "631")
+             "inference-systems", (), "2026-07-20T14:00:00+08:00", 631)
 CARDS = [BOLE, ACCEPT, RAG, AGENT, OLD, FLASH]
 
 
@@ -339,8 +340,8 @@ def test_result_json_has_the_issue_shape() -> None:
     assert set(data["conflicts"][0]["values"][0]) >= {"raw", "value", "kinds", "sources"}
 
 
-def test_card_from_front_reads_the_id_as_written() -> None:
-    card = card_from_front("organized/paper_cards/670-2607-24870.md",
-                           {"arxiv": "2607.24870", "title": "T", "also": "inference-efficient", "card": 670})
-    assert (card.key, card.also, card.number) == ("arxiv:2607.24870", ("inference-efficient",), "670")
-    assert card_from_front("x.md", {"arxiv": "2607.2487"}) is None  # the float YAML would give
+def test_card_from_row_reads_the_id_as_written() -> None:
+    card = card_from_row("organized/paper_cards/670-2607-24870.md",
+                         {"arxiv": "2607.24870", "title": "T", "also": "inference-efficient", "card": 670})
+    assert (card.key, card.also, card.number) == ("arxiv:2607.24870", ("inference-efficient",), 670)
+    assert card_from_row("x.md", {"arxiv": "2607.2487"}).key is None  # the float YAML would give

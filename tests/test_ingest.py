@@ -140,6 +140,8 @@ def test_cli_ingest_summary_and_claims_json(small_kb: Path, run_kb) -> None:
     [
         (["--kind", "secondhand"], ["inbox/jay/2026-07-31T1735-tgi.md", "inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
         (["--subject", "Text Generation Inference"], ["inbox/jay/2026-07-31T1735-tgi.md"]),
+        # a card title, matched as kb.cards.normalize_title writes it (full-width, case, spaces)
+        (["--subject", "ＬＯＳＳＹ  verification"], ["organized/paper_cards/681-2607-26627.md"]),
         (["--author", "spark"], ["inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
         (["--since", "2026-07-31"], ["inbox/jay/2026-07-31T1735-tgi.md", "organized/paper_cards/681-2607-26627.md"]),
         (["--since", "2026-07-31T17:35", "--until", "2026-08-01"], ["inbox/jay/2026-07-31T1735-tgi.md"]),

@@ -49,6 +49,16 @@ class ArxivConfig(_Strict):
     """Minimum normalised title similarity (0..1, rapidfuzz ratio / 100) card vs arXiv."""
 
 
+class DiffConfig(_Strict):
+    """``diff:`` section: how the diff reads the living document."""
+
+    title_threshold: float = Field(default=0.9, ge=0.5, le=1.0)
+    """Minimum title similarity (0..1, :func:`kb.cards.title_similarity`) at which a title
+    written in the living doc (link text, bold or quoted text, a table cell) cites a paper
+    known by that title (card, link text in the KB, arXiv cache). Exact normalised titles
+    always match. See docs/diff.md "Title citations"."""
+
+
 class LintConfig(_Strict):
     """``lint:`` section (issue 5)."""
 
@@ -88,6 +98,7 @@ class KbConfig(_Strict):
     tolerance: float = Field(default=0.02, ge=0.0, lt=1.0)
     """Relative tolerance under which two numbers are the same value (0 <= t < 1)."""
     arxiv: ArxivConfig = Field(default_factory=ArxivConfig)
+    diff: DiffConfig = Field(default_factory=DiffConfig)
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""

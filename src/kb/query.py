@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 from pathlib import Path
 
+from kb.cards import load_cards, normalize_title
 from kb.claims import KINDS, Claim
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -29,20 +30,16 @@ class ClaimFilter:
 
 
 def card_aliases(kb: Kb) -> dict[str, str]:
-    """Lower-cased card titles and aliases -> the card's subject key (``arxiv:…``)."""
+    """Card names (:meth:`kb.cards.Card.names`: title, title before ``:``, aliases), as
+    :func:`kb.cards.normalize_title` writes them -> the card's subject key (``arxiv:…``);
+    the first card by path wins a shared name."""
     out: dict[str, str] = {}
-    for f in kb.store.files(role="card"):
-        arxiv = str(f.front.get("arxiv") or "").strip()
-        try:
-            key = parse_arxiv_id(arxiv).key if arxiv else None
-        except InvalidArxivId:
-            key = None
-        if key is None:
-            continue
-        names = [f.front.get("title")] + list(f.front.get("aliases") or [])
-        for name in names:
-            if isinstance(name, str) and name.strip():
-                out.setdefault(name.strip().lower(), key)
+    for card in load_cards(kb.store):
+        if card.key:
+            for name in card.names():
+                norm = normalize_title(name)
+                if norm:
+                    out.setdefault(norm, card.key)
     return out
 
 
@@ -69,7 +66,7 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     key = EntityMatcher(kb.config.entities).key_for(t)
     if key:
         return [key]
-    alias = card_aliases(kb).get(t.lower())
+    alias = card_aliases(kb).get(normalize_title(t))
     if alias:
         return [alias]
     raise UsageError(
@@ -116,9 +113,8 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
 def attributor(kb: Kb):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
     """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card)."""
     from kb.diff.attrib import Attributor
-    from kb.nightly import load_cards
 
-    return Attributor(kb.config, load_cards(kb))
+    return Attributor(kb.config, [c for c in load_cards(kb.store) if c.key])
 
 
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from kb.cards import CardEntry, CardIndex, normalize_title, title_similarity
+from kb.cards import Card, CardIndex, load_cards, normalize_title, title_similarity
 from kb.errors import ExitCode, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.sources import SourceRecord
@@ -174,6 +174,7 @@ def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
             raise UsageError(f"--topic {topic!r}: not in kb.yaml topics ({', '.join(kb.config.topic_names())})")
         cats = set(kb.config.topic_categories(topic))
     selected = []
+    card_of = {c.path: c for c in load_cards(kb.store)} if topic is not None else {}
     for f in kb.store.files():
         in_window = (since is None and until is None) or (
             f.written_at is not None and (since is None or f.written_at >= since) and (until is None or f.written_at < until)
@@ -183,9 +184,8 @@ def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
         elif f.role == "living-doc":
             keep = f.path == f"organized/knowledge/{topic}.md"
         elif f.role == "card":
-            also = f.front.get("also") or []
-            card_cats = {str(f.front.get("category"))} | {str(a) for a in (also if isinstance(also, list) else [also])}
-            keep = in_window and bool(card_cats & cats)
+            card = card_of[f.path]
+            keep = in_window and bool(({card.category} | set(card.also)) & cats)
         else:
             keep = in_window and f.role == "inbox"
         if keep:
@@ -229,11 +229,11 @@ class Verifier:
                  lookup: Lookup | None = None) -> None:
         self.kb = kb
         self.lookup = lookup or Lookup(kb.store, api_url=kb.config.arxiv.api_url, offline=offline, refresh=refresh)
-        self.cards = CardIndex.from_files(kb.store.files(role="card"))
+        self.cards = CardIndex.from_store(kb.store)
         self.threshold = kb.config.arxiv.title_threshold
         self.tz = kb.config.tzinfo
         self._titles = [(normalize_title(e.title), e) for e in self.cards.entries
-                        if e.title and e.front_id and len(normalize_title(e.title)) >= 12]
+                        if e.title and e.arxiv_id and len(normalize_title(e.title)) >= 12]
         self._claims: dict[str, dict[str, str]] = {}
 
     def run(self, targets: Iterable[Target], progress: Callable[[int, int | None], None] | None = None,
@@ -288,13 +288,13 @@ class Verifier:
             )
         return _result(t, checks, info, card, mentions)
 
-    def _card(self, t: Target, rec: SourceRecord | None) -> tuple[CardEntry | None, CardInfo | None, list[Check]]:
+    def _card(self, t: Target, rec: SourceRecord | None) -> tuple[Card | None, CardInfo | None, list[Check]]:
         checks: list[Check] = []
         entries = self.cards.by_front.get(t.id or "", [])
         if not entries:
             for e in self.cards.by_name.get(t.id or "", []):
                 checks.append(Check(level="error", code="card-arxiv", status="mismatch",
-                                    message=f"{e.path}: file name names {t.id} but front-matter arxiv is {e.front_raw!r}"))
+                                    message=f"{e.path}: file name names {t.id} but front-matter arxiv is {e.arxiv_raw!r}"))
             if not checks:
                 checks.append(Check(level="info", code="no-card", message=f"no paper card in organized/paper_cards/ names {t.id}"))
             return None, None, checks
@@ -312,21 +312,21 @@ class Verifier:
             checks.append(Check(level="warning", code="card-number",
                                 message=f"{e.path}: front-matter card {e.number} but file name number {e.name_number}"))
         similarity = None
-        if rec is not None and e.title is not None:
+        if rec is not None and e.title:
             similarity = title_similarity(e.title, rec.title)
             if similarity < self.threshold:
                 checks.append(Check(level="error", code="title-mismatch", status="mismatch",
                                     message=f"ID/TITLE MISMATCH: card {e.title!r} vs arXiv {rec.title!r} "
                                             f"(similarity {similarity:.2f} < {self.threshold:g})"))
-        elif e.title is None:
+        elif not e.title:
             checks.append(Check(level="info", code="card-title", message=f"{e.path}: no title in front matter"))
         if rec is not None and e.category and rec.primary_category and e.category != rec.primary_category:
             checks.append(Check(level="info", code="category",
                                 message=f"card category {e.category}; arXiv primary category {rec.primary_category}"))
-        card = CardInfo(path=e.path, card=e.number, title=e.title, similarity=similarity, category=e.category)
+        card = CardInfo(path=e.path, card=e.number, title=e.title or None, similarity=similarity, category=e.category)
         return e, card, checks
 
-    def _paper_checks(self, t: Target, rec: SourceRecord, card: CardEntry | None,
+    def _paper_checks(self, t: Target, rec: SourceRecord, card: Card | None,
                       rows: list[MentionRow]) -> list[Check]:
         checks: list[Check] = []
         latest = rec.version if t.version is None else None
@@ -356,10 +356,10 @@ class Verifier:
         return checks
 
     @staticmethod
-    def _cited_version(card: CardEntry | None, rows: list[MentionRow]) -> int | None:
+    def _cited_version(card: Card | None, rows: list[MentionRow]) -> int | None:
         """The version the KB cites: the card's, else the highest when every mention names one."""
-        if card is not None and card.front_version:
-            return card.front_version
+        if card is not None and card.version:
+            return card.version
         if rows and all(m.version for m in rows):
             return max(m.version or 0 for m in rows)
         return None
@@ -375,10 +375,10 @@ class Verifier:
                 continue
             norm = normalize_title(text)
             for title, e in self._titles:
-                if e.front_id != t.id and title in norm and (e.front_id or "") not in text:
+                if e.arxiv_id != t.id and title in norm and (e.arxiv_id or "") not in text:
                     checks.append(Check(level="error", code="other-title", status="mismatch",
                                         message=f"{m.path}:{m.line} names {e.title!r}, the title of "
-                                                f"{e.path} ({e.front_id}), next to {t.id}: mistyped id?"))
+                                                f"{e.path} ({e.arxiv_id}), next to {t.id}: mistyped id?"))
         return checks
 
     def _claim_text(self, path: str, claim_id: str) -> str | None:

@@ -241,7 +241,7 @@ def card_new_cmd(
                 console_err.print(Text(f"warning: {key} is withdrawn on arXiv: {answer.record.comment}"))
             return answer.record
 
-        path = new_card(opened.root, CardIndex.from_files(opened.store.files(role="card")), arxiv_id, record_for,
+        path = new_card(opened.root, CardIndex.from_store(opened.store), arxiv_id, record_for,
                         now=datetime.now(opened.config.tzinfo), lang=lang.value, category=category)
         console.print(path.relative_to(opened.root).as_posix(), markup=False, highlight=False)
     finally:

@@ -4,12 +4,13 @@
 subjects and facts, :mod:`kb.diff.rules` the outcomes, :mod:`kb.diff.model` the JSON shape.
 """
 
-from kb.diff.attrib import Attributor, Card, Fact, View, card_from_front
+from kb.cards import Card
+from kb.diff.attrib import Attributor, Fact, View
 from kb.diff.model import (OUTCOMES, ConflictOut, DiffResult, MismatchOut, SecondhandOut, SourceOut,
                            SubjectOut, ValueOut)
 from kb.diff.rules import diff
 
 __all__ = [
     "OUTCOMES", "Attributor", "Card", "ConflictOut", "DiffResult", "Fact", "MismatchOut", "SecondhandOut",
-    "SourceOut", "SubjectOut", "ValueOut", "View", "card_from_front", "diff",
+    "SourceOut", "SubjectOut", "ValueOut", "View", "diff",
 ]

@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
+from kb.cards import Card
 from kb.claims import Claim
 from kb.config import KbConfig
-from kb.extract.arxiv_ids import InvalidArxivId, find_arxiv, parse_arxiv_id
+from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import entity_key
 from kb.extract.refs import find_dois
 
@@ -179,48 +179,6 @@ _HINT_RE = re.compile(
 )
 _COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
 _NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
-
-
-@dataclass(frozen=True, slots=True)
-class Card:
-    """A paper card as the diff needs it (front matter of ``organized/paper_cards/*.md``)."""
-
-    key: str
-    path: str
-    title: str
-    aliases: tuple[str, ...] = ()
-    category: str | None = None
-    also: tuple[str, ...] = ()
-    created: str | None = None
-    number: str | None = None
-
-    def names(self) -> list[str]:
-        """Title, the title before its colon, and aliases."""
-        out = [self.title] if self.title else []
-        short = re.split(r"[:：]", self.title, maxsplit=1)[0].strip() if self.title else ""
-        if short and short != self.title:
-            out.append(short)
-        return out + list(self.aliases)
-
-
-def card_from_front(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card | None:
-    """A :class:`Card` from stored front matter (``arxiv`` as written, DESIGN.md §3), else None."""
-    raw = str(front.get("arxiv") or "").strip()
-    try:
-        key = parse_arxiv_id(raw).key if raw else None
-    except InvalidArxivId:
-        key = None
-    if key is None:
-        return None
-
-    def strs(v: Any) -> tuple[str, ...]:
-        items = v if isinstance(v, (list, tuple)) else [v] if v else []
-        return tuple(str(x).strip() for x in items if str(x).strip())
-
-    return Card(key=key, path=path, title=str(front.get("title") or "").strip(), aliases=strs(front.get("aliases")),
-                category=str(front["category"]).strip() if front.get("category") else None,
-                also=strs(front.get("also")), created=written_at,
-                number=str(front["card"]) if front.get("card") is not None else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -541,6 +499,8 @@ class Attributor:
         for i, q in enumerate(claim.quantities):
             if (q.metric is None and q.unit is None) or q.metric in RATING_METRICS or q.metric in DATE_METRICS:
                 continue
+            if q.mood is not None:
+                continue  # a plan or forecast is no figure; a value quoted to dispute it is no value
             if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
                 continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
             if q.unit == "devices" or q.metric in CONDITION_METRICS:
@@ -552,7 +512,7 @@ class Attributor:
             out.append(Fact(subj, self.group(subj), q.metric, _norm_qual(qual), q.unit, q.value, q.low, q.high,
                             None, None, q.raw, claim.kind, claim.id, p.path, p.line))
         for i, d in enumerate(claim.dates):
-            if d.metric not in DATE_METRICS:
+            if d.metric not in DATE_METRICS or d.mood is not None:
                 continue
             subj = owners[n + i] or ""
             out.append(Fact(subj, self.group(subj), d.metric, None, None, None, None, None, d.value, d.precision,

@@ -9,7 +9,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from kb.claims import Claim
@@ -28,7 +27,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          card_claims: Callable[[Card], Iterable[Claim]] = lambda card: (),
          files: Sequence[tuple[str, str]] | None = None,
          doc_sections: Sequence[tuple[int, str, str]] = (),
-         topic_paths: Iterable[str] = ()) -> DiffResult:
+         topic_paths: Iterable[str] = (),
+         title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -46,15 +46,18 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     :param topic_paths: window files whose front matter names the topic (its name or a
         category); with the heading path, the file name and a row's cells, this is where "the
         topic is named around" a subject without a card (DESIGN.md §3).
+    :param title_citations: subject key -> ``(line, is list item or table row)`` of the doc
+        lines citing it by title only (:func:`kb.cards.cited_by_title`); the doc then holds
+        that subject (a node of its own on an item or row).
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
     at = Attributor(config, cards)
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance
-    views = [_figures(at.view(c)) for c in window_claims]
-    doc_views = [_figures(at.view(c)) for c in doc_claims]
-    doc = _DocIndex(at, doc_views, doc_sections)
+    views = [at.view(c) for c in window_claims]
+    doc_views = [at.view(c) for c in doc_claims]
+    doc = _DocIndex(at, doc_views, doc_sections, title_citations or {})
     typos = {m["cited"] for v in views for m in v.mismatches} - set(at.cards)
     named = _TopicNames(topic, cats, topic_paths)
 
@@ -78,7 +81,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     for key in sorted(listed):
         card = at.card_of(key)
         if card is not None:
-            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in _figures(at.view(c)).facts)
+            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in at.view(c).facts)
     secondhand = _secondhand_only(views, listed, support, tol)
     rank = {o: i for i, o in enumerate(OUTCOMES)}
     subjects = sorted(listed.values(), key=lambda s: (rank[s.outcome], s.key))
@@ -98,20 +101,11 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     )
 
 
-def _figures(v: View) -> View:
-    """``v`` without the facts of its plans and disputed figures (``mood`` of a quantity or
-    date, :func:`kb.extract.kinds.moods`): a plan or forecast is no figure to verify and no
-    conflict; a value quoted to dispute it is no support, no new value and no conflict."""
-    moody = {x.raw for x in (*v.claim.quantities, *v.claim.dates) if x.mood}
-    if not moody or not v.facts:
-        return v
-    return replace(v, facts=[f for f in v.facts if f.raw not in moody])
-
-
 class _DocIndex:
     """What the living doc says: subjects, node subjects, sections and facts per subject group."""
 
-    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]]) -> None:
+    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]],
+                 titled: Mapping[str, Sequence[tuple[int, bool]]]) -> None:
         self.at = at
         self.mentioned: dict[str, list[str]] = defaultdict(list)
         self.nodes: dict[str, list[str]] = defaultdict(list)
@@ -130,6 +124,13 @@ class _DocIndex:
                 _add(self.nodes[key], label)
             for f in v.facts:
                 self.facts[f.group].append(f)
+        for key, at_lines in titled.items():  # cited by title only
+            for line, item in at_lines:
+                i = bisect_right(lines, line) - 1
+                label = sections[i][1] if i >= 0 else ""
+                _add(self.mentioned[key], label)
+                if item:
+                    _add(self.nodes[key], label)
         for index in (self.mentioned, self.nodes):
             for key in list(index):
                 if at.group(key) != key:

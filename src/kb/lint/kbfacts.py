@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.extract.arxiv_ids import scan_arxiv
+from kb.cards import load_cards
 from kb.store import Store
 
 
@@ -50,12 +50,10 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     """
     out = KbFacts(root)
     card_key: dict[str, str] = {}
-    for f in store.files(role="card"):
-        raw = str(f.front.get("arxiv") or "")
-        ids = [c.id for c in scan_arxiv(raw) if c.id]
-        if ids:
-            out.card_ids.setdefault(ids[0], f.path)
-            card_key[f.path] = f"arxiv:{ids[0]}"
+    for card in load_cards(store):
+        if card.key and card.arxiv_id:
+            out.card_ids.setdefault(card.arxiv_id, card.path)
+            card_key[card.path] = card.key
     for c in store.claims(kind="paper-fact", role="card"):
         keys = set(c.subjects)
         own = card_key.get(c.provenance.path)

@@ -7,14 +7,14 @@ KB. :func:`kb.nightly.context.build_context` turns the result into what the temp
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import PurePosixPath
 
 from kb.claims import Claim
 from kb.config import topic_name_problem
-from kb.diff import Card, DiffResult, card_from_front, diff
+from kb.cards import Card, TitleIndex, cited_by_title, known_titles, load_cards
+from kb.diff import DiffResult, diff
 from kb.errors import InputError, UsageError
 from kb.livedoc import LivingDoc, baseline_for, doc_path
 from kb.parse import Parser
@@ -165,15 +165,15 @@ def topic_paths(kb: Kb, paths: list[str], names: list[str]) -> set[str]:
     return out
 
 
-def load_cards(kb: Kb) -> list[Card]:
-    """Every paper card (front matter only, straight from the store)."""
-    out = []
-    for path, front, written_at in kb.store.db.execute(
-            "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path"):
-        card = card_from_front(path, json.loads(front), written_at)
-        if card is not None:
-            out.append(card)
-    return out
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card]) -> dict[str, list[tuple[int, bool]]]:
+    """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
+
+    Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
+    (:func:`kb.cards.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
+    """
+    index = TitleIndex(known_titles(kb.store, cards), kb.config.diff.title_threshold)
+    front = doc.parsed.front_end if doc.front_present else 0
+    return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
 
 def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
@@ -226,7 +226,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
     claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
               if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
-    cards = load_cards(kb)
+    cards = [c for c in load_cards(kb.store) if c.key]
     baseline = {
         "path": doc.path, "version": doc.version,
         "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
@@ -238,6 +238,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
         files=[(f.path, f.role) for f in files],
         doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
         topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
+        title_citations=doc_title_citations(kb, doc, cards),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},

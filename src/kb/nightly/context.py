@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kb import __version__
+from kb.cards import title_similarity
 from kb.claims import KINDS, Claim
 from kb.diff import OUTCOMES, SubjectOut
 from kb.nightly import Night
@@ -199,7 +200,8 @@ def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[di
         arxiv_title = (hit[2] or {}).get("title") if hit else None
         state = hit[1] if hit else None
         if state == "found" and card is not None and arxiv_title:
-            state = "found" if _same_title(card.title, arxiv_title, night.kb.config.arxiv.title_threshold) else "title-mismatch"
+            state = ("found" if title_similarity(card.title, arxiv_title) >= night.kb.config.arxiv.title_threshold
+                     else "title-mismatch")
         first = next((night.claims[i] for i in s.claims if i in night.claims), None)
         rows.append({
             "id": arxiv_id, "title": s.label if card else arxiv_title, "arxiv_title": arxiv_title,
@@ -209,16 +211,6 @@ def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[di
             "first": reg.get(first) if first else None,
         })
     return rows
-
-
-def _same_title(a: str, b: str, threshold: float) -> bool:
-    """Card title vs arXiv title, normalised (case, spacing, punctuation), rapidfuzz ratio."""
-    from rapidfuzz import fuzz
-
-    def norm(t: str) -> str:
-        return " ".join(re.sub(r"[^\w]+", " ", t.lower()).split())
-
-    return fuzz.ratio(norm(a), norm(b)) / 100 >= threshold
 
 
 def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
