@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 _NOT_UNITS = frozenset(
     "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
     "am an as at be by do go he if in is it me my no of on or pm so to up us we "
-    "are bar dB ppm ppb count point points line lines turn turns cycle cycles drop drops "
+    "are bar dB dBm dBi ppm ppb pt ct ch Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
     "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
 )
 # Written forms pint does not read as the field means them.
@@ -35,15 +35,17 @@ _PINT_NAME = {
     "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
     "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
     "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
-    "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
+    "PB": "petabyte", "EB": "exabyte", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
 }
+# All-capital units (other capitals are acronyms of the field: PT, ML, ET, CI, HBM, GPU).
+_UPPER_UNITS = frozenset("W V J N KB MB GB TB PB EB GW MW TW PW GV MV GJ MJ TJ PJ GN MN".split())
 # Canonical unit per kind of quantity: (pint expression, unit as kb writes it). The first
 # whose dimension matches is used; data and data rates are found from pint's base unit (bit).
 _PREFERRED: tuple[tuple[str, str], ...] = (
     ("second", "s"), ("hertz", "Hz"), ("meter", "m"), ("meter/second", "m/s"),
     ("meter/second**2", "m/s^2"), ("kilogram", "kg"), ("watt", "W"), ("joule", "J"),
     ("pascal", "Pa"), ("degree_Celsius", "°C"), ("ampere", "A"), ("volt", "V"), ("ohm", "Ω"),
-    ("newton", "N"), ("meter**2", "m^2"), ("liter", "L"), ("kilogram/meter**3", "kg/m^3"),
+    ("newton", "N"), ("tesla", "T"), ("mole", "mol"), ("meter**2", "m^2"), ("liter", "L"), ("kilogram/meter**3", "kg/m^3"),
 )
 CANONICAL_UNITS: frozenset[str] = frozenset({shown for _, shown in _PREFERRED} | {"B", "B/s"})
 """Every canonical unit :func:`canonical` gives (one per dimension, so two differ in kind)."""
@@ -99,9 +101,10 @@ def canonical(token: str) -> Canonical | None:
         for anything pint cannot parse or that has no dimension (``percent``).
     """
     name = _PINT_NAME.get(token)
-    if not token or (name is None and token in _NOT_UNITS):
-        return None
-    return _lookup(name or _expression(token))
+    if not token or (name is None and (token in _NOT_UNITS or (token.isupper() and token not in _UPPER_UNITS))):
+        return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
+    expr = name or _expression(token)
+    return _lookup(expr, compound=any(c in expr for c in "/*"))
 
 
 _STORED = {"B": "byte", "B/s": "byte/second"}
@@ -109,8 +112,9 @@ _STORED = {"B": "byte", "B/s": "byte/second"}
 
 
 @lru_cache(maxsize=4096)
-def _lookup(expr: str) -> Canonical | None:
-    """pint's reading of one expression, in kb's canonical unit, or None."""
+def _lookup(expr: str, compound: bool = True) -> Canonical | None:
+    """pint's reading of one expression, in kb's canonical unit, or None. A unit outside
+    :data:`_PREFERRED` is taken only when written as a compound (``erg cm-2 s-1``)."""
     ureg = registry()
     try:
         q = ureg.Quantity(1.0, expr)
@@ -130,6 +134,8 @@ def _lookup(expr: str) -> Canonical | None:
             zero = ureg.Quantity(0.0, q.units).to(target).magnitude
             one = ureg.Quantity(1.0, q.units).to(target).magnitude
             return Canonical(shown, float(f"{one - zero:.15g}"), float(f"{zero:.15g}"))
+    if not compound:
+        return None  # PR (peta × gas constant), Gy: a lone token pint reads oddly is no unit here
     return Canonical(f"{base.units:~}".replace(" ", ""), float(f"{base.magnitude:.15g}"))
 
 
