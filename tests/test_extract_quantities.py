@@ -409,6 +409,29 @@ def test_false_units(text: str, expected: list) -> None:
     assert [(q.raw, q.value, q.unit) for q in find_quantities(text)] == expected
 
 
-def test_c22_chinese_number_forms_that_are_read() -> None:
-    assert [(q.raw, q.value, q.bound) for q in find_quantities("1.2亿")] == [("1.2亿", 1.2e8, None)]
-    assert [(q.raw, q.value, q.bound) for q in find_quantities("约 3 千")] == [("3 千", 3000.0, "~")]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3万4000", [("3万4000", 34000.0, None, None)]),
+        ("25万6千", [("25万6千", 256000.0, None, None)]),
+        ("1.2亿", [("1.2亿", 1.2e8, None, None)]),
+        ("1亿5000万", [("1亿5000万", 1.5e8, None, None)]),
+        ("约 3 千", [("3 千", 3000.0, None, "~")]),
+        ("两倍", [("两倍", 2.0, "×", None)]),
+        ("吞吐提升两倍", [("两倍", 2.0, "×", None)]),
+        ("快了二十倍", [("二十倍", 20.0, "×", None)]),
+        ("三十七倍", [("三十七倍", 37.0, "×", None)]),
+        ("至少三倍", [("三倍", 3.0, "×", "≥")]),
+        ("翻了一倍", []),  # doubled: 一倍 does not say its value
+        ("数倍", []),
+    ],
+)
+def test_c22_mixed_chinese_number_forms(text: str, expected: list) -> None:
+    assert [(q.raw, q.value, q.unit, q.bound) for q in find_quantities(text)] == expected
+    for q in find_quantities(text):
+        assert q.raw == text[q.start:q.end]
+
+
+def test_c22_ratio_in_chinese_numerals_gets_its_metric() -> None:
+    [q] = find_quantities("吞吐提升两倍")
+    assert q.metric == "throughput"

@@ -62,6 +62,8 @@ _UNIT = (
 )
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
+# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
+_TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 _SEP = r"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
@@ -70,7 +72,7 @@ _LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第
 _QTY_RE = re.compile(
     r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
     + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?"
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
     + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
@@ -277,6 +279,18 @@ def find_quantities(
 
     Emphasis markers are never part of a quantity (C12: ``**2.03×**加速`` → raw ``2.03×``).
 
+    Issue 8: mixed Chinese numbers (C22: ``3万4000`` → 34000, ``25万6千`` → 256000,
+    ``1亿5000万``) and ratios in Chinese numerals (``两倍`` → 2 ``×``, ``二十倍``; not ``一倍``,
+    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.claims.Quantity.bound`) from the
+    words around the number (``>80%``, ``超过``, ``至少 7 倍``, ``32K 以内``, ``约 3 千``, ``up
+    to``, ``within`` …). Units that kb's vocabulary does not know are read by pint after the
+    number (``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``) and every physical or data unit is
+    stored in its canonical unit (:mod:`kb.extract.units`: ``120 ms`` → 0.12 ``s``), except
+    false units of this field (``3 B`` params, ``8 K`` context, ``A100``, ``3 PR``, ``the
+    1990s``; a glued ``m`` is a million: ``5m users``). A range joins like units only, and a
+    year is never its end (``3 days in 2014 to 36 days``). Figure, table, section, equation and
+    step numbers (``Fig. 7``, ``Table 3``, ``表 2``, ``图 5``, ``Sec. 4``, ``Eq. (2)``) are none.
+
     :param text: one claim's text or a whole document; any length.
     :param skip: ``(start, end)`` spans (arXiv ids, dates, URLs …) no quantity may overlap.
     :param vocab: metric vocabulary; ``metric`` is :meth:`MetricVocab.metric_at` (date
@@ -286,7 +300,7 @@ def find_quantities(
     """
     norm = normalise(text)
     m = _QTY_RE.search(norm)
-    if m is None:
+    if m is None and "倍" not in norm:
         return []
     spans = sorted(skip)
     skip_starts = [a for a, _ in spans]
@@ -357,7 +371,25 @@ def find_quantities(
                 Quantity(raw=text[s:e], unit=unit, metric=metric, bound=bound, qualifier=qualifier, start=s, end=e, **q)
             )
         m = _QTY_RE.search(norm, next_pos)
+    if "倍" in norm:
+        _cjk_ratios(text, norm, out, spans, scan, vocab)
     return out
+
+
+def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]], scan, vocab: MetricVocab) -> None:
+    """Add ``两倍``-style ratios (unit ×) to ``out`` in text order, where nothing else is."""
+    taken = [(q.start, q.end) for q in out] + list(skip)
+    added = False
+    for c in _CJK_TIMES_RE.finditer(norm):
+        s, e = c.span()
+        if any(a < e and s < b for a, b in taken):
+            continue
+        metric = vocab._resolve(scan, norm, s, e, "×")[0]
+        out.append(Quantity(raw=text[s:e], value=_cjk_value(c["n"]), unit="×", metric=metric,
+                            bound=_bound(norm, s, e), start=s, end=e))
+        added = True
+    if added:
+        out.sort(key=lambda q: q.start)
 
 
 def _names_bare(how: str, phrase: str) -> bool:
@@ -367,6 +399,30 @@ def _names_bare(how: str, phrase: str) -> bool:
     if how not in ("before", "after") or not any(c.isalpha() for c in phrase):
         return False
     return how == "before" or not (phrase[:1].isupper() and any(c.islower() for c in phrase))
+
+
+def _tail(sign: str | None, tail: str | None) -> float:
+    """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
+    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
+    if not tail:
+        return 0.0
+    exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
+    v = float(f"{tail.rstrip('千百万')}e{exp}")
+    return -v if sign == "-" else v
+
+
+_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# A ratio written in Chinese numerals (C22: 两倍, 十倍, 二十倍): 2–99 before 倍. 一倍 is left out:
+# 翻一倍 / 提升一倍 means doubled, so its value is not what it says.
+_CJK_TIMES_RE = re.compile(r"(?<![一二两三四五六七八九十百千万亿几数])(?P<n>[一二两三四五六七八九]?十[一二三四五六七八九]?|[二两三四五六七八九])倍")
+
+
+def _cjk_value(n: str) -> float:
+    """``两`` → 2, ``十`` → 10, ``二十`` → 20, ``十五`` → 15, ``三十七`` → 37."""
+    if "十" not in n:
+        return float(_CJK_DIGIT[n])
+    tens, _, ones = n.partition("十")
+    return float((_CJK_DIGIT[tens] if tens else 1) * 10 + (_CJK_DIGIT[ones] if ones else 0))
 
 
 def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonical | None = None) -> dict | None:
@@ -394,7 +450,7 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
         name = _NAME_BEFORE.search(norm, max(0, s - 16), s)
         if name and vocab.phrase_metric(name.group(1)) is None:
             return None  # RTX 5090, PRO 6000
-    value = _number(g["sign"], g["n1"], g["m1"])
+    value = _number(g["sign"], g["n1"], g["m1"]) + _tail(g["sign"], g.get("tail"))
     return {"value": value, "low": None, "high": None, "unit": unit, "bare": bare, "signed": bool(g["sign"])}
 
 
@@ -422,7 +478,7 @@ def _range(g: dict, norm: str, start: int, pint: _units.Canonical | None = None)
         return None
     if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
         return None
-    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"])
+    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + _tail(g["sign"], g.get("tail"))
     b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,
