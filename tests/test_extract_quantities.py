@@ -400,6 +400,12 @@ def test_units_from_pint(text: str, raw: str, value: float | None, low: float | 
         ("3 ML models", []),
         ("5 in the box", []),  # not inches
         ("3 papers", []),
+        ("1000s of experts", []),  # thousands, not seconds
+        ("30s timeout", [("30s", 30.0, "s")]),
+        ("2bit quantization", []),  # a bit width, not a data amount
+        ("width=250px", []),
+        ("2 rare diseases", []),  # not ronto-are
+        ("4 terabytes of code", [("4 terabytes", 4e12, "B")]),
         ("4×H200", [("4×", 4.0, "devices")]),
         ("5m users", [("5m", 5e6, None)]),  # glued m after a number: a million
         ("$5m", [("$5m", 5e6, "$")]),

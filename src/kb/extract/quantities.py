@@ -432,10 +432,10 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
     unit = pint.unit if pint is not None else _unit_of(g["u"])
     if unit == "s" and pint is None and g["u"] == "s" and not g["m1"] and g["n1"].isdigit():
         n = g["n1"]
-        if (len(n) == 4 and n.endswith("0") and 1900 <= int(n) <= 2100) or (
+        if (len(n) == 4 and n.endswith("0") and 1900 <= int(n) <= 2100) or (len(n) >= 3 and re.fullmatch(r"10+", n)) or (
             len(n) == 2 and n.endswith("0") and re.search(r"(?:(?<![A-Za-z])the[ \t]+|')$", norm[max(0, s - 5):s], re.I)
         ):
-            return None  # the 1990s, the 80s, '90s: a decade, not seconds
+            return None  # the 1990s, the 80s, '90s: a decade; 100s, 1000s: hundreds, thousands
     if unit is not None and unit in _COUNTERS and "." in g["n1"]:
         return None  # "1.5 个" is not a count
     if unit is None and g["cur"]:

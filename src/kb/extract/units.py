@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 _NOT_UNITS = frozenset(
     "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
     "am an as at be by do go he if in is it me my no of on or pm so to up us we "
-    "are bar dB dBm dBi ppm ppb pt ct ch Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
+    "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
     "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
 )
 # Written forms pint does not read as the field means them.
@@ -103,8 +103,20 @@ def canonical(token: str) -> Canonical | None:
     name = _PINT_NAME.get(token)
     if not token or (name is None and (token in _NOT_UNITS or (token.isupper() and token not in _UPPER_UNITS))):
         return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
+    if name is None and token.isalpha() and token.islower() and len(token) >= 4 and not _written_name(token):
+        return None  # rare is not ronto-are: a word must spell its prefix out (kilometers)
     expr = name or _expression(token)
     return _lookup(expr, compound=any(c in expr for c in "/*"))
+
+
+def _written_name(word: str) -> bool:
+    """Whether pint reads ``word`` as a unit name with its prefix spelt out in full
+    (``terabytes``, ``seconds``), not as a one-letter prefix glued to a name (``rare``)."""
+    try:
+        readings = registry().parse_unit_name(word)
+    except Exception:  # noqa: BLE001
+        return False
+    return any(word.startswith(prefix) for prefix, _, _ in readings)
 
 
 _STORED = {"B": "byte", "B/s": "byte/second"}
