@@ -22,7 +22,12 @@ REQUIRED = {
     "speedup": ["加速", "提速", "speedup", "faster"],
     "memory": ["显存", "内存", "memory", "VRAM"],
     "traffic": ["流量", "traffic", "Host→Device"],
-    "commits": ["commits", "提交"],
+    "commits": ["commits", "提交数"],
+    "compression_ratio": ["压缩", "compression"],
+    "size_ratio": ["模型小", "model size"],
+    "call_count_ratio": ["调用次数", "calls"],
+    "write_amplification": ["写放大", "write amplification"],
+    "error_rate": ["错误率", "error rate"],
     "ci_job_minutes": ["job minutes", "CI 耗用"],
     "concurrency": ["并发", "concurrent"],
     "loc": ["LoC", "lines of code", "行代码"],
@@ -90,11 +95,12 @@ def _at(text: str, number: str, unit: str | None, vocab: MetricVocab = DEFAULT_V
         ("Raschka 419 HN + LatentMoE", "419", None, "votes"),
         ("using 3.7× less memory", "3.7×", "×", "memory"),
         ("1.78× faster inference", "1.78×", "×", "speedup"),
-        # 4. unit defaults
-        ("（另一组 1.9x）", "1.9x", "×", "speedup"),
-        ("另一组 1.9x", "1.9x", "x", "speedup"),
-        ("全专家在显存时约 1.29×", "1.29×", "×", "speedup"),
-        ("SpecDec 5.08×（已知 latency 可解释模型）", "5.08×", "×", "speedup"),
+        # 4. unit defaults: tok/s names throughput; a ratio names nothing (issue 8)
+        ("（另一组 1.9x）", "1.9x", "×", None),
+        ("另一组 1.9x", "1.9x", "x", None),
+        ("2.4×", "2.4×", "×", None),
+        ("全专家在显存时约 1.29×", "1.29×", "×", None),  # 显存时: a condition, not the metric
+        ("SpecDec 5.08×（已知 latency 可解释模型）", "5.08×", "×", None),
         ("some 383.7 tok/s", "383.7", "tok/s", "throughput"),
         # 5. nearest phrase in the clause
         ("准确率近似保持在 95%", "95%", "%", "accuracy"),
@@ -206,3 +212,26 @@ def test_phrase_after_a_model_name_is_not_tied_to_it() -> None:
 
     qs = find_quantities("Llama-3.1-8B 并发 32 吞吐 | 1,460 tok/s")
     assert [(q.raw, q.metric) for q in qs] == [("32", "concurrency"), ("1,460 tok/s", "throughput")]
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "unit", "expected"),
+    [
+        # issue 8: metrics only from words that name them
+        ("2.4×", "2.4×", "×", None),
+        ("SGLang 比 vLLM 快 2.4×", "2.4×", "×", None),
+        ("410x KV cache compression", "410x", "×", "compression_ratio"),
+        ("模型小了 60 倍", "60 倍", "×", "size_ratio"),
+        ("调用次数减少 7 倍", "7 倍", "×", "call_count_ratio"),
+        ("7× fewer calls", "7×", "×", "call_count_ratio"),
+        ("写放大 1.8×", "1.8×", "×", "write_amplification"),
+        ("错误率下降 30%", "30%", "%", "error_rate"),
+        ("p99 延迟 30 ms，错误率 0.5%", "0.5%", "%", "error_rate"),
+        ("error rate 2% and latency 30 ms", "2%", "%", "error_rate"),
+        ("提交 3 个 PR", "3 个", "个", None),  # 提交 alone is "submit"
+        ("1.78× faster inference", "1.78×", "×", "speedup"),
+        ("吞吐提升 2.03×", "2.03×", "×", "throughput"),
+    ],
+)
+def test_metrics_only_from_words(text: str, number: str, unit: str | None, expected: str | None) -> None:
+    assert _at(text, number, unit) == expected

@@ -29,12 +29,12 @@ def _check(q: Quantity, raw: str, value: float | None, low: float | None, high: 
 # text, raw, value, low, high, unit, metric
 FORMS = [
     # ratios
-    ("2.03×", "2.03×", 2.03, None, None, "×", "speedup"),
-    ("2.03x", "2.03x", 2.03, None, None, "×", "speedup"),
-    ("2.03X", "2.03X", 2.03, None, None, "×", "speedup"),
-    ("2.03 倍", "2.03 倍", 2.03, None, None, "×", "speedup"),
-    ("提升 3 倍以上", "3 倍", 3.0, None, None, "×", "speedup"),
-    ("SGLang v0.6(ReplaySSM 6.4×/Inkling)", "6.4×", 6.4, None, None, "×", "speedup"),
+    ("2.03×", "2.03×", 2.03, None, None, "×", None),  # a bare ratio names no metric (issue 8)
+    ("2.03x", "2.03x", 2.03, None, None, "×", None),
+    ("2.03X", "2.03X", 2.03, None, None, "×", None),
+    ("2.03 倍", "2.03 倍", 2.03, None, None, "×", None),
+    ("提升 3 倍以上", "3 倍", 3.0, None, None, "×", None),
+    ("SGLang v0.6(ReplaySSM 6.4×/Inkling)", "6.4×", 6.4, None, None, "×", None),
     # percentages, signs
     ("-67.6%", "-67.6%", -67.6, None, None, "%", None),
     ("−49.9%", "−49.9%", -49.9, None, None, "%", None),
@@ -47,14 +47,14 @@ FORMS = [
     ("73.6–77.1%", "73.6–77.1%", None, 73.6, 77.1, "%", None),
     ("73.6% - 77.1%", "73.6% - 77.1%", None, 73.6, 77.1, "%", None),
     ("73.6%~77.1%", "73.6%~77.1%", None, 73.6, 77.1, "%", None),
-    ("1.29-2.06×", "1.29-2.06×", None, 1.29, 2.06, "×", "speedup"),
+    ("1.29-2.06×", "1.29-2.06×", None, 1.29, 2.06, "×", None),
     ("inter-token -29-69%", "-29-69%", None, -69.0, -29.0, "%", "tpot"),
     ("-3--5%", "-3--5%", None, -5.0, -3.0, "%", None),
     ("-3-+5%", "-3-+5%", None, -3.0, 5.0, "%", None),
-    ("3-6 个月", "3-6 个月", None, 3.0, 6.0, "month", None),
-    ("3 到 6 个月", "3 到 6 个月", None, 3.0, 6.0, "month", None),
-    ("3 to 6 months", "3 to 6 months", None, 3.0, 6.0, "month", None),
-    ("10-100 倍", "10-100 倍", None, 10.0, 100.0, "×", "speedup"),
+    ("3-6 个月", "3-6 个月", None, 7889400.0, 15778800.0, "s", None),  # pint: a month is 1/12 Julian year
+    ("3 到 6 个月", "3 到 6 个月", None, 7889400.0, 15778800.0, "s", None),
+    ("3 to 6 months", "3 to 6 months", None, 7889400.0, 15778800.0, "s", None),
+    ("10-100 倍", "10-100 倍", None, 10.0, 100.0, "×", None),
     ("1-2 万", "1-2 万", None, 10000.0, 20000.0, None, None),
     ("from 400 million to 8B parameters", "400 million to 8B", None, 4e8, 8e9, None, "params"),
     # percentage points, decrease words
@@ -95,15 +95,15 @@ FORMS = [
     # rates and units
     ("383.7 tok/s", "383.7 tok/s", 383.7, None, None, "tok/s", "throughput"),
     ("1109 tokens/sec", "1109 tokens/sec", 1109.0, None, None, "tok/s", "throughput"),
-    ("25ms", "25ms", 25.0, None, None, "ms", None),
-    ("25 ms", "25 ms", 25.0, None, None, "ms", None),
+    ("25ms", "25ms", 0.025, None, None, "s", None),  # canonical unit, value converted
+    ("25 ms", "25 ms", 0.025, None, None, "s", None),
     ("1.5 s", "1.5 s", 1.5, None, None, "s", None),
-    ("5 hours", "5 hours", 5.0, None, None, "h", None),
-    ("约 20 小时", "20 小时", 20.0, None, None, "h", None),
-    ("近3天", "3天", 3.0, None, None, "day", None),
-    ("80 GB", "80 GB", 80.0, None, None, "GB", None),
-    ("80GB", "80GB", 80.0, None, None, "GB", None),
-    ("18.6KB", "18.6KB", 18.6, None, None, "KB", None),
+    ("5 hours", "5 hours", 18000.0, None, None, "s", None),
+    ("约 20 小时", "20 小时", 72000.0, None, None, "s", None),
+    ("近3天", "3天", 259200.0, None, None, "s", None),
+    ("80 GB", "80 GB", 8e10, None, None, "B", None),
+    ("80GB", "80GB", 8e10, None, None, "B", None),
+    ("18.6KB", "18.6KB", 18600.0, None, None, "B", None),
     ("$0.5", "$0.5", 0.5, None, None, "$", "cost"),
     ("419 HN", "419", 419.0, None, None, None, "votes"),
     ("HN 419", "419", 419.0, None, None, None, "votes"),
@@ -113,7 +113,7 @@ FORMS = [
     ("HF Daily 15件", "15件", 15.0, None, None, "件", None),
     ("已收 18 条", "18 条", 18.0, None, None, "条", None),
     ("TTFT 25", "25", 25.0, None, None, None, "ttft"),
-    ("**2.03×**", "2.03×", 2.03, None, None, "×", "speedup"),
+    ("**2.03×**", "2.03×", 2.03, None, None, "×", None),
 ]
 
 
@@ -125,7 +125,7 @@ def test_forms(text: str, raw: str, value: float | None, low: float | None, high
 
 def test_qualifier_glued_to_times() -> None:
     q = _one("FlashInfer B200 默认(31×PA)")
-    _check(q, "31×", 31.0, None, None, "×", "speedup")
+    _check(q, "31×", 31.0, None, None, "×", None)
     assert q.qualifier == "PA"
     qs = find_quantities("SGLang 29%/3.1×MLA；")
     assert [(q.raw, q.value, q.unit, q.qualifier) for q in qs] == [("29%", 29.0, "%", None), ("3.1×", 3.1, "×", "MLA")]
@@ -180,8 +180,8 @@ def test_c17_signs_ranges_times_dates() -> None:
     assert got == [
         ("−67.6%", -67.6, None, None, "%", "latency"),
         ("2.03×", 2.03, None, None, "×", "throughput"),
-        # its own parenthesised clause names no metric: the unit's default
-        ("1.9x", 1.9, None, None, "×", "speedup"),
+        # its own parenthesised clause names no metric: a bare ratio has none (issue 8)
+        ("1.9x", 1.9, None, None, "×", None),
         ("73.6%–77.1%", None, 73.6, 77.1, "%", "accuracy"),
     ]
     for q in qs:
@@ -211,9 +211,9 @@ SEED_NUMBERS = [
     # no params phrase: a model size without one has no metric
     ("§2.1 已收 Kimi K3 2.8T MoE(Raschka 419 HN", "2.8T", 2.8e12, None, None, None, None),
     ("§2.1 已收 Kimi K3 2.8T MoE(Raschka 419 HN", "419", 419.0, None, None, None, "votes"),
-    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "1.29×", 1.29, None, None, "×", "speedup"),
-    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "2.06×", 2.06, None, None, "×", "speedup"),
-    ("需制定 3-6 个月迁移计划", "3-6 个月", None, 3.0, 6.0, "month", None),
+    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "1.29×", 1.29, None, None, "×", None),  # 显存时 is a condition
+    ("全专家在显存时约 1.29×，offload 到 RTX 5090 时约 2.06×", "2.06×", 2.06, None, None, "×", None),
+    ("需制定 3-6 个月迁移计划", "3-6 个月", None, 7889400.0, 15778800.0, "s", None),
     ("可作为 25+ engines、15+ optimization techniques", "15+", 15.0, None, None, "+", None),
     ("TGI 维护、vLLM 2.5K TPS、Muse", "2.5K TPS", 2500.0, None, None, "tok/s", "throughput"),
     ("+ TGI EOL + SGLang 29%/3.1×MLA", "29%", 29.0, None, None, "%", None),  # EOL is a date metric
@@ -302,9 +302,142 @@ def test_parse_number_rejects(raw: str) -> None:
         ("DeepSeek-V4-Pro MTP 383.7 tok/s，8×H200", "8×", 8.0, "devices", "H200", None),
         ("训练用 4×A100", "4×", 4.0, "devices", "A100", None),
         ("2×MI300X 上", "2×", 2.0, "devices", "MI300X", None),
-        ("FlashInfer B200 默认(31×PA)", "31×", 31.0, "×", "PA", "speedup"),
+        ("FlashInfer B200 默认(31×PA)", "31×", 31.0, "×", "PA", None),
     ],
 )
 def test_times_glued_to_an_accelerator_is_a_device_count(text, raw, value, unit, qualifier, metric) -> None:
     q = [q for q in find_quantities(text) if q.raw == raw][0]
     assert (q.value, q.unit, q.qualifier, q.metric) == (value, unit, qualifier, metric)
+
+
+# Issue 8, item 7: bounds (text, raw, value, unit, bound); the bound word is not part of raw.
+BOUNDS = [
+    (">80%", "80%", 80.0, "%", ">"),
+    ("<100 LoC", "100 LoC", 100.0, "LoC", "<"),
+    ("超过 145%", "145%", 145.0, "%", ">"),
+    ("至少 7 倍", "7 倍", 7.0, "×", "≥"),
+    ("不到 5 ms", "5 ms", 0.005, "s", "<"),
+    ("32K 以内", "32K", 32000.0, None, "≤"),
+    ("约 3 千", "3 千", 3000.0, None, "~"),  # C22
+    ("up to 2.4×", "2.4×", 2.4, "×", "≤"),
+    ("at least 3 GB", "3 GB", 3e9, "B", "≥"),
+    ("over 80%", "80%", 80.0, "%", ">"),
+    ("under 100 ms", "100 ms", 0.1, "s", "<"),
+    ("more than 10 s", "10 s", 10.0, "s", ">"),
+    ("within 5%", "5%", 5.0, "%", "≤"),
+    ("~3 h", "3 h", 10800.0, "s", "~"),
+    ("≈ 2.5 GiB", "2.5 GiB", 2684354560.0, "B", "~"),
+    ("≥ 90%", "90%", 90.0, "%", "≥"),
+    ("3 倍以上", "3 倍", 3.0, "×", "≥"),
+    ("20 ms 左右", "20 ms", 0.02, "s", "~"),
+    ("2× 上下文", "2×", 2.0, "×", None),  # 上下文 is context, not 上下 "about"
+    ("25+", "25+", 25.0, "+", "≥"),
+    ("15%+", "15%+", 15.0, "%", "≥"),
+    ("最近 3 天", "3 天", 259200.0, "s", None),  # 最近 is "recent", not 近 "nearly"
+    ("80%", "80%", 80.0, "%", None),
+]
+
+
+@pytest.mark.parametrize(("text", "raw", "value", "unit", "bound"), BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_bounds(text: str, raw: str, value: float, unit: str | None, bound: str | None) -> None:
+    q = _one(text)
+    assert (q.raw, q.value, q.unit, q.bound) == (raw, value, unit, bound)
+
+
+def test_years_are_never_range_ends() -> None:
+    qs = find_quantities("from 3 days in 2014 to 36 days in 2018")
+    assert [(q.raw, q.value, q.low, q.high, q.unit) for q in qs] == [
+        ("3 days", 259200.0, None, None, "s"), ("36 days", 3110400.0, None, None, "s")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Fig. 7 吞吐", "Figure 3 latency", "Table 3 吞吐", "表 2 吞吐", "图 5 吞吐", "§3.2 吞吐", "Sec. 4 吞吐",
+     "Eq. (2) 吞吐", "Step 3 吞吐", "(Smith et al., 2023)", "(2024)", "1. 吞吐", "the 1990s", "the 80s", "'90s"],
+)
+def test_references_years_and_list_numbers_are_no_quantity(text: str) -> None:
+    assert find_quantities(text) == []
+
+
+def test_a_figure_number_leaves_the_figure_value() -> None:
+    assert [(q.raw, q.value, q.unit) for q in find_quantities("Fig. 7: latency 20 ms")] == [("20 ms", 0.02, "s")]
+
+
+# Issue 8, item 4: units from pint, stored in a canonical unit (text, raw, value/low/high, unit)
+UNITS = [
+    ("120 ms", "120 ms", 0.12, None, None, "s"),
+    ("0.12 s", "0.12 s", 0.12, None, None, "s"),
+    ("80 GB", "80 GB", 8e10, None, None, "B"),
+    ("2 GiB", "2 GiB", 2147483648.0, None, None, "B"),
+    ("700 W", "700 W", 700.0, None, None, "W"),
+    ("25 °C", "25 °C", 25.0, None, None, "°C"),
+    ("30 MPa", "30 MPa", 3e7, None, None, "Pa"),
+    ("10 keV", "10 keV", 1.602176634e-15, None, None, "J"),
+    ("200 km s−1", "200 km s−1", 200000.0, None, None, "m/s"),
+    ("3.2 TB/s", "3.2 TB/s", 3.2e12, None, None, "B/s"),
+    ("400 Gbps", "400 Gbps", 5e10, None, None, "B/s"),
+    ("2.4 GHz", "2.4 GHz", 2.4e9, None, None, "Hz"),
+    ("100 m", "100 m", 100.0, None, None, "m"),  # a metre when spaced
+    ("3-5 GB", "3-5 GB", None, 3e9, 5e9, "B"),
+    ("10–20 keV", "10–20 keV", None, 1.602176634e-15, 3.204353268e-15, "J"),
+]
+
+
+@pytest.mark.parametrize(("text", "raw", "value", "low", "high", "unit"), UNITS, ids=[u[0] for u in UNITS])
+def test_units_from_pint(text: str, raw: str, value: float | None, low: float | None, high: float | None,
+                         unit: str) -> None:
+    q = _one(text)
+    assert (q.raw, q.value, q.low, q.high, q.unit) == (raw, value, low, high, unit)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3 B params", []),  # B is billions here, not bytes; bare, so no quantity
+        ("8 K context", []),  # 8K context, not kelvin
+        ("8 A100", []),
+        ("3 PR", []),  # not peta × gas constant
+        ("3 ML models", []),
+        ("5 in the box", []),  # not inches
+        ("3 papers", []),
+        ("1000s of experts", []),  # thousands, not seconds
+        ("30s timeout", [("30s", 30.0, "s")]),
+        ("2bit quantization", []),  # a bit width, not a data amount
+        ("width=250px", []),
+        ("2 rare diseases", []),  # not ronto-are
+        ("4 terabytes of code", [("4 terabytes", 4e12, "B")]),
+        ("4×H200", [("4×", 4.0, "devices")]),
+        ("5m users", [("5m", 5e6, None)]),  # glued m after a number: a million
+        ("$5m", [("$5m", 5e6, "$")]),
+    ],
+)
+def test_false_units(text: str, expected: list) -> None:
+    assert [(q.raw, q.value, q.unit) for q in find_quantities(text)] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("3万4000", [("3万4000", 34000.0, None, None)]),
+        ("25万6千", [("25万6千", 256000.0, None, None)]),
+        ("1.2亿", [("1.2亿", 1.2e8, None, None)]),
+        ("1亿5000万", [("1亿5000万", 1.5e8, None, None)]),
+        ("约 3 千", [("3 千", 3000.0, None, "~")]),
+        ("两倍", [("两倍", 2.0, "×", None)]),
+        ("吞吐提升两倍", [("两倍", 2.0, "×", None)]),
+        ("快了二十倍", [("二十倍", 20.0, "×", None)]),
+        ("三十七倍", [("三十七倍", 37.0, "×", None)]),
+        ("至少三倍", [("三倍", 3.0, "×", "≥")]),
+        ("翻了一倍", []),  # doubled: 一倍 does not say its value
+        ("数倍", []),
+    ],
+)
+def test_c22_mixed_chinese_number_forms(text: str, expected: list) -> None:
+    assert [(q.raw, q.value, q.unit, q.bound) for q in find_quantities(text)] == expected
+    for q in find_quantities(text):
+        assert q.raw == text[q.start:q.end]
+
+
+def test_c22_ratio_in_chinese_numerals_gets_its_metric() -> None:
+    [q] = find_quantities("吞吐提升两倍")
+    assert q.metric == "throughput"

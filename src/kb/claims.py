@@ -14,6 +14,7 @@ Kind = Literal["paper-fact", "secondhand", "internal-rating"]
 KINDS: tuple[Kind, ...] = ("paper-fact", "secondhand", "internal-rating")
 Role = Literal["inbox", "card", "living-doc", "other"]
 Precision = Literal["year", "month", "day", "minute"]
+Bound = Literal[">", "≥", "<", "≤", "~"]
 Unit = Literal["sentence", "list-item", "table-row", "heading", "front-matter"]
 Mood = Literal["plan", "disputed"]
 """Why a figure is no statement of fact: ``plan`` (a plan, advice or forecast: ``建议排 3–6 个月``,
@@ -58,9 +59,19 @@ class Quantity(_Frozen):
     high: float | None = None
     """Upper end of a range, else None."""
     unit: str | None = None
-    """Normalised unit: ``%``, ``pp`` (percentage points), ``×``, ``tok/s``, ``+`` (at least), …"""
+    """Normalised unit: kb's own (``%``, ``pp`` percentage points, ``×``, ``tok/s``, ``req/s``,
+    ``LoC``, ``tokens``, a CJK counter, ``$``, ``+`` at least) or, for a physical or data unit,
+    the canonical unit of its dimension from :mod:`kb.extract.units` (``s``, ``B``, ``B/s``,
+    ``W``, ``°C``, ``Pa``, ``J``, ``m/s``, ``Hz`` …), with ``value`` converted to it: ``120 ms``
+    is 0.12 ``s``, ``80 GB`` is 8e10 ``B``; ``raw`` keeps what was written."""
     metric: str | None = None
     """Metric key from the vocabulary (``throughput``, ``ttft``, ``speedup`` …), or None."""
+    bound: Bound | None = None
+    """A bound written with the number, else None (an exact value): ``>`` (超过, over, more
+    than, ``>80%``), ``≥`` (至少, at least, 不少于, 以上, ``≥``/``>=``, ``25+``), ``<`` (不到,
+    不足, 少于, under, less than, ``<100 LoC``), ``≤`` (up to, at most, within, 以内, 以下,
+    最多, 不超过), ``~`` (约, about, around, approximately, 左右, ``~``, ``≈``). ``raw`` and
+    ``value`` are the number's own; the bound word is not part of ``raw``."""
     qualifier: str | None = None
     """What the figure is conditional on where stated (hardware, baseline), else None."""
     subject: str | None = None

@@ -28,10 +28,10 @@ from kb.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import entity_key
 from kb.extract.refs import find_dois
+from kb.values import same_value  # noqa: F401 - re-exported for kb.diff.rules
 
 DATE_METRICS = frozenset({"eol_date", "release_date"})
 RATING_METRICS = frozenset({"votes"})
-_PREC = {"year": 4, "month": 7, "day": 10, "minute": 16}
 #: Words right before a name that make it a host or baseline, not the subject of the numbers
 #: (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
 #: The one list: the parser (kb.yaml entities) and the diff (entities and card names) use it.
@@ -200,6 +200,9 @@ class Fact:
     claim_id: str
     path: str
     line: int
+    bound: str | None = None
+    """``>``, ``≥``, ``<``, ``≤``, ``~`` as stated (:class:`kb.claims.Quantity`), read by
+    :func:`kb.values.same_value`: ``>80%`` is the same value as ``85%``."""
 
     @property
     def source(self) -> str:
@@ -216,41 +219,6 @@ class Fact:
         if self.date is not None:
             return self.date
         return self.value if self.value is not None else (self.low if self.low is not None else 0.0)
-
-
-def _close(a: float, b: float, tol: float) -> bool:
-    return abs(a - b) <= tol * max(abs(a), abs(b)) or a == b
-
-
-def same_value(a: Fact, b: Fact, tol: float) -> bool:
-    """Same value: dates at the precision both state; numbers within relative ``tol``.
-
-    Signs come from wording (``下降``) and are compared as magnitudes; a point inside a
-    range (tolerance-widened) is the same value as the range.
-    """
-    if a.is_date or b.is_date:
-        if not (a.is_date and b.is_date):
-            return False
-        n = min(_PREC.get(a.precision or "day", 10), _PREC.get(b.precision or "day", 10))
-        return (a.date or "")[:n] == (b.date or "")[:n]
-    ia, ib = _interval(a), _interval(b)
-    if ia is None or ib is None:
-        return False
-    if ia[0] == ia[1] and ib[0] == ib[1]:
-        return _close(ia[0], ib[0], tol)
-    if ia[0] != ia[1] and ib[0] != ib[1]:
-        return _close(ia[0], ib[0], tol) and _close(ia[1], ib[1], tol)
-    point, rng = (ia[0], ib) if ia[0] == ia[1] else (ib[0], ia)
-    return rng[0] * (1 - tol) <= point <= rng[1] * (1 + tol)
-
-
-def _interval(f: Fact) -> tuple[float, float] | None:
-    if f.value is not None:
-        return abs(f.value), abs(f.value)
-    if f.low is not None and f.high is not None:
-        lo, hi = sorted((abs(f.low), abs(f.high)))
-        return lo, hi
-    return None
 
 
 def _fold(text: str) -> str:
@@ -510,7 +478,7 @@ class Attributor:
             # a table row's conditions are in its other cells (model, concurrency, hardware)
             qual = q.qualifier or _conditions(text if claim.unit == "table-row" else text[cs:ce])
             out.append(Fact(subj, self.group(subj), q.metric, _norm_qual(qual), q.unit, q.value, q.low, q.high,
-                            None, None, q.raw, claim.kind, claim.id, p.path, p.line))
+                            None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound))
         for i, d in enumerate(claim.dates):
             if d.metric not in DATE_METRICS or d.mood is not None:
                 continue

@@ -268,8 +268,10 @@ def _hint(vs: Sequence[View]) -> str | None:
 
 
 def _same_fact(a: Fact, b: Fact, tol: float) -> bool:
-    """Same metric, unit and value (qualifiers ignored: the same number is the same fact)."""
-    return a.metric == b.metric and a.unit == b.unit and same_value(a, b, tol)
+    """Same metric, unit and value (qualifiers ignored: the same number is the same fact). A
+    value whose metric no word names (a bare ``1.4×``, issue 8) repeats any fact of that value."""
+    return (a.metric == b.metric or a.metric is None or b.metric is None) and a.unit == b.unit \
+        and same_value(a, b, tol)
 
 
 def _comparable(a: Fact, b: Fact) -> bool:

@@ -20,6 +20,11 @@ from types import MappingProxyType
 #   precision (``FP8 精度``); such a figure rarely carries a number of its own.
 # * ``$`` is cost: written before a number (``$0.5``) it lies inside the quantity's span.
 # * votes include ``HN``, ``stars``: the seeds cite ``Raschka 419 HN`` and HF votes as ratings.
+# * ratios that are not speed-ups have metrics of their own (issue 8): compression_ratio
+#   (``410x KV cache compression``), size_ratio (``模型小了 60 倍``), call_count_ratio
+#   (``调用次数减少 7 倍``), write_amplification (``写放大 1.8×``); an error rate is error_rate,
+#   never latency. A ``×`` with no phrase in its clause has no metric (it never conflicts).
+# * ``提交`` alone also means "submit" (``提交 3 个 PR``): commits are ``提交数``/``提交次数``.
 # * ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
 # * eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
 #   quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
@@ -31,8 +36,13 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "accuracy": ("准确率", "精度", "accuracy", "acc"),
     "speedup": ("加速", "加速比", "提速", "speedup", "speed-up", "faster"),
     "memory": ("显存", "内存", "memory", "VRAM"),
+    "compression_ratio": ("压缩", "压缩比", "压缩率", "compression", "compression ratio", "compresses", "compressed"),
+    "size_ratio": ("模型小", "模型大小", "模型体积", "体积", "model size", "smaller model", "size reduction"),
+    "call_count_ratio": ("调用次数", "调用量", "call count", "calls", "API calls", "invocations"),
+    "write_amplification": ("写放大", "write amplification", "write amp"),
+    "error_rate": ("错误率", "出错率", "失败率", "error rate", "failure rate", "errors"),
     "traffic": ("流量", "traffic", "Host→Device", "Host-to-Device"),
-    "commits": ("commits", "提交"),
+    "commits": ("commits", "提交数", "提交次数"),
     "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
     "concurrency": ("并发", "concurrent", "concurrency"),
     "loc": ("LoC", "lines of code", "行代码"),
@@ -49,8 +59,8 @@ DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
 
 # Units whose metric is known when no phrase names one (the brief's rule): the normalised
 # unit and the written forms a caller may pass instead.
+# A ratio (×, 倍) has none: "2.4×" names no metric (issue 8), only a phrase does.
 UNIT_DEFAULTS: dict[str, str] = {
-    "×": "speedup", "x": "speedup", "X": "speedup", "倍": "speedup",
     "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
 }
 
@@ -95,6 +105,9 @@ _AFTER_GAP = re.compile(
     r"[\s*_]*+(?:(?:的|更[高低少多小大快]|(?:less|fewer|lower|smaller|more|higher|larger|greater|better)\s)[\s*_]*+)?",
     re.IGNORECASE,
 )
+# A phrase followed by 时/下 is a condition (在显存时约 1.29×), not the metric of a number
+# further on in its clause.
+_CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|条件下|的情况下)")
 # A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
 _FREE_DIGIT = re.compile(r"(?<![A-Za-z0-9_.])\d")
 _MAX_BEFORE_GAP = 16
@@ -255,17 +268,16 @@ class MetricVocab:
         3. a phrase *directly after*: only spaces, ``*``, 的 or one comparative (less, fewer,
            lower, more, higher, better, 更低, 更高 …) between, at most 10 characters: ``2.03× 吞吐``,
            ``1,918 commits``, ``1,300 万 job minutes``, ``3.7× less memory``;
-        4. the unit's default (:data:`UNIT_DEFAULTS`: ``×``/``x``/``倍`` → speedup, ``tok/s``
-           → throughput);
+        4. the unit's default (:data:`UNIT_DEFAULTS`: ``tok/s`` → throughput; a ratio ``×``
+           has none, so a bare ``2.4×`` gets a metric only from a phrase);
         5. the nearest phrase in the same clause with no other free-standing number between
-           (before wins a tie). Clause boundaries: ``，,；;。.!?：:``, newline, ``|``, ASCII and
+           (before wins a tie); a phrase before it followed by 时/下 is a condition and left
+           out (``全专家在显存时约 1.29×`` has no metric). Clause boundaries: ``，,；;。.!?：:``, newline, ``|``, ASCII and
            CJK parentheses and brackets, and ``、``; a clause reaches at most 80 characters
            either side.
 
         Overlapping phrases: the longest wins (``inter-token latency`` over ``latency``).
-        Step 4 comes before step 5, where the brief put the unit last: in ``全专家在显存时约
-        1.29×`` the phrase 显存 is a condition, not the metric, and a distant word is a weaker
-        signal than the unit. ``：`` also ends a clause, except between a label and its value.
+        ``：`` also ends a clause, except between a label and its value.
 
         :param text: the text, as written (full-width forms are folded here).
         :param start: offset of the number's first character (sign or currency included).
@@ -316,7 +328,8 @@ class MetricVocab:
         b = _BOUNDARY.search(norm, e, e + _WINDOW)
         ce = b.start() if b else min(len(norm), e + _WINDOW)
         best: tuple[int, int] | None = None  # (distance, phrase index)
-        if i >= 0 and sc.starts[i] >= cs and not _FREE_DIGIT.search(norm, sc.ends[i], s):
+        if i >= 0 and sc.starts[i] >= cs and not _FREE_DIGIT.search(norm, sc.ends[i], s) \
+                and not _CONDITION_AFTER.match(norm, sc.ends[i]):
             best = (s - sc.ends[i], i)
         if k < len(sc.starts) and sc.ends[k] <= ce and not _FREE_DIGIT.search(norm, e, sc.starts[k]):
             if best is None or sc.starts[k] - e < best[0]:

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from itertools import accumulate
 
 from kb.claims import Quantity
+from kb.extract import units as _units
 from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
@@ -61,6 +62,8 @@ _UNIT = (
 )
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
+# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
+_TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 _SEP = r"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
@@ -69,7 +72,7 @@ _LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第
 _QTY_RE = re.compile(
     r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
     + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?"
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
     + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
@@ -100,6 +103,63 @@ _DECREASE_AFTER = re.compile(
 )
 _DECREASE_LOOKBACK = 28
 _FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
+# kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
+_KB_OWN_UNITS = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "$", "¥", "+", "devices",
+                           "GFLOPS", "TFLOPS", "PFLOPS"}) | _COUNTERS
+# Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
+# too) with an optional power (s-1, s⁻¹, m^2), joined by '/', '·', '*' or, when the next
+# part has a power, a space (km s-1, erg cm-2 s-1).
+_POW = r"(?:\^?-?\d(?!\d)|[⁻¹²³]+)"
+_PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
+_PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
+# A figure, table, section, equation or step number, and what is before a list number.
+_REF_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eqs?|equations?|alg(?:orithm)?s?|appendix|"
+    r"steps?|chapters?|ch|thm|theorem|lemma|def(?:inition)?|ref|no|item|page|p|pp|line)\.?"
+    r"|[表图式节]|步骤|公式|附录|章)[ \t]*[(\[]?$",
+    re.IGNORECASE,
+)
+# Bounds written before the number (directly, with spaces or emphasis between) and after it.
+_BOUND_BEFORE = re.compile(
+    r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
+    r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|(?<![A-Za-z])(?:up to|at most|within|no more than))"
+    r"|(?P<gt>(?<![-=])>|超过|多于|大于|高于|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
+    r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
+    r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
+    r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*$",
+    re.IGNORECASE,
+)
+_BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
+_BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
+_BOUND_LOOKBACK = 16
+
+
+def _bound(norm: str, s: int, e: int) -> str | None:
+    """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
+    m = _BOUND_BEFORE.search(norm, max(0, s - _BOUND_LOOKBACK), s)
+    if m is None:
+        m = _BOUND_AFTER.match(norm, e)
+    if m is None:
+        return None
+    return _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
+
+
+def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
+    """A physical or data unit written at ``norm[e:]`` that kb's vocabulary does not know,
+    read by pint, and the offset after it; None when the text there is no unit. A lower-case
+    ``m`` glued to the number is a million (``5m users``), not a metre: see _single."""
+    t = _PINT_TOKEN.match(norm, e)
+    if t is None:
+        return None
+    c = _units.canonical(t["t"])
+    return (c, t.end()) if c is not None else None
+
+
+def _canonical(unit: str | None) -> _units.Canonical | None:
+    """pint's canonical form of one of kb's convertible units (ms, GB, month …), else None."""
+    if unit is None or unit in _KB_OWN_UNITS:
+        return None
+    return _units.canonical(unit)
 
 
 def _unit_of(written: str | None) -> str | None:
@@ -219,6 +279,18 @@ def find_quantities(
 
     Emphasis markers are never part of a quantity (C12: ``**2.03×**加速`` → raw ``2.03×``).
 
+    Issue 8: mixed Chinese numbers (C22: ``3万4000`` → 34000, ``25万6千`` → 256000,
+    ``1亿5000万``) and ratios in Chinese numerals (``两倍`` → 2 ``×``, ``二十倍``; not ``一倍``,
+    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.claims.Quantity.bound`) from the
+    words around the number (``>80%``, ``超过``, ``至少 7 倍``, ``32K 以内``, ``约 3 千``, ``up
+    to``, ``within`` …). Units that kb's vocabulary does not know are read by pint after the
+    number (``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``) and every physical or data unit is
+    stored in its canonical unit (:mod:`kb.extract.units`: ``120 ms`` → 0.12 ``s``), except
+    false units of this field (``3 B`` params, ``8 K`` context, ``A100``, ``3 PR``, ``the
+    1990s``; a glued ``m`` is a million: ``5m users``). A range joins like units only, and a
+    year is never its end (``3 days in 2014 to 36 days``). Figure, table, section, equation and
+    step numbers (``Fig. 7``, ``Table 3``, ``表 2``, ``图 5``, ``Sec. 4``, ``Eq. (2)``) are none.
+
     :param text: one claim's text or a whole document; any length.
     :param skip: ``(start, end)`` spans (arXiv ids, dates, URLs …) no quantity may overlap.
     :param vocab: metric vocabulary; ``metric`` is :meth:`MetricVocab.metric_at` (date
@@ -228,7 +300,7 @@ def find_quantities(
     """
     norm = normalise(text)
     m = _QTY_RE.search(norm)
-    if m is None:
+    if m is None and "倍" not in norm:
         return []
     spans = sorted(skip)
     skip_starts = [a for a, _ in spans]
@@ -241,13 +313,30 @@ def find_quantities(
         s, e = m.start(), m.end()
         next_pos = e
         q: dict | None = None
+        pint: _units.Canonical | None = None
         if g["sep"] is not None:
-            q = _range(g, norm, s)
+            if g["u2"] is None and g["plus"] is None and (found := _pint_unit(norm, e)) is not None:
+                pint, e = found
+                next_pos = e
+                g = {**g, "u2": "\x00pint"}
+            q = _range(g, norm, s, pint)
             if q is _NOT_A_RANGE:  # the first number alone
                 e = next_pos = next(m.end(k) for k in ("u1", "m1", "n1") if g[k] is not None)
                 g = {**g, "u": g["u1"], "sep": None, "plus": None}
+                pint = None
         if g["sep"] is None:
-            q = _single(g, norm, s, vocab)
+            if g["u"] is None and g["plus"] is None and g["pm"] is None and (found := _pint_unit(norm, e)) is not None:
+                if found[0].unit == "m" and norm[e:found[1]] == "m" and (g["cur"] or g["m1"] is None):
+                    pint = None  # 5m users, $5m: a million (the field's meaning), handled below
+                    if g["m1"] is None:
+                        g = {**g, "m1": "M"}
+                        e = next_pos = found[1]
+                else:
+                    pint, e = found
+                    next_pos = e
+            q = _single(g, norm, s, vocab, pint)
+        if q is not None and _REF_BEFORE.search(norm, max(0, s - 12), s):
+            q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
             q = None  # glued to letters: part of an identifier
         if q is not None:
@@ -265,6 +354,13 @@ def find_quantities(
                     q["value"] = -q["value"]
                 else:
                     q["low"], q["high"] = -q["high"], -q["low"]
+            bound = "≥" if g["plus"] else (_bound(norm, s, e) if g["sep"] is None else None)
+            conv = pint or _canonical(unit)
+            if conv is not None:
+                unit = conv.unit
+                for k in ("value", "low", "high"):
+                    if q[k] is not None:
+                        q[k] = conv.apply(q[k])
             qualifier = None
             if unit == "×" and norm[e - 1] == "×":
                 w = _GLUED_WORD.match(norm, e)
@@ -272,10 +368,28 @@ def find_quantities(
                 if qualifier and _HARDWARE_RE.fullmatch(qualifier):
                     unit, metric = "devices", None  # 8×H200 is eight GPUs, not a speed-up
             out.append(
-                Quantity(raw=text[s:e], unit=unit, metric=metric, qualifier=qualifier, start=s, end=e, **q)
+                Quantity(raw=text[s:e], unit=unit, metric=metric, bound=bound, qualifier=qualifier, start=s, end=e, **q)
             )
         m = _QTY_RE.search(norm, next_pos)
+    if "倍" in norm:
+        _cjk_ratios(text, norm, out, spans, scan, vocab)
     return out
+
+
+def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]], scan, vocab: MetricVocab) -> None:
+    """Add ``两倍``-style ratios (unit ×) to ``out`` in text order, where nothing else is."""
+    taken = [(q.start, q.end) for q in out] + list(skip)
+    added = False
+    for c in _CJK_TIMES_RE.finditer(norm):
+        s, e = c.span()
+        if any(a < e and s < b for a, b in taken):
+            continue
+        metric = vocab._resolve(scan, norm, s, e, "×")[0]
+        out.append(Quantity(raw=text[s:e], value=_cjk_value(c["n"]), unit="×", metric=metric,
+                            bound=_bound(norm, s, e), start=s, end=e))
+        added = True
+    if added:
+        out.sort(key=lambda q: q.start)
 
 
 def _names_bare(how: str, phrase: str) -> bool:
@@ -287,10 +401,41 @@ def _names_bare(how: str, phrase: str) -> bool:
     return how == "before" or not (phrase[:1].isupper() and any(c.islower() for c in phrase))
 
 
-def _single(g: dict, norm: str, s: int, vocab: MetricVocab) -> dict | None:
+def _tail(sign: str | None, tail: str | None) -> float:
+    """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
+    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
+    if not tail:
+        return 0.0
+    exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
+    v = float(f"{tail.rstrip('千百万')}e{exp}")
+    return -v if sign == "-" else v
+
+
+_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# A ratio written in Chinese numerals (C22: 两倍, 十倍, 二十倍): 2–99 before 倍. 一倍 is left out:
+# 翻一倍 / 提升一倍 means doubled, so its value is not what it says.
+_CJK_TIMES_RE = re.compile(r"(?<![一二两三四五六七八九十百千万亿几数])(?P<n>[一二两三四五六七八九]?十[一二三四五六七八九]?|[二两三四五六七八九])倍")
+
+
+def _cjk_value(n: str) -> float:
+    """``两`` → 2, ``十`` → 10, ``二十`` → 20, ``十五`` → 15, ``三十七`` → 37."""
+    if "十" not in n:
+        return float(_CJK_DIGIT[n])
+    tens, _, ones = n.partition("十")
+    return float((_CJK_DIGIT[tens] if tens else 1) * 10 + (_CJK_DIGIT[ones] if ones else 0))
+
+
+def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonical | None = None) -> dict | None:
     """Fields of a single value, or None when it is not a quantity; ``bare`` marks a number
-    that counts only with a metric phrase next to it."""
-    unit = _unit_of(g["u"])
+    that counts only with a metric phrase next to it. ``pint`` is a unit pint read after it
+    (the value is converted by the caller)."""
+    unit = pint.unit if pint is not None else _unit_of(g["u"])
+    if unit == "s" and pint is None and g["u"] == "s" and not g["m1"] and g["n1"].isdigit():
+        n = g["n1"]
+        if (len(n) == 4 and n.endswith("0") and 1900 <= int(n) <= 2100) or (len(n) >= 3 and re.fullmatch(r"10+", n)) or (
+            len(n) == 2 and n.endswith("0") and re.search(r"(?:(?<![A-Za-z])the[ \t]+|')$", norm[max(0, s - 5):s], re.I)
+        ):
+            return None  # the 1990s, the 80s, '90s: a decade; 100s, 1000s: hundreds, thousands
     if unit is not None and unit in _COUNTERS and "." in g["n1"]:
         return None  # "1.5 个" is not a count
     if unit is None and g["cur"]:
@@ -305,7 +450,7 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab) -> dict | None:
         name = _NAME_BEFORE.search(norm, max(0, s - 16), s)
         if name and vocab.phrase_metric(name.group(1)) is None:
             return None  # RTX 5090, PRO 6000
-    value = _number(g["sign"], g["n1"], g["m1"])
+    value = _number(g["sign"], g["n1"], g["m1"]) + _tail(g["sign"], g.get("tail"))
     return {"value": value, "low": None, "high": None, "unit": unit, "bare": bare, "signed": bool(g["sign"])}
 
 
@@ -313,12 +458,19 @@ _NOT_A_RANGE: dict = {}
 """Sentinel of :func:`_range`: the two numbers do not make a range; take the first alone."""
 
 
-def _range(g: dict, norm: str, start: int) -> dict | None:
+def _range(g: dict, norm: str, start: int, pint: _units.Canonical | None = None) -> dict | None:
     """Fields of a range; :data:`_NOT_A_RANGE` when the ends disagree (units, magnitude,
-    currency); None when it is bare (two plain numbers: a date, pages, ``7-31``, ``2023-2024``)."""
-    u1, u2 = _unit_of(g["u1"]), _unit_of(g["u2"])
+    currency) or the first end is a year (``3 days in 2014 to 36 days``: a range joins like
+    units only); None when it is bare (two plain numbers: a date, pages, ``7-31``,
+    ``2023-2024``). ``pint`` is a unit pint read after the second end."""
+    u1 = _unit_of(g["u1"])
+    u2 = pint.unit if pint is not None else _unit_of(g["u2"])
     if (u1 is not None and u1 != u2) or (g["m1"] and not g["m2"]) or (g["cur2"] and not g["cur"]):
         return _NOT_A_RANGE
+    n1 = g["n1"]
+    if u1 is None and not g["m1"] and not g["cur"] and n1.isdigit() and len(n1) == 4 and 1900 <= int(n1) <= 2100 \
+            and (u2 is not None or g["m2"]):
+        return _NOT_A_RANGE  # a year, then a number with a unit: never one range
     if u1 is not None and g["sep"].strip() in ("to", "至", "到") and _FROM.search(norm, max(0, start - 8), start):
         return _NOT_A_RANGE  # "from 58.20% to 64.80%": a change, two values
     unit = u2 or g["cur"]
@@ -326,7 +478,7 @@ def _range(g: dict, norm: str, start: int) -> dict | None:
         return None
     if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
         return None
-    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"])
+    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + _tail(g["sign"], g.get("tail"))
     b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,

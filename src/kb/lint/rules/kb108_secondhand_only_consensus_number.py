@@ -8,6 +8,7 @@ from typing import Any
 from kb.claims import Quantity
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.kbfacts import PaperFact
+from kb.values import same_value
 
 
 class SecondhandOnlyConsensusNumber(Rule):
@@ -114,19 +115,9 @@ def _consensus_ranges(ctx: LintContext, words: list[str]) -> list[tuple[int, int
     return out
 
 
-def _close(a: float, b: float, tol: float) -> bool:
-    return abs(a - b) <= tol * max(abs(a), abs(b)) or a == b
-
-
 def _supports(f: PaperFact, q: Quantity, tol: float) -> bool:
-    if f.unit != q.unit:
-        return False
+    """A card's number supports ``q``: same metric when both name one (× ratios excepted)
+    and the same value (:func:`kb.values.same_value`: units, ranges, bounds, tolerance)."""
     if f.metric and q.metric and f.metric != q.metric and q.unit != "×":
         return False
-    if q.value is not None:
-        if f.value is not None:
-            return _close(f.value, q.value, tol)
-        return f.low is not None and f.high is not None and (_close(f.low, q.value, tol) or _close(f.high, q.value, tol))
-    if q.low is None or q.high is None:
-        return False
-    return f.low is not None and f.high is not None and _close(f.low, q.low, tol) and _close(f.high, q.high, tol)
+    return same_value(q, f, tol)

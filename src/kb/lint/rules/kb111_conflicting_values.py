@@ -8,8 +8,7 @@ from typing import Any
 
 from kb.claims import Claim, DateRef, Quantity
 from kb.lint.base import LintContext, Rule, Violation
-
-_PRECISION_LEN = {"year": 4, "month": 7, "day": 10, "minute": 16}
+from kb.values import same_value
 
 
 def subject_label(key: str, entities: Mapping[str, Any] | None = None) -> str:
@@ -28,10 +27,11 @@ class ConflictingValues(Rule):
     (the subject is the one the parser attached to the value, else the claim's only subject)
     and reports each statement that disagrees with the first one of its group: two values
     further apart than `tolerance` of `kb.yaml`, a value outside a stated range, two ranges
-    that do not overlap, or two dates that differ at the precision both state (`2025 年
+    with different ends, a value a stated bound excludes (`>80%` vs `70%`), or two dates that differ at the precision both state (`2025 年
     12 月` vs `2026 年 1 月`; `2026-03` and `2026-03-21` agree). Values within one sentence
     are never compared: a sentence stating two values of one group (before → after, or two
-    settings) is left out of that group.
+    settings) is left out of that group. Sameness is `kb.values.same_value` (units
+    converted, signs as magnitudes), the one definition the diff uses too.
 
     ## Why is this bad?
     A living document edited by several people over months ends up stating the old and the
@@ -91,7 +91,7 @@ class ConflictingValues(Rule):
                     first[key] = (v, c)
                     continue
                 v0, c0 = first[key]
-                if not _differ(v0, v, tol):
+                if same_value(v0, v, tol):
                     continue
                 p0 = c0.provenance.line
                 line, col = ctx.index.locate(c.provenance.line, v.raw, c.provenance.end_line)
@@ -103,19 +103,3 @@ def _show(v: Quantity | DateRef) -> str:
     if isinstance(v, DateRef):
         return v.value
     return v.raw
-
-
-def _differ(a: Quantity | DateRef, b: Quantity | DateRef, tol: float) -> bool:
-    if isinstance(a, DateRef) or isinstance(b, DateRef):
-        if not (isinstance(a, DateRef) and isinstance(b, DateRef)):
-            return False
-        n = min(_PRECISION_LEN[a.precision], _PRECISION_LEN[b.precision])
-        return a.value[:n] != b.value[:n]
-    if a.value is not None and b.value is not None:
-        return abs(a.value - b.value) > tol * max(abs(a.value), abs(b.value))
-    ra = (a.low, a.high) if a.value is None else (a.value, a.value)
-    rb = (b.low, b.high) if b.value is None else (b.value, b.value)
-    if None in ra or None in rb:
-        return False
-    slack = tol * max(abs(x) for x in (*ra, *rb))
-    return ra[1] + slack < rb[0] or rb[1] + slack < ra[0]  # type: ignore[operator]

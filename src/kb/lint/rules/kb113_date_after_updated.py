@@ -6,8 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.lint.base import LintContext, Rule, Violation
-
-_PRECISION_LEN = {"year": 4, "month": 7, "day": 10, "minute": 16}
+from kb.values import date_prefix
 
 
 class DateAfterUpdated(Rule):
@@ -60,7 +59,7 @@ class DateAfterUpdated(Rule):
         shown = local.isoformat(timespec="minutes")
         for c in ctx.doc.claims:
             for d in c.dates:
-                n = _PRECISION_LEN.get(d.precision, len(d.value))
+                n = len(date_prefix(d.value, d.precision))
                 if d.value[:n] > stamp[:n]:
                     line, col = ctx.index.locate(c.provenance.line, d.raw, c.provenance.end_line)
                     yield Violation(line, f"{d.raw} is later than updated {shown}: fix the date, "

@@ -1,0 +1,178 @@
+"""Physical and data units, from the pint units library: recognise, normalise, convert.
+
+kb's own vocabulary (``%``, ``pp``, ``×``, ``tok/s``, ``req/s``, ``LoC``, CJK counters, ``$``)
+lives in :mod:`kb.extract.quantities`; everything a physicist or an engineer writes after a
+number (``ms``, ``GiB``, ``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``, ``TB/s``, ``Gbps``) is
+looked up here, in pint's registry, and stored in one *canonical* unit per dimension
+(:data:`CANONICAL`): a time in ``s``, data in ``B`` (bytes), a data rate in ``B/s``, and so
+on, so that ``120 ms`` and ``0.12 s`` are the same value.
+
+Cost: importing pint and building its registry takes about half a second, so both happen on
+the first lookup only (``kb --version`` and the no-change nightly path never pay), and every
+lookup is cached per written token.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+# Field meanings first (the issue's false units): a single letter after a number is a
+# magnitude or a model size in this field (3 B params, 8 K context, 2 T tokens, 5 M users), an
+# English word (a, at, in, on …) is never a unit, and `dB`/`ppm` are ratios kb does not convert.
+_NOT_UNITS = frozenset(
+    "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
+    "am an as at be by do go he if in is it me my no of on or pm so to up us we "
+    "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
+    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
+)
+# Written forms pint does not read as the field means them.
+_PINT_NAME = {
+    "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
+    "KiB": "kibibyte", "MiB": "mebibyte", "GiB": "gibibyte", "TiB": "tebibyte",
+    "KB/s": "kilobyte/second", "MB/s": "megabyte/second", "GB/s": "gigabyte/second", "TB/s": "terabyte/second",
+    "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
+    "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
+    "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
+    "PB": "petabyte", "EB": "exabyte", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
+}
+# All-capital units (other capitals are acronyms of the field: PT, ML, ET, CI, HBM, GPU).
+_UPPER_UNITS = frozenset("W V J N KB MB GB TB PB EB GW MW TW PW GV MV GJ MJ TJ PJ GN MN".split())
+# Canonical unit per kind of quantity: (pint expression, unit as kb writes it). The first
+# whose dimension matches is used; data and data rates are found from pint's base unit (bit).
+_PREFERRED: tuple[tuple[str, str], ...] = (
+    ("second", "s"), ("hertz", "Hz"), ("meter", "m"), ("meter/second", "m/s"),
+    ("meter/second**2", "m/s^2"), ("kilogram", "kg"), ("watt", "W"), ("joule", "J"),
+    ("pascal", "Pa"), ("degree_Celsius", "°C"), ("ampere", "A"), ("volt", "V"), ("ohm", "Ω"),
+    ("newton", "N"), ("tesla", "T"), ("mole", "mol"), ("meter**2", "m^2"), ("liter", "L"), ("kilogram/meter**3", "kg/m^3"),
+)
+CANONICAL_UNITS: frozenset[str] = frozenset({shown for _, shown in _PREFERRED} | {"B", "B/s"})
+"""Every canonical unit :func:`canonical` gives (one per dimension, so two differ in kind)."""
+_EXPONENT = str.maketrans({"⁻": "-", "¹": "1", "²": "2", "³": "3", "⁴": "4", "·": "*", "⋅": "*"})
+_POWER_RE = re.compile(r"(?<=[A-Za-zµμΩ°])(?:\*\*|\^)?(-?\d)(?!\d)")
+
+
+class Canonical(NamedTuple):
+    """A written unit in kb's canonical unit: ``value_canonical = scale * value + offset``."""
+
+    unit: str
+    """Canonical unit as stored in :attr:`kb.claims.Quantity.unit` (``s``, ``B``, ``B/s`` …)."""
+    scale: float
+    offset: float = 0.0
+    """Non-zero for temperatures only (°F → °C)."""
+
+    def apply(self, value: float) -> float:
+        """``value`` in the canonical unit, rounded to 12 significant digits (0.12, not
+        0.12000000000000001)."""
+        return float(f"{self.scale * value + self.offset:.12g}")
+
+
+_REGISTRY: Any = None
+
+
+def registry() -> Any:
+    """pint's unit registry, built on the first call and kept (about 0.5 s with the import)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        import pint
+
+        _REGISTRY = pint.UnitRegistry(cache_folder=None)
+    return _REGISTRY
+
+
+def _expression(token: str) -> str:
+    """pint expression of a written unit: ``km s-1`` → ``km*s**-1``, ``m s⁻²`` → ``m*s**-2``."""
+    t = token.translate(_EXPONENT).replace("−", "-")
+    t = _POWER_RE.sub(lambda m: "**" + m.group(1), t)
+    return re.sub(r"\s+", "*", t.strip())
+
+
+@lru_cache(maxsize=4096)
+def canonical(token: str) -> Canonical | None:
+    """The canonical unit of a unit written after a number, or None when it is none here.
+
+    :param token: a unit as written after a number: ``ms``, ``GiB``, ``km s-1``, ``°C``,
+        ``TB/s``, ``Gbps``; the parser folds U+2212 to ``-`` first.
+    :returns: :class:`Canonical` (``ms`` → ``("s", 0.001)``, ``GiB`` → ``("B", 1073741824)``,
+        ``Gbps`` → ``("B/s", 1.25e8)``, ``°F`` → ``("°C", 5/9, -160/9)``), or None for a word
+        that is no unit after a number in this field (:data:`_NOT_UNITS`: single letters such
+        as ``B`` of ``3 B`` params and ``K`` of ``8 K`` context, English words, ``dB``) and
+        for anything pint cannot parse or that has no dimension (``percent``).
+    """
+    name = _PINT_NAME.get(token)
+    if not token or (name is None and (token in _NOT_UNITS or (token.isupper() and token not in _UPPER_UNITS))):
+        return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
+    if name is None and token.isalpha() and token.islower() and len(token) >= 4 and not _written_name(token):
+        return None  # rare is not ronto-are: a word must spell its prefix out (kilometers)
+    expr = name or _expression(token)
+    return _lookup(expr, compound=any(c in expr for c in "/*"))
+
+
+def _written_name(word: str) -> bool:
+    """Whether pint reads ``word`` as a unit name with its prefix spelt out in full
+    (``terabytes``, ``seconds``), not as a one-letter prefix glued to a name (``rare``)."""
+    try:
+        readings = registry().parse_unit_name(word)
+    except Exception:  # noqa: BLE001
+        return False
+    return any(word.startswith(prefix) for prefix, _, _ in readings)
+
+
+_STORED = {"B": "byte", "B/s": "byte/second"}
+"""Canonical units as stored whose written form :func:`canonical` refuses after a number."""
+
+
+@lru_cache(maxsize=4096)
+def _lookup(expr: str, compound: bool = True) -> Canonical | None:
+    """pint's reading of one expression, in kb's canonical unit, or None. A unit outside
+    :data:`_PREFERRED` is taken only when written as a compound (``erg cm-2 s-1``)."""
+    ureg = registry()
+    try:
+        q = ureg.Quantity(1.0, expr)
+        base = q.to_base_units()
+    except Exception:  # noqa: BLE001 - pint raises many kinds of error for a non-unit
+        return None
+    base_units = str(base.units)
+    if base_units == "bit":
+        return Canonical("B", float(f"{base.magnitude / 8:.15g}"))
+    if base_units == "bit / second":
+        return Canonical("B/s", float(f"{base.magnitude / 8:.15g}"))
+    if q.dimensionless:
+        return None
+    for target_expr, shown in _PREFERRED:
+        target = ureg.Unit(target_expr)
+        if q.is_compatible_with(target):
+            zero = ureg.Quantity(0.0, q.units).to(target).magnitude
+            one = ureg.Quantity(1.0, q.units).to(target).magnitude
+            return Canonical(shown, float(f"{one - zero:.15g}"), float(f"{zero:.15g}"))
+    if not compound:
+        return None  # PR (peta × gas constant), Gy: a lone token pint reads oddly is no unit here
+    return Canonical(f"{base.units:~}".replace(" ", ""), float(f"{base.magnitude:.15g}"))
+
+
+def _stored(unit: str) -> Canonical | None:
+    """Canonical reading of a unit as stored in a Quantity (canonical or as written)."""
+    if unit in _STORED:
+        return _lookup(_STORED[unit])
+    return canonical(unit)
+
+
+@lru_cache(maxsize=4096)
+def factor(unit_from: str, unit_to: str) -> tuple[float, float] | None:
+    """``(scale, offset)`` that converts a value in ``unit_from`` to ``unit_to``, or None.
+
+    Both are units as stored (canonical or as written). Units kb keeps in its own vocabulary
+    (``%``, ``×``, ``tok/s``) convert only to themselves: ``(1.0, 0.0)`` when equal.
+    """
+    if unit_from == unit_to:
+        return 1.0, 0.0
+    if (unit_from in CANONICAL_UNITS and unit_to in CANONICAL_UNITS) or not (
+        any(c.isalpha() for c in unit_from) and any(c.isalpha() for c in unit_to)
+    ):
+        return None  # two canonical units are two dimensions; %, ×, ¥, 张 convert to nothing
+    a, b = _stored(unit_from), _stored(unit_to)
+    if a is None or b is None or a.unit != b.unit:
+        return None
+    # v_to = (a.scale * v + a.offset - b.offset) / b.scale
+    return a.scale / b.scale, (a.offset - b.offset) / b.scale
