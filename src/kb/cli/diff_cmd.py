@@ -58,7 +58,7 @@ def diff_cmd(
     """
     opened = load(kb, quiet=True)
     try:
-        name = topic or opened.config.first_topic()
+        name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
             _version_diff(opened, name, v_from, v_to, fmt)
             return
@@ -168,7 +168,7 @@ def digest_cmd(
 
     opened = load(kb, quiet=True)
     try:
-        name = topic or opened.config.first_topic()
+        name = opened.config.first_topic() if topic is None else topic
         known = len(opened.report.problems)
         night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
         for problem in opened.report.problems[known:]:
@@ -200,6 +200,9 @@ def digest_cmd(
     if force and target.is_file() and not _is_brief(target):
         raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
+    from kb.paths import write_target
+
+    write_target(root, target, force=force, own=out is None, what="brief")
     try:
         write_atomic(target, text, overwrite=force)
     except FileExistsError as exc:
@@ -256,7 +259,7 @@ def bump_cmd(
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)
-    name = topic or config.first_topic()
+    name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "--updated") if updated else None
     res = bump(root, name, now=now, tz=config.tzinfo, force=force)
     if res.snapshot_existed:

@@ -131,6 +131,9 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
 
 def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -> None:
     """Write one fixed file; a failure is an :class:`InputError` naming it (exit 2)."""
+    from kb.paths import write_target
+
+    write_target(file.parent, file, own=False, what="file to fix")
     try:
         write_fixed(file, outcome)
     except OSError as exc:

@@ -20,6 +20,7 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import re
 import urllib.parse
@@ -45,6 +46,11 @@ MAX_IDS = 100
 """Ids per ``Search`` (one request each): the arxiv.py maintainer's advice in lukasschwab/arxiv.py #167."""
 
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
+
+logging.getLogger("arxiv").addHandler(logging.NullHandler())
+"""The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
+handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
+the root logger, which the ``arxiv`` logger still propagates to."""
 
 _SHORT_ID_RE = re.compile(r"(?P<id>.+?)(?:v(?P<v>\d+))?")
 _ATOM = "{http://www.w3.org/2005/Atom}"
