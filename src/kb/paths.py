@@ -44,8 +44,8 @@ def inside_kb(root: Path, path: Path, *, what: str = "file") -> Path:
     :raises InputError: the path, or a folder on its way, is a link leading out of the KB.
     """
     if not is_inside(root, path):
-        raise InputError(f"the {what} would be outside the KB: a symbolic link leads to {resolved(path)}; "
-                         "kb reads and writes only inside the KB (remove the link)", shown(root, path))
+        raise InputError(f"the {what} would be outside the KB, at {resolved(path)} (a symbolic link or an "
+                         "absolute path leads out); kb reads and writes only inside the KB", shown(root, path))
     return path
 
 

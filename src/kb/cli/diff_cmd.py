@@ -187,7 +187,11 @@ def digest_cmd(
         if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
             raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")
         context = build_context(night, executor=who, lang=lang.value)
-        tdir = opened.root / opened.config.templates_dir if opened.config.templates_dir else None
+        tdir = None
+        if opened.config.templates_dir:
+            from kb.paths import inside_kb
+
+            tdir = inside_kb(opened.root, opened.root / opened.config.templates_dir, what="templates_dir")
         text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
         root = opened.root
     finally:
