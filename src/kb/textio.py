@@ -41,7 +41,7 @@ class Decoded:
     problems: list[Problem] = field(default_factory=list)
 
 
-def decode(data: bytes, path: str) -> Decoded:
+def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
     """Decode a user file for parsing.
 
     UTF-8 (with or without BOM) first; else GB18030 with a warning naming the file
@@ -51,6 +51,9 @@ def decode(data: bytes, path: str) -> Decoded:
 
     :param data: the file's bytes.
     :param path: the KB-relative path, for messages.
+    :param keep_nul_lines: (``kb lint``) instead of blanking a line with NUL bytes, replace
+        each NUL by a space, so the rest of the line is still read and columns stay as they
+        are; one problem per such line, code ``nul``, with the 1-based column of its first NUL.
     :returns: :class:`Decoded`; never raises on content.
     """
     problems: list[Problem] = []
@@ -84,7 +87,15 @@ def decode(data: bytes, path: str) -> Decoded:
             problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x00" in text:
+    if "\x00" in text and keep_nul_lines:
+        lines = text.split("\n")
+        for i, ln in enumerate(lines):
+            if "\x00" in ln:
+                problems.append(Problem(path, i + 1, f"{ln.count(chr(0))} NUL byte(s) in the line", column=ln.index("\x00") + 1,
+                                        code="nul"))
+                lines[i] = ln.replace("\x00", " ")
+        text = "\n".join(lines)
+    elif "\x00" in text:
         lines = text.split("\n")
         bad = [i for i, ln in enumerate(lines) if "\x00" in ln]
         for i in bad:
