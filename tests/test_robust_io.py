@@ -186,3 +186,17 @@ def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fa
             logger.removeHandler(h)
         logger.setLevel(logging.NOTSET)
     assert "Skipping entry http://arxiv.org/abs/2607.26627v1 missing <published>" in loud.stderr
+
+
+@pytest.mark.parametrize("src, line, first", [
+    ("version: 1\ntopic: a\ntopic: b\n", 4, 3),  # the mapping starts at line 2, the first topic is on 3
+    ("a: 1\nnested:\n  x: 0\n  k: 1\n  k: 3\n", 6, 5),
+    ("items:\n  - a: 1\n    b: 2\n    b: 3\n", 5, 4),
+])
+def test_duplicate_key_message_names_the_first_keys_own_line(src: str, line: int, first: int) -> None:
+    from kb.frontmatter import load_yaml
+
+    problems: list = []
+    assert load_yaml(src, "x.md", problems, first_line=2) == {}
+    assert [(p.line, p.message.split(";")[0]) for p in problems] == [
+        (line, f"duplicate front-matter key '{src.splitlines()[line - 2].split(':')[0].strip(' -')}' (first at line {first})")]
