@@ -200,3 +200,18 @@ def test_duplicate_key_message_names_the_first_keys_own_line(src: str, line: int
     assert load_yaml(src, "x.md", problems, first_line=2) == {}
     assert [(p.line, p.message.split(";")[0]) for p in problems] == [
         (line, f"duplicate front-matter key '{src.splitlines()[line - 2].split(':')[0].strip(' -')}' (first at line {first})")]
+
+
+def test_files_over_the_size_limit_are_reported_and_skipped(run_kb, doc_kb: Path) -> None:
+    cfg = doc_kb / "kb.yaml"
+    cfg.write_text(cfg.read_text() + "max_file_mb: 0.001\n")
+    write_files(doc_kb, {"inbox/tom/2026-07-31T0900-big.md": "- vLLM 合并 1,918 commits。\n" * 100,
+                         "inbox/tom/2026-07-31T0901-small.md": "- TGI 进入维护模式。\n"})
+    res = run_kb(["ingest", "--kb", str(doc_kb)])
+    assert res.exit_code == 0, res.stderr
+    assert ("inbox/tom/2026-07-31T0900-big.md: 3,100 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); "
+            "skipped") in res.stderr
+    from kb.workspace import open_kb
+
+    with open_kb(doc_kb) as kb:
+        assert sorted(f.path for f in kb.store.files(role="inbox")) == ["inbox/tom/2026-07-31T0901-small.md"]
