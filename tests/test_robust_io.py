@@ -215,3 +215,44 @@ def test_files_over_the_size_limit_are_reported_and_skipped(run_kb, doc_kb: Path
 
     with open_kb(doc_kb) as kb:
         assert sorted(f.path for f in kb.store.files(role="inbox")) == ["inbox/tom/2026-07-31T0901-small.md"]
+
+
+def test_lint_escapes_control_characters_of_file_names(run_kb, tmp_path: Path) -> None:
+    bad = tmp_path / "evil\x1b[2Jname.md"
+    bad.write_text("- 见 §9.9\n", encoding="utf-8")
+    res = run_kb(["lint", str(bad), "--select", "KB105"])
+    assert res.exit_code == 1
+    assert "evil\\x1b[2Jname.md:1:" in res.stdout and "\x1b" not in res.stdout
+
+
+def test_styled_text_keeps_styles_when_escaped() -> None:
+    from rich.text import Text
+
+    from kb.cli.common import _escaped_text
+
+    t = Text("a\x1bb")
+    t.stylize("bold", 0, 1)
+    out = _escaped_text(t)
+    assert out.plain == "a\\x1bb" and [(s.start, s.end, str(s.style)) for s in out.spans] == [(0, 1, "bold")]
+
+
+def test_lint_fix_never_writes_through_a_link(run_kb, tmp_path: Path) -> None:
+    real = tmp_path / "real.md"
+    real.write_text("---\ntopic: inference\nversion: 1\nupdated: 2026-07-31T05:00:00+08:00\n---\n"
+                    "- Lossy（arxiv:2607.26627）。\n", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    before = real.read_bytes()
+    res = run_kb(["lint", "--fix", "--select", "KB116", str(link)])
+    assert res.exit_code == 2 and "link.md: the file to fix is a symbolic link" in res.stderr
+    assert real.read_bytes() == before
+
+
+def test_digest_into_an_inbox_folder_linked_out_of_the_kb_is_refused(run_kb, doc_kb: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    write_files(doc_kb, {"inbox/jay/2026-07-31T0900-hf.md": "# 日报\n\n- vLLM 合并 1,918 commits。\n"})
+    (doc_kb / "inbox/tom").symlink_to(outside, target_is_directory=True)
+    res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--kb", str(doc_kb)])
+    assert res.exit_code == 2 and "the brief would be outside the KB" in res.stderr
+    assert list(outside.iterdir()) == []

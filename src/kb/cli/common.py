@@ -35,6 +35,18 @@ def escape_controls(text: str) -> str:
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
 
 
+def _escaped_text(text: Text) -> Text:
+    """A styled Text with :func:`escape_controls` applied piece by piece, styles kept."""
+    cuts = sorted({i for span in text.spans for i in (span.start, span.end)} - {0, len(text.plain)})
+    out = Text(style=text.style, end=text.end)
+    for piece in text.divide(cuts):
+        part = Text(escape_controls(piece.plain))
+        for span in piece.spans:
+            part.stylize(span.style)
+        out.append(part)
+    return out
+
+
 class _PlainConsole(Console):
     """A rich Console for kb's messages: no markup, no emoji codes (``demo.md:100:`` stays as
     written, issue 12), no highlighting, control characters escaped (:func:`escape_controls`)."""
@@ -47,8 +59,8 @@ class _PlainConsole(Console):
         for obj in objects:
             if isinstance(obj, str):
                 obj = escape_controls(obj)
-            elif isinstance(obj, Text) and not obj.spans and _CONTROL_RE.search(obj.plain):
-                obj = Text(escape_controls(obj.plain), style=obj.style)
+            elif isinstance(obj, Text) and _CONTROL_RE.search(obj.plain):
+                obj = _escaped_text(obj)
             safe.append(obj)
         super().print(*safe, **kwargs)
 

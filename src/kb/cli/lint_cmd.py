@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from kb.cli.common import KbOption, app, console, console_err, progress_bar, state
+from kb.cli.common import KbOption, app, console, console_err, escape_controls, progress_bar, state
 from kb.lint.engine import exit_code
 from kb.lint.output import summary, to_github, to_json, to_sarif, to_text
 from kb.lint.run import LintRun, lint_paths
@@ -77,7 +77,7 @@ def lint_cmd(
     elif console.is_terminal:
         _print_rich(run)
     else:
-        sys.stdout.write(to_text(findings))
+        sys.stdout.write(escape_controls(to_text(findings)))
     if fmt is LintFormat.text:
         console_err.print(summary(findings, len(run.results)), highlight=False)
     raise typer.Exit(exit_code(run.results))
