@@ -20,7 +20,7 @@ class NulByteInLine(Rule):
 
     ## Example
     ```markdown
-    - 见 §9.9\x00
+    - 见 §9.9\\x00   (a NUL byte after the reference)
     ```
 
     ## Use instead
