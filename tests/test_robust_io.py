@@ -256,3 +256,12 @@ def test_digest_into_an_inbox_folder_linked_out_of_the_kb_is_refused(run_kb, doc
     res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--kb", str(doc_kb)])
     assert res.exit_code == 2 and "the brief would be outside the KB" in res.stderr
     assert list(outside.iterdir()) == []
+
+
+def test_lint_skips_files_over_the_size_limit(run_kb, doc_kb: Path) -> None:
+    cfg = doc_kb / "kb.yaml"
+    cfg.write_text(cfg.read_text() + "max_file_mb: 0.001\n")
+    write_files(doc_kb, {"inbox/tom/big.md": "- 见 §9.9\n" * 200})
+    res = run_kb(["lint", "--select", "KB105", str(doc_kb / "inbox/tom/big.md")])
+    assert res.exit_code == 0 and res.stdout == ""
+    assert "inbox/tom/big.md: 2,400 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); not linted" in res.stderr
