@@ -265,3 +265,15 @@ def test_lint_skips_files_over_the_size_limit(run_kb, doc_kb: Path) -> None:
     res = run_kb(["lint", "--select", "KB105", str(doc_kb / "inbox/tom/big.md")])
     assert res.exit_code == 0 and res.stdout == ""
     assert "inbox/tom/big.md: 2,400 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); not linted" in res.stderr
+
+
+def test_a_living_doc_linked_out_of_the_kb_is_not_read(run_kb, doc_kb: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "outside.md"
+    outside.write_text(DOC.replace("正文", "SECRET"), encoding="utf-8")
+    doc = doc_kb / "organized/knowledge/inference.md"
+    doc.unlink()
+    doc.symlink_to(outside)
+    write_files(doc_kb, {"inbox/tom/2026-07-31T0900-hf.md": "# 日报\n\n- vLLM 合并 1,918 commits。\n"})
+    res = run_kb(["digest", "--date", "2026-07-31", "--out", "-", "--kb", str(doc_kb)])
+    assert res.exit_code == 2 and "the living document would be outside the KB" in res.stderr
+    assert "SECRET" not in res.stdout

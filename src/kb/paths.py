@@ -49,6 +49,16 @@ def inside_kb(root: Path, path: Path, *, what: str = "file") -> Path:
     return path
 
 
+def read_inside(root: Path, rel: str, *, what: str = "file") -> bytes:
+    """The bytes of ``root/rel``, a file kb reads on its own (a living doc, a snapshot), after
+    :func:`inside_kb`.
+
+    :raises InputError: a link leads out of the KB.
+    :raises OSError: the file cannot be read (missing: FileNotFoundError).
+    """
+    return inside_kb(root, root / rel, what=what).read_bytes()
+
+
 def write_target(root: Path, path: Path, *, force: bool = False, own: bool = True, what: str = "file") -> Path:
     """Check a file kb is about to write; returns ``path``.
 
