@@ -5,7 +5,8 @@ ones under ``tests/fixtures/arxiv``) or from :func:`entry_xml`. A request's ``id
 answered like arXiv does: a versioned id gets that version's entry, a bare id the entry of
 its highest known version, an unknown id nothing. Switches simulate trouble: a queue of
 HTTP statuses (503 then success), a permanent status (429), malformed XML, a slow answer,
-an empty feed. ``log`` records every request so tests can assert the id batches.
+an empty feed, arXiv's short page (``totalResults`` counting every id asked, so the client's
+next page is empty), an "Error" entry. ``log`` records every request so tests can assert the id batches.
 """
 
 from __future__ import annotations
@@ -74,6 +75,16 @@ def entry_xml(
     return "\n".join(parts)
 
 
+def error_entry_xml(asked: str) -> str:
+    """arXiv's answer to an id it cannot use: an entry titled "Error" (the API's shape)."""
+    anchor = f"http://arxiv.org/api/errors#incorrect_id_format_for_{escape(asked)}"
+    return (f"  <entry>\n    <id>{anchor}</id>\n    <title>Error</title>\n"
+            f"    <summary>incorrect id format for {escape(asked)}</summary>\n"
+            "    <updated>2026-08-01T00:00:00-04:00</updated>\n"
+            f'    <link href="{anchor}" rel="alternate" type="text/html"/>\n'
+            "    <author>\n      <name>arXiv api core</name>\n    </author>\n  </entry>\n")
+
+
 def feed_xml(entries: list[str], query: str = "", start: int = 0, per_page: int = 100, total: int | None = None) -> str:
     """A whole feed around ``entries`` (strings from :func:`entry_xml`)."""
     head = FEED_HEAD.format(query=escape(query), per_page=per_page, total=len(entries) if total is None else total,
@@ -111,6 +122,11 @@ class FakeArxiv:
     """Answer every request with an empty feed (totalResults 0)."""
     verbatim: dict[str, bytes] = field(default_factory=dict)
     """``id_list`` parameter (as decoded) -> a response body served byte for byte."""
+    count_asked: bool = False
+    """``totalResults`` counts every id asked, known or not (what arXiv does, issue 12): a
+    batch holding an unknown id gets a short first page and an empty second one."""
+    errors: set[str] = field(default_factory=set)
+    """Ids answered with arXiv's "Error" entry (id not an abs URL, no ``published``)."""
     synthesize: bool = False
     """Invent an entry for any new-style id not otherwise known (bulk tests)."""
     log: list[Request] = field(default_factory=list)
@@ -228,8 +244,10 @@ class FakeArxiv:
             start = int(params.get("start", "0") or 0)
             per_page = int(params.get("max_results", "100") or 100)
             found = [] if self.empty else [e for e in (self.lookup(i) for i in id_list) if e is not None]
+            found += [error_entry_xml(i) for i in id_list if i in self.errors]
             page = found[start : start + per_page]
-            body = feed_xml(page, query=parts.query, start=start, per_page=per_page, total=len(found)).encode()
+            total = len(id_list) if self.count_asked and not self.empty else len(found)
+            body = feed_xml(page, query=parts.query, start=start, per_page=per_page, total=total).encode()
             ctype = "application/atom+xml; charset=utf-8"
         try:
             h.send_response(status)

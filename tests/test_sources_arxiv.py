@@ -66,7 +66,7 @@ def test_several_ids_in_one_request(fake_arxiv: FakeArxiv) -> None:
     fake_arxiv.add("2607.26627v1", "Revisiting Lossy Verification in Speculative Decoding")
     fake_arxiv.add("2607.26203v1", "Pass the Baton")
     got = ArxivSource().fetch_batch(["2607.26627", "2607.26203", "2607.99999"])
-    assert fake_arxiv.id_lists == [["2607.26627", "2607.26203", "2607.99999"]]
+    assert fake_arxiv.id_lists == [["2607.26627", "2607.26203", "2607.99999"], ["2607.99999"]]  # the missing one alone
     assert fake_arxiv.log[0].params["max_results"] == "100"
     assert {k: (v.short_id if v else None) for k, v in got.items()} == {
         "2607.26627": "2607.26627v1", "2607.26203": "2607.26203v1", "2607.99999": None}
@@ -76,7 +76,7 @@ def test_versioned_id_is_sent_as_is_and_matched_exactly(fake_arxiv: FakeArxiv) -
     fake_arxiv.add("2607.26627v1", "Old title", published="2026-07-20T10:00:00Z")
     fake_arxiv.add("2607.26627v2", "New title", published="2026-07-20T10:00:00Z", updated="2026-07-28T10:00:00Z")
     got = ArxivSource().fetch_batch(["2607.26627v2", "2607.26627v1", "2607.26627", "2607.26627v7"])
-    assert fake_arxiv.id_lists == [["2607.26627v2", "2607.26627v1", "2607.26627", "2607.26627v7"]]
+    assert fake_arxiv.id_lists == [["2607.26627v2", "2607.26627v1", "2607.26627", "2607.26627v7"], ["2607.26627v7"]]
     assert got["2607.26627v2"].short_id == "2607.26627v2" and got["2607.26627v2"].title == "New title"
     assert (got["2607.26627v1"].short_id, got["2607.26627v1"].version) == ("2607.26627v1", 1)
     assert (got["2607.26627"].short_id, got["2607.26627"].id) == ("2607.26627v2", "2607.26627")

@@ -17,7 +17,8 @@ from typing import Any
 from kb.config import topic_name_problem
 from kb.errors import InputError, UsageError
 from kb.livedoc import doc_path, history_dir
-from kb.textio import write_atomic
+from kb.paths import write_target
+from kb.textio import write_atomic_all
 
 _BOM = b"\xef\xbb\xbf"
 _DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")
@@ -55,7 +56,7 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     if problem:
         raise UsageError(problem)
     rel = doc_path(topic)
-    path = root / rel
+    path = write_target(root, root / rel, what="living document")
     if not path.is_file():
         raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
     data = path.read_bytes()
@@ -70,14 +71,14 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
         raise InputError(f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); "
                          "edit the document first, or pass --force", rel)
     snap_rel = f"{history_dir(topic)}/v{old}.md"
-    snap = root / snap_rel
+    snap = write_target(root, root / snap_rel, what="snapshot")
     existed = snap.exists()
     if existed and snap.read_bytes() != data:
         raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
                          f"(check the doc's version, or move the snapshot away)", rel)
-    if not existed:
-        write_atomic(snap, data, overwrite=False)
-    write_atomic(path, bom + new_text.encode("utf-8"), overwrite=True)
+    # both to temporary files first, then renamed: an interrupted bump leaves both as before
+    writes: list[tuple[Path, str | bytes, bool]] = [] if existed else [(snap, data, False)]
+    write_atomic_all([*writes, (path, bom + new_text.encode("utf-8"), True)])
     return BumpResult(rel, snap_rel, old, new, updated, existed)
 
 

@@ -590,6 +590,9 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
     number = index.max_number() + 1
     path = root / CARDS_DIR / card_file_name(number, ref.id)
     text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
+    from kb.paths import write_target
+
+    write_target(root, path, what="card")
     try:
         write_atomic(path, text, overwrite=False)
     except FileExistsError:

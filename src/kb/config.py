@@ -102,6 +102,8 @@ class KbConfig(_Strict):
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""
+    max_file_mb: float = Field(default=20.0, gt=0)
+    """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
 
     @field_validator("timezone")
     @classmethod

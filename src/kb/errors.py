@@ -56,3 +56,37 @@ class SourceUnavailable(KbError):
 
 class TemplateError(KbError):
     """A brief template refers to something undefined or fails to render."""
+
+
+_OS_HINTS = {
+    "ENOSPC": "the disk is full; free space and run the command again",
+    "EDQUOT": "the disk quota is used up; free space and run the command again",
+    "EROFS": "the file system is read-only; run kb where it may write",
+    "EACCES": "permission denied; check the folder's owner and mode",
+    "EPERM": "operation not permitted; check the folder's owner and mode",
+    "EIO": "input/output error; check the disk",
+}
+
+
+def describe_os_error(exc: OSError) -> str:
+    """One line for an OS error that reached the command line: the file, the cause, a hint.
+
+    ``organized/knowledge/history/inference/v4.md: No space left on device (ENOSPC): the disk
+    is full; free space and run the command again``. The one translation of OSError (issue
+    12); :func:`kb.cli.main` prints it and exits :attr:`ExitCode.USAGE`.
+    """
+    import errno
+    import os
+
+    name = errno.errorcode.get(exc.errno or 0, "")
+    where = exc.filename
+    if where is not None:
+        try:
+            rel = os.path.relpath(os.fspath(where))
+            where = rel if not rel.startswith("..") else os.fspath(where)
+        except (TypeError, ValueError):
+            where = str(where)
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    hint = _OS_HINTS.get(name)
+    head = f"{where}: " if where else ""
+    return head + reason + (f" ({name})" if name else "") + (f": {hint}" if hint else "")

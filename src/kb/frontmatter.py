@@ -99,6 +99,21 @@ def _tab_indented(src: str, line: int) -> bool:
     return "\t" in text[: len(text) - len(text.lstrip(" \t"))]
 
 
+def _first_key_line(src: str, name: str, start: Any, dup: Any) -> int | None:
+    """0-based line of the first ``name:`` key of the mapping that repeats it: the first line
+    from the mapping's start (``start``) to the duplicate (``dup``) holding the key at the
+    duplicate's column (ruamel's ``context_mark`` is the mapping's first line, not the key's)."""
+    if start is None or dup is None:
+        return None
+    lines = src.split("\n")
+    key_re = re.compile(r"""(["']?)""" + re.escape(name) + r"""\1\s*:""")
+    for i in range(start.line, min(dup.line, len(lines))):
+        text = lines[i]
+        if key_re.match(text, dup.column) and not text[:dup.column].strip(" -"):
+            return i
+    return start.line
+
+
 def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
               what: str = "front matter") -> dict[str, Any]:
     """Load a YAML mapping safely (YAML 1.2), reporting faults at file lines, never raising.
@@ -120,8 +135,9 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
     except DuplicateKeyError as exc:
         key = re.search(r'found duplicate key "([^"]*)"', str(exc))
         line = exc.problem_mark.line + first_line if exc.problem_mark else 0
-        first = exc.context_mark.line + first_line if exc.context_mark else None
         name = key.group(1) if key else "?"
+        first = _first_key_line(src, name, exc.context_mark, exc.problem_mark)
+        first = first + first_line if first is not None else None
         problems.append(Problem(path, line, f"duplicate {what.replace(' ', '-')} key '{name}' (first at line {first}); {what} ignored"))
         return {}
     except MarkedYAMLError as exc:

@@ -209,7 +209,15 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         gone = [p for p in known if p not in on_disk]
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
-        for rel, stat in on_disk.items():
+        limit = int(config.max_file_mb * 1_000_000)
+        for rel, stat in list(on_disk.items()):
+            if stat.st_size > limit:  # never read: its claims (if any were stored) go too
+                report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
+                                                       f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
+                del on_disk[rel]
+                if rel in known:
+                    gone.append(rel)
+                continue
             prev = known.get(rel)
             if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                 report.unchanged += 1

@@ -20,6 +20,7 @@ from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.entities import EntityMatcher
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.parse import Heading, ParsedFile, Parser
+from kb.paths import read_inside
 from kb.textio import Problem, decode
 
 KNOWLEDGE_DIR = "organized/knowledge"
@@ -266,7 +267,7 @@ def load_living_doc(root: Path, topic: str, parser: Parser, aliases: EntityMatch
     :raises FileNotFoundError: ``organized/knowledge/<topic>.md`` does not exist.
     """
     rel = doc_path(topic)
-    return parse_living_doc(parser, rel, (root / rel).read_bytes(), aliases)
+    return parse_living_doc(parser, rel, read_inside(root, rel, what="living document"), aliases)
 
 
 def history_versions(root: Path, topic: str) -> dict[int, str]:
@@ -322,12 +323,13 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
     """
     current = root / doc_path(topic)
     if current.is_file():
-        doc = parse_living_doc(parser, doc_path(topic), current.read_bytes(), aliases)
+        doc = parse_living_doc(parser, doc_path(topic), read_inside(root, doc_path(topic), what="living document"),
+                               aliases)
         if doc.version == version:
             return doc
     snaps = history_versions(root, topic)
     if version in snaps:
-        return parse_living_doc(parser, snaps[version], (root / snaps[version]).read_bytes(), aliases)
+        return parse_living_doc(parser, snaps[version], read_inside(root, snaps[version], what="snapshot"), aliases)
     revs = git_versions(root, topic)
     if version in revs:
         text = git_show(root, revs[version], doc_path(topic)) or ""
@@ -352,7 +354,7 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
         return current
     best: LivingDoc | None = None
     for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
-        snap = parse_living_doc(parser, rel, (root / rel).read_bytes(), aliases)
+        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases)
         if snap.updated is not None and snap.updated < until:
             best = snap
             break

@@ -1,8 +1,11 @@
 """Rendering briefs with Jinja2: strict undefined, Markdown-safe filters, template lookup order.
 
-Lookup order (first hit wins): ``--template``'s folder, ``templates_dir`` of ``kb.yaml``,
-the templates shipped in the package (``kb.templates``, an installed wheel), the repo's
-top-level ``templates/`` (an editable install). A template that uses an undefined value
+Lookup order (first hit wins, a jinja ChoiceLoader): ``--template``'s folder,
+``templates_dir`` of ``kb.yaml`` (inside the KB, :mod:`kb.paths`), the templates shipped in
+the package (``kb.templates``, an installed wheel), the repo's top-level ``templates/`` (an
+editable install). So a KB may override one file and ``{% extends "e1prep.en.md.j2" %}``
+(or ``"kb/e1prep.en.md.j2"``: always the shipped file, even from a file of that name).
+Templates and includes are read only from inside those folders, never through a link out. A template that uses an undefined value
 fails with :class:`~kb.errors.TemplateError` naming the template, the variable and, when
 the value belongs to a claim, the claim's index (CASES.md C15); nothing is written.
 """
@@ -74,13 +77,7 @@ def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) 
         dirs.append(extra)
     if templates_dir is not None:
         dirs.append(templates_dir)
-    try:
-        shipped = resources.files("kb") / "templates"
-        if shipped.is_dir():
-            dirs.append(Path(str(shipped)))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - exotic loaders
-        pass
-    dirs.append(Path(kb.__file__).resolve().parents[2] / "templates")
+    dirs += _shipped_dirs()
     seen: list[Path] = []
     for d in dirs:
         if d.is_dir() and d.resolve() not in [s.resolve() for s in seen]:
@@ -88,12 +85,32 @@ def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) 
     return seen
 
 
+def _shipped_dirs() -> list[Path]:
+    """The templates kb ships: package data of a wheel, the repo's ``templates/`` (editable)."""
+    dirs: list[Path] = []
+    try:
+        shipped = resources.files("kb") / "templates"
+        if shipped.is_dir():
+            dirs.append(Path(str(shipped)))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - exotic loaders
+        pass
+    dirs.append(Path(kb.__file__).resolve().parents[2] / "templates")
+    return [d for d in dirs if d.is_dir()]
+
+
 class _Loader(jinja2.FileSystemLoader):
-    """FileSystemLoader whose read failures (not UTF-8, unreadable) are :class:`TemplateError` naming the file."""
+    """FileSystemLoader of one folder: a template it lacks is "not found" (so the
+    ChoiceLoader asks the next folder: a KB's ``templates_dir`` may override one file and
+    ``{% extends "e1prep.en.md.j2" %}`` the shipped one); a template that is a link leading
+    out of the folder is a :class:`TemplateError` (a brief never copies a file from outside,
+    issue 12); read failures (not UTF-8, unreadable) are :class:`TemplateError` naming the file.
+    Jinja itself refuses names with ``..`` or an absolute path (``/etc/hostname``)."""
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
         try:
-            return super().get_source(environment, template)
+            source, filename, uptodate = super().get_source(environment, template)
+        except jinja2.TemplateNotFound:  # an OSError too: not ours to translate
+            raise
         except UnicodeDecodeError as exc:
             path = _find(self.searchpath, template)
             data = exc.object if isinstance(exc.object, bytes) else b""
@@ -104,6 +121,13 @@ class _Loader(jinja2.FileSystemLoader):
         except OSError as exc:
             path = exc.filename or _find(self.searchpath, template)
             raise TemplateError(f"{path}: cannot read the template: {exc.strerror or exc}") from exc
+        from kb.paths import is_inside, resolved
+
+        folder = self.searchpath[0]
+        if not is_inside(Path(folder), Path(filename)):
+            raise TemplateError(f"{filename}: a symbolic link to {resolved(Path(filename))}, outside the template "
+                                f"folder {folder}; templates are read only from inside it (copy the file in)")
+        return source, filename, uptodate
 
 
 def _find(searchpath: Iterable[str], template: str) -> str:
@@ -119,8 +143,13 @@ def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
     ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
     autoescape, filters ``md``/``cell``/``clip``."""
+    dirs = list(dirs)
+    shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in _shipped_dirs()}]
+    loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
+    if shipped:  # "kb/e1prep.en.md.j2" is always the shipped file, even when a user overrides that name
+        loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
     env = SandboxedEnvironment(
-        loader=jinja2.ChoiceLoader([_Loader(str(d)) for d in dirs]),
+        loader=jinja2.ChoiceLoader(loaders),
         undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True,
     )

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from kb.errors import InputError
+from kb.paths import inside_kb, write_target
 from kb.textio import write_atomic
 
 FOLDERS = ("inbox", "organized/paper_cards", "organized/knowledge", "organized/knowledge/history")
@@ -81,14 +82,14 @@ def _init(path: Path, now: datetime | None) -> tuple[list[str], list[str]]:
     created: list[str] = []
     kept: list[str] = []
     for folder in FOLDERS:
-        p = path / folder
+        p = inside_kb(path, path / folder, what="folder kb init creates")
         (kept if p.is_dir() else created).append(folder + "/")
         p.mkdir(parents=True, exist_ok=True)
     stamp = (now or datetime.now(timezone(timedelta(hours=8)))).replace(microsecond=0).isoformat()
     starter = LIVING_DOC.format(topic="inference", updated=stamp)
     for name, text in (("kb.yaml", KB_YAML), (".gitignore", GITIGNORE),
                        ("organized/knowledge/inference.md", starter)):
-        target = path / name
+        target = write_target(path, path / name, what="file kb init creates")
         try:
             write_atomic(target, text, overwrite=False)
             created.append(name)

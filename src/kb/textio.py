@@ -41,7 +41,7 @@ class Decoded:
     problems: list[Problem] = field(default_factory=list)
 
 
-def decode(data: bytes, path: str) -> Decoded:
+def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
     """Decode a user file for parsing.
 
     UTF-8 (with or without BOM) first; else GB18030 with a warning naming the file
@@ -51,6 +51,9 @@ def decode(data: bytes, path: str) -> Decoded:
 
     :param data: the file's bytes.
     :param path: the KB-relative path, for messages.
+    :param keep_nul_lines: (``kb lint``) instead of blanking a line with NUL bytes, replace
+        each NUL by a space, so the rest of the line is still read and columns stay as they
+        are; one problem per such line, code ``nul``, with the 1-based column of its first NUL.
     :returns: :class:`Decoded`; never raises on content.
     """
     problems: list[Problem] = []
@@ -84,7 +87,15 @@ def decode(data: bytes, path: str) -> Decoded:
             problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if "\x00" in text:
+    if "\x00" in text and keep_nul_lines:
+        lines = text.split("\n")
+        for i, ln in enumerate(lines):
+            if "\x00" in ln:
+                problems.append(Problem(path, i + 1, f"{ln.count(chr(0))} NUL byte(s) in the line", column=ln.index("\x00") + 1,
+                                        code="nul"))
+                lines[i] = ln.replace("\x00", " ")
+        text = "\n".join(lines)
+    elif "\x00" in text:
         lines = text.split("\n")
         bad = [i for i, ln in enumerate(lines) if "\x00" in ln]
         for i in bad:
@@ -141,12 +152,54 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
         (checked again at rename time with a hard link, so a racing writer is not clobbered).
     A symbolic link is followed: its target is replaced, the link stays. Anything that is
     not a regular file (a folder, a device such as ``/dev/null``, a FIFO) is never replaced.
+    (Whether a path may be written at all, inside the KB, is :mod:`kb.paths`' decision.)
 
     :raises FileExistsError: see ``overwrite``.
     :raises IsADirectoryError: ``path`` is a folder.
     :raises NotRegularFileError: ``path`` exists and is not a regular file.
-    :raises OSError: the folder is not writable.
+    :raises OSError: the folder is not writable, the disk is full …
     """
+    write_atomic_all([(path, text, overwrite)])
+
+
+def write_atomic_all(items: list[tuple[Path, str | bytes, bool]]) -> None:
+    """Write several files so that a failure leaves every one as it was (issue 12: bump's
+    doc and snapshot): each is written to a temporary file first (fsynced); only when all are
+    written are they renamed into place, in order; if a rename fails, the files this call
+    created before are removed again. Put new files first and the overwritten one last.
+
+    :param items: ``(path, text, overwrite)`` as for :func:`write_atomic`.
+    :raises OSError: as :func:`write_atomic`; nothing is left behind.
+    """
+    staged: list[tuple[Path, str, bool]] = []
+    try:
+        for path, text, overwrite in items:
+            target, tmp = _stage(path, text, overwrite)
+            staged.append((target, tmp, overwrite))
+        created: list[Path] = []
+        try:
+            for target, tmp, overwrite in staged:
+                if overwrite:
+                    existed = target.exists()
+                    os.replace(tmp, target)
+                    if not existed:
+                        created.append(target)
+                else:
+                    os.link(tmp, target)  # fails with FileExistsError if someone else won the race
+                    created.append(target)
+                    os.unlink(tmp)
+        except BaseException:
+            for target in created:
+                target.unlink(missing_ok=True)
+            raise
+    finally:
+        for _target, tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _stage(path: Path, text: str | bytes, overwrite: bool) -> tuple[Path, str]:
+    """``(file to replace, temporary file holding text)`` (see :func:`write_atomic`)."""
     if path.is_symlink():
         path = path.resolve()
     if path.exists() or path.is_symlink():
@@ -170,12 +223,8 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            os.link(tmp, path)  # fails with FileExistsError if someone else won the race
-            os.unlink(tmp)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+    return path, tmp

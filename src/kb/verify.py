@@ -271,7 +271,7 @@ class Verifier:
             checks.append(Check(level="warning", code="stale-cache", message=answer.note))
         if answer.state == "not-found":
             checks.append(Check(level="error", code="not-found", status="not-found",
-                                message=f"arXiv has no paper {t.key}" + (" (cached answer)" if answer.cached else "")))
+                                message=f"arXiv has no paper {t.key}" + (f" (cached answer of {answer.fetched_at})" if answer.cached else "")))
         card_entry, card, card_checks = self._card(t, rec)
         checks += card_checks
         if rec is not None:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import sys
 
-from kb.cli.common import app, console_err, state
-from rich.markup import escape
+from rich.text import Text
 
-from kb.errors import KbError
+from kb.cli.common import app, console_err, escape_controls, state
+
+from kb.errors import ExitCode, KbError, describe_os_error
 
 # Command modules register themselves on `app` when imported.
 from kb.cli import core as _core  # noqa: E402,F401
@@ -102,7 +103,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``kb`` console script.
 
     Typer/click handle usage errors themselves (message, exit 2); a :class:`KbError` from a
-    command becomes its message on stderr and its exit code.
+    command becomes its message on stderr and its exit code; an :class:`OSError` (ENOSPC,
+    EROFS, EACCES, EDQUOT, EIO …) one line naming the file (:func:`kb.errors.describe_os_error`)
+    and exit 2.
 
     Writing to standard output is guarded here, for every command: when the reader of a
     pipe goes away (EPIPE: ``kb claims --format json | head -c 10``) kb stops quietly with
@@ -125,8 +128,13 @@ def main(argv: list[str] | None = None) -> None:
         except KbError as exc:
             if state.traceback:
                 raise
-            console_err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
+            console_err.print(Text.assemble(("error:", "bold red"), " ", escape_controls(exc.message)))
             code = int(exc.exit_code)
+        except OSError as exc:  # disk full, read-only, no permission, I/O error: in any command
+            if state.traceback:
+                raise
+            console_err.print(Text.assemble(("error:", "bold red"), " ", escape_controls(describe_os_error(exc))))
+            code = int(ExitCode.USAGE)
         except KeyboardInterrupt:
             console_err.print("interrupted")
             code = 130
@@ -136,7 +144,7 @@ def main(argv: list[str] | None = None) -> None:
         else:
             code = 2
             reason = failed.error.strerror or str(failed.error)
-            console_err.print(f"[bold red]error:[/] cannot write to standard output: {escape(reason)}", highlight=False)
+            console_err.print(Text.assemble(("error:", "bold red"), f" cannot write to standard output: {reason}"))
     finally:
         sys.stdout, sys.stderr = real_out, real_err
     sys.exit(code)

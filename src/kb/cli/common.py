@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from kb import __version__
 from kb.ingest import Progress
@@ -24,8 +26,47 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-console = Console(highlight=False, soft_wrap=True)
-console_err = Console(stderr=True, highlight=False, soft_wrap=True)
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escape_controls(text: str) -> str:
+    """``text`` with control characters (ESC, CR, BEL … but not newline or tab) written as
+    ``\\x1b``: a file name or claim text never moves the cursor or recolours the terminal."""
+    return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
+
+
+def _escaped_text(text: Text) -> Text:
+    """A styled Text with :func:`escape_controls` applied piece by piece, styles kept."""
+    cuts = sorted({i for span in text.spans for i in (span.start, span.end)} - {0, len(text.plain)})
+    out = Text(style=text.style, end=text.end)
+    for piece in text.divide(cuts):
+        part = Text(escape_controls(piece.plain))
+        for span in piece.spans:
+            part.stylize(span.style)
+        out.append(part)
+    return out
+
+
+class _PlainConsole(Console):
+    """A rich Console for kb's messages: no markup, no emoji codes (``demo.md:100:`` stays as
+    written, issue 12), no highlighting, control characters escaped (:func:`escape_controls`)."""
+
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        kwargs.setdefault("markup", False)
+        kwargs.setdefault("emoji", False)
+        kwargs.setdefault("highlight", False)
+        safe = []
+        for obj in objects:
+            if isinstance(obj, str):
+                obj = escape_controls(obj)
+            elif isinstance(obj, Text) and _CONTROL_RE.search(obj.plain):
+                obj = _escaped_text(obj)
+            safe.append(obj)
+        super().print(*safe, **kwargs)
+
+
+console = _PlainConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)
+console_err = _PlainConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
 
 
 class Lang(str, Enum):
@@ -41,6 +82,7 @@ class State:
 
     kb: Path | None = None
     traceback: bool = False
+    verbose: bool = False
 
 
 state = State()
@@ -61,6 +103,8 @@ def _version(value: bool) -> None:
 def _root(
     kb: KbOption = None,
     traceback: Annotated[bool, typer.Option("--traceback", help="Show the Python traceback of an error.")] = False,
+    verbose: Annotated[bool, typer.Option("--verbose", help="Show the log lines of the libraries kb uses "
+                                                            "(the arxiv client's requests).")] = False,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print kb's version and exit.")
     ] = False,
@@ -71,6 +115,32 @@ def _root(
     """
     state.kb = kb
     state.traceback = traceback
+    state.verbose = verbose
+    if verbose:
+        _show_library_logs()
+
+
+def _show_library_logs() -> None:
+    """``--verbose``: the arxiv client's log lines (INFO and up) to the current stderr."""
+    import logging
+    import sys
+
+    class _Stderr(logging.StreamHandler):  # type: ignore[type-arg]
+        @property  # type: ignore[override]
+        def stream(self):  # type: ignore[no-untyped-def]
+            return sys.stderr
+
+        @stream.setter
+        def stream(self, _value) -> None:  # type: ignore[no-untyped-def]
+            pass
+
+    logger = logging.getLogger("arxiv")
+    logger.setLevel(logging.INFO)
+    if not any(getattr(h, "kb_verbose", False) for h in logger.handlers):
+        handler = _Stderr()
+        handler.kb_verbose = True  # type: ignore[attr-defined]
+        handler.setFormatter(logging.Formatter("%(name)s: %(message)s"))
+        logger.addHandler(handler)
 
 
 @contextmanager

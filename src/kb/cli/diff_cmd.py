@@ -58,7 +58,7 @@ def diff_cmd(
     """
     opened = load(kb, quiet=True)
     try:
-        name = topic or opened.config.first_topic()
+        name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
             _version_diff(opened, name, v_from, v_to, fmt)
             return
@@ -168,7 +168,7 @@ def digest_cmd(
 
     opened = load(kb, quiet=True)
     try:
-        name = topic or opened.config.first_topic()
+        name = opened.config.first_topic() if topic is None else topic
         known = len(opened.report.problems)
         night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
         for problem in opened.report.problems[known:]:
@@ -187,7 +187,11 @@ def digest_cmd(
         if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
             raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")
         context = build_context(night, executor=who, lang=lang.value)
-        tdir = opened.root / opened.config.templates_dir if opened.config.templates_dir else None
+        tdir = None
+        if opened.config.templates_dir:
+            from kb.paths import inside_kb
+
+            tdir = inside_kb(opened.root, opened.root / opened.config.templates_dir, what="templates_dir")
         text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
         root = opened.root
     finally:
@@ -200,6 +204,9 @@ def digest_cmd(
     if force and target.is_file() and not _is_brief(target):
         raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
+    from kb.paths import write_target
+
+    write_target(root, target, force=force, own=out is None, what="brief")
     try:
         write_atomic(target, text, overwrite=force)
     except FileExistsError as exc:
@@ -256,7 +263,7 @@ def bump_cmd(
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)
-    name = topic or config.first_topic()
+    name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "--updated") if updated else None
     res = bump(root, name, now=now, tz=config.tzinfo, force=force)
     if res.snapshot_existed:

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 from rich.text import Text
 
-from kb.cli.common import KbOption, app, console, console_err, progress_bar, state
+from kb.cli.common import KbOption, app, console, console_err, escape_controls, progress_bar, state
 from kb.lint.engine import exit_code
 from kb.lint.output import summary, to_github, to_json, to_sarif, to_text
 from kb.lint.run import LintRun, lint_paths
@@ -44,7 +44,7 @@ def lint_cmd(
 ) -> None:
     """Lint living documents: front matter, versions, arXiv ids, sections, evidence, citations.
 
-    Rules KB101–KB116 (docs/rules/). Configure in kb.yaml `lint:` (select, ignore, severity,
+    Rules KB101–KB117 (docs/rules/). Configure in kb.yaml `lint:` (select, ignore, severity,
     rules.KBnnn options); disable inline with `<!-- kb-lint disable KB107 -->` …
     `<!-- kb-lint enable KB107 -->` or `<!-- kb-lint disable-next-line KB104 -->`. Rules
     that need the KB (KB104, KB108, KB110) are skipped, with a note, for files outside one.
@@ -77,7 +77,7 @@ def lint_cmd(
     elif console.is_terminal:
         _print_rich(run)
     else:
-        sys.stdout.write(to_text(findings))
+        sys.stdout.write(escape_controls(to_text(findings)))
     if fmt is LintFormat.text:
         console_err.print(summary(findings, len(run.results)), highlight=False)
     raise typer.Exit(exit_code(run.results))

@@ -125,6 +125,8 @@ def verify_cmd(
                     kept.append(r)
     finally:
         opened.close()
+    for message in verifier.lookup.notes:
+        console_err.print(Text(f"note: {message}"))
     for message in verifier.lookup.errors:
         console_err.print(Text(f"error: {message}", style="bold red"))
     if fmt is VerifyFormat.table:

@@ -118,6 +118,7 @@ class LintContext:
     :ivar root: the KB root, or None.
     :ivar file: the file on disk, or None for text linted from memory.
     :ivar base: ``--base REV`` (KB102), or None.
+    :ivar nul: lines that held NUL bytes (KB117); in ``lines`` each NUL is a space.
     """
 
     path: str
@@ -129,6 +130,8 @@ class LintContext:
     root: Path | None = None
     file: Path | None = None
     base: str | None = None
+    nul: list[tuple[int, int, str]] = field(default_factory=list)
+    """``(line, column of the first NUL, message)`` of every line that held NUL bytes (now spaces)."""
     _starts: list[int] = field(default_factory=list)
 
     def section_at(self, line: int) -> Section | None:

@@ -155,12 +155,13 @@ class Linter:
                 gc.enable()
 
     def _lint(self, path: str, data: bytes, file: Path | None, in_kb: bool) -> LintResult:
-        dec = decode(data, path)
+        dec = decode(data, path, keep_nul_lines=True)
         doc = parse_living_doc(self.parser, path, dec.text)
         lines = dec.text.split("\n")
         index = LineIndex(lines, {h.line for h in doc.headings})
         use_kb = in_kb and self._facts_fn is not None
-        ctx = LintContext(path, doc, lines, index, self.config, None, self.root if in_kb else None, file, self.base)
+        ctx = LintContext(path, doc, lines, index, self.config, None, self.root if in_kb else None, file, self.base,
+                          nul=[(p.line, p.column or 1, p.message) for p in dec.problems if p.code == "nul"])
         findings: list[Finding] = []
         skipped: list[str] = []
         for rule_cls in self.settings.rules:

@@ -28,6 +28,7 @@ from kb.lint.rules.kb113_date_after_updated import DateAfterUpdated
 from kb.lint.rules.kb114_ineffective_emphasis import IneffectiveEmphasis
 from kb.lint.rules.kb115_table_row_cell_count import TableRowCellCount
 from kb.lint.rules.kb116_arxiv_id_noncanonical import ArxivIdNoncanonical
+from kb.lint.rules.kb117_nul_byte_in_line import NulByteInLine
 
 RULES: tuple[type[Rule], ...] = (
     FrontMatterInvalid,
@@ -46,6 +47,7 @@ RULES: tuple[type[Rule], ...] = (
     IneffectiveEmphasis,
     TableRowCellCount,
     ArxivIdNoncanonical,
+    NulByteInLine,
 )
 """Every rule, in the order they run and are documented."""
 

@@ -102,6 +102,11 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
         shown = absolute.relative_to(root_abs).as_posix() if inside and absolute.is_relative_to(root_abs) \
             else file.as_posix()
         try:
+            size = file.stat().st_size
+            if size > config.max_file_mb * 1_000_000:  # never read (memory bound, issue 12)
+                run.notes.append(f"{shown}: {size:,} bytes, over the limit of {config.max_file_mb:g} MB "
+                                 "(kb.yaml max_file_mb); not linted")
+                continue
             data = file.read_bytes()
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror}", shown) from exc
@@ -131,6 +136,9 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
 
 def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -> None:
     """Write one fixed file; a failure is an :class:`InputError` naming it (exit 2)."""
+    from kb.paths import write_target
+
+    write_target(file.parent, file, own=False, what="file to fix")
     try:
         write_fixed(file, outcome)
     except OSError as exc:

@@ -20,12 +20,13 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
 import re
 import urllib.parse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Literal
 from urllib.parse import urlsplit
 
@@ -45,6 +46,11 @@ MAX_IDS = 100
 """Ids per ``Search`` (one request each): the arxiv.py maintainer's advice in lukasschwab/arxiv.py #167."""
 
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
+
+logging.getLogger("arxiv").addHandler(logging.NullHandler())
+"""The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
+handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
+the root logger, which the ``arxiv`` logger still propagates to."""
 
 _SHORT_ID_RE = re.compile(r"(?P<id>.+?)(?:v(?P<v>\d+))?")
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -144,17 +150,24 @@ class _CheckedSession(requests.Session):
         super().__init__()
         self.timeout = timeout
         self.sent = 0
+        self.last_entries: int | None = None
+        """``<entry>`` elements in the last well-formed 200 response (before any is judged)."""
 
     def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
         kwargs.setdefault("timeout", self.timeout)
         self.sent += 1
+        self.last_entries = None
         resp = super().request(method, url, *args, **kwargs)
         if resp.status_code == 200:
-            _check_feed(resp.content)
+            self.last_entries = _check_feed(resp.content)
         return resp
 
 
-def _check_feed(content: bytes) -> None:
+def _check_feed(content: bytes) -> int:
+    """The number of ``<entry>`` elements of a well-formed Atom feed.
+
+    :raises _MalformedFeed: not well-formed XML, or not an Atom ``<feed>``.
+    """
     from lxml import etree
 
     parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=False)
@@ -164,6 +177,7 @@ def _check_feed(content: bytes) -> None:
         raise _MalformedFeed(f"not well-formed XML ({exc})") from None
     if root is None or root.tag != f"{_ATOM}feed":
         raise _MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
+    return len(root.findall(f"{_ATOM}entry"))
 
 
 def wire_id(arxiv_id: str) -> str:
@@ -175,9 +189,13 @@ def wire_id(arxiv_id: str) -> str:
 def to_record(result: arxiv.Result) -> SourceRecord | None:
     """A :class:`SourceRecord` from one ``arxiv.Result``; None for an entry that is no paper.
 
-    (arXiv answers some bad queries with an "Error" entry whose id is not an abs URL.)
+    No paper: an entry without an abs-URL id, without a title or ``published``, or titled
+    "Error" (arXiv answers some bad queries with such an entry, issue 12).
     """
-    if "arxiv.org/abs/" not in result.entry_id:
+    if "arxiv.org/abs/" not in (result.entry_id or ""):
+        return None
+    title = (result.title or "").strip()
+    if not title or title == "Error" or result.published is None:
         return None
     short = result.get_short_id()
     m = _SHORT_ID_RE.fullmatch(short)
@@ -187,7 +205,7 @@ def to_record(result: arxiv.Result) -> SourceRecord | None:
         id=m.group("id"),
         version=int(m.group("v")) if m.group("v") else None,
         short_id=short,
-        title=(result.title or "").strip(),
+        title=title,
         authors=[a.name for a in result.authors],
         published=result.published,
         updated=result.updated,
@@ -234,47 +252,111 @@ class ArxivSource:
         return self._session.sent if self._session else 0
 
     def fetch_batch(self, ids: Sequence[str]) -> dict[str, SourceRecord | None]:
-        """Look up to :data:`MAX_IDS` ids in one ``Search``.
+        """Look up to :data:`MAX_IDS` ids; the records of :meth:`ask`."""
+        return self.ask(ids).records
+
+    def ask(self, ids: Sequence[str]) -> BatchAnswer:
+        """Look up to :data:`MAX_IDS` ids: one ``Search`` first, then the missing ids again.
+
+        arXiv answers a batch holding an id it lacks with ``totalResults`` counting every id
+        asked (so the client's next page comes back empty and it raises
+        ``UnexpectedEmptyPageError``), or with a short page. Either way the entries that
+        arrived are kept and the ids still missing are asked again in halves, down to one id
+        per request, each request after the client's politeness delay: one unknown id in a
+        batch of 100 costs one extra request, not the run (issue 12). A batch asked for the
+        first time that comes back whole and empty is not split (every id in it is not found).
 
         :param ids: valid ids, each bare (``2607.26627``: latest version) or versioned
-            (``2607.26627v2``: sent as is, CASES.md C01), no duplicates. An old-style id's
-            subject class is dropped on the wire (``math.GT/0309136`` -> ``math/0309136``, the
-            form arXiv answers with).
-        :returns: every asked id -> its record, or None when arXiv returned no entry for it.
-            A versioned id matches only an entry whose ``get_short_id()`` is exactly that id.
+            (``2607.26627v2``: sent as is, CASES.md C01); duplicates are asked once. An
+            old-style id's subject class is dropped on the wire (``math.GT/0309136`` ->
+            ``math/0309136``, the form arXiv answers with).
+        :returns: every asked id -> its record, or None when arXiv returned no entry for it,
+            plus the ids arXiv answered alone with a well-formed empty feed. A versioned id
+            matches only an entry whose ``get_short_id()`` is exactly that id; records are
+            de-duplicated by short id.
         :raises ArxivUnavailable: HTTP error after the client's retries, connection failure,
             timeout, or a response that is not a well-formed Atom feed; nothing is returned
             for the batch.
         :raises ValueError: more than :data:`MAX_IDS` ids.
         """
-        ids = list(ids)
+        ids = list(dict.fromkeys(ids))
         if len(ids) > MAX_IDS:
             raise ValueError(f"at most {MAX_IDS} ids per request, got {len(ids)}")
-        out: dict[str, SourceRecord | None] = dict.fromkeys(ids)
-        if not ids:
-            return out
-        wire = {wire_id(i): i for i in ids}
-        search = arxiv.Search(id_list=list(wire), max_results=len(ids))
+        answer = BatchAnswer(dict.fromkeys(ids), set())
+        pending: list[tuple[list[str], bool]] = [(ids, False)] if ids else []
+        while pending:
+            batch, retry = pending.pop(0)
+            records, whole, entries = self._search(batch)
+            _match(batch, records, answer.records)
+            missing = [i for i in batch if answer.records[i] is None]
+            if not missing:
+                continue
+            if len(batch) == 1:
+                if whole and entries == 0:
+                    answer.alone_empty.add(batch[0])
+            elif retry or not whole or len(missing) < len(batch):
+                half = (len(missing) + 1) // 2
+                pending += [(part, True) for part in (missing[:half], missing[half:]) if part]
+        return answer
+
+    def _search(self, batch: list[str]) -> tuple[list[SourceRecord], bool, int | None]:
+        """One ``Search`` of ``batch``: ``(records that are papers, whole, entries in the feed)``;
+        ``whole`` is False when the client raised after a first page (what arrived is kept)."""
+        search = arxiv.Search(id_list=[wire_id(i) for i in batch], max_results=len(batch))
+        records: list[SourceRecord] = []
+        whole = True
+        client = self.client
         try:
-            records = [r for r in (to_record(x) for x in self.client.results(search)) if r is not None]
+            if hasattr(client, "_parse_feed") and hasattr(client, "_format_url"):
+                # the first page only: arXiv's totalResults counts unknown ids too, so the
+                # client's next page would be empty (UnexpectedEmptyPageError after retries)
+                results = client._parse_feed(client._format_url(search, 0, MAX_IDS), first_page=True).results
+            else:  # pragma: no cover - another arxiv release
+                results = client.results(search)
+            for result in results:
+                rec = to_record(result)
+                if rec is not None:
+                    records.append(rec)
+        except arxiv.UnexpectedEmptyPageError:
+            whole = False
         except arxiv.HTTPError as exc:
-            raise ArxivUnavailable(f"arXiv HTTP {exc.status} after retries", ids) from None
+            raise ArxivUnavailable(f"arXiv HTTP {exc.status} after retries", batch) from None
         except _MalformedFeed as exc:
-            raise ArxivUnavailable(f"malformed response from arXiv: {exc.detail}", ids) from None
+            raise ArxivUnavailable(f"malformed response from arXiv: {exc.detail}", batch) from None
         except requests.exceptions.Timeout:
-            raise ArxivUnavailable(f"arXiv did not answer within {self.settings.timeout:g} s", ids) from None
+            raise ArxivUnavailable(f"arXiv did not answer within {self.settings.timeout:g} s", batch) from None
         except requests.exceptions.ConnectionError:
-            raise ArxivUnavailable(f"arXiv unreachable at {self.settings.api_url}", ids) from None
+            raise ArxivUnavailable(f"arXiv unreachable at {self.settings.api_url}", batch) from None
         except (requests.exceptions.RequestException, arxiv.ArxivError) as exc:
-            raise ArxivUnavailable(f"arXiv request failed: {exc}", ids) from None
-        for rec in records:
-            if rec.short_id in wire:
-                out[wire[rec.short_id]] = rec
-            if rec.id in wire:
-                prev = out[wire[rec.id]]
-                if prev is None or (rec.version or 0) > (prev.version or 0):
-                    out[wire[rec.id]] = rec
-        return out
+            raise ArxivUnavailable(f"arXiv request failed: {exc}", batch) from None
+        entries = self._session.last_entries if self._session else None
+        return records, whole, entries
+
+
+@dataclass(slots=True)
+class BatchAnswer:
+    """What arXiv said about a batch: a record or None per id, and which ids it answered
+    alone with a well-formed empty feed (the only "not found" that may overwrite a cached
+    "found", see :class:`Lookup`)."""
+
+    records: dict[str, SourceRecord | None]
+    alone_empty: set[str]
+
+
+def _match(batch: list[str], records: list[SourceRecord], out: dict[str, SourceRecord | None]) -> None:
+    """Give each asked id of ``batch`` its record: the exact short id, else the latest version."""
+    wire = {wire_id(i): i for i in batch}
+    seen: set[str] = set()
+    for rec in records:
+        if rec.short_id in seen:
+            continue
+        seen.add(rec.short_id)
+        if rec.short_id in wire:
+            out[wire[rec.short_id]] = rec
+        if rec.id in wire:
+            prev = out[wire[rec.id]]
+            if prev is None or (rec.version or 0) > (prev.version or 0):
+                out[wire[rec.id]] = rec
 
 
 def fetch(ref: str) -> SourceRecord | None:
@@ -297,6 +379,12 @@ class Answer:
     """Why the network was not used (offline, or arXiv failed and the cache answered)."""
 
 
+CONFIRM_AFTER = timedelta(days=1)
+"""A cached ``found`` becomes ``not-found`` only after two lone empty answers this far apart."""
+ABSENT_SINCE = "absent_since"
+"""Key, in a cached found record's JSON, of the first lone empty answer (not yet confirmed)."""
+
+
 class Lookup:
     """Cache-then-arXiv lookups for one run: ONE :class:`ArxivSource` (so one ``arxiv.Client``).
 
@@ -304,25 +392,36 @@ class Lookup:
     ``refresh``; a cached not-found is asked again (ids are often cited before they are
     announced). After the first failed request no further request is sent in this run; the
     cache answers where it can, else the id is ``unverified`` with arXiv's failure as reason.
-    Successful answers (found and not-found) are cached with the time fetched; a failure
-    writes nothing (C05).
+    Successful answers are cached with the time fetched; a failure writes nothing (C05).
+
+    The cache only improves (issue 12): a not-found never replaces a cached found unless
+    arXiv answered that id on its own with a well-formed empty feed twice, at least
+    :data:`CONFIRM_AFTER` apart (the first such answer is remembered under
+    :data:`ABSENT_SINCE` in the found row). Until then the cached found answers, with its
+    date, and the new answer is logged in :attr:`notes` as "unconfirmed".
 
     :param source: the arXiv source to use (tests); default one built from env and ``kb.yaml``.
+    :param now: the clock (tests); default UTC now.
     """
 
     def __init__(self, store: Store, *, api_url: str | None = None, offline: bool = False,
-                 refresh: bool = False, source: ArxivSource | None = None) -> None:
+                 refresh: bool = False, source: ArxivSource | None = None,
+                 now: Callable[[], datetime] | None = None) -> None:
         self.store = store
         self.offline = offline
         self.refresh = refresh
         self.api_url = api_url
         self._source = source
+        self._now = now or (lambda: datetime.now(timezone.utc))
         self.failure: ArxivUnavailable | None = None
         self.errors: list[str] = []
         """One message per failed request, naming its batch (for stderr)."""
+        self.notes: list[str] = []
+        """One message per unconfirmed not-found that left a cached found in place (for stderr)."""
 
     @property
     def source(self) -> ArxivSource:
+        """The run's one :class:`ArxivSource`, built on first use."""
         if self._source is None:
             self._source = ArxivSource(ArxivSettings.from_env(self.api_url))
         return self._source
@@ -350,15 +449,14 @@ class Lookup:
                 need.append(key)
         if need and self.failure is None:
             try:
-                fetched = self.source.fetch_batch(need)
+                fetched = self.source.ask(need)
             except ArxivUnavailable as exc:
                 self.failure = exc
                 self.errors.append(f"{exc.message}; what was fetched before is cached, the rest is unverified")
             else:
-                now = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-                for key, rec in fetched.items():
-                    self.store.cache_put(key, now, "found" if rec else "not-found", rec.to_cache() if rec else None)
-                    out[key] = Answer(rec, "found" if rec else "not-found", now)
+                moment = self._now().astimezone(timezone.utc).replace(microsecond=0)
+                for key, rec in fetched.records.items():
+                    out[key] = self._store(key, rec, key in fetched.alone_empty, moment)
         for key in need:
             if key in out:
                 continue
@@ -370,3 +468,28 @@ class Lookup:
             else:
                 out[key] = Answer(None, "unverified", note=reason)
         return out
+
+    def _store(self, key: str, rec: SourceRecord | None, alone_empty: bool, moment: datetime) -> Answer:
+        """Cache arXiv's answer for ``key`` unless it is a not-found that would replace a found."""
+        now = moment.isoformat()
+        if rec is not None:
+            self.store.cache_put(key, now, "found", rec.to_cache())
+            return Answer(rec, "found", now)
+        old = self.store.cache_get(key)
+        if old is None or old[1] != "found" or not old[2]:
+            self.store.cache_put(key, now, "not-found", None)
+            return Answer(None, "not-found", now)
+        fetched_at, _, data = old
+        since = data.get(ABSENT_SINCE)
+        if alone_empty and since and moment - datetime.fromisoformat(since) >= CONFIRM_AFTER:
+            self.store.cache_put(key, now, "not-found", None)
+            self.notes.append(f"{key}: arXiv answered not-found on its own since {since} and again {now}; "
+                              f"the cached found of {fetched_at} is replaced")
+            return Answer(None, "not-found", now)
+        if alone_empty and not since:
+            self.store.cache_put(key, fetched_at, "found", {**data, ABSENT_SINCE: now})
+        how = "on its own" if alone_empty else "in a batch"
+        self.notes.append(f"{key}: arXiv answered not-found {how} at {now} (unconfirmed); "
+                          f"kept the cached found of {fetched_at}")
+        return Answer(SourceRecord.model_validate(data), "found", fetched_at, cached=True,
+                      note=f"arXiv answered not-found at {now}, unconfirmed; answered from the cache fetched {fetched_at}")

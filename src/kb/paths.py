@@ -1,0 +1,76 @@
+"""Which paths kb may write or read on its own: inside the KB after links are resolved (issue 12).
+
+The one place of that decision. A path kb picks itself (a brief under ``inbox/``, a card, a
+snapshot, a living doc, a file ``kb lint --fix`` rewrites, what ``kb init`` creates, a
+template under ``templates_dir``) must resolve, symbolic links followed (a dangling link to
+where it points), to a place under the KB root: a symlinked folder or file leading out of
+the KB is refused. A file kb writes that is itself a symbolic link is refused unless the
+user passes ``--force``. A path the user names on the command line (``--out``,
+``--template``) may lie anywhere, but is not written through a link without ``--force``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kb.errors import InputError
+
+
+def resolved(path: Path) -> Path:
+    """``path`` absolute with every link resolved, a dangling one to the path it names."""
+    return Path(os.path.realpath(path))
+
+
+def is_inside(root: Path, path: Path) -> bool:
+    """True when ``path``, links resolved, is ``root`` (links resolved) or under it."""
+    base = resolved(root)
+    target = resolved(path)
+    return target == base or base in target.parents
+
+
+def shown(root: Path, path: Path) -> str:
+    """``path`` relative to ``root`` when it lies there (as written, links not resolved), else as is."""
+    try:
+        return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def inside_kb(root: Path, path: Path, *, what: str = "file") -> Path:
+    """``path`` if it stays inside the KB ``root`` once links are resolved.
+
+    :param what: what the path is, for the message (``brief``, ``card``, ``template``).
+    :raises InputError: the path, or a folder on its way, is a link leading out of the KB.
+    """
+    if not is_inside(root, path):
+        raise InputError(f"the {what} would be outside the KB, at {resolved(path)} (a symbolic link or an "
+                         "absolute path leads out); kb reads and writes only inside the KB", shown(root, path))
+    return path
+
+
+def read_inside(root: Path, rel: str, *, what: str = "file") -> bytes:
+    """The bytes of ``root/rel``, a file kb reads on its own (a living doc, a snapshot), after
+    :func:`inside_kb`.
+
+    :raises InputError: a link leads out of the KB.
+    :raises OSError: the file cannot be read (missing: FileNotFoundError).
+    """
+    return inside_kb(root, root / rel, what=what).read_bytes()
+
+
+def write_target(root: Path, path: Path, *, force: bool = False, own: bool = True, what: str = "file") -> Path:
+    """Check a file kb is about to write; returns ``path``.
+
+    :param own: True when kb picked the path (it must stay inside the KB, :func:`inside_kb`);
+        False for a path the user named (``--out``), which may lie anywhere.
+    :param force: allow writing through a file that is a symbolic link (the user asked).
+    :raises InputError: the file is a symbolic link and not ``force``; or, for an ``own``
+        path, it leads out of the KB.
+    """
+    if path.is_symlink() and not force:
+        raise InputError(f"the {what} is a symbolic link (to {os.readlink(path)}); kb does not write through "
+                         "links: remove it, or pass --force", shown(root, path))
+    if own and not (force and path.is_symlink()):
+        inside_kb(root, path, what=what)
+    return path
