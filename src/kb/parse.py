@@ -120,7 +120,8 @@ def role_of(path: str) -> Role:
 #: lines it could not read.
 MAX_NESTING = 100
 _LEAF_BLOCKS = frozenset({"paragraph_open", "heading_open", "table_open", "fence", "code_block", "html_block", "hr"})
-_MARKS_ONLY_RE = re.compile(r"^[\s>*+\-]*(?:\d+[.)])?[\s>*+\-]*$")
+# possessive runs: the two mark runs cannot trade characters, so a long run is one pass, not n²
+_MARKS_ONLY_RE = re.compile(r"^[\s>*+\-]*+(?:\d+[.)])?[\s>*+\-]*+$")
 
 
 @lru_cache(maxsize=1)
@@ -612,10 +613,12 @@ class _FileCtx:
             subjects = _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
         if not subjects:
             subjects = _dedupe([k for k, _, _ in ents])
+        nearest = _Nearest(anchors, text)
         if len(anchors) >= 2:  # a number belongs to one of several subjects only when there are several
-            quantities = [self._attach(q, anchors, text) for q in quantities]
+            quantities = [self._attach(q, nearest) for q in quantities]
         if dates:
-            dates = [self._attach_date(d, anchors, text) for d in dates]
+            phrased = self.p.date_phrases.search(text) is not None  # once per unit, not per date
+            dates = [self._attach_date(d, nearest, text, phrased) for d in dates]
         if col_subjects and quantities:
             quantities, owners = _by_column(text, quantities, col_subjects)
             subjects = _dedupe(subjects + owners)
@@ -671,17 +674,17 @@ class _FileCtx:
                 return "§" + m.group(1)
         return None
 
-    def _attach(self, q: Quantity, anchors: list[tuple[int, str]], text: str) -> Quantity:
-        subj = _nearest_before(anchors, q.start, text)
+    def _attach(self, q: Quantity, nearest: _Nearest) -> Quantity:
+        subj = nearest.before(q.start)
         return q.model_copy(update={"subject": subj}) if subj else q
 
-    def _attach_date(self, d: DateRef, anchors: list[tuple[int, str]], text: str) -> DateRef:
+    def _attach_date(self, d: DateRef, nearest: _Nearest, text: str, phrased: bool) -> DateRef:
         # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
-        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if self.p.date_phrases.search(text) else None
+        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if phrased else None
         update: dict[str, Any] = {}
         if metric in ("eol_date", "release_date"):
             update["metric"] = metric
-        subj = _nearest_before(anchors, d.start, text)
+        subj = nearest.before(d.start)
         if subj:
             update["subject"] = subj
         return d.model_copy(update=update) if update else d
@@ -704,18 +707,30 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
     return out, owners
 
 
-def _nearest_before(anchors: list[tuple[int, str]], pos: int, text: str) -> str | None:
-    """The last subject anchor before ``pos`` with no clause end in between, else None."""
-    best = None
-    for a, key in anchors:
-        if a <= pos:
-            best = (a, key)
-    if best is None or len(anchors) < 2:
-        return None
-    between = text[best[0]:pos]
-    if _CLAUSE_END_RE.search(between):
-        return None
-    return best[1]
+class _Nearest:
+    """Subject anchors of one unit, for :meth:`before` in O(log n) a call (a unit of n numbers
+    and n anchors stays linear, not n²)."""
+
+    def __init__(self, anchors: list[tuple[int, str]], text: str) -> None:
+        """:param anchors: (offset, subject key) sorted; :param text: the unit's text."""
+        self.anchors = anchors
+        self.at = [a for a, _ in anchors]
+        self.text = text
+        self._ends: list[int] | None = None  # offsets of clause ends, found on first use
+
+    def before(self, pos: int) -> str | None:
+        """The last subject anchor at or before ``pos`` with no clause end in between, else
+        None (also None with fewer than two anchors)."""
+        i = bisect.bisect_right(self.at, pos) - 1
+        if i < 0 or len(self.anchors) < 2:
+            return None
+        a, key = self.anchors[i]
+        if self._ends is None:
+            self._ends = [m.start() for m in _CLAUSE_END_RE.finditer(self.text)]
+        j = bisect.bisect_left(self._ends, a)
+        if j < len(self._ends) and self._ends[j] < pos:
+            return None
+        return key
 
 
 def _norm_section(s: str) -> str:
