@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 
 from kb.cli.common import app, console_err, state
-from rich.markup import escape
 
 from kb.errors import KbError
 
@@ -125,6 +124,8 @@ def main(argv: list[str] | None = None) -> None:
         except KbError as exc:
             if state.traceback:
                 raise
+            from rich.markup import escape
+
             console_err.print(f"[bold red]error:[/] {escape(exc.message)}", highlight=False)
             code = int(exc.exit_code)
         except KeyboardInterrupt:
@@ -136,6 +137,8 @@ def main(argv: list[str] | None = None) -> None:
         else:
             code = 2
             reason = failed.error.strerror or str(failed.error)
+            from rich.markup import escape
+
             console_err.print(f"[bold red]error:[/] cannot write to standard output: {escape(reason)}", highlight=False)
     finally:
         sys.stdout, sys.stderr = real_out, real_err

@@ -7,14 +7,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 
 from kb import __version__
-from kb.ingest import Progress
-from kb.workspace import Kb, open_kb
+
+if TYPE_CHECKING:  # imported where used: `kb --version` and `--help` load none of the pipeline
+    from rich.console import Console
+
+    from kb.ingest import Progress
+    from kb.workspace import Kb
 
 app = typer.Typer(
     name="kb",
@@ -24,8 +27,31 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
-console = Console(highlight=False, soft_wrap=True)
-console_err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+class _LazyConsole:
+    """A :class:`rich.console.Console` made on first use (rich.console costs start-up time
+    that ``kb --version`` and ``--help`` do not need); attributes pass through to it."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    @property
+    def real(self) -> Console:
+        """The console itself (for APIs that want a ``Console``)."""
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+console: Console = _LazyConsole(highlight=False, soft_wrap=True)  # type: ignore[assignment]
+console_err: Console = _LazyConsole(stderr=True, highlight=False, soft_wrap=True)  # type: ignore[assignment]
 
 
 class Lang(str, Enum):
@@ -83,7 +109,7 @@ def progress_bar(label: str) -> Iterator[Progress | None]:
 
     with RichProgress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console_err, transient=True,
+        console=console_err.real, transient=True,  # type: ignore[attr-defined]
     ) as bar:
         task = bar.add_task(label, total=None)
 
@@ -98,6 +124,8 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> Kb:
 
     Problems met while ingesting are printed to stderr as warnings unless ``quiet``.
     """
+    from kb.workspace import open_kb
+
     with progress_bar("parsing") as progress:
         opened = open_kb(kb or state.kb, progress=progress)
     for note in opened.report.notes:
