@@ -274,16 +274,15 @@ def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int
     """Parse ``todo`` (in a process pool when it is large), yielding each file's rows or its
     :class:`Problem` as it is done; the caller stores them. A worker that dies (killed, out of
     memory) does not stop the run: what is left is parsed in this process."""
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
-
-    from kb.parse import Parser
-
     total = len(todo)
     cpus = os.cpu_count() or 1
     workers = min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
     if total == 0:
         return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from kb.parse import Parser
     if workers <= 1 or total < PARALLEL_MIN:
         parser = Parser(config)
         results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, c, s) for rel, m, c, s in todo)
