@@ -290,8 +290,10 @@ class Store:
             conds.append(("c.path LIKE ? ESCAPE '\\'", prefix) if path.endswith("/") else ("c.path=?", path))
         if subject:
             marks = ",".join("?" * len(subject))
-            conds.append((f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path "
-                           f"AND s.subject IN ({marks}))", tuple(subject)))
+            # the subject's rows first (index subjects_subject), then their claims by primary key:
+            # a correlated EXISTS made SQLite scan every claim (7 s on 217k claims, now ms)
+            conds.append((f"(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s "
+                          f"WHERE s.subject IN ({marks}))", tuple(subject)))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):
