@@ -122,7 +122,8 @@ def main() -> None:
         row("freshness check (in-process)", statistics.median(times), "os.scandir walk + stat (in-process)",
             statistics.median(t_walk), "(target <= 0.3 s)")
         st_id = _some_id(root)
-        rg = ["rg", "-F", "-q", st_id, str(root)] if shutil.which("rg") else ["grep", "-rFq", st_id, str(root)]
+        # every match listed (output discarded), as a user searching would: no -q early exit
+        rg = ["rg", "-F", st_id, str(root)] if shutil.which("rg") else ["grep", "-rF", st_id, str(root)]
         name = "rg -F ID" if rg[0] == "rg" else "grep -rF ID (no rg)"
         kb_s, fl_s = paired(KB + ["--kb", str(root), "verify", "--offline", st_id], rg, r)
         row(f"kb verify --offline {st_id}", kb_s, name, fl_s, "(target <= 3x)")
