@@ -270,6 +270,68 @@ def test_two_ingests_at_once_store_each_file_once(small_kb: Path) -> None:
         assert db.execute("SELECT count(*) FROM quantities").fetchone()[0] == 3
 
 
+def test_a_second_kb_waits_for_the_running_one_then_finds_nothing_to_do(small_kb: Path) -> None:
+    """Issue 11: two `kb ingest` at once: the second waits (saying so, with the holder's pid),
+    neither fails, and the second parses nothing the first already stored."""
+    import threading
+
+    from kb.config import load_config
+    from kb.store import writer_lock
+    from kb.workspace import ingest_store
+
+    config = load_config(small_kb)
+    waited: list[str] = []
+    asked = threading.Event()
+    out: dict[str, object] = {}
+
+    def on_wait(message: str) -> None:
+        waited.append(message)
+        asked.set()
+
+    def second() -> None:
+        store, report = ingest_store(small_kb, config, jobs=1, on_wait=on_wait)
+        store.close()
+        out["report"] = report
+
+    with writer_lock(small_kb):  # the first run: holds the lock while it ingests
+        first = ingest(small_kb, jobs=1)
+        t = threading.Thread(target=second)
+        t.start()
+        assert asked.wait(30), "the second run did not report that it waits"
+        assert "report" not in out  # still waiting: the lock is held
+    t.join(30)
+    assert (first.parsed, first.failed) == (3, 0)
+    report = out["report"]
+    assert (report.parsed, report.unchanged, report.failed, report.claims) == (0, 3, 0, 4)  # type: ignore[attr-defined]
+    assert len(waited) == 1 and f"pid {os.getpid()}" in waited[0] and "waiting" in waited[0]
+
+
+def test_indexes_a_killed_bulk_load_dropped_are_built_by_the_next_run(small_kb: Path) -> None:
+    """Issue 11: `kill -9` during a cold ingest leaves the secondary indexes dropped; the
+    next run (with nothing left to parse) creates every missing one."""
+    ingest(small_kb, jobs=1)
+    st = Store(small_kb, fingerprint_of(small_kb))
+    st.drop_indexes()  # what a bulk load killed before its end leaves
+    assert len(st.missing_indexes()) == 8
+    st.close()
+    again = ingest(small_kb, jobs=1)
+    assert (again.parsed, again.unchanged) == (0, 3)
+    st = Store(small_kb, fingerprint_of(small_kb))
+    try:
+        assert st.missing_indexes() == []
+        names = {r[0] for r in st.db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert {"claims_written", "subjects_subject", "mentions_id", "quantities_subject"} <= names
+    finally:
+        st.close()
+
+
+def fingerprint_of(root: Path) -> str:
+    from kb.config import load_config
+    from kb.ingest import fingerprint
+
+    return fingerprint(load_config(root))
+
+
 def test_unwritable_store_is_a_clear_error(small_kb: Path, run_kb) -> None:
     (small_kb / ".kb").write_text("a file where the store folder should be")
     r = run_kb(["claims"], cwd=small_kb)

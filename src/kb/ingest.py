@@ -6,17 +6,18 @@ import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb import __version__
 from kb.config import KbConfig, load_config
-from kb.parse import Parser, ParsedFile
 from kb.store import FileRow, FileRows, Store
 from kb.textio import Problem
+
+if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
+    from kb.parse import ParsedFile, Parser
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
 #: history (``organized/knowledge/history/``) is read by :mod:`kb.livedoc`, not ingested.
@@ -67,30 +68,30 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
         base = root / top
         if not base.is_dir():
             continue
-        stack = [base]
+        # (folder on disk, its KB-relative POSIX path): paths built as strings, no Path per file
+        stack = [(str(base), top)]
         while stack:
-            folder = stack.pop()
+            folder, rel_folder = stack.pop()
             try:
                 entries = list(os.scandir(folder))
             except OSError as exc:
                 if problems is not None:
-                    problems.append(Problem(folder.relative_to(root).as_posix() + "/", 0,
-                                            f"folder cannot be read ({exc.strerror or exc}); skipped"))
+                    problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); skipped"))
                 continue
             for entry in entries:
-                if entry.name.startswith("."):
+                name = entry.name
+                if name.startswith("."):
                     continue
+                rel = f"{rel_folder}/{name}"
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         if top != "organized/knowledge":  # history/ and any subfolder: not living docs
-                            stack.append(Path(entry.path))
-                    elif entry.name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
-                        rel = Path(entry.path).relative_to(root).as_posix()
+                            stack.append((entry.path, rel))
+                    elif name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
                         found.append((rel, entry.stat(follow_symlinks=False)))
                 except OSError as exc:
                     if problems is not None:
-                        problems.append(Problem(Path(entry.path).relative_to(root).as_posix(), 0,
-                                                f"cannot be read ({exc.strerror or exc}); skipped"))
+                        problems.append(Problem(rel, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
     found.sort()
     return iter(found)
 
@@ -144,6 +145,8 @@ _WORKER: Parser | None = None
 def _init_worker(config_json: str) -> None:
     global _WORKER
     _die_with_parent()
+    from kb.parse import Parser
+
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
 
 
@@ -239,6 +242,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         report.removed = len(gone)
         batch = 0
         bulk = len(todo) >= BULK_MIN and len(todo) > len(known)
+        # a run killed during a bulk load left indexes dropped: this run builds them again
+        rebuild = bulk or bool(st.missing_indexes())
         if bulk:
             st.drop_indexes()
         try:
@@ -263,7 +268,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 st.db.execute("ROLLBACK")
             raise
         finally:
-            if bulk:
+            if rebuild:
                 st.create_indexes()
         report.claims = st.count_claims()
     finally:
@@ -282,6 +287,10 @@ def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int
     workers = min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
     if total == 0:
         return
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
+    from kb.parse import Parser
     if workers <= 1 or total < PARALLEL_MIN:
         parser = Parser(config)
         results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, c, s) for rel, m, c, s in todo)

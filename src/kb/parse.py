@@ -117,7 +117,8 @@ def role_of(path: str) -> Role:
 #: lines it could not read.
 MAX_NESTING = 100
 _LEAF_BLOCKS = frozenset({"paragraph_open", "heading_open", "table_open", "fence", "code_block", "html_block", "hr"})
-_MARKS_ONLY_RE = re.compile(r"^[\s>*+\-]*(?:\d+[.)])?[\s>*+\-]*$")
+# possessive runs: the two mark runs cannot trade characters, so a long run is one pass, not n²
+_MARKS_ONLY_RE = re.compile(r"^[\s>*+\-]*+(?:\d+[.)])?[\s>*+\-]*+$")
 
 
 @lru_cache(maxsize=1)
@@ -672,7 +673,8 @@ class _FileCtx:
         if len(att.own) >= 2:  # a number belongs to one of several subjects only when there are several
             quantities = [self._attach(q, att.own, text) for q in quantities]
         if dates:
-            dates = [self._attach_date(d, att.own, text) for d in dates]
+            phrased = self.p.date_phrases.search(text) is not None  # once per unit, not per date
+            dates = [self._attach_date(d, att.own, text, phrased) for d in dates]
         if col_subjects and quantities:
             quantities, owners = _by_column(text, quantities, col_subjects)
             subjects = _dedupe(subjects + owners)
@@ -744,9 +746,9 @@ class _FileCtx:
         subj = owner(own, text, q.start, q.end) if len(own) >= 2 else None
         return q.model_copy(update={"subject": subj}) if subj else q
 
-    def _attach_date(self, d: DateRef, own: list[Anchor], text: str) -> DateRef:
+    def _attach_date(self, d: DateRef, own: list[Anchor], text: str, phrased: bool) -> DateRef:
         # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
-        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if self.p.date_phrases.search(text) else None
+        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if phrased else None
         update: dict[str, Any] = {}
         if metric in ("eol_date", "release_date"):
             update["metric"] = metric

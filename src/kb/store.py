@@ -8,9 +8,11 @@ nightly writer; writes happen in one ``BEGIN IMMEDIATE`` transaction per batch.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from kb.claims import Claim
 SCHEMA_VERSION = 4
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
+LOCK_NAME = "ingest.lock"
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -181,6 +184,11 @@ class Store:
         """(Re)create the secondary indexes; a no-op when they exist."""
         self.db.executescript(_INDEXES)
 
+    def missing_indexes(self) -> list[str]:
+        """Secondary indexes that do not exist (a bulk load killed before it rebuilt them)."""
+        have = {r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        return [name for name in _INDEX_NAMES if name not in have]
+
     def _connect(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA busy_timeout=60000")
@@ -285,8 +293,10 @@ class Store:
             conds.append(("c.path LIKE ? ESCAPE '\\'", prefix) if path.endswith("/") else ("c.path=?", path))
         if subject:
             marks = ",".join("?" * len(subject))
-            conds.append((f"EXISTS (SELECT 1 FROM subjects s WHERE s.claim_id=c.id AND s.path=c.path "
-                           f"AND s.subject IN ({marks}))", tuple(subject)))
+            # the subject's rows first (index subjects_subject), then their claims by primary key:
+            # a correlated EXISTS made SQLite scan every claim (7 s on 217k claims, now ms)
+            conds.append((f"(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s "
+                          f"WHERE s.subject IN ({marks}))", tuple(subject)))
         if text_like:
             likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
             conds.append((f"({likes})", tuple("%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
@@ -332,6 +342,52 @@ class Store:
                 "INSERT OR REPLACE INTO arxiv_cache VALUES (?,?,?,?)",
                 (arxiv_id, fetched_at, status, json.dumps(data, ensure_ascii=False) if data is not None else None),
             )
+
+
+@contextmanager
+def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Iterator[None]:
+    """Hold the KB's ingest lock (``root/.kb/ingest.lock``, an exclusive ``flock``) while the
+    store is brought up to date, so that a second ``kb`` run waits for the first instead of
+    failing with "database is locked" after SQLite's busy timeout; then it finds nothing left to
+    do. The kernel drops the lock when its holder ends, even by ``kill -9``.
+
+    :param on_wait: called once with a message (naming the holder's pid) before blocking, when
+        another process holds the lock.
+    Without ``fcntl`` (Windows) or when ``.kb/`` cannot be written, nothing is locked (opening
+    the store then reports the real problem).
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    path = root / STORE_DIR / LOCK_NAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        yield
+        return
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                try:
+                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+                except OSError:
+                    holder = "?"
+                on_wait(f"another kb (pid {holder}) is updating the store {root / STORE_DIR / STORE_NAME}; "
+                        "waiting for it to finish…")
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 class _Tx:

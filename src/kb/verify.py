@@ -124,7 +124,9 @@ class Target:
         return (self.id or self.input) + (f"v{self.version}" if self.version else "")
 
 
-_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?")
+# A name starts where no letter or dash precedes: a start inside a run finds nothing the run's
+# first letter does not (searches are leftmost), and one start per run keeps a long run linear.
+_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|(?<![A-Za-z-])[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?")
 
 
 def invalid_places(kb: Kb, text: str) -> list[MentionInfo]:

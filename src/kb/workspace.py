@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sqlite3
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from kb.config import KbConfig, find_root, is_kb_root, load_config
 from kb.errors import InputError
 from kb.ingest import IngestReport, Progress, fingerprint, ingest
-from kb.store import STORE_DIR, STORE_NAME, Store
+from kb.store import STORE_DIR, STORE_NAME, Store, writer_lock
 
 
 @dataclass(slots=True)
@@ -60,16 +62,27 @@ def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb
     return Kb(root, config, store, report)
 
 
+def _note_wait(message: str) -> None:
+    print(f"kb: {message}", file=sys.stderr, flush=True)
+
+
 def ingest_store(root: Path, config: KbConfig, *, progress: Progress | None = None,
-                 jobs: int | None = None) -> tuple[Store, IngestReport]:
+                 jobs: int | None = None, on_wait: Callable[[str], None] = _note_wait) -> tuple[Store, IngestReport]:
     """Open the store and bring it up to date; a store found damaged on the way (SQLite:
     "database disk image is malformed") is deleted and rebuilt once, with a note — it is a
-    cache (DESIGN.md §6).
+    cache (DESIGN.md §6). One kb at a time does this per KB (:func:`kb.store.writer_lock`):
+    another one running waits, saying so through ``on_wait`` (default: a line on stderr).
 
     :returns: the open store and what the ingest did.
     :raises InputError: the store cannot be opened or written (read-only, locked, still
         damaged after a rebuild), naming it and what to do.
     """
+    with writer_lock(root, on_wait):
+        return _ingest_store(root, config, progress, jobs)
+
+
+def _ingest_store(root: Path, config: KbConfig, progress: Progress | None,
+                  jobs: int | None) -> tuple[Store, IngestReport]:
     notes: list[str] = []
     for attempt in (1, 2):
         store = open_store(root, config)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import sys
 
-from rich.text import Text
-
 from kb.cli.common import app, console_err, escape_controls, state
 
 from kb.errors import ExitCode, KbError, describe_os_error
@@ -128,12 +126,12 @@ def main(argv: list[str] | None = None) -> None:
         except KbError as exc:
             if state.traceback:
                 raise
-            console_err.print(Text.assemble(("error:", "bold red"), " ", escape_controls(exc.message)))
+            _say_error(exc.message)
             code = int(exc.exit_code)
         except OSError as exc:  # disk full, read-only, no permission, I/O error: in any command
             if state.traceback:
                 raise
-            console_err.print(Text.assemble(("error:", "bold red"), " ", escape_controls(describe_os_error(exc))))
+            _say_error(describe_os_error(exc))
             code = int(ExitCode.USAGE)
         except KeyboardInterrupt:
             console_err.print("interrupted")
@@ -144,7 +142,15 @@ def main(argv: list[str] | None = None) -> None:
         else:
             code = 2
             reason = failed.error.strerror or str(failed.error)
-            console_err.print(Text.assemble(("error:", "bold red"), f" cannot write to standard output: {reason}"))
+            _say_error(f"cannot write to standard output: {reason}")
     finally:
         sys.stdout, sys.stderr = real_out, real_err
     sys.exit(code)
+
+
+def _say_error(message: str) -> None:
+    """``error: <message>`` on stderr, the word in bold red, the message as plain text (no
+    markup, control characters escaped)."""
+    from rich.text import Text
+
+    console_err.print(Text.assemble(("error:", "bold red"), " ", escape_controls(message)))

@@ -8,15 +8,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from functools import lru_cache
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
-from rich.console import Console
-from rich.text import Text
 
 from kb import __version__
-from kb.ingest import Progress
-from kb.workspace import Kb, open_kb
+
+if TYPE_CHECKING:  # imported where used: `kb --version` and `--help` load none of the pipeline
+    from rich.console import Console
+    from rich.text import Text
+
+    from kb.ingest import Progress
+    from kb.workspace import Kb
 
 app = typer.Typer(
     name="kb",
@@ -37,6 +41,8 @@ def escape_controls(text: str) -> str:
 
 def _escaped_text(text: Text) -> Text:
     """A styled Text with :func:`escape_controls` applied piece by piece, styles kept."""
+    from rich.text import Text
+
     cuts = sorted({i for span in text.spans for i in (span.start, span.end)} - {0, len(text.plain)})
     out = Text(style=text.style, end=text.end)
     for piece in text.divide(cuts):
@@ -47,26 +53,54 @@ def _escaped_text(text: Text) -> Text:
     return out
 
 
-class _PlainConsole(Console):
-    """A rich Console for kb's messages: no markup, no emoji codes (``demo.md:100:`` stays as
-    written, issue 12), no highlighting, control characters escaped (:func:`escape_controls`)."""
+@lru_cache(maxsize=1)
+def _plain_console_class() -> type:
+    """The Console class of kb's messages, built on first use (rich.console costs start-up time
+    that ``kb --version`` and ``--help`` do not need): no markup, no emoji codes
+    (``demo.md:100:`` stays as written, issue 12), no highlighting, control characters escaped
+    (:func:`escape_controls`)."""
+    from rich.console import Console
+    from rich.text import Text
 
-    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
-        kwargs.setdefault("markup", False)
-        kwargs.setdefault("emoji", False)
-        kwargs.setdefault("highlight", False)
-        safe = []
-        for obj in objects:
-            if isinstance(obj, str):
-                obj = escape_controls(obj)
-            elif isinstance(obj, Text) and _CONTROL_RE.search(obj.plain):
-                obj = _escaped_text(obj)
-            safe.append(obj)
-        super().print(*safe, **kwargs)
+    class _PlainConsole(Console):
+        def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+            kwargs.setdefault("markup", False)
+            kwargs.setdefault("emoji", False)
+            kwargs.setdefault("highlight", False)
+            safe = []
+            for obj in objects:
+                if isinstance(obj, str):
+                    obj = escape_controls(obj)
+                elif isinstance(obj, Text) and _CONTROL_RE.search(obj.plain):
+                    obj = _escaped_text(obj)
+                safe.append(obj)
+            super().print(*safe, **kwargs)
+
+    return _PlainConsole
 
 
-console = _PlainConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)
-console_err = _PlainConsole(stderr=True, highlight=False, soft_wrap=True, markup=False, emoji=False)
+class _LazyConsole:
+    """kb's message console (:func:`_plain_console_class`), made on first use; attributes pass
+    through to it."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._console: Console | None = None
+
+    @property
+    def real(self) -> Console:
+        """The console itself (for APIs that want a ``Console``)."""
+        if self._console is None:
+            self._console = _plain_console_class()(**self._options)
+        return self._console
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+console: Console = _LazyConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)  # type: ignore[assignment]
+console_err: Console = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, markup=False,  # type: ignore[assignment]
+                                    emoji=False)
 
 
 class Lang(str, Enum):
@@ -153,7 +187,7 @@ def progress_bar(label: str) -> Iterator[Progress | None]:
 
     with RichProgress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console_err, transient=True,
+        console=console_err.real, transient=True,  # type: ignore[attr-defined]
     ) as bar:
         task = bar.add_task(label, total=None)
 
@@ -168,6 +202,8 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> Kb:
 
     Problems met while ingesting are printed to stderr as warnings unless ``quiet``.
     """
+    from kb.workspace import open_kb
+
     with progress_bar("parsing") as progress:
         opened = open_kb(kb or state.kb, progress=progress)
     for note in opened.report.notes:

@@ -5,17 +5,15 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.table import Table
 
-from kb.claims import Claim
 from kb.cli.common import KbOption, app, console, console_err, load, progress_bar, state
 from kb.errors import ExitCode, UsageError
-from kb.query import ClaimFilter, select_claims
-from kb.scaffold import init_kb
-from kb.workspace import resolve_root
+
+if TYPE_CHECKING:  # the pipeline is imported inside each command (start-up time)
+    from kb.claims import Claim
 
 
 class Format(str, Enum):
@@ -36,6 +34,8 @@ def init_cmd(
 
         kb init my-kb && cd my-kb && kb ingest
     """
+    from kb.scaffold import init_kb
+
     if not path.strip():
         raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
     created, kept = init_kb(Path(path))
@@ -61,7 +61,7 @@ def ingest_cmd(
         kb ingest --kb ~/kb
     """
     from kb.config import load_config
-    from kb.workspace import ingest_store
+    from kb.workspace import ingest_store, resolve_root
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)
@@ -100,6 +100,8 @@ def claims_cmd(
 
         kb claims --subject arXiv:2607.26627 --format json
     """
+    from kb.query import ClaimFilter, select_claims
+
     opened = load(kb, quiet=True)
     try:
         flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file,
@@ -118,6 +120,8 @@ def claims_cmd(
 def _print_table(claims: list[Claim]) -> None:
     """A table on a wide terminal; on a narrow one (or a pipe) one block per claim, so that
     ``path:line`` and the text never shrink to nothing."""
+    from rich.table import Table
+
     if console.width < 120:
         for c in claims:
             p = c.provenance

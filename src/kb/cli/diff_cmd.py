@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.table import Table
 
 from kb.cli.common import KbOption, Lang, app, console, console_err, load, state
 from kb.errors import ExitCode, UsageError
@@ -101,6 +100,8 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
     if fmt is Format.json:
         sys.stdout.write(out.model_dump_json(indent=2) + "\n")
         return
+    from rich.table import Table
+
     table = Table(header_style="bold", title=f"{topic}: v{out.from_version} → v{out.to_version}")
     table.add_column("change")
     table.add_column("section")
@@ -121,6 +122,8 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
 
 
 def _print_diff(r: DiffResult) -> None:
+    from rich.table import Table
+
     table = Table(header_style="bold", title=f"{r.topic}: {r.window['since']} → {r.window['until']}")
     for col in ("outcome", "subject", "label", "section", "claims"):
         table.add_column(col, overflow="fold")

@@ -5,15 +5,14 @@ from __future__ import annotations
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.text import Text
 
 from kb.cli.common import KbOption, app, console, console_err, escape_controls, progress_bar, state
-from kb.lint.engine import exit_code
-from kb.lint.output import summary, to_github, to_json, to_sarif, to_text
-from kb.lint.run import LintRun, lint_paths
+
+if TYPE_CHECKING:  # the linter is imported when `kb lint` runs (start-up time)
+    from kb.lint.run import LintRun
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -56,6 +55,10 @@ def lint_cmd(
 
         kb lint organized/knowledge/inference.md --format sarif > kb-lint.sarif
     """
+    from kb.lint.engine import exit_code
+    from kb.lint.output import summary, to_github, to_json, to_sarif, to_text
+    from kb.lint.run import lint_paths
+
     with progress_bar("reading the KB") as progress:
         run = lint_paths(list(paths or ()), kb=kb or state.kb, select=_split(select) or None,
                          ignore=_split(ignore), base=base, fix=fix and not diff, diff=diff, progress=progress)
@@ -95,6 +98,8 @@ def _write_bytes(data: bytes) -> None:
 
 
 def _print_rich(run: LintRun) -> None:
+    from rich.text import Text
+
     for result in run.results:
         if not result.findings:
             continue

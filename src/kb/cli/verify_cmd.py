@@ -6,16 +6,16 @@ import sys
 from collections.abc import Iterator
 from datetime import datetime
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
-from rich.table import Table
-from rich.text import Text
 
 from kb.cli.common import KbOption, Lang, app, console, console_err, load, progress_bar
 from kb.errors import InputError, SourceUnavailable, UsageError
-from kb.sources import SourceRecord
-from kb.verify import Lookup, Tally, Verifier, VerifyResult, scope_targets, sort_worst_first, targets_from_inputs
+
+if TYPE_CHECKING:  # the verifier and the arXiv client are imported when a command runs
+    from kb.sources import SourceRecord
+    from kb.verify import Tally, VerifyResult
 
 DETAIL_MAX = 20
 """``kb verify ID…`` prints a detail block per id (card, mentions, checks) up to this many ids."""
@@ -98,6 +98,10 @@ def verify_cmd(
         raise UsageError("--offline and --refresh contradict each other; pick one")
     if "-" in (ids or []) and sys.stdin is None:
         raise UsageError("'-': no standard input to read ids from (it is closed); pipe ids in or give them as arguments")
+    from rich.text import Text
+
+    from kb.verify import Tally, Verifier, scope_targets, sort_worst_first, targets_from_inputs
+
     opened = load(kb, quiet=True)
     tally = Tally()
     kept: list[VerifyResult] = []
@@ -158,6 +162,9 @@ def _headline(r: VerifyResult) -> str:
 
 
 def _print_table(results: list[VerifyResult]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(header_style="bold", show_lines=False)
     for name, kw in (("status", {}), ("id", {"no_wrap": True}), ("arXiv title", {"ratio": 2, "overflow": "fold"}),
                      ("card", {"overflow": "fold"}), ("sim", {"justify": "right"}), ("mentions", {"justify": "right"}),
@@ -179,6 +186,8 @@ def _print_table(results: list[VerifyResult]) -> None:
 
 
 def _print_detail(r: VerifyResult) -> None:
+    from rich.text import Text
+
     console.print()
     console.print(Text(_headline(r), style="bold"))
     if r.arxiv:
@@ -227,7 +236,10 @@ def card_new_cmd(
 
         kb card new 2607.26627 --lang en --category inference-systems
     """
+    from rich.text import Text
+
     from kb.cards import CardIndex, new_card
+    from kb.verify import Lookup
 
     if offline and refresh:
         raise UsageError("--offline and --refresh contradict each other; pick one")

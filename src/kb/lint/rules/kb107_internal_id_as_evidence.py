@@ -11,13 +11,16 @@ from kb.lint.lines import mask_code_spans
 
 # Internal ids as kb.extract.kinds defines them: C (consensus), O (open question), Q (queue).
 _INTERNAL_RE = re.compile(r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])")
-_NUM = r"\d[\d,.]*\s*[kK万]?"
+# Linear on any input: a figure is at most 40 digits/separators long and the runs are possessive
+# (``*+``): nothing after a run can start with what the run ate, so giving back never helps, and
+# 200 KB of digits or of ``1.`` is one pass, not n² (or n⁶ for the ``\s*`` chain after ``HF``).
+_NUM = r"\d[\d,.]{0,40}+\s*+[kK万]?"
 _POPULARITY_RE = re.compile(
-    rf"(?:HF|Hugging\s?Face|HN|Hacker\s?News|GitHub|GH)\s*(?:上)?\s*(?:获得|得到|有|拿到)?\s*(?:票数?|votes?|upvotes?|stars?|likes?|points?)?\s*[:：]?\s*{_NUM}\s*(?:票|分|points?|votes?|upvotes?|stars?|likes?|赞)"
-    rf"|(?:HF|Hugging\s?Face)\s*(?:票数?|votes?|upvotes?|likes?)\s*[:：]?\s*{_NUM}"
-    rf"|(?:GitHub|GH)\s*(?:stars?|星标?)\s*[:：]?\s*{_NUM}"
-    rf"|{_NUM}\s*(?:HF\s*(?:票|votes?|upvotes?)|HN\s*(?:points?|分)|GitHub\s*stars?|upvotes?|stars\b)"
-    rf"|(?:票数|点赞数?|star\s*数|stars?\s*数)\s*[:：]?\s*{_NUM}",
+    rf"(?:HF|Hugging\s?Face|HN|Hacker\s?News|GitHub|GH)\s*+(?:上)?\s*+(?:获得|得到|有|拿到)?\s*+(?:票数?|votes?|upvotes?|stars?|likes?|points?)?\s*+[:：]?\s*+{_NUM}\s*(?:票|分|points?|votes?|upvotes?|stars?|likes?|赞)"
+    rf"|(?:HF|Hugging\s?Face)\s*+(?:票数?|votes?|upvotes?|likes?)\s*+[:：]?\s*+{_NUM}"
+    rf"|(?:GitHub|GH)\s*+(?:stars?|星标?)\s*+[:：]?\s*+{_NUM}"
+    rf"|{_NUM}\s*+(?:HF\s*(?:票|votes?|upvotes?)|HN\s*(?:points?|分)|GitHub\s*stars?|upvotes?|stars\b)"
+    rf"|(?:票数|点赞数?|star\s*数|stars?\s*数)\s*+[:：]?\s*+{_NUM}",
     re.IGNORECASE,
 )
 _SOURCE_RE = re.compile(r"https?://|arxiv\s*[:：.]|\b\d{4}\.\d{4,5}\b|(?:inbox|paper_cards|organized)/|\b10\.\d{4,9}/", re.I)
@@ -98,11 +101,16 @@ def _evidence_words(text: str) -> list[str]:
     leading label (``C101 FlashInfer …``) or bookkeeping (``§8.1 收 C103``) is not evidence.
     """
     found: list[str] = []
+    opened = closed = -1  # last opening / closing bracket before the id, found in one pass
+    done = 0
     for m in _INTERNAL_RE.finditer(text):
-        before = text[: m.start()]
-        opened = max(before.rfind("("), before.rfind("（"), before.rfind("【"), before.rfind("["))
-        closed = max(before.rfind(")"), before.rfind("）"), before.rfind("】"), before.rfind("]"))
-        if opened > closed or _CUE_RE.search(before[-16:]):
+        seg = text[done:m.start()]
+        o = max(seg.rfind("("), seg.rfind("（"), seg.rfind("【"), seg.rfind("["))
+        c = max(seg.rfind(")"), seg.rfind("）"), seg.rfind("】"), seg.rfind("]"))
+        opened = done + o if o >= 0 else opened
+        closed = done + c if c >= 0 else closed
+        done = m.start()
+        if opened > closed or _CUE_RE.search(text[max(0, m.start() - 16):m.start()]):
             found.append(m.group(0))
     found += [m.group(0).strip() for m in _POPULARITY_RE.finditer(text)]
     return found

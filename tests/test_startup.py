@@ -1,0 +1,48 @@
+"""Start-up and the no-change path load only what they need (issue 11). Structural, not timed:
+each check runs a fresh interpreter and asserts which modules it imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import write_files
+
+HEAVY = ("kb.parse", "kb.lint.engine", "kb.verify", "kb.nightly", "kb.render", "markdown_it", "arxiv",
+         "requests", "jinja2", "rapidfuzz", "rich.console", "pydantic")
+
+
+def _modules_after(code: str, cwd: Path | None = None) -> set[str]:
+    """Names in ``sys.modules`` after running ``code`` in a fresh interpreter (its stdout is
+    ignored; the module list goes through a file descriptor of its own: stderr)."""
+    probe = (
+        "import sys, json, atexit\n"
+        "atexit.register(lambda: sys.__stderr__.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n'))\n"
+        + code
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = next(ln for ln in done.stderr.splitlines() if ln.startswith("MODULES "))
+    return set(json.loads(line[len("MODULES "):]))
+
+
+def test_version_and_help_import_no_pipeline() -> None:
+    for argv in (["--version"], ["--help"]):
+        mods = _modules_after(f"import sys\nsys.argv = ['kb', *{argv!r}]\nfrom kb.cli import main\nmain()\n")
+        assert "kb.cli.lint_cmd" in mods and "typer" in mods  # every command is registered
+        assert [m for m in HEAVY if m in mods] == [], argv
+
+
+def test_ingest_with_nothing_changed_imports_no_parser(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": "entities: {vLLM: []}\n",
+        "inbox/jay/2026-07-31-x.md": "vLLM 吞吐 1.5×（arXiv:2607.26627）。\n",
+    })
+    first = _modules_after("from pathlib import Path\nfrom kb.ingest import ingest\nprint(ingest(Path('.')).summary())\n", root)
+    assert "kb.parse" in first  # a file was parsed
+    again = _modules_after("from pathlib import Path\nfrom kb.ingest import ingest\n"
+                           "r = ingest(Path('.'))\nassert (r.parsed, r.unchanged) == (0, 1), r.summary()\n", root)
+    assert "kb.ingest" in again
+    assert [m for m in ("kb.parse", "markdown_it", "kb.extract.quantities") if m in again] == []
