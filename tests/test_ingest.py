@@ -213,7 +213,7 @@ def test_a_new_kb_ingests_digests_and_lints_clean(tmp_path: Path, run_kb) -> Non
     run_kb(["init", str(root)], cwd=tmp_path)
     r = run_kb(["ingest"], cwd=root)
     assert (r.exit_code, r.stdout) == (0, "1 parsed, 0 unchanged, 0 failed; 0 claims\n")
-    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-", "--executor", "me"], cwd=root)
     assert brief.exit_code == 0, brief.stderr
     assert "# inference · E1 预消化简报（2026-07-31）" in brief.stdout
     lint = run_kb(["lint", "organized/knowledge/inference.md"], cwd=root)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.claims import KINDS, Claim
+from kb.claims import KINDS, Claim, is_derived
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.entities import EntityMatcher
@@ -106,7 +106,7 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
                             path=kb_path(kb, flt.path) if flt.path else None)
     if flt.quotes:
         return list(found)
-    return [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
+    return [c for c in found if not is_derived(c)]
 
 
 def kb_path(kb: Kb, given: str) -> str:

@@ -16,6 +16,7 @@ KB_YAML = """\
 
 timezone: "+08:00"          # offset of file-name stamps (inbox/<author>/2026-07-31T1735-….md)
 cutoff: "22:00"             # a night's window ends at this local time (kb digest --date)
+# executor: tom             # who runs the nights (brief: inbox/<executor>/…); unset = git user.name
 topics: [inference]         # or a map, topic -> card categories:
 # topics: {inference: [inference-systems, inference-efficient], llm-infra: [llm-infra]}
 entities: {}                # canonical name -> aliases, matched case-insensitively, longest first

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -20,7 +20,7 @@ app = typer.Typer(
     name="kb",
     help="Claims, diffs and nightly E1 briefs for a Markdown research knowledge base.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -71,6 +71,62 @@ def _root(
     """
     state.kb = kb
     state.traceback = traceback
+
+
+TABLE_MIN_WIDTH = 120
+"""Narrower than this (columns), a table command prints one block per row instead of a table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table command's output.
+
+    :ivar name: header in the table.
+    :ivar body: in block form, the value goes on its own indented line (long text such as a
+        claim or the reasons) instead of on the row's first line.
+    :ivar pad: in block form, the value is left-aligned to this many characters on the first line.
+    :ivar options: keyword arguments of :meth:`rich.table.Table.add_column` (ratio, overflow …).
+    """
+
+    name: str
+    body: bool = False
+    pad: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def blocks_wanted(min_width: int = TABLE_MIN_WIDTH) -> bool:
+    """True when stdout is a pipe or a file, or a terminal narrower than ``min_width``: then a
+    table would split keys, paths and reasons over lines (``kb diff | cat`` at 80 columns)."""
+    return not console.is_terminal or console.width < min_width
+
+
+def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, title: str | None = None,
+               min_width: int = TABLE_MIN_WIDTH) -> None:
+    """Print ``rows`` (one value per column; str or :class:`rich.text.Text`) as a rich table on
+    a wide terminal, else (see :func:`blocks_wanted`) one block per row: the non-``body``
+    values on one line (empty ones left out), each line of a non-empty ``body`` value on its
+    own line indented by four spaces, so that ``path:line``, keys and reasons are never broken.
+    The one place every table command (claims, diff, verify) decides table or blocks."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if blocks_wanted(min_width):
+        if title:
+            console.print(title, markup=False)
+        for row in rows:
+            values = [v.plain if isinstance(v, Text) else str(v) for v in row]
+            head = [f"{v:<{c.pad}}" if c.pad else v for c, v in zip(columns, values) if not c.body and v]
+            console.print("  ".join(head).rstrip(), markup=False)
+            for c, v in zip(columns, values):
+                for line in v.split("\n") if c.body and v else ():
+                    console.print(f"    {line}", markup=False)
+        return
+    table = Table(header_style="bold", show_lines=False, title=title)
+    for c in columns:
+        table.add_column(c.name, **c.options)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
 
 
 @contextmanager
