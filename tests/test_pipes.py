@@ -28,7 +28,7 @@ def test_piped_diff_is_one_line_per_subject(demo_kb: Path) -> None:
     assert not BOX & set("".join(lines))
     rows = [f"{s['outcome']}  {s['key']}  {s['label']}  {s['section_hint'] or '—'}  {len(s['claims'])}"
             for s in data["subjects"]]
-    assert lines[0] == "inference: 2026-07-30T22:00:00+08:00 → 2026-07-31T22:00:00+08:00"
+    assert lines[0] == "inference: 2026-07-30 22:00+08:00 → 2026-07-31 22:00+08:00"
     assert lines[1:1 + len(rows)] == rows
     assert lines[1] == "net-new  arxiv:2607.26627  Revisiting Lossy Verification in Speculative Decoding  §3  15"
 
@@ -69,3 +69,14 @@ def test_shell_completion_script_and_answers() -> None:
                              env={**env, "_KB_COMPLETE": "complete_bash", "COMP_WORDS": "kb bump --up",
                                   "COMP_CWORD": "2"})
     assert options.stdout.decode().split() == ["--updated"]
+
+
+def test_piped_progress_is_a_line_every_ten_seconds(capsys) -> None:  # noqa: ANN001
+    """Not a terminal: no bar, one stderr line per PROGRESS_EVERY seconds of work (fake clock)."""
+    from kb.cli.common import progress_bar
+
+    ticks = iter([0.0, 0.2, 5.0, 10.5, 15.0, 21.0, 21.5])
+    with progress_bar("parsing", clock=lambda: next(ticks)) as progress:
+        for done in range(1, 7):
+            progress(done * 100, 600)
+    assert capsys.readouterr().err.splitlines() == ["parsing: 300/600", "parsing: 500/600"]

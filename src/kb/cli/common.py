@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
@@ -129,24 +129,53 @@ def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, titl
     console.print(table)
 
 
+PROGRESS_DELAY = 0.5
+"""Seconds of work before a progress bar appears on a terminal (none for quick commands)."""
+PROGRESS_EVERY = 10.0
+"""Seconds between the progress lines printed to stderr when stderr is not a terminal."""
+
+
 @contextmanager
-def progress_bar(label: str) -> Iterator[Progress | None]:
-    """A rich progress bar on a terminal (stderr), nothing in a pipe."""
-    if not console_err.is_terminal:
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TimeElapsedColumn
+def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> Iterator[Progress]:
+    """A ``progress(done, total)`` callback for long work.
 
-    with RichProgress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console_err, transient=True,
-    ) as bar:
-        task = bar.add_task(label, total=None)
+    On a terminal (stderr) a rich bar appears once the work has taken :data:`PROGRESS_DELAY`
+    seconds — never for a command that parses nothing or little. Elsewhere (a pipe, a log
+    file, CI) one line ``parsing: 1200/12000`` goes to stderr every :data:`PROGRESS_EVERY`
+    seconds, so a long piped ``kb ingest`` is never silent for long.
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+    :param clock: seconds, monotonic (tests pass a fake one); default :func:`time.monotonic`.
+    """
+    import time
 
+    now = clock or time.monotonic
+    start = now()
+    last = [start]
+    bar: list[Any] = []
+
+    def update(done: int, total: int | None) -> None:
+        t = now()
+        if not console_err.is_terminal:
+            if t - last[0] >= PROGRESS_EVERY:
+                last[0] = t
+                console_err.print(f"{label}: {done}/{total}" if total else f"{label}: {done}", markup=False)
+            return
+        if not bar:
+            if t - start < PROGRESS_DELAY:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TimeElapsedColumn
+
+            rich_bar = RichProgress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                    TimeElapsedColumn(), console=console_err, transient=True)
+            rich_bar.start()
+            bar.extend((rich_bar, rich_bar.add_task(label, total=None)))
+        bar[0].update(bar[1], completed=done, total=total)
+
+    try:
         yield update
+    finally:
+        if bar:
+            bar[0].stop()
 
 
 def load(kb: Path | None = None, *, quiet: bool = False) -> Kb:

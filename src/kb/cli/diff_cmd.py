@@ -135,9 +135,11 @@ def section_changes(r: SectionRef) -> list[str]:
 
 
 def _print_diff(r: DiffResult) -> None:
+    from kb.window import to_minute
+
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
                [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],
-               title=f"{r.topic}: {r.window['since']} → {r.window['until']}")
+               title=f"{r.topic}: {to_minute(r.window['since'])} → {to_minute(r.window['until'])}")
     for c in r.conflicts:
         values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
         console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
@@ -186,8 +188,8 @@ def digest_cmd(
         for problem in opened.report.problems[known:]:
             console_err.print(f"{problem.severity}: {problem}", markup=False)
         if not night.files:
-            console_err.print(f"note: no inbox file or paper card was written in {night.window.since_iso} → "
-                              f"{night.window.until_iso}; the brief is empty", markup=False)
+            console_err.print(f"note: no inbox file or paper card was written in {night.window.shown}; "
+                              "the brief is empty", markup=False)
         for note in night.result.notes:
             if note.startswith(("baseline is ", "no version of ", "the living document has no")):
                 console_err.print(f"note: {note}", markup=False)
