@@ -45,7 +45,21 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
     assert "| MC-SF: Memory-Constrained Shortest-First Scheduling for Online LLM Inference（arXiv:2607.24410） | 补遗 |" in text
     assert "2026-07-30" not in "".join(line for line in text.splitlines() if line.startswith("| inbox/"))
-    assert "| LMDeploy | 已收 |" in text
+    # long groups fold (kb.yaml brief_fold, default 5): supplement first, then carded covered ones
+    others = text.split("### 其他主体（已收 / 补遗 / 邻接，26 个）", 1)[1].split("## 2.", 1)[0]
+    assert [r.split(" | ")[1] for r in others.splitlines() if r.startswith("| ") and "---" not in r][1:] == [
+        "补遗", "已收", "已收", "已收", "已收"]
+    assert "\n… 另有 21 个（kb diff --format json）\n" in others and "| LMDeploy | 已收 |" not in text
+    assert "\n… 另有 5 个仅二手主体（kb diff --format json）\n" in text and "待核实 13 项（§2）" in text
+    # one row per fact: the card's 1.38× sentence is a second source of spark's row, not a row of its own
+    assert ("端到端 1.38×。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:50；"
+            "`paper-fact` organized/paper_cards/681-2607-26627.md:29\n") in text
+    assert "端到端加速 1.38×。 — `paper-fact` organized/paper_cards/681-2607-26627.md:29" not in text
+    assert ("62%。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:55；`paper-fact` inbox/spark/"
+            "2026-07-31-llm-infra-e1prep.md:86；`paper-fact` organized/paper_cards/673-2607-16955.md:27\n") in text
+    # rows without a fact are counted, not listed
+    assert "一份从零到能读懂 vLLM 源码的课程大纲" not in text.split("## 2.", 1)[0]
+    assert "- 另有 10 条提及不含数值、日期、编号或评级，未列出（按文件计入 §4）\n" in text
 
 
 def test_rendered_brief_has_no_literal_double_asterisk(demo_kb: Path, run_kb) -> None:  # noqa: ANN001

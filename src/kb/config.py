@@ -101,6 +101,9 @@ class KbConfig(_Strict):
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""
+    brief_fold: int = Field(default=5, ge=1)
+    """How many rows a long group of the brief shows (the subjects that are not increments)
+    before "… and M more (kb diff --format json)"."""
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
     given no ``--executor``; None = the KB's ``git config user.name``."""

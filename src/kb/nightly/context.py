@@ -73,6 +73,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
             increments.append(entry)
         else:
             others.append(entry)
+    fold = night.kb.config.brief_fold
+    others.sort(key=_relevance)
+    others_more = max(0, len(others) - fold)
     number = {e["key"]: e["n"] for e in increments}
     labels = {s.key: s.label for s in r.subjects}
     conflicts = [_conflict(i, c, labels, by_source) for i, c in enumerate(r.conflicts, 1)]
@@ -84,6 +87,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     full = avg is not None and len(prev) == len(night.previous)
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     arxiv_rows = _arxiv_rows(night, number, reg)
+    verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold)
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
     return {
@@ -99,8 +103,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "counts": {o: r.counts.get(o, 0) for o in OUTCOMES}, "outcomes": list(OUTCOMES),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "increments": increments, "others": others, "conflicts": conflicts,
-        "verify": _verify_rows(night, conflicts, reg, by_source),
+        "increments": increments, "others": others[:fold], "others_more": others_more,
+        "others_total": len(others), "conflicts": conflicts,
+        "verify": verify_rows, "verify_more": verify_more,
         "arxiv": arxiv_rows,
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
@@ -118,12 +123,56 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     }
 
 
+def _facts(c: Claim) -> tuple[Any, ...]:
+    """The facts ``c`` states: (metric, value, unit) of its measured quantities (a metric, or
+    a unit that is more than a count: ``2.6 个百分点`` yes, ``8 个`` and a bare ``3,800`` no)
+    and of its dates, sorted. Whose they are is the diff's business (``kb.diff.attrib``): a
+    claim listed under a subject is about it. Two claims of one subject with the same
+    non-empty facts state one fact."""
+    out = {(q.metric, q.value if q.value is not None else (q.low, q.high), q.unit)
+           for q in c.quantities if q.metric or q.unit not in _COUNTS}
+    out |= {(d.metric, d.value, None) for d in c.dates}
+    return tuple(sorted(out, key=repr))
+
+
+_COUNTS = (None, "个", "+")
+"""Units of a bare count: a number with only these is no measured value of its own."""
+
+
+def carries_fact(c: Claim, key: str) -> bool:
+    """True when ``c``, listed under subject ``key``, says something checkable: a measured
+    value or a date (:func:`_facts`), the subject's own arXiv id, or a verdict/rating (an
+    ``internal-rating`` claim). Rows without any (``一份课程大纲，共 8 个模块``) are not listed
+    under an increment; they are counted (``n_plain``) and stay in §4's per-file counts."""
+    if c.kind == "internal-rating" or _facts(c):
+        return True
+    return key.startswith("arxiv:") and any(a.key == key for a in c.arxiv)
+
+
 def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
     every = [night.claims[i] for i in s.claims if i in night.claims]
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
     claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
-    groups = [{"kind": k, "claims": [reg.get(c) for c in claims if c.kind == k]} for k in KINDS]
+    # one row per fact: a claim repeating the facts of an earlier one (same subject, metric and
+    # value, from another file) becomes a source of that row, its kind kept (paper-facts first)
+    listed: list[Claim] = []
+    also: dict[str, list[dict[str, str]]] = {}
+    first_of: dict[tuple[Any, ...], Claim] = {}
+    plain = 0
+    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):
+        if not carries_fact(c, s.key):
+            plain += 1
+            continue
+        facts = _facts(c)
+        if facts and facts in first_of:
+            also.setdefault(first_of[facts].id, []).append({"kind": c.kind, "source": _source(c)})
+            continue
+        if facts:
+            first_of[facts] = c
+        listed.append(c)
+    listed.sort(key=lambda c: claims.index(c))
+    groups = [{"kind": k, "claims": [reg.get(c) for c in listed if c.kind == k]} for k in KINDS]
     card = night.cards.get(s.key)
     rating = []
     for c in claims:
@@ -141,9 +190,26 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
             "path": card.path, "number": card.number, "category": card.category, "also": list(card.also),
             "created": _hm(card.created)},
         "rating": rating, "groups": [g for g in groups if g["claims"]], "n_claims": len(claims),
+        "also": also, "n_plain": plain,
         "first": reg.get(claims[0]) if claims else None,
         "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
+
+
+def _source(c: Claim) -> str:
+    return f"{c.provenance.path}:{c.provenance.line}"
+
+
+_OTHER_ORDER = ("supplement", "covered", "adjacent")
+
+
+def _relevance(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """Order of the non-increment subjects in the brief, most relevant to the topic first:
+    supplement, then covered, then adjacent; within one outcome, carded before uncarded,
+    more claims first, then the key (stable)."""
+    outcome = entry["outcome"]
+    rank = _OTHER_ORDER.index(outcome) if outcome in _OTHER_ORDER else len(_OTHER_ORDER)
+    return rank, entry["card"] is None, -entry["n_claims"], entry["key"]
 
 
 def _urls(claims: Iterable[Claim]) -> list[str]:
@@ -158,8 +224,11 @@ def _conflict(n: int, c: Any, labels: dict[str, str], by_source: dict[str, list[
 
 
 def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
-                 by_source: dict[str, list[Claim]]) -> list[dict[str, Any]]:
-    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids."""
+                 by_source: dict[str, list[Claim]], fold: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids; and how
+    many secondhand-only rows were folded away. Conflicts and mistyped ids are always
+    listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
+    (then arXiv ids, then by key)."""
     rows: list[dict[str, Any]] = []
     for c in conflicts:
         kind = "conflict-doc" if "living-doc" in c["against"] else "conflict-window"
@@ -169,7 +238,10 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
     for s in night.result.secondhand_only:
         per[s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
-    for key in sorted(per, key=lambda k: (not k.startswith("arxiv:"), k)):
+    increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
+    keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
+    folded = max(0, len(keys) - fold) if fold is not None else 0
+    for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
@@ -185,7 +257,7 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
                      "urls": []})
     for i, row in enumerate(rows, 1):
         row["n"] = i
-    return rows
+    return rows, folded
 
 
 def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
