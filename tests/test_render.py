@@ -57,6 +57,10 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "端到端加速 1.38×。 — `paper-fact` organized/paper_cards/681-2607-26627.md:29" not in text
     assert ("62%。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:55；`paper-fact` inbox/spark/"
             "2026-07-31-llm-infra-e1prep.md:86；`paper-fact` organized/paper_cards/673-2607-16955.md:27\n") in text
+    # off-topic uncarded ids listed together by one file: one §3 row
+    assert ("| 2607.25668、2607.25790、2607.25877、2607.26071、2607.26159、2607.26244、2607.26305 | — | 邻接 | — | 无 |"
+            in text) and "| 2607.25790 |" not in text
+    assert "- 涉及 arXiv 号 17 个，未核验 17 个\n" in text  # counts still count every id
     # rows without a fact are counted, not listed
     assert "一份从零到能读懂 vLLM 源码的课程大纲" not in text.split("## 2.", 1)[0]
     assert "- 另有 10 条提及不含数值、日期、编号或评级，未列出（按文件计入 §4）\n" in text

@@ -106,7 +106,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "increments": increments, "others": others[:fold], "others_more": others_more,
         "others_total": len(others), "conflicts": conflicts,
         "verify": verify_rows, "verify_more": verify_more,
-        "arxiv": arxiv_rows,
+        "arxiv": arxiv_rows, "arxiv_shown": _collapse_offtopic(arxiv_rows),
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
                                    "outcome": o} for k, o in src.outcomes.items()]}
@@ -281,6 +281,24 @@ def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[di
             "first": reg.get(first) if first else None,
         })
     return rows
+
+
+def _collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """§3 rows as shown: the off-topic ids (``adjacent``) without a card that one file lists
+    together (an HF daily page of 7 papers) become one row naming them all (``ids``), at the
+    place of the first; every other row keeps ``ids == [id]``. Counts use the full rows."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for a in rows:
+        if a["outcome"] == "adjacent" and a["card"] is None and a["first"] is not None and a["n"] is None:
+            groups[a["first"]["path"]].append(a)
+    out: list[dict[str, Any]] = []
+    for a in rows:
+        group = groups.get(a["first"]["path"]) if a["first"] is not None else None
+        if group is None or len(group) < 2 or a not in group:
+            out.append({**a, "ids": [a["id"]]})
+        elif a is group[0]:
+            out.append({**a, "ids": [g["id"] for g in group]})
+    return out
 
 
 def _same_title(a: str, b: str, threshold: float) -> bool:
