@@ -61,6 +61,14 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert ("| 2607.25668、2607.25790、2607.25877、2607.26071、2607.26159、2607.26244、2607.26305 | — | 邻接 | — | 无 |"
             in text) and "| 2607.25790 |" not in text
     assert "- 涉及 arXiv 号 17 个，未核验 17 个\n" in text  # counts still count every id
+    # the seeds' closing sections: relay action per increment/conflict, next free C/O, card statistics
+    assert "  1. Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627） 入 §3（增量 1）\n" in text
+    assert "  7. 裁定 vLLM 的 ci_job_minutes（1,200 万 / 1,300 万，§2 第 2 项），再改活文档\n" in text
+    assert "- 下一个空闲候选编号：共识候选 C117 · 试金石 O173（扫描活文档与窗口内文件）\n" in text  # C116/O172 in use
+    assert ("- 窗口内新卡 9 张：主分类 agent 3 张（676、678、679）；coding 2 张（674、675）；inference-systems 1 张（681）；"
+            "llm-infra 1 张（673）；multimodal 1 张（677）；rag 1 张（680）；副分类 evaluation 2 张（675、680）；agent 1 张（677）\n") in text
+    assert "- 准确性：【执行人填写】\n" in text and "- 结论：【执行人填写" in text
+    assert text.endswith("stephen · 2026-07-31 22:00（+08:00，窗口截止）· E1 预消化骨架（kb 0.1.0）\n")
     # rows without a fact are counted, not listed
     assert "一份从零到能读懂 vLLM 源码的课程大纲" not in text.split("## 2.", 1)[0]
     assert "- 另有 10 条提及不含数值、日期、编号或评级，未列出（按文件计入 §4）\n" in text

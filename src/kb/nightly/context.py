@@ -117,6 +117,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                      "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
                      "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},
         "next": _next_steps(night, conflicts, increments + others, arxiv_rows),
+        "relay": _relay(increments, conflicts),
+        "candidates": next_candidates(night),
+        "card_stats": _card_stats(night),
         "sources_list": [f.path for f in files],
         "notes": list(r.notes),
         "claims": reg.items,
@@ -334,6 +337,51 @@ def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[di
     if todo:
         steps.append({"type": "verify", "ids": list(dict.fromkeys(todo))})
     return steps
+
+
+_CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9])([CO])(\d{2,5})(?![\d.])")
+
+
+def next_candidates(night: Night) -> dict[str, int]:
+    """The next free 共识候选 (``C<n>``) and 试金石 (``O<n>``) numbers: one more than the
+    highest written in the living document or in any claim of the window (``C116``, ``O172``
+    → ``{"C": 117, "O": 173}``); 1 when none is written yet."""
+    texts = [night.doc.text, *(c.text for c in night.claims.values())]
+    high = {"C": 0, "O": 0}
+    for text in texts:
+        for m in _CANDIDATE_RE.finditer(text):
+            high[m.group(1)] = max(high[m.group(1)], int(m.group(2)))
+    return {k: v + 1 for k, v in high.items()}
+
+
+def _card_stats(night: Night) -> dict[str, Any]:
+    """Cards created in the window by main category (卡片主分类) and by secondary category
+    (``also``): ``{"total": n, "main": [{"category", "cards"}], "also": [...]}``, categories
+    by count then name, card numbers (or paths) in order."""
+    main: dict[str, list[str]] = defaultdict(list)
+    also: dict[str, list[str]] = defaultdict(list)
+    new = [c for c in night.cards.values() if c.path in {f.path for f in night.files if f.role == "card"}]
+    for card in sorted(new, key=lambda c: c.path):
+        name = card.number or card.path
+        main[card.category or "—"].append(name)
+        for cat in card.also:
+            also[cat].append(name)
+
+    def rows(d: dict[str, list[str]]) -> list[dict[str, Any]]:
+        return [{"category": k, "cards": v} for k, v in sorted(d.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+    return {"total": len(new), "main": rows(main), "also": rows(also)}
+
+
+def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc) and
+    per conflict (which values to settle, where the doc states them)."""
+    out: list[dict[str, Any]] = [
+        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
+         "new_values": e["new_values"], "doc_sections": e["doc_sections"]} for e in increments]
+    out += [{"type": "settle", "n": c["n"], "label": c["label"], "metric": c["metric"],
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts]
+    return out
 
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
