@@ -25,6 +25,7 @@ class Format(str, Enum):
 @app.command("init")
 def init_cmd(
     path: Annotated[str, typer.Argument(help="Folder to make a KB in (created if missing).")] = ".",
+    topic: Annotated[str, typer.Option("--topic", help="The KB's first topic: kb.yaml topics and its living doc.")] = "inference",
 ) -> None:
     """Scaffold an empty knowledge base: inbox/, organized/…, a commented kb.yaml, .gitignore.
 
@@ -33,10 +34,12 @@ def init_cmd(
     Example:
 
         kb init my-kb && cd my-kb && kb ingest
+
+        kb init ~/rag-kb --topic rag
     """
     if not path.strip():
         raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
-    created, kept = init_kb(Path(path))
+    created, kept = init_kb(Path(path), topic=topic)
     for p in created:
         console.print(f"created {p}")
     for p in kept:
