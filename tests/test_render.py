@@ -7,6 +7,7 @@ and review the diff (a pytest option cannot be added from a conftest we do not o
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -35,8 +36,27 @@ def test_golden_brief_of_the_demo_night(demo_kb: Path, run_kb, lang: str) -> Non
     assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
 
 
+def _unlinked(text: str) -> str:
+    """The brief with ``[path:line](…#Lline)`` links back to their text."""
+    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", text)
+
+
+def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+    """kb.yaml `links`: relative from the brief's folder (default), a web base URL, or none."""
+    row = "`paper-fact` [organized/paper_cards/681-2607-26627.md:30]({}organized/paper_cards/681-2607-26627.md#L30)"
+    assert row.format("") in _brief(demo_kb, run_kb)  # stdout: relative to the KB root
+    wrote = run_kb(["digest", "--date", "2026-07-31"], cwd=demo_kb)
+    assert row.format("../../") in (demo_kb / wrote.stdout.strip()).read_text(encoding="utf-8")
+    config = (demo_kb / "kb.yaml").read_text(encoding="utf-8")
+    (demo_kb / "kb.yaml").write_text(config + "links: https://github.com/o/kb/blob/main\n", encoding="utf-8")
+    assert row.format("https://github.com/o/kb/blob/main/") in _brief(demo_kb, run_kb)
+    (demo_kb / "kb.yaml").write_text(config + "links: none\n", encoding="utf-8")
+    plain = _brief(demo_kb, run_kb)
+    assert "`paper-fact` organized/paper_cards/681-2607-26627.md:30\n" in plain and "#L" not in plain
+
+
 def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
-    text = _brief(demo_kb, run_kb)
+    text = _unlinked(_brief(demo_kb, run_kb))
     assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
     assert "- 建议归入：§3\n" in text
     assert ("| TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "

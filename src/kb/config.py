@@ -101,6 +101,9 @@ class KbConfig(_Strict):
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""
+    links: str = "relative"
+    """``path:line`` in the brief: ``relative`` (a link from the brief's folder, ``#L<line>``),
+    ``none`` (plain text), or a web base URL such as ``https://github.com/o/r/blob/main/``."""
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""

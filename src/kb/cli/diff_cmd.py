@@ -174,7 +174,7 @@ def digest_cmd(
 
         kb digest --out - | less
     """
-    from kb.nightly import brief_path, pick_window, resolve_executor, run_night
+    from kb.nightly import brief_path, link_settings, pick_window, resolve_executor, run_night
     from kb.nightly.context import build_context
     from kb.render import render
     from kb.textio import write_atomic
@@ -196,6 +196,8 @@ def digest_cmd(
         if out is not None and not out.strip():
             raise UsageError("--out is empty; give a file path, or - for standard output")
         context = build_context(night, executor=who, lang=lang.value)
+        dest = None if out == "-" else Path(out) if out else opened.root / brief_path(who, night.window.label_date, name)
+        context["links"] = link_settings(opened.config.links, opened.root, dest)
         tdir = opened.root / opened.config.templates_dir if opened.config.templates_dir else None
         text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
         root = opened.root

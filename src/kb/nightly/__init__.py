@@ -244,6 +244,24 @@ def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> 
                      "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
 
 
+def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
+    """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.render`),
+    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
+    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
+    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
+    and in editors alike."""
+    import os
+
+    if setting.strip().lower() in ("none", "off", "false", ""):
+        return {"enabled": False}
+    if setting.strip().lower() != "relative":
+        return {"enabled": True, "base": setting.rstrip("/") + "/"}
+    if dest is None:
+        return {"enabled": True, "base": ""}
+    rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
+    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}
+
+
 def window_days(window: Window) -> list[date]:
     """Local dates the window touches (for messages)."""
     first, last = window.since.date(), (window.until - timedelta(microseconds=1)).date()
