@@ -21,6 +21,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("KB_CONFIG_DIR", raising=False)
     monkeypatch.setenv("KB_ARXIV_API", "http://127.0.0.1:9/api/query")
     monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)  # no developer's git user.name (kb digest's executor)
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
 
 
 def write_files(root: Path, files: dict[str, str]) -> Path:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -142,7 +144,8 @@ def test_bump_twice_without_edits_is_refused(tmp_path: Path, run_kb) -> None:  #
     assert run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root).exit_code == 0
     again = run_kb(["bump", "--updated", "2026-08-02T05:00"], cwd=root)
     assert again.exit_code == 2
-    assert "nothing changed in the body since v45" in again.stderr
+    assert ("nothing changed in the body since v46 was bumped in "
+            "(organized/knowledge/history/inference/.bumped-in/v46.md)") in again.stderr
     assert "version: 46" in doc.read_text() and not (root / "organized/knowledge/history/inference/v46.md").exists()
     forced = run_kb(["bump", "--force", "--updated", "2026-08-02T05:00"], cwd=root)
     assert forced.exit_code == 0 and "version: 47" in doc.read_text()
@@ -162,3 +165,87 @@ def test_bump_refuses_impossible_versions_and_dates(tmp_path: Path, run_kb, fron
     res = run_kb(["bump", *args], cwd=root)
     assert res.exit_code == 2 and message in res.stderr
     assert doc.read_bytes() == before
+
+
+EDIT_DOC = ("---\ntopic: inference\nversion: 45\nupdated: 2026-07-31T05:00:00+08:00\n---\n"
+            "## §1 引擎\n\n- vLLM 解码提速 2.03×（来源：arXiv:2607.26627）。\n- 另见 arXiv:2606.20295 的 kernel。\n\n"
+            "## §2 缓存\n\n- LMCache 多轮 TTFT 降低 3×。\n")
+EDITED = EDIT_DOC.replace("2.03×", "2.50×").replace("- 另见 arXiv:2606.20295 的 kernel。\n", "")
+
+
+def _edit_kb(root: Path) -> Path:
+    (root / "organized/knowledge").mkdir(parents=True)
+    (root / "kb.yaml").write_text("topics: [inference]\n", encoding="utf-8")
+    doc = root / "organized/knowledge/inference.md"
+    doc.write_text(EDIT_DOC, encoding="utf-8")
+    return doc
+
+
+def _the_edit(run_kb, root: Path, old: int) -> dict:  # noqa: ANN001
+    res = run_kb(["diff", "--from", f"v{old}", "--to", f"v{old + 1}", "--format", "json"], cwd=root)
+    assert res.exit_code == 0, res.stderr
+    out = json.loads(res.stdout)
+    assert (out["sections_added"], out["sections_removed"], out["sections_renumbered"]) == ([], [], [])
+    [section] = out["sections_changed"]
+    return section
+
+
+def _assert_exactly_the_edit(section: dict) -> None:
+    assert section["label"] == "§1"
+    assert [c["text"] for c in section["claims_added"]] == ["vLLM 解码提速 2.50×（来源：arXiv:2607.26627）。"]
+    assert sorted(c["text"] for c in section["claims_removed"]) == [
+        "vLLM 解码提速 2.03×（来源：arXiv:2607.26627）。", "另见 arXiv:2606.20295 的 kernel。"]
+    assert [(v["old"], v["new"]) for v in section["values_changed"]] == [(["2.03×"], ["2.50×"])]
+    assert section["values_added"] == [] and section["values_removed"] == []
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def test_edit_then_bump_in_a_git_kb_keeps_the_committed_text(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """The seeds' habit: edit at night, bump at 05:00; v45 is the text before the edits (git HEAD)."""
+    root = tmp_path / "kb"
+    doc = _edit_kb(root)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "v45")
+    doc.write_text(EDITED, encoding="utf-8")
+    res = run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root)
+    assert res.exit_code == 0, res.stderr
+    assert "v45 taken from git" in res.stderr
+    assert (root / "organized/knowledge/history/inference/v45.md").read_text(encoding="utf-8") == EDIT_DOC
+    assert "version: 46" in doc.read_text(encoding="utf-8") and "2.50×" in doc.read_text(encoding="utf-8")
+    _assert_exactly_the_edit(_the_edit(run_kb, root, 45))
+
+
+def test_edit_then_bump_without_git_uses_the_bumped_in_copy(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = tmp_path / "kb"
+    doc = _edit_kb(root)
+    first = run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root)  # v45 -> v46: no copy of v45 anywhere
+    assert first.exit_code == 0 and "holds the current text, edits included" in first.stderr
+    bumped_in = doc.read_text(encoding="utf-8")
+    assert (root / "organized/knowledge/history/inference/.bumped-in/v46.md").read_text(encoding="utf-8") == bumped_in
+    doc.write_text(bumped_in.replace("2.03×", "2.50×").replace("- 另见 arXiv:2606.20295 的 kernel。\n", ""), encoding="utf-8")
+    second = run_kb(["bump", "--updated", "2026-08-02T05:00"], cwd=root)
+    assert second.exit_code == 0, second.stderr
+    assert (root / "organized/knowledge/history/inference/v46.md").read_text(encoding="utf-8") == bumped_in
+    _assert_exactly_the_edit(_the_edit(run_kb, root, 46))
+    lint = run_kb(["lint", "organized/knowledge/inference.md", "--select", "KB102"], cwd=root)
+    assert lint.exit_code == 0, lint.stdout  # the hidden copy of v47 is not a "newer snapshot"
+
+
+def test_git_history_serves_a_version_history_lacks(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """No history/ at all: both versions come from git, v45 as first committed."""
+    root = tmp_path / "kb"
+    doc = _edit_kb(root)
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-q", "-m", "v45")
+    doc.write_text(EDITED.replace("version: 45", "version: 46"), encoding="utf-8")
+    _git(root, "commit", "-q", "-am", "v46")
+    doc.write_text(EDITED.replace("version: 45", "version: 46") + "\n## §3 新节\n", encoding="utf-8")
+    _git(root, "commit", "-q", "-am", "v46 edited")
+    (root / "organized/knowledge/inference.md").write_text(EDITED.replace("version: 45", "version: 47"), encoding="utf-8")
+    _assert_exactly_the_edit(_the_edit(run_kb, root, 45))

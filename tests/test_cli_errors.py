@@ -24,7 +24,7 @@ from kb.config import KbConfig, topic_name_problem
 from kb.errors import UsageError
 from kb.window import parse_moment, parse_span, resolve_window
 
-KB_YAML = 'timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\n'
+KB_YAML = 'timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\nexecutor: tom\n'
 DOC = """\
 ---
 topic: inference

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -121,7 +122,7 @@ def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # n
 
 
 def test_out_dash_prints_and_writes_nothing(small_kb: Path, run_kb) -> None:  # noqa: ANN001
-    res = run_kb(["digest", "--date", "2026-07-31", "--lang", "en", "--out", "-"], cwd=small_kb)
+    res = run_kb(["digest", "--date", "2026-07-31", "--lang", "en", "--out", "-", "--executor", "tom"], cwd=small_kb)
     assert res.exit_code == 0, res.stderr
     assert res.stdout.split("\n", 1)[1].startswith("# inference · E1 pre-digest brief (2026-07-31)\n\n- Executor: tom\n")
     assert not list((small_kb / "inbox").glob("*/*-inference-e1prep.md"))
@@ -129,21 +130,51 @@ def test_out_dash_prints_and_writes_nothing(small_kb: Path, run_kb) -> None:  # 
 
 def test_out_path_and_default_night(small_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
     target = tmp_path / "brief.md"
-    res = run_kb(["digest", "--out", str(target)], cwd=small_kb)
+    res = run_kb(["digest", "--out", str(target), "--executor", "tom"], cwd=small_kb)
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip() == str(target)
     # the newest inbox file is stamped 07-31 22:00, so the default night is 2026-08-01
     assert target.read_text(encoding="utf-8").split("\n", 1)[1].startswith("# inference · E1 预消化简报（2026-08-01）\n")
 
 
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def test_executor_from_kb_yaml_then_git_user_else_an_error(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """--executor, else kb.yaml `executor`, else the KB's git user.name; never the author of a file."""
+    night = ["digest", "--date", "2026-07-31"]
+    none = run_kb(night, cwd=small_kb)  # the newest file is tom's: not a reason to write into inbox/tom/
+    assert none.exit_code == 2
+    assert "give --executor NAME, or set `executor: NAME` in kb.yaml" in " ".join(none.stderr.split())
+    assert not list((small_kb / "inbox").glob("*/*-inference-e1prep.md"))
+
+    _git(small_kb, "init", "-q")
+    _git(small_kb, "config", "user.name", "ana")
+    by_git = run_kb(night, cwd=small_kb)
+    assert (by_git.exit_code, by_git.stdout.strip()) == (0, "inbox/ana/2026-07-31-inference-e1prep.md")
+
+    (small_kb / "kb.yaml").write_text(KB_YAML + "executor: lee\n", encoding="utf-8")
+    by_config = run_kb([*night, "--out", "-"], cwd=small_kb)
+    assert by_config.exit_code == 0, by_config.stderr
+    assert "- 执行人：lee\n" in by_config.stdout
+    given = run_kb([*night, "--out", "-", "--executor", "kim"], cwd=small_kb)
+    assert "- 执行人：kim\n" in given.stdout
+
+    (small_kb / "kb.yaml").write_text(KB_YAML + "executor: ../lee\n", encoding="utf-8")
+    bad = run_kb([*night, "--out", "-"], cwd=small_kb)
+    assert bad.exit_code == 2 and "'executor': Value error, '../lee' is not a plain name" in bad.stderr
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
         (["digest", "--date", "2026-07-31", "--executor", "../x"], "--executor"),
+        (["digest", "--date", "2026-07-31", "--executor", " "], "--executor"),
         (["digest", "nosuch"], "unknown topic"),
         (["digest", "--date", "2026-07-31", "--window", "24h"], "one way only"),
         (["diff", "--date", "31.07.2026"], "YYYY-MM-DD"),
-        (["digest", "--template", "/nonexistent/x.md.j2"], "no such file"),
+        (["digest", "--template", "/nonexistent/x.md.j2", "--executor", "tom"], "no such file"),
     ],
 )
 def test_usage_errors_exit_2(small_kb: Path, run_kb, args: list[str], message: str) -> None:  # noqa: ANN001

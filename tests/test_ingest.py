@@ -210,12 +210,25 @@ def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
     assert "kept    kb.yaml (exists)" in r.stderr
 
 
+def test_init_topic_scaffolds_that_topic(tmp_path: Path, run_kb) -> None:
+    root = tmp_path / "rag-kb"
+    r = run_kb(["init", str(root), "--topic", "rag"], cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    assert "created organized/knowledge/rag.md" in r.stdout and not (root / "organized/knowledge/inference.md").exists()
+    assert "\ntopics: [rag]               # or a map" in (root / "kb.yaml").read_text(encoding="utf-8")
+    assert (root / "organized/knowledge/rag.md").read_text(encoding="utf-8").startswith("---\ntopic: rag\nversion: 1\n")
+    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-", "--executor", "me"], cwd=root)
+    assert brief.exit_code == 0 and "# rag · E1 预消化简报（2026-07-31）" in brief.stdout
+    bad = run_kb(["init", str(tmp_path / "x"), "--topic", "../up"], cwd=tmp_path)
+    assert bad.exit_code == 2 and "not a plain name" in bad.stderr and not (tmp_path / "x").exists()
+
+
 def test_a_new_kb_ingests_digests_and_lints_clean(tmp_path: Path, run_kb) -> None:
     root = tmp_path / "new"
     run_kb(["init", str(root)], cwd=tmp_path)
     r = run_kb(["ingest"], cwd=root)
     assert (r.exit_code, r.stdout) == (0, "1 parsed, 0 unchanged, 0 failed; 0 claims\n")
-    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    brief = run_kb(["digest", "--date", "2026-07-31", "--out", "-", "--executor", "me"], cwd=root)
     assert brief.exit_code == 0, brief.stderr
     assert "# inference · E1 预消化简报（2026-07-31）" in brief.stdout
     lint = run_kb(["lint", "organized/knowledge/inference.md"], cwd=root)

@@ -53,8 +53,10 @@ def test_bump_disk_full_at_the_rename_leaves_doc_and_snapshot_as_before(run_kb, 
     res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
     assert res.exit_code == 2
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
-    assert "organized/knowledge/inference.md: No space left on device (ENOSPC): the disk is full" in res.stderr
-    assert _tree(doc_kb) == before  # no v3.md snapshot, doc unchanged, no temporary file
+    # the first rename that fails is named (the copy of the new version, renamed before the doc)
+    assert ("organized/knowledge/history/inference/.bumped-in/v4.md: No space left on device (ENOSPC): "
+            "the disk is full") in res.stderr
+    assert _tree(doc_kb) == before  # no v3.md snapshot, no bumped-in copy, doc unchanged, no temporary file
 
 
 def test_bump_read_only_folder_is_exit_2(run_kb, doc_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -128,7 +130,7 @@ def test_dangling_out_link_is_refused_without_force(run_kb, doc_kb: Path, tmp_pa
     write_files(doc_kb, {"inbox/tom/2026-07-31T0900-hf.md": "# 日报\n\n- vLLM。\n"})
     link = tmp_path / "out.md"
     link.symlink_to(tmp_path / "far" / "target.md")
-    res = run_kb(["digest", "--date", "2026-07-31", "--out", str(link), "--kb", str(doc_kb)])
+    res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--out", str(link), "--kb", str(doc_kb)])
     assert res.exit_code == 2 and "symbolic link" in res.stderr
     assert not (tmp_path / "far").exists()
 
@@ -274,6 +276,6 @@ def test_a_living_doc_linked_out_of_the_kb_is_not_read(run_kb, doc_kb: Path, tmp
     doc.unlink()
     doc.symlink_to(outside)
     write_files(doc_kb, {"inbox/tom/2026-07-31T0900-hf.md": "# 日报\n\n- vLLM 合并 1,918 commits。\n"})
-    res = run_kb(["digest", "--date", "2026-07-31", "--out", "-", "--kb", str(doc_kb)])
+    res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--out", "-", "--kb", str(doc_kb)])
     assert res.exit_code == 2 and "the living document would be outside the KB" in res.stderr
     assert "SECRET" not in res.stdout

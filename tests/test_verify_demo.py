@@ -61,11 +61,12 @@ def test_all_topic_inference_reports_the_planted_problems(run_kb, demo_kb: Path,
     assert by_input["2607.26203"]["card"]["similarity"] < 0.85
     assert by_input["arXiv:2608.1028"]["mentions"][0]["path"] == "inbox/tom/2026-07-31-agent-rag-longcontext-radar.md"
     assert by_input["2607.24870"]["card"]["path"] == "organized/paper_cards/670-2607-24870.md"  # not the float
-    # the table: worst first, and the summary on stderr
+    # the table (in a pipe: one block per id): worst first, and the summary on stderr
     table = run_kb(["verify", "--all", "--topic", "inference", "--offline", "--kb", str(demo_kb)])
     assert table.exit_code == 1 and len(fake_arxiv.log) == 1  # all answered from the cache
-    rows = [ln for ln in table.stdout.splitlines() if ln.startswith("│ ") and ln[2:4].strip()]
-    assert [r.split("│")[1].strip() for r in rows[:4]] == ["invalid", "mismatch", "mismatch", "mismatch"]
+    rows = [ln for ln in table.stdout.splitlines() if not ln.startswith(" ")]
+    assert len(rows) == 89
+    assert [r.split()[0] for r in rows[:5]] == ["invalid", "mismatch", "mismatch", "mismatch", "ok"]
     assert "89 ids: 1 invalid, 3 mismatch, 85 ok" in table.stderr
 
 
@@ -93,3 +94,20 @@ def test_offline_all_with_findings_exits_1_not_3(run_kb, demo_kb: Path, fake_arx
     statuses = {r["status"] for r in json.loads(res.stdout)}
     assert "invalid" in statuses and "unverified" in statuses
     assert res.exit_code == 1
+
+
+def test_kb_own_brief_is_not_a_mention(run_kb, demo_kb: Path, fake_arxiv: FakeArxiv) -> None:
+    """After `kb digest` wrote tonight's brief into the KB, its quotes, kb lines and headings
+    do not add mentions (as `kb claims` leaves them out); an analyst's brief still counts."""
+    wrote = run_kb(["digest", "--date", "2026-07-31", "--kb", str(demo_kb)])
+    assert wrote.exit_code == 0, wrote.stderr
+    brief = demo_kb / wrote.stdout.strip()
+    assert brief.read_text(encoding="utf-8").count("2607.26627") > 10
+    res = run_kb(["verify", "2607.26627", "--offline", "--format", "json", "--kb", str(demo_kb)])
+    [item] = json.loads(res.stdout)
+    assert [(m["path"], m["line"]) for m in item["mentions"]] == [
+        ("inbox/spark/2026-07-31-llm-infra-e1prep.md", 49), ("inbox/spark/2026-07-31-llm-infra-e1prep.md", 71),
+        ("inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md", 11),
+        ("organized/paper_cards/681-2607-26627.md", 3), ("organized/paper_cards/681-2607-26627.md", 13)]
+    every = run_kb(["verify", "--all", "--offline", "--format", "json", "--kb", str(demo_kb)])
+    assert all(m["path"] != wrote.stdout.strip() for r in json.loads(every.stdout) for m in r["mentions"])

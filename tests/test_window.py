@@ -57,6 +57,13 @@ def test_window_span_ends_now() -> None:
     assert parse_span("90m") == timedelta(minutes=90)
 
 
+def test_a_window_ending_now_is_printed_to_the_minute() -> None:
+    """`--window 24h` used to print microseconds: a window ending now ends at the next whole minute."""
+    w = resolve_window(CFG, span="24h", now=NOW.replace(minute=7, second=31, microsecond=123456))
+    assert (w.since_iso, w.until_iso) == ("2026-07-30T12:08:00+08:00", "2026-07-31T12:08:00+08:00")
+    assert w.shown == "2026-07-30 12:08+08:00 → 2026-07-31 12:08+08:00"
+
+
 @pytest.mark.parametrize("bad", ["24", "h", "-3h", "0h", "1w"])
 def test_bad_span_is_a_usage_error(bad: str) -> None:
     with pytest.raises(UsageError, match="24h"):

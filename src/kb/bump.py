@@ -1,4 +1,12 @@
-"""``kb bump``: snapshot a living document to ``history/<topic>/v<N>.md`` and set ``version: N+1``.
+"""``kb bump``: keep version N in ``history/<topic>/v<N>.md`` and set ``version: N+1``.
+
+The seeds' habit is to edit the living document during the night and to 落版 (bump) at
+05:00: the edited text is version N+1, so the snapshot of version N must be the text N had
+*before* the edits. kb takes it from, in order: the copy it wrote when N was bumped in
+(``history/<topic>/.bumped-in/v<N>.md``; a hidden folder, so neither ``kb lint`` KB102 nor
+the history listing see it), else git (the first commit in which the doc has version N —
+``HEAD`` while tonight's edits are uncommitted), else — for a KB with neither — the current
+text, with a note saying so.
 
 Every byte other than the two values changed is preserved: the BOM, CRLF line ends,
 comments, key order and quoting of the front matter, and the whole body. ruamel.yaml
@@ -16,7 +24,7 @@ from typing import Any
 
 from kb.config import topic_name_problem
 from kb.errors import InputError, UsageError
-from kb.livedoc import doc_path, history_dir
+from kb.livedoc import doc_path, git_first_revision, git_show, history_dir
 from kb.paths import write_target
 from kb.textio import write_atomic_all
 
@@ -34,6 +42,9 @@ class BumpResult:
     new_version: int
     updated: str
     snapshot_existed: bool
+    source: str = "current"
+    """Where the text of version N came from: ``bumped-in`` (kb's copy), ``git <rev>`` or
+    ``current`` (none found: the edited text was stored, as a note says)."""
 
 
 def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
@@ -66,20 +77,47 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     except UnicodeDecodeError as exc:
         raise InputError("not UTF-8; kb bump rewrites UTF-8 files only (convert it first)", rel) from exc
     new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz)
+    base, source = _text_of_version(root, topic, old)
+    kept = base if base is not None else data
+    if not force and base is not None and _body(base) == _body(data):
+        where = bumped_in_path(topic, old) if source == "bumped-in" else source
+        raise InputError(f"nothing changed in the body since v{old} was bumped in ({where}); "
+                         "edit the document first, or pass --force", rel)
     prev = root / history_dir(topic) / f"v{old - 1}.md"
-    if not force and prev.is_file() and _body(prev.read_bytes()) == _body(data):
+    if not force and base is None and prev.is_file() and _body(prev.read_bytes()) == _body(data):
         raise InputError(f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); "
                          "edit the document first, or pass --force", rel)
     snap_rel = f"{history_dir(topic)}/v{old}.md"
     snap = write_target(root, root / snap_rel, what="snapshot")
     existed = snap.exists()
-    if existed and snap.read_bytes() != data:
+    if existed and snap.read_bytes() != kept:
         raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
                          f"(check the doc's version, or move the snapshot away)", rel)
-    # both to temporary files first, then renamed: an interrupted bump leaves both as before
-    writes: list[tuple[Path, str | bytes, bool]] = [] if existed else [(snap, data, False)]
-    write_atomic_all([*writes, (path, bom + new_text.encode("utf-8"), True)])
-    return BumpResult(rel, snap_rel, old, new, updated, existed)
+    new_data = bom + new_text.encode("utf-8")
+    # all to temporary files first, then renamed: an interrupted bump leaves them as before
+    copy = write_target(root, root / bumped_in_path(topic, new), what="bumped-in copy")
+    writes: list[tuple[Path, str | bytes, bool]] = [] if existed else [(snap, kept, False)]
+    write_atomic_all([*writes, (copy, new_data, True), (path, new_data, True)])
+    return BumpResult(rel, snap_rel, old, new, updated, existed, source if base is not None else "current")
+
+
+def bumped_in_path(topic: str, version: int) -> str:
+    """KB-relative path of the copy ``kb bump`` keeps of version ``version`` as it was bumped in."""
+    return f"{history_dir(topic)}/.bumped-in/v{version}.md"
+
+
+def _text_of_version(root: Path, topic: str, version: int) -> tuple[bytes | None, str]:
+    """The bytes of ``version`` as it was bumped in, and where they came from; ``(None, "")``
+    when kb has no copy and git has no commit with that version (see the module docstring)."""
+    copy = root / bumped_in_path(topic, version)
+    if copy.is_file():
+        return copy.read_bytes(), "bumped-in"
+    rev = git_first_revision(root, topic, version)
+    if rev is not None:
+        text = git_show(root, rev, doc_path(topic), raw=True)
+        if text is not None:
+            return text, f"git {rev[:10]}"
+    return None, ""
 
 
 def _body(data: bytes) -> bytes:

@@ -6,6 +6,7 @@ Shapes follow DESIGN.md §2 and issue 2 item 5; ``docs/claims.md`` documents the
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -146,6 +147,32 @@ class Claim(_Frozen):
     (a brief's row: ``… — `paper-fact` inbox/spark/….md:50``). A quote is no independent
     evidence: the diff neither lists it nor counts it as support."""
     provenance: Provenance
+
+
+def is_derived(claim: Claim) -> bool:
+    """A claim that is no independent evidence: a quote (a brief's stamped row) or a line kb
+    itself wrote into a brief it rendered (counts, next steps). Analysts' own additions to
+    such a brief count when they carry an explicit kind tag. ``kb claims`` (without
+    ``--quotes``), ``kb verify``'s mentions and the nightly diff all leave these out."""
+    return claim.quote_of is not None or claim.kind_reason == "brief:kb"
+
+
+BRIEF_MARK = b"<!-- kb:brief "
+"""First bytes of every brief ``kb digest`` renders (after an optional BOM)."""
+
+
+def is_rendered_brief(path: Path) -> bool:
+    """True when the file at ``path`` starts with :data:`BRIEF_MARK`: a brief kb rendered.
+    False for any other file, or one that cannot be read."""
+    try:
+        with path.open("rb") as fh:
+            return fh.read(64).removeprefix(b"\xef\xbb\xbf").startswith(BRIEF_MARK)
+    except OSError:
+        return False
+
+
+DERIVED_JSON_MARKS: tuple[str, ...] = ('"quote_of":"', '"kind_reason":"brief:kb"')
+"""Substrings of the stored JSON of every claim :func:`is_derived` may accept (a pre-filter)."""
 
 
 def claim_id(path: str, line: int, ordinal: int, text: str) -> str:

@@ -36,6 +36,16 @@ def topic_name_problem(name: object) -> str | None:
             "not starting with '.' (it names organized/knowledge/<topic>.md)")
 
 
+def executor_problem(name: str) -> str | None:
+    """Why ``name`` cannot be an executor (it names the folder ``inbox/<executor>/``), else
+    None; the text follows the option or key that gave it (``--executor is empty; …``)."""
+    if not name.strip():
+        return "is empty; give a name (the inbox folder), or leave it out"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return f"{name!r} is not a plain name: it names the inbox folder (e.g. tom)"
+    return None
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -104,6 +114,15 @@ class KbConfig(_Strict):
     """Folder (relative to the KB root) searched before the shipped templates."""
     max_file_mb: float = Field(default=20.0, gt=0)
     """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
+    links: str = "relative"
+    """``path:line`` in the brief: ``relative`` (a link from the brief's folder, ``#L<line>``),
+    ``none`` (plain text), or a web base URL such as ``https://github.com/o/r/blob/main/``."""
+    brief_fold: int = Field(default=5, ge=1)
+    """How many rows a long group of the brief shows (the subjects that are not increments)
+    before "… and M more (kb diff --format json)"."""
+    executor: str | None = None
+    """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
+    given no ``--executor``; None = the KB's ``git config user.name``."""
 
     @field_validator("timezone")
     @classmethod
@@ -119,6 +138,13 @@ class KbConfig(_Strict):
         m = re.fullmatch(r"(\d{1,2}):(\d{2})", v)
         if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
             raise ValueError(f"cutoff must be a local time from 00:00 to 23:59 such as 22:00, got {v!r}")
+        return v
+
+    @field_validator("executor")
+    @classmethod
+    def _executor(cls, v: str | None) -> str | None:
+        if v is not None and executor_problem(v):
+            raise ValueError(executor_problem(v))
         return v
 
     @field_validator("entities", "metrics")

@@ -282,11 +282,9 @@ def history_versions(root: Path, topic: str) -> dict[int, str]:
     return dict(sorted(out.items()))
 
 
-def git_versions(root: Path, topic: str) -> dict[int, str]:
-    """Version number -> git revision, from the living doc's git history (newest wins per version).
-
-    Empty when ``root`` is not in a git work tree or git is missing.
-    """
+def _git_doc_revisions(root: Path, topic: str) -> list[tuple[int, str]]:
+    """``(version, revision)`` of each commit touching the doc, oldest first (versions read
+    from the committed front matter); empty outside a git work tree or without git."""
     rel = doc_path(topic)
     try:
         revs = subprocess.run(
@@ -294,25 +292,45 @@ def git_versions(root: Path, topic: str) -> dict[int, str]:
             capture_output=True, text=True, timeout=30, check=True,
         ).stdout.split()
     except (OSError, subprocess.SubprocessError):
-        return {}
-    out: dict[int, str] = {}
+        return []
+    out: list[tuple[int, str]] = []
     for rev in reversed(revs):
         text = git_show(root, rev, rel)
         if text is None:
             continue
         m = re.search(r"(?m)^version:\s*(\d+)\s*$", text[:2000])
         if m:
-            out[int(m.group(1))] = rev
+            out.append((int(m.group(1)), rev))
     return out
 
 
-def git_show(root: Path, rev: str, rel: str) -> str | None:
-    """A file's text at a git revision, else None."""
+def git_versions(root: Path, topic: str) -> dict[int, str]:
+    """Version number -> git revision holding it as it was bumped in: the *first* commit in
+    which the doc has that version (later commits under the same number are the edits that
+    the next bump turns into the next version).
+
+    Empty when ``root`` is not in a git work tree or git is missing.
+    """
+    out: dict[int, str] = {}
+    for version, rev in _git_doc_revisions(root, topic):
+        out.setdefault(version, rev)
+    return out
+
+
+def git_first_revision(root: Path, topic: str, version: int) -> str | None:
+    """The first commit in which the topic's doc has ``version`` (see :func:`git_versions`), else None."""
+    return git_versions(root, topic).get(version)
+
+
+def git_show(root: Path, rev: str, rel: str, *, raw: bool = False) -> Any:
+    """A file's text at a git revision (its bytes with ``raw``), else None."""
     try:
         r = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{rel}"], capture_output=True, timeout=30)
     except (OSError, subprocess.SubprocessError):
         return None
-    return r.stdout.decode("utf-8", errors="replace") if r.returncode == 0 else None
+    if r.returncode != 0:
+        return None
+    return r.stdout if raw else r.stdout.decode("utf-8", errors="replace")
 
 
 def load_version(root: Path, topic: str, version: int, parser: Parser,

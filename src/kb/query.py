@@ -7,7 +7,7 @@ from typing import Any
 from pathlib import Path
 
 from kb.cards import load_cards, normalize_title
-from kb.claims import KINDS, Claim
+from kb.claims import KINDS, Claim, is_derived
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.entities import EntityMatcher
@@ -105,7 +105,7 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     at = attributor(kb)
     found = list(kb.store.claims(**where)) if subjects is None else _about(kb, at, subjects, where)
     if not flt.quotes:
-        found = [c for c in found if c.quote_of is None and c.kind_reason != "brief:kb"]
+        found = [c for c in found if not is_derived(c)]
     at.learn(found)
     return [at.attributed(c) for c in found]
 

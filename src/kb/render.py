@@ -64,6 +64,28 @@ def cell(value: Any) -> str:
     return md(value).replace("|", "\\|")
 
 
+_SOURCE_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
+
+
+@jinja2.pass_context
+def src(ctx: Any, value: Any) -> str:
+    """A ``path:line`` source for a table cell or list item, as a clickable link when the
+    context's ``links`` allows: ``[path:line](<base>path#L<line>)`` — GitHub and GitLab open
+    the line. ``links.base`` is a relative prefix from the brief's folder to the KB root
+    (``../../`` for ``inbox/<executor>/…``) or a web base URL from kb.yaml ``links``; with
+    ``links.enabled`` false (kb.yaml ``links: none``) the text as :func:`cell` prints it.
+    Values that are not ``path:line`` are printed as plain cells."""
+    from urllib.parse import quote
+
+    text = cell(value)
+    links = ctx.get("links") or {}
+    m = _SOURCE_RE.match(str(value))
+    if not links.get("enabled") or m is None:
+        return text
+    target = quote(m.group("path"), safe="/._-~")
+    return f"[{text}]({links.get('base', '')}{target}#L{m.group('line')})"
+
+
 def clip(value: Any, width: int = 160) -> str:
     """Whitespace collapsed; cut to ``width`` characters with ``…`` when longer."""
     text = _WS_RE.sub(" ", str(value)).strip()
@@ -153,7 +175,7 @@ def environment(dirs: Iterable[Path]) -> jinja2.Environment:
         undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(md=md, cell=cell, clip=clip)
+    env.filters.update(md=md, cell=cell, clip=clip, src=src)
     return env
 
 

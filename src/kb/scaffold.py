@@ -17,6 +17,7 @@ KB_YAML = """\
 
 timezone: "+08:00"          # offset of file-name stamps (inbox/<author>/2026-07-31T1735-….md)
 cutoff: "22:00"             # a night's window ends at this local time (kb digest --date)
+# executor: tom             # who runs the nights (brief: inbox/<executor>/…); unset = git user.name
 topics: [inference]         # or a map, topic -> card categories:
 # topics: {inference: [inference-systems, inference-efficient], llm-infra: [llm-infra]}
 entities: {}                # canonical name -> aliases, matched case-insensitively, longest first
@@ -59,25 +60,32 @@ inbox path or URL); `kb lint` checks section numbers, references and the citatio
 """
 
 
-def init_kb(path: Path, *, now: datetime | None = None) -> tuple[list[str], list[str]]:
+def init_kb(path: Path, *, now: datetime | None = None, topic: str = "inference") -> tuple[list[str], list[str]]:
     """Create an empty KB at ``path`` without overwriting anything: the folders, a commented
-    ``kb.yaml``, a ``.gitignore`` holding ``.kb/`` and a version-1 living document for the
-    default topic (``inference``), so that ``kb digest`` runs at once.
+    ``kb.yaml`` whose ``topics`` is ``[topic]``, a ``.gitignore`` holding ``.kb/`` and a
+    version-1 living document ``organized/knowledge/<topic>.md``, so that ``kb digest`` runs at once.
 
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
+    :raises UsageError: ``topic`` is not a plain name (it names files).
     """
+    from kb.config import topic_name_problem
+    from kb.errors import UsageError
+
+    problem = topic_name_problem(topic)
+    if problem:
+        raise UsageError(f"--topic: {problem}")
     if not str(path).strip():
         raise InputError("kb init: give the folder to make the KB in (e.g. `kb init .`)")
     if path.exists() and not path.is_dir():
         raise InputError(f"{path}: exists and is not a folder")
     try:
-        return _init(path, now)
+        return _init(path, now, topic)
     except OSError as exc:
         raise InputError(f"{exc.filename or path}: cannot create the KB there: {exc.strerror or exc}") from exc
 
 
-def _init(path: Path, now: datetime | None) -> tuple[list[str], list[str]]:
+def _init(path: Path, now: datetime | None, topic: str) -> tuple[list[str], list[str]]:
     path.mkdir(parents=True, exist_ok=True)
     created: list[str] = []
     kept: list[str] = []
@@ -86,9 +94,10 @@ def _init(path: Path, now: datetime | None) -> tuple[list[str], list[str]]:
         (kept if p.is_dir() else created).append(folder + "/")
         p.mkdir(parents=True, exist_ok=True)
     stamp = (now or datetime.now(timezone(timedelta(hours=8)))).replace(microsecond=0).isoformat()
-    starter = LIVING_DOC.format(topic="inference", updated=stamp)
-    for name, text in (("kb.yaml", KB_YAML), (".gitignore", GITIGNORE),
-                       ("organized/knowledge/inference.md", starter)):
+    starter = LIVING_DOC.format(topic=topic, updated=stamp)
+    config = KB_YAML.replace("topics: [inference]         #", f"topics: [{topic}]".ljust(27) + " #", 1)
+    for name, text in (("kb.yaml", config), (".gitignore", GITIGNORE),
+                       (f"organized/knowledge/{topic}.md", starter)):
         target = write_target(path, path / name, what="file kb init creates")
         try:
             write_atomic(target, text, overwrite=False)

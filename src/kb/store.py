@@ -318,6 +318,15 @@ class Store:
                + where + " ORDER BY path, line, col")
         return [MentionRow(*r) for r in self.db.execute(sql, args)]
 
+    def claims_containing(self, needles: Sequence[str]) -> Iterator[Claim]:
+        """Claims whose stored JSON contains any of ``needles`` (a cheap SQL pre-filter, e.g.
+        for the candidates of :func:`kb.nightly.is_derived`; callers decide on the claims)."""
+        if not needles:
+            return
+        where = " OR ".join("instr(json, ?) > 0" for _ in needles)
+        for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
+            yield Claim.model_validate_json(js)
+
     def first_mention(self, subject: str) -> str | None:
         """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None."""
         r = self.db.execute(

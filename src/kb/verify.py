@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from kb.cards import Card, CardIndex, load_cards, normalize_title, title_similarity
+from kb.claims import DERIVED_JSON_MARKS, is_derived, is_rendered_brief
 from kb.errors import ExitCode, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.sources import SourceRecord
@@ -193,13 +194,37 @@ def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
         if keep:
             selected.append(f)
     paths = {f.path for f in selected}
-    ids = sorted({m.arxiv_id for m in kb.store.mentions() if m.path in paths})
+    own = OwnBriefs(kb)
+    ids = sorted({m.arxiv_id for m in kb.store.mentions() if m.path in paths and m not in own})
     invalid: dict[str, Target] = {}
     for f in selected:
         for line, col, raw, reason in f.invalid_ids:
             t = invalid.setdefault(raw, Target(input=raw, id=None, error=reason))
             t.places.append(MentionInfo(path=f.path, line=line, column=col or None, raw=raw, written_at=f.written_at))
     return [invalid[k] for k in sorted(invalid)] + [Target(input=i, id=i) for i in ids]
+
+
+class OwnBriefs:
+    """Which mentions are kb's own output, not the KB's: ids in claims kb wrote into briefs
+    it rendered (quotes and kb's lines, :func:`kb.claims.is_derived`) and ids outside any
+    claim (headings) of such a brief (:func:`kb.claims.is_rendered_brief`). ``kb verify``
+    leaves them out of mentions and of ``--all``, as ``kb claims`` leaves them out of claims."""
+
+    def __init__(self, kb: Kb) -> None:
+        self.root = kb.root
+        self.derived = {(c.provenance.path, c.id) for c in kb.store.claims_containing(DERIVED_JSON_MARKS)
+                        if is_derived(c)}
+        self._rendered = {p for p, _ in self.derived}
+        self._files: dict[str, bool] = {}
+
+    def __contains__(self, m: MentionRow) -> bool:
+        if m.claim_id is not None:
+            return (m.path, m.claim_id) in self.derived
+        if m.path not in self._rendered:  # a brief kb rendered has derived claims: others are read only then
+            return False
+        if m.path not in self._files:
+            self._files[m.path] = is_rendered_brief(self.root / m.path)
+        return self._files[m.path]
 
 
 def _chunks(targets: Iterable[Target], size: int) -> Iterator[list[Target]]:
@@ -237,6 +262,7 @@ class Verifier:
         self._titles = [(normalize_title(e.title), e) for e in self.cards.entries
                         if e.title and e.arxiv_id and len(normalize_title(e.title)) >= 12]
         self._claims: dict[str, dict[str, str]] = {}
+        self._own = OwnBriefs(kb)
 
     def run(self, targets: Iterable[Target], progress: Callable[[int, int | None], None] | None = None,
             total: int | None = None) -> Iterator[VerifyResult]:
@@ -262,7 +288,7 @@ class Verifier:
                           message=f"not a valid arXiv id: {t.error}{where}; not sent to arXiv")
             return _result(t, [check], None, None, t.places)
         assert answer is not None
-        rows = self.kb.store.mentions(t.id)
+        rows = [m for m in self.kb.store.mentions(t.id) if m not in self._own]
         mentions = [MentionInfo(path=m.path, line=m.line, column=m.column, kind=m.kind, version=m.version,
                                 raw=m.raw, written_at=m.written_at) for m in rows]
         checks: list[Check] = []

@@ -4,7 +4,10 @@ Sections are matched by ``§`` number and title: same number and title = the sam
 (``changed`` when its own body text differs); same title under another number =
 ``renumbered``; the rest are ``added`` or ``removed``. Citations are the distinct sources
 written anywhere in the body (arXiv ids, with arxiv.org URLs folded into their id, DOIs,
-other URLs, KB paths), compared with the front-matter ``citations`` figure.
+other URLs, KB paths), compared with the front-matter ``citations`` figure. Within each
+section the claims (one unit = one claim, compared by their text with spaces folded) and the
+values (quantities and dates, keyed by subject and metric) are listed as added, removed or
+changed, so the diff shows *what* changed, not only where.
 """
 
 from __future__ import annotations
@@ -21,8 +24,37 @@ from kb.parse import Parser
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\s*$", re.IGNORECASE)
 
 
+class ClaimRef(BaseModel):
+    """A claim added to or removed from a section: its line (in the version it is in) and text."""
+
+    line: int
+    text: str
+
+
+class ValueRef(BaseModel):
+    """A value stated in a section: whose (subject key, or None), which metric (or None), as written."""
+
+    subject: str | None
+    metric: str | None
+    raw: str
+    line: int
+
+
+class ValueChange(BaseModel):
+    """The values of one subject + metric in a section differ between the two versions.
+
+    ``old``/``new`` are the values as written (sorted, distinct); ``line`` is in the newer version.
+    """
+
+    subject: str | None
+    metric: str | None
+    old: list[str]
+    new: list[str]
+    line: int
+
+
 class SectionRef(BaseModel):
-    """A section as listed in a version diff."""
+    """A section as listed in a version diff, with what changed inside it."""
 
     label: str
     title: str
@@ -30,6 +62,13 @@ class SectionRef(BaseModel):
     old_label: str | None = None
     """For ``renumbered``: the label it had in the older version."""
     body_changed: bool = False
+    claims_added: list[ClaimRef] = Field(default_factory=list)
+    claims_removed: list[ClaimRef] = Field(default_factory=list)
+    values_added: list[ValueRef] = Field(default_factory=list)
+    """Values whose subject + metric the older section did not state at all."""
+    values_removed: list[ValueRef] = Field(default_factory=list)
+    """Values whose subject + metric the newer section no longer states."""
+    values_changed: list[ValueChange] = Field(default_factory=list)
 
 
 class CitationCount(BaseModel):
@@ -95,6 +134,46 @@ def _ref(s: Section, **extra: object) -> SectionRef:
     return SectionRef(label=s.label, title=s.title, line=s.line, **extra)  # type: ignore[arg-type]
 
 
+def _claim_texts(s: Section | None) -> dict[str, int]:
+    """Claim text (spaces folded) -> first line, for a section's own claims (None: no section)."""
+    out: dict[str, int] = {}
+    for c in s.claims if s is not None else ():
+        out.setdefault(" ".join(c.text.split()), c.provenance.line)
+    return out
+
+
+def _values(s: Section | None) -> dict[tuple[str | None, str | None], dict[str, int]]:
+    """(subject, metric) -> {value as written: first line} for a section's quantities and dates.
+
+    A value's subject is its own ``subject``, else the claim's first subject (as
+    :meth:`LivingDoc.values` reads it)."""
+    out: dict[tuple[str | None, str | None], dict[str, int]] = {}
+    for c in s.claims if s is not None else ():
+        for v in (*c.quantities, *c.dates):
+            subject = v.subject or (c.subjects[0] if c.subjects else None)
+            out.setdefault((subject, v.metric), {}).setdefault(v.raw.strip(), c.provenance.line)
+    return out
+
+
+def _fill(ref: SectionRef, old: Section | None, new: Section | None) -> SectionRef:
+    """Set the claims and values added, removed and changed from ``old`` to ``new`` on ``ref``."""
+    a, b = _claim_texts(old), _claim_texts(new)
+    ref.claims_added = [ClaimRef(line=line, text=t) for t, line in b.items() if t not in a]
+    ref.claims_removed = [ClaimRef(line=line, text=t) for t, line in a.items() if t not in b]
+    va, vb = _values(old), _values(new)
+    for key, vals in vb.items():
+        subject, metric = key
+        if key not in va:
+            ref.values_added += [ValueRef(subject=subject, metric=metric, raw=r, line=ln) for r, ln in vals.items()]
+        elif set(vals) != set(va[key]):
+            ref.values_changed.append(ValueChange(subject=subject, metric=metric, old=sorted(va[key]),
+                                                  new=sorted(vals), line=min(vals.values())))
+    for key, vals in va.items():
+        if key not in vb:
+            ref.values_removed += [ValueRef(subject=key[0], metric=key[1], raw=r, line=ln) for r, ln in vals.items()]
+    return ref
+
+
 def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
     """Compare two parsed versions of a living document (pure).
 
@@ -111,7 +190,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
             matched_old.add(_key(o))
             matched_new.add(_key(s))
             if _body(old, o) != _body(new, s):
-                out.sections_changed.append(_ref(s, body_changed=True))
+                out.sections_changed.append(_fill(_ref(s, body_changed=True), o, s))
     old_titles = {_title(s): s for s in old.sections if _key(s) not in matched_old}
     for s in new.sections:
         if _key(s) in matched_new:
@@ -119,10 +198,11 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
         o = old_titles.pop(_title(s), None)
         if o is not None:
             matched_old.add(_key(o))
-            out.sections_renumbered.append(_ref(s, old_label=o.label, body_changed=_body(old, o) != _body(new, s)))
+            out.sections_renumbered.append(_fill(_ref(s, old_label=o.label, body_changed=_body(old, o) != _body(new, s)),
+                                                 o, s))
         else:
-            out.sections_added.append(_ref(s))
-    out.sections_removed = [_ref(s) for s in old.sections if _key(s) not in matched_old]
+            out.sections_added.append(_fill(_ref(s), None, s))
+    out.sections_removed = [_fill(_ref(s), s, None) for s in old.sections if _key(s) not in matched_old]
     old_subjects = {k for s in old.sections for k in s.subjects}
     new_subjects = {k for s in new.sections for k in s.subjects}
     out.subjects_added = sorted(new_subjects - old_subjects)

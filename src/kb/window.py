@@ -42,6 +42,14 @@ def _in_range(option: str | None, value: str, why: str = _ROOM) -> Iterator[None
         raise UsageError(f"{what}: out of range ({why})") from exc
 
 
+def to_minute(moment: datetime | str) -> str:
+    """A time as kb prints it for people, to the minute with its offset:
+    ``2026-07-30 22:00+08:00`` (never seconds or microseconds). Accepts ISO text."""
+    dt = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
+    zone = dt.strftime("%z")
+    return dt.strftime("%Y-%m-%d %H:%M") + (f"{zone[:3]}:{zone[3:]}" if zone else "")
+
+
 @dataclass(frozen=True, slots=True)
 class Window:
     """A half-open time window ``[since, until)`` with aware datetimes in the KB's zone.
@@ -63,6 +71,11 @@ class Window:
     def until_iso(self) -> str:
         """``until`` as ISO text with offset."""
         return self.until.isoformat()
+
+    @property
+    def shown(self) -> str:
+        """The window for people, to the minute: ``2026-07-30 22:00+08:00 → 2026-07-31 22:00+08:00``."""
+        return f"{to_minute(self.since)} → {to_minute(self.until)}"
 
     @property
     def hours(self) -> float:
@@ -174,6 +187,8 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
     if len(ways) > 1:
         raise UsageError(f"give the window one way only, not {' and '.join(ways)}")
     now = (now or datetime.now(config.tzinfo)).astimezone(config.tzinfo)
+    if now.second or now.microsecond:  # a window ending "now" ends at the next whole minute
+        now = now.replace(second=0, microsecond=0) + timedelta(minutes=1)
     option: str | None
     if day:
         try:

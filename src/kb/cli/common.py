@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 from functools import lru_cache
@@ -26,7 +26,7 @@ app = typer.Typer(
     name="kb",
     help="Claims, diffs and nightly E1 briefs for a Markdown research knowledge base.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
@@ -177,24 +177,109 @@ def _show_library_logs() -> None:
         logger.addHandler(handler)
 
 
-@contextmanager
-def progress_bar(label: str) -> Iterator[Progress | None]:
-    """A rich progress bar on a terminal (stderr), nothing in a pipe."""
-    if not console_err.is_terminal:
-        yield None
+TABLE_MIN_WIDTH = 120
+"""Narrower than this (columns), a table command prints one block per row instead of a table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One column of a table command's output.
+
+    :ivar name: header in the table.
+    :ivar body: in block form, the value goes on its own indented line (long text such as a
+        claim or the reasons) instead of on the row's first line.
+    :ivar pad: in block form, the value is left-aligned to this many characters on the first line.
+    :ivar options: keyword arguments of :meth:`rich.table.Table.add_column` (ratio, overflow …).
+    """
+
+    name: str
+    body: bool = False
+    pad: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def blocks_wanted(min_width: int = TABLE_MIN_WIDTH) -> bool:
+    """True when stdout is a pipe or a file, or a terminal narrower than ``min_width``: then a
+    table would split keys, paths and reasons over lines (``kb diff | cat`` at 80 columns)."""
+    return not console.is_terminal or console.width < min_width
+
+
+def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, title: str | None = None,
+               min_width: int = TABLE_MIN_WIDTH) -> None:
+    """Print ``rows`` (one value per column; str or :class:`rich.text.Text`) as a rich table on
+    a wide terminal, else (see :func:`blocks_wanted`) one block per row: the non-``body``
+    values on one line (empty ones left out), each line of a non-empty ``body`` value on its
+    own line indented by four spaces, so that ``path:line``, keys and reasons are never broken.
+    The one place every table command (claims, diff, verify) decides table or blocks."""
+    from rich.table import Table
+    from rich.text import Text
+
+    if blocks_wanted(min_width):
+        if title:
+            console.print(title, markup=False)
+        for row in rows:
+            values = [v.plain if isinstance(v, Text) else str(v) for v in row]
+            head = [f"{v:<{c.pad}}" if c.pad else v for c, v in zip(columns, values) if not c.body and v]
+            console.print("  ".join(head).rstrip(), markup=False)
+            for c, v in zip(columns, values):
+                for line in v.split("\n") if c.body and v else ():
+                    console.print(f"    {line}", markup=False)
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TimeElapsedColumn
+    table = Table(header_style="bold", show_lines=False, title=title)
+    for c in columns:
+        table.add_column(c.name, **c.options)
+    for row in rows:
+        table.add_row(*row)
+    console.print(table)
 
-    with RichProgress(
-        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=console_err.real, transient=True,  # type: ignore[attr-defined]
-    ) as bar:
-        task = bar.add_task(label, total=None)
 
-        def update(done: int, total: int) -> None:
-            bar.update(task, completed=done, total=total)
+PROGRESS_DELAY = 0.5
+"""Seconds of work before a progress bar appears on a terminal (none for quick commands)."""
+PROGRESS_EVERY = 10.0
+"""Seconds between the progress lines printed to stderr when stderr is not a terminal."""
 
+
+@contextmanager
+def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> Iterator[Progress]:
+    """A ``progress(done, total)`` callback for long work.
+
+    On a terminal (stderr) a rich bar appears once the work has taken :data:`PROGRESS_DELAY`
+    seconds — never for a command that parses nothing or little. Elsewhere (a pipe, a log
+    file, CI) one line ``parsing: 1200/12000`` goes to stderr every :data:`PROGRESS_EVERY`
+    seconds, so a long piped ``kb ingest`` is never silent for long.
+
+    :param clock: seconds, monotonic (tests pass a fake one); default :func:`time.monotonic`.
+    """
+    import time
+
+    now = clock or time.monotonic
+    start = now()
+    last = [start]
+    bar: list[Any] = []
+
+    def update(done: int, total: int | None) -> None:
+        t = now()
+        if not console_err.is_terminal:
+            if t - last[0] >= PROGRESS_EVERY:
+                last[0] = t
+                console_err.print(f"{label}: {done}/{total}" if total else f"{label}: {done}", markup=False)
+            return
+        if not bar:
+            if t - start < PROGRESS_DELAY:
+                return
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TimeElapsedColumn
+
+            rich_bar = RichProgress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+                                    TimeElapsedColumn(), console=console_err.real, transient=True)  # type: ignore[attr-defined]
+            rich_bar.start()
+            bar.extend((rich_bar, rich_bar.add_task(label, total=None)))
+        bar[0].update(bar[1], completed=done, total=total)
+
+    try:
         yield update
+    finally:
+        if bar:
+            bar[0].stop()
 
 
 def load(kb: Path | None = None, *, quiet: bool = False) -> Kb:

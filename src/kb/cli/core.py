@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, app, console, console_err, load, progress_bar, state
+from kb.cli.common import Column, KbOption, app, console, console_err, load, print_rows, progress_bar, state
 from kb.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:  # the pipeline is imported inside each command (start-up time)
@@ -25,6 +25,7 @@ class Format(str, Enum):
 @app.command("init")
 def init_cmd(
     path: Annotated[str, typer.Argument(help="Folder to make a KB in (created if missing).")] = ".",
+    topic: Annotated[str, typer.Option("--topic", help="The KB's first topic: kb.yaml topics and its living doc.")] = "inference",
 ) -> None:
     """Scaffold an empty knowledge base: inbox/, organized/…, a commented kb.yaml, .gitignore.
 
@@ -33,12 +34,14 @@ def init_cmd(
     Example:
 
         kb init my-kb && cd my-kb && kb ingest
+
+        kb init ~/rag-kb --topic rag
     """
     from kb.scaffold import init_kb
 
     if not path.strip():
         raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
-    created, kept = init_kb(Path(path))
+    created, kept = init_kb(Path(path), topic=topic)
     for p in created:
         console.print(f"created {p}")
     for p in kept:
@@ -118,24 +121,11 @@ def claims_cmd(
 
 
 def _print_table(claims: list[Claim]) -> None:
-    """A table on a wide terminal; on a narrow one (or a pipe) one block per claim, so that
-    ``path:line`` and the text never shrink to nothing."""
-    from rich.table import Table
-
-    if console.width < 120:
-        for c in claims:
-            p = c.provenance
-            console.print(f"{c.kind:<15} {p.path}:{p.line}  {' '.join(c.subjects)}", markup=False)
-            console.print(f"    {c.text}", markup=False)
-        console_err.print(f"{len(claims)} claims")
-        return
-    table = Table(show_lines=False, header_style="bold")
-    table.add_column("kind", no_wrap=True)
-    table.add_column("source", no_wrap=True)
-    table.add_column("subjects", overflow="fold", max_width=30)
-    table.add_column("text", overflow="fold", ratio=3, min_width=30)
-    for c in claims:
-        p = c.provenance
-        table.add_row(c.kind, f"{p.path}:{p.line}", " ".join(c.subjects), c.text)
-    console.print(table)
+    """A table on a wide terminal; in a pipe or on a narrow terminal one block per claim, so
+    that ``path:line`` and the text never shrink to nothing (:func:`print_rows`)."""
+    columns = (Column("kind", pad=15, options={"no_wrap": True}), Column("source", options={"no_wrap": True}),
+               Column("subjects", options={"overflow": "fold", "max_width": 30}),
+               Column("text", body=True, options={"overflow": "fold", "ratio": 3, "min_width": 30}))
+    print_rows(columns, [(c.kind, f"{c.provenance.path}:{c.provenance.line}", " ".join(c.subjects), c.text)
+                         for c in claims])
     console_err.print(f"{len(claims)} claims")

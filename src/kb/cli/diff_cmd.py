@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, app, console, console_err, load, state
+from kb.cli.common import Column, KbOption, Lang, app, console, console_err, load, print_rows, state
 from kb.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from kb.diff import DiffResult
+    from kb.versiondiff import SectionRef
     from kb.workspace import Kb
 
 SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Window start, ISO (inclusive).")]
@@ -100,18 +101,16 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
     if fmt is Format.json:
         sys.stdout.write(out.model_dump_json(indent=2) + "\n")
         return
-    from rich.table import Table
-
-    table = Table(header_style="bold", title=f"{topic}: v{out.from_version} → v{out.to_version}")
-    table.add_column("change")
-    table.add_column("section")
-    table.add_column("title", overflow="fold")
+    rows = []
     for kind, refs in (("added", out.sections_added), ("removed", out.sections_removed),
                        ("changed", out.sections_changed), ("renumbered", out.sections_renumbered)):
         for r in refs:
             label = f"{r.old_label} → {r.label}" if r.old_label else r.label
-            table.add_row(kind, label, r.title)
-    console.print(table)
+            rows.append((kind, label, r.title, "\n".join(section_changes(r))))
+    print_rows((Column("change"), Column("section", options={"no_wrap": True}),
+                Column("title", options={"overflow": "fold"}),
+                Column("what changed", body=True, options={"overflow": "fold", "ratio": 3})),
+               rows, title=f"{topic}: v{out.from_version} → v{out.to_version}")
     console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}")
     console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}")
     console.print(f"citations: +{len(out.citations_added)} -{len(out.citations_removed)}")
@@ -121,15 +120,26 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
         console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
 
 
-def _print_diff(r: DiffResult) -> None:
-    from rich.table import Table
+def section_changes(r: SectionRef) -> list[str]:
+    """Lines saying what changed inside one section of a version diff: ``+``/``-`` claims
+    (with their line), ``~`` values of a subject + metric, ``+``/``-`` values not already
+    shown by a claim listed on the same line (``--format json`` has them all)."""
+    added, removed = {c.line for c in r.claims_added}, {c.line for c in r.claims_removed}
+    out = [f"+ L{c.line} {c.text}" for c in r.claims_added]
+    out += [f"- L{c.line} {c.text}" for c in r.claims_removed]
+    out += [f"~ {v.subject or '-'} {v.metric or '-'}: {', '.join(v.old)} → {', '.join(v.new)} (L{v.line})"
+            for v in r.values_changed]
+    out += [f"+ {v.subject or '-'} {v.metric or '-'} {v.raw} (L{v.line})" for v in r.values_added if v.line not in added]
+    out += [f"- {v.subject or '-'} {v.metric or '-'} {v.raw} (L{v.line})" for v in r.values_removed if v.line not in removed]
+    return out
 
-    table = Table(header_style="bold", title=f"{r.topic}: {r.window['since']} → {r.window['until']}")
-    for col in ("outcome", "subject", "label", "section", "claims"):
-        table.add_column(col, overflow="fold")
-    for s in r.subjects:
-        table.add_row(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims)))
-    console.print(table)
+
+def _print_diff(r: DiffResult) -> None:
+    from kb.window import to_minute
+
+    print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
+               [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],
+               title=f"{r.topic}: {to_minute(r.window['since'])} → {to_minute(r.window['until'])}")
     for c in r.conflicts:
         values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
         console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
@@ -144,7 +154,7 @@ def digest_cmd(
     until: UntilOpt = None,
     date: DateOpt = None,
     window: WindowOpt = None,
-    executor: Annotated[Optional[str], typer.Option("--executor", help="Who runs the night (default: author of the newest file in the window, else kb).")] = None,
+    executor: Annotated[Optional[str], typer.Option("--executor", help="Who runs the night, the inbox folder of the brief (default: kb.yaml executor, else git user.name).")] = None,
     lang: Annotated[Lang, typer.Option("--lang", help="zh or en.")] = Lang.zh,
     template: Annotated[Optional[Path], typer.Option("--template", help="Your own Jinja2 template file.")] = None,
     out: Annotated[Optional[str], typer.Option("--out", help="Output file, or - for stdout (default: inbox/<executor>/<date>-<topic>-e1prep.md).")] = None,
@@ -164,7 +174,7 @@ def digest_cmd(
 
         kb digest --out - | less
     """
-    from kb.nightly import brief_path, default_executor, pick_window, run_night
+    from kb.nightly import brief_path, link_settings, pick_window, resolve_executor, run_night
     from kb.nightly.context import build_context
     from kb.render import render
     from kb.textio import write_atomic
@@ -174,22 +184,20 @@ def digest_cmd(
         name = opened.config.first_topic() if topic is None else topic
         known = len(opened.report.problems)
         night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+        who, _ = resolve_executor(opened.root, opened.config, executor)
         for problem in opened.report.problems[known:]:
             console_err.print(f"{problem.severity}: {problem}", markup=False)
         if not night.files:
-            console_err.print(f"note: no inbox file or paper card was written in {night.window.since_iso} → "
-                              f"{night.window.until_iso}; the brief is empty", markup=False)
+            console_err.print(f"note: no inbox file or paper card was written in {night.window.shown}; "
+                              "the brief is empty", markup=False)
         for note in night.result.notes:
             if note.startswith(("baseline is ", "no version of ", "the living document has no")):
                 console_err.print(f"note: {note}", markup=False)
-        if executor is not None and not executor.strip():
-            raise UsageError("--executor is empty; give a name (the inbox folder), or leave the option out")
         if out is not None and not out.strip():
             raise UsageError("--out is empty; give a file path, or - for standard output")
-        who = executor or default_executor(night)
-        if not who.strip() or "/" in who or "\\" in who or who.startswith("."):
-            raise UsageError(f"--executor {who!r}: a plain name, used as the inbox folder (e.g. tom)")
         context = build_context(night, executor=who, lang=lang.value)
+        dest = None if out == "-" else Path(out) if out else opened.root / brief_path(who, night.window.label_date, name)
+        context["links"] = link_settings(opened.config.links, opened.root, dest)
         tdir = None
         if opened.config.templates_dir:
             from kb.paths import inside_kb
@@ -204,7 +212,9 @@ def digest_cmd(
         return
     target = Path(out) if out else root / brief_path(who, night.window.label_date, name)
     given = f"--out {out}" if out else _shown(target, root)
-    if force and target.is_file() and not _is_brief(target):
+    from kb.claims import is_rendered_brief
+
+    if force and target.is_file() and not is_rendered_brief(target):
         raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
     from kb.paths import write_target
@@ -224,15 +234,6 @@ def digest_cmd(
     console.print(_shown(target, root), markup=False)
 
 
-def _is_brief(path: Path) -> bool:
-    """True when ``path`` starts with the mark kb writes on every brief it renders."""
-    try:
-        with path.open("rb") as fh:
-            return fh.read(64).lstrip(b"\xef\xbb\xbf").startswith(b"<!-- kb:brief ")
-    except OSError:
-        return False
-
-
 def _shown(path: Path, root: Path) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
@@ -247,9 +248,11 @@ def bump_cmd(
     force: Annotated[bool, typer.Option("--force", help="Bump even if the body did not change since the last snapshot.")] = False,
     kb: KbOption = None,
 ) -> None:
-    """Snapshot the living doc to history/<topic>/v<N>.md, then set version N+1 and updated.
+    """Keep version N in history/<topic>/v<N>.md, then set version N+1 and updated.
 
-    Every other byte of the front matter and body is kept (comments, key order, quoting,
+    Edit the doc first, bump after (落版): v<N>.md holds N as it was bumped in (kb's copy in
+    history/<topic>/.bumped-in/, else git's first commit with version N), so
+    `kb diff --from vN --to vN+1` shows exactly the edits. Every other byte of the front matter and body is kept (comments, key order, quoting,
     CRLF). An existing snapshot is never overwritten. A body unchanged since the previous
     snapshot is not bumped again unless --force.
     Exit codes: 0 done; 2 no doc, no integer version, a different snapshot exists, or
@@ -271,5 +274,11 @@ def bump_cmd(
     res = bump(root, name, now=now, tz=config.tzinfo, force=force)
     if res.snapshot_existed:
         console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
+    elif res.source == "current":
+        console_err.print(f"note: kb has no copy of v{res.old_version} as it was bumped in (no "
+                          f"history/{name}/.bumped-in/v{res.old_version}.md, no git commit with that version): "
+                          f"{res.snapshot} holds the current text, edits included", markup=False)
+    elif res.source.startswith("git"):
+        console_err.print(f"note: v{res.old_version} taken from {res.source} (the text before your edits)", markup=False)
     console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
                   markup=False)

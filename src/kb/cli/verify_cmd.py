@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, app, console, console_err, load, progress_bar
+from kb.cli.common import Column, KbOption, Lang, app, blocks_wanted, console, console_err, load, print_rows, progress_bar
 from kb.errors import InputError, SourceUnavailable, UsageError
 
 if TYPE_CHECKING:  # the verifier and the arXiv client are imported when a command runs
@@ -162,27 +162,28 @@ def _headline(r: VerifyResult) -> str:
 
 
 def _print_table(results: list[VerifyResult]) -> None:
-    from rich.table import Table
+    """One row per id: a table on a wide terminal, else one block per id (:func:`print_rows`)."""
+    columns = (Column("status", pad=10), Column("id", options={"no_wrap": True}),
+               Column("arXiv title", body=True, options={"ratio": 2, "overflow": "fold"}),
+               Column("card", options={"overflow": "fold"}), Column("sim", options={"justify": "right"}),
+               Column("mentions", options={"justify": "right"}),
+               Column("reasons", body=True, options={"ratio": 3, "overflow": "fold"}))
     from rich.text import Text
 
-    table = Table(header_style="bold", show_lines=False)
-    for name, kw in (("status", {}), ("id", {"no_wrap": True}), ("arXiv title", {"ratio": 2, "overflow": "fold"}),
-                     ("card", {"overflow": "fold"}), ("sim", {"justify": "right"}), ("mentions", {"justify": "right"}),
-                     ("reasons", {"ratio": 3, "overflow": "fold"})):
-        table.add_column(name, **kw)
     style = {"ok": "green", "unverified": "yellow", "withdrawn": "magenta"}
+    rows = []
     for r in results:
         label = (r.id + (f"v{r.version}" if r.version else "")) if r.id else r.input
-        table.add_row(
+        rows.append((
             Text(r.status, style=style.get(r.status, "red")),
             Text(label),
             Text(r.arxiv.title if r.arxiv else ""),
             Text(r.card.path.rsplit("/", 1)[-1] if r.card else ""),
             Text(f"{r.card.similarity:.2f}" if r.card and r.card.similarity is not None else ""),
-            Text(str(len(r.mentions))),
+            Text(f"{len(r.mentions)} mentions" if blocks_wanted() else str(len(r.mentions))),
             Text("; ".join(r.reasons)),
-        )
-    console.print(table)
+        ))
+    print_rows(columns, rows)
 
 
 def _print_detail(r: VerifyResult) -> None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from kb.claims import Claim
-from kb.config import topic_name_problem
+from kb.claims import Claim, is_derived  # noqa: F401 - is_derived re-exported (kb.nightly.is_derived)
+from kb.config import KbConfig, topic_name_problem
 from kb.cards import Card, TitleIndex, cited_by_title, known_titles, load_cards
 from kb.diff import DiffResult, diff
 from kb.errors import InputError, UsageError
@@ -38,13 +38,6 @@ def is_own_brief(path: str, topic: str) -> bool:
     topic are the tool's own output, not new material.
     """
     return path.startswith("inbox/") and PurePosixPath(path).name.endswith(own_brief_suffix(topic))
-
-
-def is_derived(claim: Claim) -> bool:
-    """A claim that is no independent evidence: a quote (a brief's stamped row) or a line kb
-    itself wrote into a brief it rendered (counts, next steps). Analysts' own additions to
-    such a brief count when they carry an explicit kind tag."""
-    return claim.quote_of is not None or claim.kind_reason == "brief:kb"
 
 
 def brief_path(executor: str, night: date, topic: str) -> str:
@@ -245,13 +238,54 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
                  cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic))
 
 
-def default_executor(night: Night) -> str:
-    """Author of the newest inbox file of the window, else ``kb``."""
-    dated = [f for f in night.files if f.role == "inbox" and f.author and f.written_at]
-    if not dated:
-        return "kb"
-    newest = max(dated, key=lambda f: (f.written_at or "", f.path))
-    return newest.author or "kb"
+def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:
+    """Who runs the night, and where that came from: ``given`` (``--executor``), else
+    ``executor`` in kb.yaml, else the git user of the KB (``git config user.name`` run in
+    the KB root). Never the author of some file: the brief goes into ``inbox/<executor>/``,
+    and another analyst's folder must not be picked silently.
+
+    :returns: ``(name, source)``, source one of ``--executor``, ``kb.yaml``, ``git``.
+    :raises UsageError: an empty or non-plain name (it names a folder), or none of the three
+        is set (the message says how to set one).
+    """
+    import subprocess
+
+    from kb.config import executor_problem
+
+    for name, source in ((given, "--executor"), (config.executor, "kb.yaml")):
+        if name is not None:
+            problem = executor_problem(name)
+            if problem:
+                raise UsageError(f"{source if source == '--executor' else 'kb.yaml executor'} {problem}")
+            return name.strip(), source
+    try:
+        git = subprocess.run(["git", "-C", str(root), "config", "user.name"], capture_output=True, text=True,
+                             timeout=10)
+        name = git.stdout.strip() if git.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        name = ""
+    if name and executor_problem(name) is None:
+        return name, "git"
+    raise UsageError("who runs this night? give --executor NAME, or set `executor: NAME` in kb.yaml "
+                     "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
+
+
+def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
+    """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.render`),
+    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
+    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
+    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
+    and in editors alike."""
+    import os
+
+    if setting.strip().lower() in ("none", "off", "false", ""):
+        return {"enabled": False}
+    if setting.strip().lower() != "relative":
+        return {"enabled": True, "base": setting.rstrip("/") + "/"}
+    if dest is None:
+        return {"enabled": True, "base": ""}
+    rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
+    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}
 
 
 def window_days(window: Window) -> list[date]:

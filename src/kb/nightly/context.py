@@ -74,6 +74,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
             increments.append(entry)
         else:
             others.append(entry)
+    fold = night.kb.config.brief_fold
+    others.sort(key=_relevance)
+    others_more = max(0, len(others) - fold)
     number = {e["key"]: e["n"] for e in increments}
     labels = {s.key: s.label for s in r.subjects}
     conflicts = [_conflict(i, c, labels, by_source) for i, c in enumerate(r.conflicts, 1)]
@@ -85,6 +88,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     full = avg is not None and len(prev) == len(night.previous)
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     arxiv_rows = _arxiv_rows(night, number, reg)
+    verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold)
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
     return {
@@ -100,9 +104,10 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "counts": {o: r.counts.get(o, 0) for o in OUTCOMES}, "outcomes": list(OUTCOMES),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "increments": increments, "others": others, "conflicts": conflicts,
-        "verify": _verify_rows(night, conflicts, reg, by_source),
-        "arxiv": arxiv_rows,
+        "increments": increments, "others": others[:fold], "others_more": others_more,
+        "others_total": len(others), "conflicts": conflicts,
+        "verify": verify_rows, "verify_more": verify_more,
+        "arxiv": arxiv_rows, "arxiv_shown": _collapse_offtopic(arxiv_rows),
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
                                    "outcome": o} for k, o in src.outcomes.items()]}
@@ -113,10 +118,39 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                      "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
                      "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},
         "next": _next_steps(night, conflicts, increments + others, arxiv_rows),
+        "relay": _relay(increments, conflicts),
+        "candidates": next_candidates(night),
+        "card_stats": _card_stats(night),
         "sources_list": [f.path for f in files],
         "notes": list(r.notes),
         "claims": reg.items,
     }
+
+
+def _facts(c: Claim) -> tuple[Any, ...]:
+    """The facts ``c`` states: (metric, value, unit) of its measured quantities (a metric, or
+    a unit that is more than a count: ``2.6 个百分点`` yes, ``8 个`` and a bare ``3,800`` no)
+    and of its dates, sorted. Whose they are is the diff's business (``kb.diff.attrib``): a
+    claim listed under a subject is about it. Two claims of one subject with the same
+    non-empty facts state one fact."""
+    out = {(q.metric, q.value if q.value is not None else (q.low, q.high), q.unit)
+           for q in c.quantities if q.metric or q.unit not in _COUNTS}
+    out |= {(d.metric, d.value, None) for d in c.dates}
+    return tuple(sorted(out, key=repr))
+
+
+_COUNTS = (None, "个", "+")
+"""Units of a bare count: a number with only these is no measured value of its own."""
+
+
+def carries_fact(c: Claim, key: str) -> bool:
+    """True when ``c``, listed under subject ``key``, says something checkable: a measured
+    value or a date (:func:`_facts`), the subject's own arXiv id, or a verdict/rating (an
+    ``internal-rating`` claim). Rows without any (``一份课程大纲，共 8 个模块``) are not listed
+    under an increment; they are counted (``n_plain``) and stay in §4's per-file counts."""
+    if c.kind == "internal-rating" or _facts(c):
+        return True
+    return key.startswith("arxiv:") and any(a.key == key for a in c.arxiv)
 
 
 def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
@@ -124,7 +158,25 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
     claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
-    groups = [{"kind": k, "claims": [reg.get(c) for c in claims if c.kind == k]} for k in KINDS]
+    # one row per fact: a claim repeating the facts of an earlier one (same subject, metric and
+    # value, from another file) becomes a source of that row, its kind kept (paper-facts first)
+    listed: list[Claim] = []
+    also: dict[str, list[dict[str, str]]] = {}
+    first_of: dict[tuple[Any, ...], Claim] = {}
+    plain = 0
+    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):
+        if not carries_fact(c, s.key):
+            plain += 1
+            continue
+        facts = _facts(c)
+        if facts and facts in first_of:
+            also.setdefault(first_of[facts].id, []).append({"kind": c.kind, "source": _source(c)})
+            continue
+        if facts:
+            first_of[facts] = c
+        listed.append(c)
+    listed.sort(key=lambda c: claims.index(c))
+    groups = [{"kind": k, "claims": [reg.get(c) for c in listed if c.kind == k]} for k in KINDS]
     card = night.cards.get(s.key)
     rating = []
     for c in claims:
@@ -142,9 +194,26 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
             "path": card.path, "number": card.number, "category": card.category, "also": list(card.also),
             "created": _hm(card.created)},
         "rating": rating, "groups": [g for g in groups if g["claims"]], "n_claims": len(claims),
+        "also": also, "n_plain": plain,
         "first": reg.get(claims[0]) if claims else None,
         "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
+
+
+def _source(c: Claim) -> str:
+    return f"{c.provenance.path}:{c.provenance.line}"
+
+
+_OTHER_ORDER = ("supplement", "covered", "adjacent")
+
+
+def _relevance(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """Order of the non-increment subjects in the brief, most relevant to the topic first:
+    supplement, then covered, then adjacent; within one outcome, carded before uncarded,
+    more claims first, then the key (stable)."""
+    outcome = entry["outcome"]
+    rank = _OTHER_ORDER.index(outcome) if outcome in _OTHER_ORDER else len(_OTHER_ORDER)
+    return rank, entry["card"] is None, -entry["n_claims"], entry["key"]
 
 
 def _urls(claims: Iterable[Claim]) -> list[str]:
@@ -159,8 +228,11 @@ def _conflict(n: int, c: Any, labels: dict[str, str], by_source: dict[str, list[
 
 
 def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
-                 by_source: dict[str, list[Claim]]) -> list[dict[str, Any]]:
-    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids."""
+                 by_source: dict[str, list[Claim]], fold: int | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids; and how
+    many secondhand-only rows were folded away. Conflicts and mistyped ids are always
+    listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
+    (then arXiv ids, then by key)."""
     rows: list[dict[str, Any]] = []
     for c in conflicts:
         kind = "conflict-doc" if "living-doc" in c["against"] else "conflict-window"
@@ -170,7 +242,10 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
     for s in night.result.secondhand_only:
         per[s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
-    for key in sorted(per, key=lambda k: (not k.startswith("arxiv:"), k)):
+    increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
+    keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
+    folded = max(0, len(keys) - fold) if fold is not None else 0
+    for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
@@ -186,7 +261,7 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
                      "urls": []})
     for i, row in enumerate(rows, 1):
         row["n"] = i
-    return rows
+    return rows, folded
 
 
 def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
@@ -213,6 +288,24 @@ def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[di
     return rows
 
 
+def _collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """§3 rows as shown: the off-topic ids (``adjacent``) without a card that one file lists
+    together (an HF daily page of 7 papers) become one row naming them all (``ids``), at the
+    place of the first; every other row keeps ``ids == [id]``. Counts use the full rows."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for a in rows:
+        if a["outcome"] == "adjacent" and a["card"] is None and a["first"] is not None and a["n"] is None:
+            groups[a["first"]["path"]].append(a)
+    out: list[dict[str, Any]] = []
+    for a in rows:
+        group = groups.get(a["first"]["path"]) if a["first"] is not None else None
+        if group is None or len(group) < 2 or a not in group:
+            out.append({**a, "ids": [a["id"]]})
+        elif a is group[0]:
+            out.append({**a, "ids": [g["id"] for g in group]})
+    return out
+
+
 def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
                 arxiv_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Section 6: the smallest set of checks that settles tonight's open items."""
@@ -236,6 +329,51 @@ def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[di
     if todo:
         steps.append({"type": "verify", "ids": list(dict.fromkeys(todo))})
     return steps
+
+
+_CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9])([CO])(\d{2,5})(?![\d.])")
+
+
+def next_candidates(night: Night) -> dict[str, int]:
+    """The next free 共识候选 (``C<n>``) and 试金石 (``O<n>``) numbers: one more than the
+    highest written in the living document or in any claim of the window (``C116``, ``O172``
+    → ``{"C": 117, "O": 173}``); 1 when none is written yet."""
+    texts = [night.doc.text, *(c.text for c in night.claims.values())]
+    high = {"C": 0, "O": 0}
+    for text in texts:
+        for m in _CANDIDATE_RE.finditer(text):
+            high[m.group(1)] = max(high[m.group(1)], int(m.group(2)))
+    return {k: v + 1 for k, v in high.items()}
+
+
+def _card_stats(night: Night) -> dict[str, Any]:
+    """Cards created in the window by main category (卡片主分类) and by secondary category
+    (``also``): ``{"total": n, "main": [{"category", "cards"}], "also": [...]}``, categories
+    by count then name, card numbers (or paths) in order."""
+    main: dict[str, list[str]] = defaultdict(list)
+    also: dict[str, list[str]] = defaultdict(list)
+    new = [c for c in night.cards.values() if c.path in {f.path for f in night.files if f.role == "card"}]
+    for card in sorted(new, key=lambda c: c.path):
+        name = card.number or card.path
+        main[card.category or "—"].append(name)
+        for cat in card.also:
+            also[cat].append(name)
+
+    def rows(d: dict[str, list[str]]) -> list[dict[str, Any]]:
+        return [{"category": k, "cards": v} for k, v in sorted(d.items(), key=lambda kv: (-len(kv[1]), kv[0]))]
+
+    return {"total": len(new), "main": rows(main), "also": rows(also)}
+
+
+def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc) and
+    per conflict (which values to settle, where the doc states them)."""
+    out: list[dict[str, Any]] = [
+        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
+         "new_values": e["new_values"], "doc_sections": e["doc_sections"]} for e in increments]
+    out += [{"type": "settle", "n": c["n"], "label": c["label"], "metric": c["metric"],
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts]
+    return out
 
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
