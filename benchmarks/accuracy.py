@@ -45,9 +45,25 @@ OUTCOMES = ("net-new", "update", "covered", "conflict", "adjacent", "supplement"
 # --------------------------------------------------------------------------- running kb
 
 
+#: Labels are written in the units the text uses; kb stores a physical or data unit in its
+#: canonical unit with the value converted (docs/claims.md, "quantities"): label -> (unit, factor).
+CANONICAL = {"ms": ("s", 1e-3), "s": ("s", 1.0), "day": ("s", 86400.0), "days": ("s", 86400.0),
+             "GiB": ("B", 2.0 ** 30), "TiB": ("B", 2.0 ** 40), "GB": ("B", 1e9), "MB": ("B", 1e6)}
+
+
 def load_labels(night: Path) -> dict:
-    """The night's ``expected.yaml`` as plain Python data (ruamel safe loader)."""
-    return YAML(typ="safe").load((night / "expected.yaml").read_text(encoding="utf-8"))
+    """The night's ``expected.yaml`` as plain Python data (ruamel safe loader), quantity labels
+    converted to kb's canonical units (:data:`CANONICAL`)."""
+    labels = YAML(typ="safe").load((night / "expected.yaml").read_text(encoding="utf-8"))
+    for c in labels.get("claims") or []:
+        for q in c.get("quantities") or []:
+            unit, factor = CANONICAL.get(q.get("unit"), (None, None))
+            if unit is not None:
+                q["unit"] = unit
+                for f in ("value", "low", "high"):
+                    if q.get(f) is not None:
+                        q[f] = q[f] * factor
+    return labels
 
 
 def needs_realdata(labels: dict) -> bool:
