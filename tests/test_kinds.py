@@ -154,9 +154,11 @@ def test_what_looks_like_a_byline_but_is_a_claim(parser: Parser) -> None:
         ("论文报告 2.1×，建议排 3 个月迁移。", [("2.1×", None), ("3 个月", "plan")]),
         ("目标模型 70B 上加速 2.1×。", [("70B", None), ("2.1×", None)]),
         ("7-30 的 llm-infra E1 已覆盖 LMCache 的 Roadmap。", [("7-30", None)]),
-        ("专栏写的 2.31× 和活文档的 2.03× 对不上。", [("2.31×", "disputed"), ("2.03×", "disputed")]),
-        ("专栏写的 2.31×，和活文档的 2.03× 对不上。", [("2.31×", "disputed"), ("2.03×", "disputed")]),
-        ("the blog's 2.31× does not match the doc's 2.03×.", [("2.31×", "disputed"), ("2.03×", "disputed")]),
+        # only the doc's value is the quote; the column's 2.31× is what it reports (a conflict)
+        ("专栏写的 2.31× 和活文档的 2.03× 对不上。", [("2.31×", None), ("2.03×", "disputed")]),
+        ("专栏写的 2.31×，和活文档的 2.03× 对不上。", [("2.31×", None), ("2.03×", "disputed")]),
+        ("the blog's 2.31× does not match the doc's 2.03×.", [("2.31×", None), ("2.03×", "disputed")]),
+        ("A 说 2.31×，B 说 2.03×，两者对不上。", [("2.31×", "disputed"), ("2.03×", "disputed")]),
         ("论文报告 2.1×，与活文档的 2.03× 不一致。", [("2.1×", None), ("2.03×", "disputed")]),
         ("- TGI 于 2026-03-21 进入维护模式；活文档里写的日期与此对不上，需要核。", [("2026-03-21", None)]),
         ("vLLM 吞吐 2.1×。", [("2.1×", None)]),
@@ -190,8 +192,10 @@ def test_a_forecast_date_is_no_conflict(parser: Parser) -> None:
 def test_a_disputed_value_is_no_support_and_no_new_value(parser: Parser) -> None:
     doc = "## §1 引擎\n\n- SGLang：MLA 解码提速 2.03×。\n"
     r = _diff(parser, "- 专栏写的 SGLang 提速 2.31× 和活文档的 2.03× 对不上。\n", doc)
-    assert ([(s.key, s.outcome, s.rule) for s in r.subjects], r.conflicts, r.secondhand_only) == (
-        [("entity:sglang", "covered", "doc-covered")], [], [])
+    # the quoted doc value is no support and no new value; the column's 2.31× conflicts
+    assert [(s.key, s.outcome, s.rule) for s in r.subjects] == [("entity:sglang", "conflict", "doc-conflict")]
+    assert [[v.raw for v in c.values] for c in r.conflicts] == [["2.03×", "2.31×"]]
+    assert [sh.raw for sh in r.secondhand_only] == ["2.31×"]
     r = _diff(parser, "- 专栏写的 SGLang 提速 2.31×。\n", doc)  # the same value stated, not disputed
     assert [(s.key, s.outcome, s.rule) for s in r.subjects] == [("entity:sglang", "conflict", "doc-conflict")]
 

@@ -290,9 +290,11 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
 
     * ``plan``: a plan, advice or forecast word (:data:`_PLAN_CUES`) in the figure's clause.
     * ``disputed``: a dispute word (:data:`_DISPUTE_CUES`) in the figure's sentence or table
-      cell (:data:`_PART_RE`: it quotes values to say they disagree), except for a figure whose
-      own clause has a paper-fact cue and no dispute word ("论文报告 2.1×，与活文档的 2.03× 不一致"
-      keeps 2.1×). A dispute outranks a plan.
+      cell (:data:`_PART_RE`: it quotes values to say they disagree). When the part names the
+      living doc, only the doc's value is disputed ("专栏写的 2.31× 和活文档的 2.03× 对不上":
+      2.03× is the quote, 2.31× is what the column reports and may conflict); a figure whose
+      own clause has a paper-fact cue and no dispute word is never disputed ("论文报告 2.1×，与
+      活文档的 2.03× 不一致" keeps 2.1×). A dispute outranks a plan.
 
     :param text: the unit's text, masked by :func:`cue_masks` (same offsets as the figures).
     :param spans: ``(start, end)`` of each quantity or date in ``text``.
@@ -312,7 +314,10 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
         disputed = False
         if has_dispute:
             plo, phi = _around(part_ends, a, b, len(text))
-            disputed = any(g == "disputed" and plo <= pos < phi for pos, g in found)
+            # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
+            # 2.03×"); the other one is what the source now reports, a value of its own
+            disputed = any(g == "disputed" and plo <= pos < phi for pos, g in found) and (
+                _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None or not _has_doc_ref(text[plo:phi]))
         if disputed and "disputed" not in here:
             cue = (cues or _default_cues()).match(text[lo:hi])
             if cue is None or cue[0] != "paper-fact":
@@ -323,6 +328,18 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             continue
         out.append("plan" if "plan" in here else None)
     return out
+
+
+#: Words right before a figure that say it is the reference's value being disputed.
+_DOC_REF_RE = re.compile(
+    r"(?:活文档|文档|知识库|living[- ]doc(?:ument)?|the doc(?:ument)?|our doc(?:ument)?)"
+    r"\s*(?:里|中|上|里面)?\s*(?:的|写的|记录的|给的|所写|'s|’s|says?|states?|has)?\s*[^\d\s]{0,8}\s*$",
+    re.IGNORECASE)
+
+
+def _has_doc_ref(part: str) -> bool:
+    """True when ``part`` names the living doc's value anywhere (then only that one is disputed)."""
+    return re.search(r"活文档|文档|知识库|living[- ]doc|the doc\b|our doc\b", part, re.IGNORECASE) is not None
 
 
 def _around(ends: list[int], a: int, b: int, n: int) -> tuple[int, int]:
