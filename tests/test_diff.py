@@ -345,3 +345,24 @@ def test_card_from_row_reads_the_id_as_written() -> None:
                          {"arxiv": "2607.24870", "title": "T", "also": "inference-efficient", "card": 670})
     assert (card.key, card.also, card.number) == ("arxiv:2607.24870", ("inference-efficient",), 670)
     assert card_from_row("x.md", {"arxiv": "2607.2487"}).key is None  # the float YAML would give
+
+
+def test_conditions_in_a_clause_of_their_own_still_qualify_the_number() -> None:
+    """A fresh KB's fault: the doc's set-up stood before a comma, so its value had no qualifier
+    while the window's had one, and a clear conflict came out as `update`."""
+    doc = [C("vLLM 在 H100 上跑 Llama-3-70B，吞吐 2,400 tok/s", path=DOC, line=13, unit="list-item",
+             q=(("2,400 tok/s", 2400.0, "tok/s", "throughput"),))]
+    window = [C("vLLM on H100 with Llama-3-70B: throughput 3,100 tok/s", q=(("3,100 tok/s", 3100.0, "tok/s", "throughput"),))]
+    r = run(window, doc=doc)
+    assert outcomes(r) == {"entity:vllm": "conflict"}
+    assert [(c.subject, c.metric, c.qualifier, [v.raw for v in c.values]) for c in r.conflicts] == [
+        ("entity:vllm", "throughput", "h100+llama-3-70b", ["2,400 tok/s", "3,100 tok/s"])]
+
+
+def test_a_value_the_other_source_states_under_another_set_up_is_no_conflict() -> None:
+    win = [C("The paper reports 1.38× end-to-end speed-up for Bole", kind="paper-fact", q=(("1.38×", 1.38, "×", "speedup"),)),
+           C("Bole 在 Llama-3.1-8B 上端到端加速 1.38×", path="inbox/tom/2026-07-31-b.md", kind="paper-fact",
+             q=(("1.38×", 1.38, "×", "speedup"),)),
+           C("Bole 按上界选阈值时加速 1.21×", path="inbox/tom/2026-07-31-b.md", line=2, kind="paper-fact",
+             q=(("1.21×", 1.21, "×", "speedup"),))]
+    assert run(win).conflicts == []  # the second file also states 1.38× (under another set-up)

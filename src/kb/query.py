@@ -114,7 +114,10 @@ def attributor(kb: Kb):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
     """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card)."""
     from kb.diff.attrib import Attributor
 
-    return Attributor(kb.config, [c for c in load_cards(kb.store) if c.key])
+    from kb.cards import known_titles
+
+    cards = [c for c in load_cards(kb.store) if c.key]
+    return Attributor(kb.config, cards, known_titles(kb.store, cards))
 
 
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

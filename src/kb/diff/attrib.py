@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from kb.cards import Card
-from kb.claims import Claim
+from kb.claims import Claim, Quantity
 from kb.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import entity_key
@@ -341,9 +341,11 @@ class Attributor:
 
     :param config: the KB config (entities, tolerance).
     :param cards: every paper card of the KB.
+    :param titles: ``(subject key, title)`` of papers known by title
+        (:func:`kb.cards.known_titles`: cards, arXiv link texts, the arXiv cache).
     """
 
-    def __init__(self, config: KbConfig, cards: Iterable[Card]) -> None:
+    def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = ()) -> None:
         names = entity_names(config)
         self.labels: dict[str, str] = {entity_key(c): c for c in config.entities}
         self.cards: dict[str, Card] = {}
@@ -361,6 +363,12 @@ class Attributor:
                     self._group.setdefault(other, card.key)
                 else:
                     names.setdefault(low, card.key)
+        # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
+        # and arXiv cache titles, whole titles only (12+ characters), never over a name above
+        for key, title in titles:
+            low = " ".join(title.strip().strip("*_.。 ").split()).lower()
+            if len(low) >= 12:
+                names.setdefault(low, key)
         self.matcher = NameMatcher(names)
         self._views: dict[tuple[str, str], View] = {}
 
@@ -464,7 +472,8 @@ class Attributor:
         n = len(claim.quantities)
         return claim.model_copy(update={
             "subjects": v.subjects,
-            "quantities": [q.model_copy(update={"subject": v.owners[i]}) for i, q in enumerate(claim.quantities)],
+            "quantities": [q.model_copy(update={"subject": v.owners[i], "qualifier": qualifier(claim, q)})
+                           for i, q in enumerate(claim.quantities)],
             "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
         })
 
@@ -482,11 +491,8 @@ class Attributor:
                 continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
             if q.unit == "devices" or q.metric in CONDITION_METRICS:
                 continue  # 8×H200, 并发 32: the set-up a figure was measured under, not a figure
-            cs, ce = clause_bounds(text, q.start, q.end)
             subj = owners[i] or ""
-            # a table row's conditions are in its other cells (model, concurrency, hardware)
-            qual = q.qualifier or _conditions(text if claim.unit == "table-row" else text[cs:ce])
-            out.append(Fact(subj, self.group(subj), q.metric, _norm_qual(qual), q.unit, q.value, q.low, q.high,
+            out.append(Fact(subj, self.group(subj), q.metric, qualifier(claim, q), q.unit, q.value, q.low, q.high,
                             None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound))
         for i, d in enumerate(claim.dates):
             if d.metric not in DATE_METRICS or d.mood is not None:
@@ -536,6 +542,21 @@ def _leads(text: str, own: Sequence[Anchor]) -> list[str]:
 
 #: Metrics that describe the set-up of a measurement rather than its result.
 CONDITION_METRICS = frozenset({"concurrency"})
+
+
+def qualifier(claim: Claim, q: Quantity) -> str | None:
+    """What a number is conditional on (DESIGN.md §3: subject + metric + qualifier must match
+    before two values can conflict), normalised (``h100+llama-3-70b``): the parser's, else the
+    conditions written in the number's clause (a table row: anywhere in the row), else those
+    written anywhere in its sentence or item (``在 H100 上跑 Llama-3-70B，吞吐 2,400 tok/s``: the
+    set-up often stands in a clause of its own)."""
+    text = claim.text
+    if q.qualifier:
+        return _norm_qual(q.qualifier)
+    if claim.unit == "table-row":
+        return _norm_qual(_conditions(text))
+    cs, ce = clause_bounds(text, q.start, q.end)
+    return _norm_qual(_conditions(text[cs:ce]) or _conditions(text))
 
 
 def _conditions(clause: str) -> str | None:

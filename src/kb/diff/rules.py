@@ -28,7 +28,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          files: Sequence[tuple[str, str]] | None = None,
          doc_sections: Sequence[tuple[int, str, str]] = (),
          topic_paths: Iterable[str] = (),
-         title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None) -> DiffResult:
+         title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None,
+         titles: Iterable[tuple[str, str]] = ()) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -49,9 +50,11 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     :param title_citations: subject key -> ``(line, is list item or table row)`` of the doc
         lines citing it by title only (:func:`kb.cards.cited_by_title`); the doc then holds
         that subject (a node of its own on an item or row).
+    :param titles: ``(subject key, title)`` of papers known by title (:func:`kb.cards.known_titles`):
+        a window claim naming one by its whole title is about that paper.
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
-    at = Attributor(config, cards)
+    at = Attributor(config, cards, titles)
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance
@@ -291,24 +294,30 @@ def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
 
 def _disjoint_from(mine: Sequence[Fact], theirs: Sequence[Fact], tol: float) -> list[Fact]:
     """Facts of one source that conflict with another source's: per metric and qualifier, the
-    two sources state values and share none (a source that also states the other's value is
-    taken to state several conditions, not a conflict).
+    two sources state values and share none, under any qualifier (a source that also states
+    the other's value, whatever set-up it names, is taken to state several conditions, not a
+    conflict).
 
     Facts are grouped by what makes them comparable first, so a file with thousands of
     figures costs one pass per group, not a comparison of every pair (a 50,000-row table
     took minutes)."""
     rivals_by: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
+    any_qual: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
     for t in theirs:
         if t.metric is not None:
             rivals_by[_comparable_key(t)].append(t)
+            any_qual[_comparable_key(t)[:-1]].append(t)
     peers_by: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
+    mine_any: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
     for f in mine:
         if f.metric is not None:
             peers_by[_comparable_key(f)].append(f)
+            mine_any[_comparable_key(f)[:-1]].append(f)
     out: list[Fact] = []
     for key, peers in peers_by.items():
         rivals = rivals_by.get(key)
-        if rivals and not any(same_value(g, t, tol) for g in peers for t in rivals):
+        # the other source states the same value under another set-up: the same fact, no conflict
+        if rivals and not any(same_value(g, t, tol) for g in mine_any[key[:-1]] for t in any_qual[key[:-1]]):
             out.extend(peers)
     order = {id(f): i for i, f in enumerate(mine)}
     return sorted(out, key=lambda f: order[id(f)])

@@ -158,13 +158,14 @@ def topic_paths(kb: Kb, paths: list[str], names: list[str]) -> set[str]:
     return out
 
 
-def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card]) -> dict[str, list[tuple[int, bool]]]:
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
+                        titles: list[tuple[str, str]] | None = None) -> dict[str, list[tuple[int, bool]]]:
     """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
 
     Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
     (:func:`kb.cards.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
     """
-    index = TitleIndex(known_titles(kb.store, cards), kb.config.diff.title_threshold)
+    index = TitleIndex(known_titles(kb.store, cards) if titles is None else titles, kb.config.diff.title_threshold)
     front = doc.parsed.front_end if doc.front_present else 0
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
@@ -220,6 +221,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
               if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
     cards = [c for c in load_cards(kb.store) if c.key]
+    titles = known_titles(kb.store, cards)
     baseline = {
         "path": doc.path, "version": doc.version,
         "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
@@ -231,7 +233,8 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
         files=[(f.path, f.role) for f in files],
         doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
         topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
-        title_citations=doc_title_citations(kb, doc, cards),
+        title_citations=doc_title_citations(kb, doc, cards, titles),
+        titles=titles,
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
