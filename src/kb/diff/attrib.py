@@ -489,8 +489,8 @@ class Attributor:
                 continue  # a plan or forecast is no figure; a value quoted to dispute it is no value
             if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
                 continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
-            if q.unit == "devices" or q.metric in CONDITION_METRICS:
-                continue  # 8×H200, 并发 32: the set-up a figure was measured under, not a figure
+            if q.unit in ("devices", "卡", "台") or q.metric in CONDITION_METRICS:
+                continue  # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
             subj = owners[i] or ""
             out.append(Fact(subj, self.group(subj), q.metric, qualifier(claim, q), q.unit, q.value, q.low, q.high,
                             None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound))
