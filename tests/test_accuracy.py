@@ -48,7 +48,6 @@ def test_harness_finds_a_planted_mismatch() -> None:
     assert (res.scores["outcome net-new"].tp, res.scores["quantity unit"].tp) == (1, 1)
 
 
-@pytest.mark.xfail(strict=False, reason="issue 8")
 @pytest.mark.parametrize("night", NIGHTS, ids=[n.name for n in NIGHTS])
 def test_kb_matches_the_labels(night: Path) -> None:
     """Outcomes, no-card marks, typos, conflicts, secondhand-only, kinds and quantities all equal the labels."""

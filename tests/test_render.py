@@ -91,7 +91,7 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert text.endswith("stephen · 2026-07-31 22:00（+08:00，窗口截止）· E1 预消化骨架（kb 0.1.0）\n")
     # §4: files about no subject of the topic are one line, with their claim counts
     assert ("\n不涉及本主题的 17 个文件：inbox/flyp/2026-07-31-1550-VisualPatchWorld-code-world-model-as-third-paradigm-"
-            "critical-read.md（3）、") in text and "| inbox/flyp/2026-07-31-risk-e1prep.md |" not in text
+            "critical-read.md（4）、") in text and "| inbox/flyp/2026-07-31-risk-e1prep.md |" not in text
     # rows without a fact are counted, not listed
     assert "一份从零到能读懂 vLLM 源码的课程大纲" not in text.split("## 2.", 1)[0]
     assert "- 另有 10 条提及不含数值、日期、编号或评级，未列出（按文件计入 §4）\n" in text

@@ -78,7 +78,10 @@ WEAK_CUES: dict[Kind, tuple[str, ...]] = {
 _JU_RE = re.compile(r"(?<![数根依证占票收单字])据(?![悉称报])")
 # A table or figure of the paper cited by number ("Table 3", "Fig. 7"): a weak paper-fact cue;
 # "Portable", "Stable" or "Lookup Table Enables" are none (whole words and a number only).
-_FIGURE_CUE_RE = r"(?<![a-z0-9])(?:table|tab\.|fig\.|figure)\s*\d+"
+_FIGURE_CUE_RE = (r"(?<![a-z0-9])(?:table|tab\.|fig\.|figure)\s*\d+"
+                  # … unless it is a figure of a blog post, thread or article ("Fig. 7 of the Dynamo post")
+                  r"(?!\s+(?:of|in|from)\s+(?:the|a|an|this|that)?\s*(?:[\w.-]+\s+){0,3}"
+                  r"(?:post|blog|article|thread|tweet|newsletter|video|slides?|talk)s?(?![a-z]))")
 # A CJK cue right after a negation is none: "非原文" (not the original), "非转述", "未经论文报告".
 _NEGATION = "非不未无没"
 _INTERNAL_ID_RE = re.compile(r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])")
@@ -266,6 +269,7 @@ _PLAN_CUES = (
     r"(?<![a-z])(?:forecasts?|forecasted|projected|eta|upcoming)(?![a-z])",
     r"(?<![a-z])(?:we\s+)?(?:recommend|recommends|recommended|suggest|suggests)(?![a-z])",
     r"(?<![a-z])next\s+(?:week|month|quarter|year|release)(?![a-z])",
+    r"^\W*(?:proposed|proposal|plan|todo)\s*[:：]", r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])",
 )
 #: Words that dispute the figures of their sentence (issue 8: "专栏写的 2.31× 和活文档的 2.03×
 #: 对不上" lent the doc's 2.03× a secondhand source).

@@ -24,7 +24,7 @@ _MAG_EXP = {
 _CJK_UNITS = {
     "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
     "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
-    "行代码": "LoC", "美元": "$", "元": "¥",
+    "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥",
 }
 # CJK counters (量词): "<integer> <counter>" is a count with the counter as its unit (16 张).
 _COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
@@ -37,7 +37,8 @@ _ASCII_UNITS_CI = {
     "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
     "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
     "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
-    "loc": "LoC", "lines of code": "LoC", "tokens": "tokens", "token": "tokens",
+    "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
+    "bits": "bit", "bit": "bit",
     "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
     "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
     "months": "month", "month": "month",
@@ -104,7 +105,7 @@ _DECREASE_AFTER = re.compile(
 _DECREASE_LOOKBACK = 28
 _FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
 # kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
-_KB_OWN_UNITS = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "$", "¥", "+", "devices",
+_KB_OWN_UNITS = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "bit", "$", "¥", "+", "devices",
                            "GFLOPS", "TFLOPS", "PFLOPS"}) | _COUNTERS
 # Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
 # too) with an optional power (s-1, s⁻¹, m^2), joined by '/', '·', '*' or, when the next
@@ -345,6 +346,8 @@ def find_quantities(
             i = bisect_left(skip_starts, e)
             if i > 0 and skip_maxend[i - 1] > s:
                 q = None  # overlaps a skip span
+        if q is not None and q.get("unit") == "bit" and not norm[s:e].rstrip("bits").endswith((" ", "\t")):
+            q = None  # 2bit / 4-bit quantisation: a width, an adjective; "under 1 bit" per key is a figure
         if q is not None:
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
             metric, how, k = vocab._resolve(scan, norm, s, e, unit)

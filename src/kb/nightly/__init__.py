@@ -7,12 +7,16 @@ KB. :func:`kb.nightly.context.build_context` turns the result into what the temp
 
 from __future__ import annotations
 
+import re
+from collections import defaultdict
+
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from pathlib import Path, PurePosixPath
 
 from kb.claims import Claim, is_derived  # noqa: F401 - is_derived re-exported (kb.nightly.is_derived)
 from kb.config import KbConfig, topic_name_problem
+from kb import frontmatter
 from kb.cards import Card, TitleIndex, cited_by_title, known_titles, load_cards
 from kb.diff import DiffResult, diff
 from kb.errors import InputError, UsageError
@@ -170,6 +174,68 @@ def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
 
+_ITEM_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
+                 titles: list[tuple[str, str]]) -> list[Claim]:
+    """Claims for window lines that name a known paper only by its whole title (DESIGN.md §3:
+    "a paper cited by title only is still the same subject") and so gave the parser no anchor:
+    ``- Efficient Streaming Language Models with Attention Sinks is the reference …``.
+
+    Titles (:func:`kb.cards.known_titles`: cards, arXiv link texts, the arXiv cache) are known
+    only at diff time, so these claims are made here, for the window's files, and never stored
+    (a new card re-parses nothing). Their kind is decided as the parser decides it: an explicit
+    tag, a cue (:mod:`kb.extract.kinds`), else the file role's default.
+
+    :returns: one claim per such line, not already a claim's line, with the titled papers as
+        subjects.
+    """
+    from kb.claims import Provenance, claim_id
+    from kb.diff.attrib import NameMatcher
+    from kb.extract.kinds import CueMatcher, explicit_tag
+    from kb.textio import decode
+
+    names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
+    matcher = NameMatcher({n: k for n, k in names.items() if len(n) >= 12})
+    if not matcher:
+        return []
+    taken: dict[str, set[int]] = defaultdict(set)
+    for c in claims:
+        taken[c.provenance.path].update(range(c.provenance.line, c.provenance.end_line + 1))
+    cues = CueMatcher({"secondhand": kb.config.cues.secondhand, "paper-fact": kb.config.cues.paper_fact,
+                       "internal-rating": kb.config.cues.internal_rating})
+    out: list[Claim] = []
+    for f in files:
+        if f.role != "inbox":
+            continue
+        try:
+            text = decode((kb.root / f.path).read_bytes(), f.path).text
+        except OSError:
+            continue
+        _, body = frontmatter.split(text, f.path)
+        fence = False
+        for no, line in enumerate(body.split("\n"), 1):
+            if line.lstrip().startswith(("```", "~~~")):
+                fence = not fence
+            if fence or no in taken[f.path] or line.lstrip().startswith(("#", "|", "<!--")):
+                continue
+            found = matcher.find(line)
+            if not found:
+                continue
+            plain = _ITEM_MARK_RE.sub("", line).replace("**", "").strip()
+            tag = explicit_tag(plain)
+            cue = cues.match(plain) if tag is None else None
+            kind, reason = (tag[0], f"tag:{tag[1]}") if tag else (cue[0], f"cue:{cue[1]}") if cue else (
+                "secondhand", "default:inbox")
+            out.append(Claim(id=claim_id(f.path, no, 0, plain), kind=kind, kind_reason=reason, text=plain,
+                             unit="list-item" if _ITEM_MARK_RE.match(line) else "sentence", role="inbox",
+                             subjects=list(dict.fromkeys(k for k, _, _ in found)),
+                             provenance=Provenance(path=f.path, line=no, end_line=no, author=f.author,
+                                                   written_at=f.written_at)))
+    return out
+
+
 def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
     """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
 
@@ -222,6 +288,8 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
     cards = [c for c in load_cards(kb.store) if c.key]
     titles = known_titles(kb.store, cards)
+    claims += title_claims(kb, files, claims, titles)
+    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
     baseline = {
         "path": doc.path, "version": doc.version,
         "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
