@@ -133,6 +133,19 @@ class LintContext:
     nul: list[tuple[int, int, str]] = field(default_factory=list)
     """``(line, column of the first NUL, message)`` of every line that held NUL bytes (now spaces)."""
     _starts: list[int] = field(default_factory=list)
+    _claims: list[Any] | None = None
+
+    def claims(self) -> list[Any]:
+        """The doc's claims with the subjects and number owners ``kb diff`` gives them
+        (:meth:`kb.diff.attrib.Attributor.attributed`: kb.yaml entities, card names, baselines,
+        name–id pairs), so a lint rule and the diff say the same of a line. Built once per file."""
+        if self._claims is None:
+            from kb.diff.attrib import Attributor
+
+            at = Attributor(self.config, getattr(self.kb, "cards", None) or [])
+            at.learn(self.doc.claims)
+            self._claims = [at.attributed(c) for c in self.doc.claims]
+        return self._claims
 
     def section_at(self, line: int) -> Section | None:
         """The section whose heading is the last one at or before ``line`` (bisect; O(log n))."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 from pathlib import Path
 
 from kb.cards import load_cards
@@ -39,6 +40,8 @@ class KbFacts:
     root: Path
     card_ids: dict[str, str] = field(default_factory=dict)
     facts: dict[str, list[PaperFact]] = field(default_factory=dict)
+    cards: list[Any] = field(default_factory=list)
+    """Every card with a valid id (:func:`kb.cards.load_cards`), for the one attribution."""
 
 
 def load_facts(root: Path, store: Store) -> KbFacts:
@@ -50,6 +53,7 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     """
     out = KbFacts(root)
     card_key: dict[str, str] = {}
+    out.cards = [c for c in load_cards(store) if c.key]
     for card in load_cards(store):
         if card.key and card.arxiv_id:
             out.card_ids.setdefault(card.arxiv_id, card.path)
@@ -60,6 +64,8 @@ def load_facts(root: Path, store: Store) -> KbFacts:
         if own:
             keys.add(own)
         for q in c.quantities:
+            if q.mood is not None:
+                continue  # a plan or a disputed quote is no fact of the paper
             fact = PaperFact(q.unit, q.metric, q.value, q.low, q.high, c.provenance.path, c.provenance.line)
             for k in keys | ({q.subject} if q.subject else set()):
                 out.facts.setdefault(k, []).append(fact)

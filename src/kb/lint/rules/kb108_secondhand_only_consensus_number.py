@@ -66,13 +66,15 @@ class SecondhandOnlyConsensusNumber(Rule):
             return
         tol = ctx.config.tolerance
         facts = ctx.kb.facts
-        for c in ctx.doc.claims:
+        for c in ctx.claims():
             line = c.provenance.line
             sec = next((label for a, b, label in ranges if a <= line <= b), None)
             if sec is None or not c.quantities:
                 continue
             bad: list[str] = []
             for q in c.quantities:
+                if q.mood is not None:
+                    continue  # a plan or a disputed quote is no consensus number
                 keys = list(dict.fromkeys(([q.subject] if q.subject else []) + c.subjects))
                 if not any(_supports(f, q, tol) for k in keys for f in facts.get(k, ())):
                     bad.append(q.raw)

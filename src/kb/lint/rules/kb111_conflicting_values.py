@@ -70,11 +70,11 @@ class ConflictingValues(Rule):
         ignore = set(opts["ignore_metrics"])
         tol = ctx.config.tolerance
         first: dict[tuple[Any, ...], tuple[Quantity | DateRef, Claim]] = {}
-        for c in ctx.doc.claims:
+        for c in ctx.claims():
             keyed: list[tuple[tuple[Any, ...], Quantity | DateRef]] = []
             for v in (*c.quantities, *c.dates):
-                if not v.metric or v.metric in ignore:
-                    continue
+                if not v.metric or v.metric in ignore or v.mood is not None:
+                    continue  # a plan or a disputed quote states no value of the doc
                 subj = v.subject or (c.subjects[0] if len(c.subjects) == 1 else None)
                 if subj is None:
                     continue
