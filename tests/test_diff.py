@@ -366,3 +366,34 @@ def test_a_value_the_other_source_states_under_another_set_up_is_no_conflict() -
            C("Bole 按上界选阈值时加速 1.21×", path="inbox/tom/2026-07-31-b.md", line=2, kind="paper-fact",
              q=(("1.21×", 1.21, "×", "speedup"),))]
     assert run(win).conflicts == []  # the second file also states 1.38× (under another set-up)
+
+
+def test_living_doc_heading_names_are_subjects_of_the_window() -> None:
+    """A second fresh KB's fault: GPTQ was only a heading of the doc, so an inbox line naming it
+    had no subject and its conflict was lost."""
+    from kb.diff.attrib import heading_names
+
+    assert heading_names(["### 1.1 AWQ", "## 2.4 FlashInfer（arXiv:2606.20295）", "## Scheduling", "## 9 开放问题与试金石",
+                          "### §1.2 SmoothQuant", "## 3. llama.cpp", "## KV Cache"]) == [
+        ("AWQ", "entity:awq"), ("FlashInfer", "arxiv:2606.20295"), ("SmoothQuant", "entity:smoothquant"),
+        ("llama.cpp", "entity:llama.cpp")]
+    sections = [(10, "§1.1", "1.1 GPTQ")]
+    doc = [C("OPT-175B 上 W4 准确率 71.2%", path=DOC, line=12, heading=("# 量化", "1.1 GPTQ"),
+             q=(("71.2%", 71.2, "%", "accuracy"),), subjects=[])]
+    window = [C("GPTQ on OPT-175B: W4 accuracy 64.0%", subjects=[], q=(("64.0%", 64.0, "%", "accuracy"),))]
+    r = diff(window, doc, CARDS, CFG, WINDOW, "inference", baseline={"path": DOC, "version": 7, "updated": None},
+             doc_sections=sections)
+    assert outcomes(r) == {"entity:gptq": "conflict"}
+
+
+def test_a_set_up_clause_joins_the_qualifier_and_a_subset_set_up_is_comparable() -> None:
+    doc = [C("AWQ INT4 端到端加速 3.2×，测试平台为 RTX 4090、batch 1", path=DOC, line=13,
+             q=(("3.2×", 3.2, "×", "speedup"),))]
+    window = [C("AWQ on an RTX 4090 at batch 1: 2.4× speedup", q=(("2.4×", 2.4, "×", "speedup"),))]
+    cfg = CFG.model_copy(update={"entities": {**CFG.entities, "AWQ": []}})
+    r = run(window, doc=doc, config=cfg)
+    assert [(c.subject, c.qualifier, [v.raw for v in c.values]) for c in r.conflicts] == [
+        ("entity:awq", "batch1+rtx4090", ["3.2×", "2.4×"])]
+    # different set-ups are two facts, not a conflict
+    r = run([C("AWQ with offload: 2.4× speedup", q=(("2.4×", 2.4, "×", "speedup"),))], doc=doc, config=cfg)
+    assert r.conflicts == []

@@ -159,6 +159,8 @@ def test_what_looks_like_a_byline_but_is_a_claim(parser: Parser) -> None:
         ("专栏写的 2.31×，和活文档的 2.03× 对不上。", [("2.31×", None), ("2.03×", "disputed")]),
         ("the blog's 2.31× does not match the doc's 2.03×.", [("2.31×", None), ("2.03×", "disputed")]),
         ("A 说 2.31×，B 说 2.03×，两者对不上。", [("2.31×", "disputed"), ("2.03×", "disputed")]),
+        ("The blog reports 2.1× speedup, which does not match the 1.56× in our living doc.",
+         [("2.1×", None), ("1.56×", "disputed")]),
         ("论文报告 2.1×，与活文档的 2.03× 不一致。", [("2.1×", None), ("2.03×", "disputed")]),
         ("- TGI 于 2026-03-21 进入维护模式；活文档里写的日期与此对不上，需要核。", [("2026-03-21", None)]),
         ("vLLM 吞吐 2.1×。", [("2.1×", None)]),

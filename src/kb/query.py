@@ -117,7 +117,8 @@ def attributor(kb: Kb):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
     from kb.cards import known_titles
 
     cards = [c for c in load_cards(kb.store) if c.key]
-    return Attributor(kb.config, cards, known_titles(kb.store, cards))
+    headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+    return Attributor(kb.config, cards, known_titles(kb.store, cards), headings)
 
 
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

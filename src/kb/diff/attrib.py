@@ -38,7 +38,7 @@ RATING_METRICS = frozenset({"votes"})
 #: (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
 #: The one list: the parser (kb.yaml entities) and the diff (entities and card names) use it.
 HOST_BEFORE_RE = re.compile(
-    r"(?:集成(?:到|至|进|于)?|合(?:进|入|并到)|接入|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较(?:于)?|对比|对照|比|较|"
+    r"(?:集成(?:到|至|进|于)?|合(?:进|入|并到)|接入|接进|接到|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较(?:于)?|对比|对照|比|较|"
     r"领先|优于|快于|慢于|高于|低于|超过|胜过|强于|弱于|"
     r"vs\.?|versus|baselines?|基线|integrated into|merged into|on top of|built on|compared (?:with|to)|relative to|"
     r"than|over|against|outperforms?|beats?)"
@@ -287,6 +287,32 @@ class NameMatcher:
         return out
 
 
+_HEADING_NUMBER_RE = re.compile(r"^[\s#§\d.、)）:：\-–—*_]*")
+_HEADING_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9.+#_-]{1,38}$")
+
+
+def heading_names(headings: Iterable[str]) -> list[tuple[str, str]]:
+    """Names a living doc's headings give nodes of their own: ``(name, subject key)``.
+
+    ``### 1.1 AWQ`` names ``entity:awq``; ``## 2.4 FlashInfer（arXiv:2606.20295）`` names
+    ``arxiv:2606.20295``. Only a heading whose text (numbering and a bracketed id aside) is one
+    name-like token counts: letters with a capital inside, a digit, ``.`` or ``-`` (``GPTQ``,
+    ``SmoothQuant``, ``llama.cpp``, ``TensorRT-LLM``), so that "Scheduling" or "开放问题" are no
+    subject names.
+    """
+    out: list[tuple[str, str]] = []
+    for h in headings:
+        refs = find_arxiv(h)
+        text = re.sub(r"[（(【\[][^）)】\]]*[）)】\]]", " ", h)
+        text = _HEADING_NUMBER_RE.sub("", text).strip().strip("*_ ")
+        if not _HEADING_NAME_RE.match(text):
+            continue
+        if not (any(c.isupper() for c in text[1:]) or any(c.isdigit() or c in ".-+#" for c in text)):
+            continue
+        out.append((text, refs[0].key if len(refs) == 1 else entity_key(text)))
+    return out
+
+
 def entity_names(config: KbConfig) -> dict[str, str]:
     """kb.yaml entities as matcher names: every alias and canonical name -> ``entity:…`` key."""
     names: dict[str, str] = {}
@@ -343,10 +369,15 @@ class Attributor:
     :param cards: every paper card of the KB.
     :param titles: ``(subject key, title)`` of papers known by title
         (:func:`kb.cards.known_titles`: cards, arXiv link texts, the arXiv cache).
+    :param headings: the living docs' heading texts: the names they give a node of their own
+        are known subjects too (:func:`heading_names`; DESIGN.md §2: "living-doc headings").
     """
 
-    def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = ()) -> None:
+    def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = (),
+                 headings: Iterable[str] = ()) -> None:
         names = entity_names(config)
+        for name, key in heading_names(headings):
+            names.setdefault(name.lower(), key)
         self.labels: dict[str, str] = {entity_key(c): c for c in config.entities}
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
@@ -547,16 +578,24 @@ CONDITION_METRICS = frozenset({"concurrency"})
 def qualifier(claim: Claim, q: Quantity) -> str | None:
     """What a number is conditional on (DESIGN.md §3: subject + metric + qualifier must match
     before two values can conflict), normalised (``h100+llama-3-70b``): the parser's, else the
-    conditions written in the number's clause (a table row: anywhere in the row), else those
-    written anywhere in its sentence or item (``在 H100 上跑 Llama-3-70B，吞吐 2,400 tok/s``: the
-    set-up often stands in a clause of its own)."""
+    conditions written in the number's clause (a table row: anywhere in the row) together with
+    those of the clauses of its sentence or item that state no number (``在 H100 上跑
+    Llama-3-70B，吞吐 2,400 tok/s``, ``…3.2×，测试平台为 RTX 4090、batch 1``: the set-up often
+    stands in a clause of its own)."""
     text = claim.text
     if q.qualifier:
         return _norm_qual(q.qualifier)
     if claim.unit == "table-row":
         return _norm_qual(_conditions(text))
     cs, ce = clause_bounds(text, q.start, q.end)
-    return _norm_qual(_conditions(text[cs:ce]) or _conditions(text))
+    found = set((_conditions(text[cs:ce]) or "").split("+")) - {""}
+    starts, ends = _clause_marks(text)
+    bounds = list(zip([0, *ends], [*starts, len(text)]))
+    numbers = [x.start for x in claim.quantities]
+    for a, b in bounds:  # set-up clauses: those that state no number of their own
+        if not any(a <= n < b for n in numbers):
+            found |= set((_conditions(text[a:b]) or "").split("+")) - {""}
+    return _norm_qual("+".join(sorted(found))) if found else None
 
 
 def _conditions(clause: str) -> str | None:

@@ -54,7 +54,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         a window claim naming one by its whole title is about that paper.
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
-    at = Attributor(config, cards, titles)
+    at = Attributor(config, cards, titles, [title for _, _, title in doc_sections])
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance
@@ -282,7 +282,7 @@ def _comparable(a: Fact, b: Fact) -> bool:
     memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated qualifier only
     matches an unstated one)."""
     return (a.metric is not None and a.metric == b.metric and a.unit == b.unit and a.is_date == b.is_date
-            and a.qualifier == b.qualifier)
+            and _same_setup(a.qualifier, b.qualifier))
 
 
 def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
@@ -313,14 +313,34 @@ def _disjoint_from(mine: Sequence[Fact], theirs: Sequence[Fact], tol: float) -> 
         if f.metric is not None:
             peers_by[_comparable_key(f)].append(f)
             mine_any[_comparable_key(f)[:-1]].append(f)
+    quals_by: dict[tuple[Any, ...], list[str | None]] = defaultdict(list)
+    for k in rivals_by:
+        quals_by[k[:-1]].append(k[-1])
     out: list[Fact] = []
     for key, peers in peers_by.items():
-        rivals = rivals_by.get(key)
+        quals = quals_by.get(key[:-1], ())
+        if len(quals) > 64:  # a huge table of set-ups: exact qualifiers only (stays linear)
+            rivals = rivals_by.get(key, [])
+        else:
+            rivals = [t for q in quals if _same_setup(q, key[-1]) for t in rivals_by[(*key[:-1], q)]]
         # the other source states the same value under another set-up: the same fact, no conflict
         if rivals and not any(same_value(g, t, tol) for g in mine_any[key[:-1]] for t in any_qual[key[:-1]]):
             out.extend(peers)
     order = {id(f): i for i, f in enumerate(mine)}
     return sorted(out, key=lambda f: order[id(f)])
+
+
+def _same_setup(a: str | None, b: str | None) -> bool:
+    """Two qualifiers under which values can conflict: equal, or both stated and one holds all
+    the other's conditions (``batch1+rtx4090`` ~ ``batch1+int4+rtx4090``); an unstated one
+    matches only an unstated one (DESIGN.md §3: "1.29× in memory" and "2.06× with offload on an
+    RTX 5090" are two facts)."""
+    if a == b:
+        return True
+    if not a or not b:
+        return False
+    sa, sb = set(a.split("+")), set(b.split("+"))
+    return sa <= sb or sb <= sa
 
 
 def _comparable_key(f: Fact) -> tuple[Any, ...]:

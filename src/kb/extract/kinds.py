@@ -321,7 +321,9 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
             # 2.03×"); the other one is what the source now reports, a value of its own
             disputed = any(g == "disputed" and plo <= pos < phi for pos, g in found) and (
-                _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None or not _has_doc_ref(text[plo:phi]))
+                _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None
+                or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None
+                or not _has_doc_ref(text[plo:phi]))
         if disputed and "disputed" not in here:
             cue = (cues or _default_cues()).match(text[lo:hi])
             if cue is None or cue[0] != "paper-fact":
@@ -338,6 +340,12 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
 _DOC_REF_RE = re.compile(
     r"(?:活文档|文档|知识库|living[- ]doc(?:ument)?|the doc(?:ument)?|our doc(?:ument)?)"
     r"\s*(?:里|中|上|里面)?\s*(?:的|写的|记录的|给的|所写|'s|’s|says?|states?|has)?\s*[^\d\s]{0,8}\s*$",
+    re.IGNORECASE)
+
+
+#: … or right after it: "the 1.56× in our living doc", "2.03×（活文档）".
+_DOC_REF_AFTER_RE = re.compile(
+    r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档)",
     re.IGNORECASE)
 
 

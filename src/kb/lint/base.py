@@ -142,7 +142,8 @@ class LintContext:
         if self._claims is None:
             from kb.diff.attrib import Attributor
 
-            at = Attributor(self.config, getattr(self.kb, "cards", None) or [])
+            at = Attributor(self.config, getattr(self.kb, "cards", None) or [],
+                            headings=[s.title for s in self.doc.sections])
             at.learn(self.doc.claims)
             self._claims = [at.attributed(c) for c in self.doc.claims]
         return self._claims
