@@ -105,8 +105,7 @@ _DECREASE_AFTER = re.compile(
 _DECREASE_LOOKBACK = 28
 _FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
 # kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
-_KB_OWN_UNITS = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "bit", "$", "¥", "+", "devices",
-                           "GFLOPS", "TFLOPS", "PFLOPS"}) | _COUNTERS
+_KB_OWN_UNITS = _units.KB_OWN | _COUNTERS
 # Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
 # too) with an optional power (s-1, s⁻¹, m^2), joined by '/', '·', '*' or, when the next
 # part has a power, a space (km s-1, erg cm-2 s-1).

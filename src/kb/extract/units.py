@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 # English word (a, at, in, on …) is never a unit, and `dB`/`ppm` are ratios kb does not convert.
 _NOT_UNITS = frozenset(
     "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
-    "am an as at be by do go he if in is it me my no of on or pm so to up us we "
+    "am an as at be by do go he if in is it me my no of on or pm so to up us we the and for per via vs "
     "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
     "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
 )
@@ -105,13 +105,36 @@ def canonical(token: str) -> Canonical | None:
         return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
     if name is None and token.isalpha() and token.islower() and len(token) >= 4 and not _written_name(token):
         return None  # rare is not ronto-are: a word must spell its prefix out (kilometers)
+    if name is None and token.isalpha() and not token.islower() and token not in _MIXED_SYMBOLS and (
+            len(token) >= 5 or sum(c.isupper() for c in token) >= 2 or token[0].isupper() and len(token) >= 4):
+        return None  # Ollama, SGLang, vLLM, arXiv, LMCache: names, never units (no registry built)
     expr = name or _expression(token)
     return _lookup(expr, compound=any(c in expr for c in "/*"))
+
+
+#: Unit names a written-out unit word ends with (``kilometers``, ``terabytes``, ``megawatts``):
+#: a word ending in none of them is no unit, decided without building pint's registry (0.5 s).
+_NAME_ENDINGS = (
+    "second", "meter", "metre", "gram", "byte", "bit", "watt", "hertz", "pascal", "joule", "volt", "ampere",
+    "kelvin", "celsius", "fahrenheit", "liter", "litre", "minute", "hour", "day", "week", "month", "year",
+    "newton", "ohm", "electronvolt", "calorie", "mile", "foot", "feet", "inch", "yard", "degree", "radian",
+    "tesla", "gauss", "farad", "coulomb", "henry", "siemens", "weber", "lumen", "lux", "mole", "candela",
+    "parsec", "gallon", "ounce", "pound", "ton", "tonne", "atmosphere", "torr", "psi", "knot", "erg",
+)
+
+
+#: Unit symbols written in mixed case (the rule above refuses other mixed-case words unread).
+_MIXED_SYMBOLS = frozenset(
+    "GiB MiB TiB KiB PiB EiB GB MB TB KB PB kB MPa GPa kPa hPa GHz MHz kHz THz keV MeV GeV TeV meV "
+    "Gbps Mbps Tbps Kbps kbps mAh kWh MWh GWh TWh kW MW GW TW mW nW pW Wh Mb Gb Tb kg mg μg Gy Sv Bq cd".split())
 
 
 def _written_name(word: str) -> bool:
     """Whether pint reads ``word`` as a unit name with its prefix spelt out in full
     (``terabytes``, ``seconds``), not as a one-letter prefix glued to a name (``rare``)."""
+    stem = word[:-2] if word.endswith("es") and not word.endswith(("bytes", "minutes")) else word.rstrip("s")
+    if not (stem.endswith(_NAME_ENDINGS) or word.rstrip("s").endswith(_NAME_ENDINGS)):
+        return False  # papers, tokens, users, layers: no unit name at all
     try:
         readings = registry().parse_unit_name(word)
     except Exception:  # noqa: BLE001
@@ -158,6 +181,12 @@ def _stored(unit: str) -> Canonical | None:
     return canonical(unit)
 
 
+#: kb's own units as stored, which convert to nothing else: the one list (kb.extract.quantities
+#: keeps these out of pint too).
+KB_OWN = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "+", "devices",
+                    "GFLOPS", "TFLOPS", "PFLOPS", *"张件条个篇家项台次种款位名卡轮"})
+
+
 @lru_cache(maxsize=4096)
 def factor(unit_from: str, unit_to: str) -> tuple[float, float] | None:
     """``(scale, offset)`` that converts a value in ``unit_from`` to ``unit_to``, or None.
@@ -167,6 +196,8 @@ def factor(unit_from: str, unit_to: str) -> tuple[float, float] | None:
     """
     if unit_from == unit_to:
         return 1.0, 0.0
+    if unit_from in KB_OWN or unit_to in KB_OWN:
+        return None  # pp, tok/s, LoC …: kb's own units convert to nothing else (no registry needed)
     if (unit_from in CANONICAL_UNITS and unit_to in CANONICAL_UNITS) or not (
         any(c.isalpha() for c in unit_from) and any(c.isalpha() for c in unit_to)
     ):
