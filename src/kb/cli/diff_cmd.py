@@ -143,6 +143,9 @@ def _print_diff(r: DiffResult) -> None:
     for c in r.conflicts:
         values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
         console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
+    for m in r.id_mismatches:
+        console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
+                      markup=False)
     console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",
                   markup=False)
 
