@@ -27,15 +27,16 @@ import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Literal
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
-
-import arxiv
-import requests
 
 from kb.errors import ConfigError, SourceUnavailable
 from kb.sources import SourceRecord
 from kb.store import Store
+
+if TYPE_CHECKING:  # the client and requests are imported when kb asks arXiv (offline runs never do)
+    import arxiv
 
 DEFAULT_API_URL = "https://export.arxiv.org/api/query"
 DEFAULT_DELAY = 3.0
@@ -139,28 +140,36 @@ class _MalformedFeed(Exception):
         self.detail = detail
 
 
-class _CheckedSession(requests.Session):
-    """The client's HTTP session with a timeout and a strict Atom check of each 200 response.
+@lru_cache(maxsize=1)
+def _session_class() -> type:
+    """The client's HTTP session class, built on first use (``requests`` is imported only when
+    kb asks arXiv; ``kb verify --offline`` never does)."""
+    import requests
 
-    arxiv 4.0.2 sends requests without a timeout and parses with lxml ``recover=True``, so a
-    truncated body would read as "these ids do not exist"; here it raises instead.
-    """
+    class _CheckedSession(requests.Session):
+        """The client's HTTP session with a timeout and a strict Atom check of each 200 response.
 
-    def __init__(self, timeout: float) -> None:
-        super().__init__()
-        self.timeout = timeout
-        self.sent = 0
-        self.last_entries: int | None = None
-        """``<entry>`` elements in the last well-formed 200 response (before any is judged)."""
+        arxiv 4.0.2 sends requests without a timeout and parses with lxml ``recover=True``, so a
+        truncated body would read as "these ids do not exist"; here it raises instead.
+        """
 
-    def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
-        kwargs.setdefault("timeout", self.timeout)
-        self.sent += 1
-        self.last_entries = None
-        resp = super().request(method, url, *args, **kwargs)
-        if resp.status_code == 200:
-            self.last_entries = _check_feed(resp.content)
-        return resp
+        def __init__(self, timeout: float) -> None:
+            super().__init__()
+            self.timeout = timeout
+            self.sent = 0
+            self.last_entries: int | None = None
+            """``<entry>`` elements in the last well-formed 200 response (before any is judged)."""
+
+        def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+            kwargs.setdefault("timeout", self.timeout)
+            self.sent += 1
+            self.last_entries = None
+            resp = super().request(method, url, *args, **kwargs)
+            if resp.status_code == 200:
+                self.last_entries = _check_feed(resp.content)
+            return resp
+
+    return _CheckedSession
 
 
 def _check_feed(content: bytes) -> int:
@@ -229,18 +238,20 @@ class ArxivSource:
     def __init__(self, settings: ArxivSettings | None = None) -> None:
         self.settings = settings or ArxivSettings.from_env()
         self._client: arxiv.Client | None = None
-        self._session: _CheckedSession | None = None
+        self._session: Any = None
 
     @property
     def client(self) -> arxiv.Client:
         """The run's one ``arxiv.Client`` (page size 100, the configured delay and retries)."""
+        import arxiv
+
         if self._client is None:
             s = self.settings
             client = arxiv.Client(page_size=MAX_IDS, delay_seconds=s.delay, num_retries=s.retries)
             client.query_url_format = s.api_url.replace("{", "{{").replace("}", "}}") + (
                 "&{}" if "?" in s.api_url else "?{}"
             )
-            self._session = _CheckedSession(s.timeout)
+            self._session = _session_class()(s.timeout)
             if hasattr(client, "_session"):  # arxiv >= 2.1 exposes no public hook for a timeout
                 client._session = self._session
             self._client = client
@@ -302,6 +313,9 @@ class ArxivSource:
     def _search(self, batch: list[str]) -> tuple[list[SourceRecord], bool, int | None]:
         """One ``Search`` of ``batch``: ``(records that are papers, whole, entries in the feed)``;
         ``whole`` is False when the client raised after a first page (what arrived is kept)."""
+        import arxiv
+        import requests
+
         search = arxiv.Search(id_list=[wire_id(i) for i in batch], max_results=len(batch))
         records: list[SourceRecord] = []
         whole = True
