@@ -261,6 +261,10 @@ class NameMatcher:
         # first two characters -> [(length, names of that length)], longest first
         self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
                          for p, d in by_prefix.items()}
+        # where a name can start: one C-speed scan for the names' first two characters, so the
+        # Python loop below visits only those positions (thousands of card titles, 200k claims)
+        prefixes = sorted(by_prefix, key=len, reverse=True)
+        self._starts = re.compile("(?=(?:" + "|".join(re.escape(p) for p in prefixes) + "))") if prefixes else None
 
     def __bool__(self) -> bool:
         return bool(self.key_of)
@@ -271,19 +275,18 @@ class NameMatcher:
             return []
         low = _fold(text)
         out: list[tuple[str, int, int]] = []
-        i, n = 0, len(low)
         buckets = self._buckets
-        while i < n:
-            if i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-."):
-                i += 1  # inside an ASCII word: no bounded name starts here
-                continue
+        after = 0  # names do not overlap: a start inside the last name found is passed over
+        for m in self._starts.finditer(low):  # type: ignore[union-attr]
+            i = m.start()
+            if i < after or (i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-.")):
+                continue  # inside a name found, or inside an ASCII word: no bounded name starts here
             for length, names in buckets.get(low[i:i + 2], ()):
                 end = i + length
                 if low[i:end] in names and _bounded(text, i, end):
                     out.append((self.key_of[low[i:end]], i, end))
-                    i = end - 1
+                    after = end
                     break
-            i += 1
         return out
 
 
@@ -350,6 +353,8 @@ class View:
     facts: list[Fact]
     hint: str | None
     mismatches: list[dict[str, str]] = field(default_factory=list)
+    qualifiers: list[str | None] = field(default_factory=list)
+    """Per quantity of the claim: what it is conditional on (:func:`qualifier`)."""
     owners: list[str | None] = field(default_factory=list)
     """Per quantity of the claim, then per date: the subject named before it in its clause
     (:func:`owner`), else None (then: the claim's first subject)."""
@@ -402,6 +407,9 @@ class Attributor:
                 names.setdefault(low, key)
         self.matcher = NameMatcher(names)
         self._views: dict[tuple[str, str], View] = {}
+        self._atts: dict[tuple[str, str], tuple[list[Anchor], Attribution]] = {}
+        self._names_in: dict[str, list[str]] = {}
+        self._heading_anchors: dict[str, list[Anchor]] = {}
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written
@@ -436,15 +444,35 @@ class Attributor:
         return sorted(out, key=lambda x: x.start)
 
     def names_in(self, text: str) -> list[str]:
-        """Subject keys ``text`` is about (ids, DOIs, names; hosts and baselines left out)."""
-        return attribute(text, self.anchors(text)).keys
+        """Subject keys ``text`` is about (ids, DOIs, names; hosts and baselines left out);
+        cached per text (every claim under a heading asks about the same heading)."""
+        hit = self._names_in.get(text)
+        if hit is None:
+            hit = self._names_in[text] = attribute(text, self.anchors(text)).keys
+        return hit
+
+    def _claim_anchors(self, claim: Claim) -> tuple[list[Anchor], Attribution]:
+        """A claim's anchors and their :func:`attribute`, computed once (``learn`` and ``view``)."""
+        key = (claim.id, claim.text)
+        hit = self._atts.get(key)
+        if hit is None:
+            anchors = self.anchors(claim.text, claim)
+            hit = self._atts[key] = (anchors, attribute(claim.text, anchors))
+        return hit
+
+    def _heading_mismatches(self, heading: str, claim: Claim) -> list[dict[str, str]]:
+        """:meth:`_mismatches` of one heading text, its anchors found once per heading."""
+        anchors = self._heading_anchors.get(heading)
+        if anchors is None:
+            anchors = self._heading_anchors[heading] = self.anchors(heading)
+        return self._mismatches(heading, anchors, claim) if anchors else []
 
     def learn(self, claims: Iterable[Claim]) -> None:
         """Group each name written with its own id (``Mooncake（来源：arXiv:2407.00079）``) with
         that id, so the name and the id are one subject everywhere; call before :meth:`view`."""
         for c in claims:
             if "arxiv" in c.text.lower() or any(ch.isdigit() for ch in c.text):
-                for name, paper in attribute(c.text, self.anchors(c.text, c)).pairs:
+                for name, paper in self._claim_anchors(c)[1].pairs:
                     if not name.startswith("arxiv:"):
                         self._group.setdefault(name, paper)
 
@@ -454,12 +482,12 @@ class Attributor:
         if hit is not None:
             return hit
         text = claim.text
-        anchors = self.anchors(text, claim)
-        att = attribute(text, anchors)
+        anchors, att = self._claim_anchors(claim)
+        self._atts.pop((claim.id, claim.text), None)  # the view is cached instead
         mismatches = self._mismatches(claim.text, anchors, claim)
         for h in claim.provenance.heading:  # "## RetroSpec: …（arXiv:2612.00771）" over its bullets
             if "arxiv" in h.lower() or any(ch.isdigit() for ch in h):
-                mismatches += [m for m in self._mismatches(h, self.anchors(h), claim)
+                mismatches += [m for m in self._heading_mismatches(h, claim)
                                if m["cited"] not in {x["cited"] for x in mismatches}]
         fixed = {m["cited"]: m["card_subject"] for m in mismatches if m["cited"] not in self.cards}
         typos = set(fixed)
@@ -484,14 +512,15 @@ class Attributor:
             else:
                 subjects = []
         owners: list[str | None] = [owner(own, text, x.start, x.end) for x in (*claim.quantities, *claim.dates)]
-        facts = self._facts(claim, [o or subjects[0] for o in owners]) if subjects else []
+        quals = [qualifier(claim, q) for q in claim.quantities]
+        facts = self._facts(claim, [o or subjects[0] for o in owners], quals) if subjects else []
         hint = None
         if claim.role == "inbox":
             m = _HINT_RE.search(text)
             hint = claim.section_hint or (f"§{m.group(1)}" if m else None)
         elif claim.role == "living-doc":
             hint = claim.section_hint
-        v = View(claim, subjects, att.hosts, facts, hint, mismatches, owners,
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners,
                  _leads(text, own) if claim.unit != "sentence" else [])
         self._views[(claim.id, claim.text)] = v
         return v
@@ -503,12 +532,12 @@ class Attributor:
         n = len(claim.quantities)
         return claim.model_copy(update={
             "subjects": v.subjects,
-            "quantities": [q.model_copy(update={"subject": v.owners[i], "qualifier": qualifier(claim, q)})
+            "quantities": [q.model_copy(update={"subject": v.owners[i], "qualifier": v.qualifiers[i]})
                            for i, q in enumerate(claim.quantities)],
             "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
         })
 
-    def _facts(self, claim: Claim, owners: Sequence[str | None]) -> list[Fact]:
+    def _facts(self, claim: Claim, owners: Sequence[str | None], quals: Sequence[str | None]) -> list[Fact]:
         text = claim.text
         p = claim.provenance
         out: list[Fact] = []
@@ -523,7 +552,7 @@ class Attributor:
             if q.unit in ("devices", "卡", "台") or q.metric in CONDITION_METRICS:
                 continue  # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
             subj = owners[i] or ""
-            out.append(Fact(subj, self.group(subj), q.metric, qualifier(claim, q), q.unit, q.value, q.low, q.high,
+            out.append(Fact(subj, self.group(subj), q.metric, quals[i], q.unit, q.value, q.low, q.high,
                             None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound))
         for i, d in enumerate(claim.dates):
             if d.metric not in DATE_METRICS or d.mood is not None:
