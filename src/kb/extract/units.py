@@ -132,6 +132,8 @@ _MIXED_SYMBOLS = frozenset(
 def _written_name(word: str) -> bool:
     """Whether pint reads ``word`` as a unit name with its prefix spelt out in full
     (``terabytes``, ``seconds``), not as a one-letter prefix glued to a name (``rare``)."""
+    if word in _COMMON:
+        return True  # every word of the table is such a name (tests/test_units.py asks pint)
     stem = word[:-2] if word.endswith("es") and not word.endswith(("bytes", "minutes")) else word.rstrip("s")
     if not (stem.endswith(_NAME_ENDINGS) or word.rstrip("s").endswith(_NAME_ENDINGS)):
         return False  # papers, tokens, users, layers: no unit name at all
@@ -146,8 +148,55 @@ _STORED = {"B": "byte", "B/s": "byte/second"}
 """Canonical units as stored whose written form :func:`canonical` refuses after a number."""
 
 
-@lru_cache(maxsize=4096)
+def _common_units() -> dict[str, Canonical]:
+    """The units this field writes most, as pint reads them, without building pint's registry
+    (0.5 s a process): SI prefixes on ``s W Wh J Hz m g V A Pa``, decimal and binary bytes and
+    their rates, bits per second, and time words. Keyed like :func:`_lookup`'s ``expr``; every
+    entry equals pint's own answer (tests/test_units.py compares them all), so the table only
+    saves time and decides nothing."""
+    def exact(x: float) -> float:
+        return float(f"{x:.15g}")
+
+    table: dict[str, Canonical] = {}
+    si = (("n", 1e-9), ("µ", 1e-6), ("μ", 1e-6), ("u", 1e-6), ("m", 1e-3), ("", 1.0), ("k", 1e3), ("M", 1e6),
+          ("G", 1e9), ("T", 1e12))
+    for symbol, unit, scale in (("s", "s", 1.0), ("W", "W", 1.0), ("Wh", "J", 3600.0), ("J", "J", 1.0),
+                                ("Hz", "Hz", 1.0), ("m", "m", 1.0), ("g", "kg", 1e-3), ("V", "V", 1.0),
+                                ("A", "A", 1.0), ("Pa", "Pa", 1.0)):
+        for prefix, times in si:
+            table[prefix + symbol] = Canonical(unit, exact(times * scale))
+    decimal = ("", "kilo", "mega", "giga", "tera", "peta", "exa")
+    for power, prefix in enumerate(decimal):
+        table[f"{prefix}byte"] = Canonical("B", exact(1000.0 ** power))
+        table[f"{prefix}byte/second"] = Canonical("B/s", exact(1000.0 ** power))
+        table[f"{prefix}bit/second"] = Canonical("B/s", exact(1000.0 ** power / 8))
+    for power, prefix in enumerate(("kibi", "mebi", "gibi", "tebi"), start=1):
+        table[f"{prefix}byte"] = Canonical("B", exact(1024.0 ** power))
+    for word, seconds in (("nanosecond", 1e-9), ("microsecond", 1e-6), ("millisecond", 1e-3), ("second", 1.0),
+                          ("minute", 60.0), ("hour", 3600.0), ("day", 86400.0), ("week", 604800.0),
+                          ("month", 2629800.0), ("year", 31557600.0), ("min", 60.0), ("h", 3600.0),
+                          ("hr", 3600.0)):
+        table[word] = Canonical("s", seconds)
+        if len(word) > 3:
+            table[word + "s"] = Canonical("s", seconds)
+    for word in ("byte", "kilobyte", "megabyte", "gigabyte", "terabyte"):
+        table[word + "s"] = table[word]
+    table["degree_Celsius"] = Canonical("°C", 1.0)
+    return table
+
+
+_COMMON: dict[str, Canonical] = _common_units()
+
+
 def _lookup(expr: str, compound: bool = True) -> Canonical | None:
+    """One expression in kb's canonical unit, or None: from :data:`_COMMON` when it is there,
+    else pint's reading (:func:`_pint_lookup`)."""
+    known = _COMMON.get(expr)
+    return known if known is not None else _pint_lookup(expr, compound)
+
+
+@lru_cache(maxsize=4096)
+def _pint_lookup(expr: str, compound: bool = True) -> Canonical | None:
     """pint's reading of one expression, in kb's canonical unit, or None. A unit outside
     :data:`_PREFERRED` is taken only when written as a compound (``erg cm-2 s-1``)."""
     ureg = registry()
