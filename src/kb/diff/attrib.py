@@ -256,15 +256,29 @@ class NameMatcher:
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
         by_prefix: dict[str, dict[int, set[str]]] = {}
+        self._short: frozenset[str] = frozenset(n for n in self.key_of if len(n) < 4)
         for name in self.key_of:
-            by_prefix.setdefault(name[:2], {}).setdefault(len(name), set()).add(name)
-        # first two characters -> [(length, names of that length)], longest first
+            if len(name) >= 4:
+                by_prefix.setdefault(name[:4], {}).setdefault(len(name), set()).add(name)
+        # first four characters -> [(length, names of that length)], longest first; names of two
+        # or three characters in `_short` (tried after every longer name at the same position)
         self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
                          for p, d in by_prefix.items()}
+        firsts = {n[:2] for n in self.key_of}
         # where a name can start: one C-speed scan for the names' first two characters, so the
-        # Python loop below visits only those positions (thousands of card titles, 200k claims)
-        prefixes = sorted(by_prefix, key=len, reverse=True)
-        self._starts = re.compile("(?=(?:" + "|".join(re.escape(p) for p in prefixes) + "))") if prefixes else None
+        # Python loop below visits only those positions (thousands of card titles, 200k claims).
+        # A name that opens with an ASCII letter or digit starts a word: the scan passes over the
+        # inside of words (`find` checks the rest: `_` and `-` are folded to spaces here)
+        self._starts = None
+        if firsts:
+            inside = sorted((p for p in firsts if _word(p[0])), key=len, reverse=True)
+            other = sorted((p for p in firsts if not _word(p[0])), key=len, reverse=True)
+            alts = []
+            if inside:
+                alts.append("(?<![a-z0-9.])(?=(?:" + "|".join(re.escape(p) for p in inside) + "))")
+            if other:
+                alts.append("(?=(?:" + "|".join(re.escape(p) for p in other) + "))")
+            self._starts = re.compile("|".join(alts))
 
     def __bool__(self) -> bool:
         return bool(self.key_of)
@@ -275,18 +289,24 @@ class NameMatcher:
             return []
         low = _fold(text)
         out: list[tuple[str, int, int]] = []
-        buckets = self._buckets
+        buckets, short = self._buckets, self._short
         after = 0  # names do not overlap: a start inside the last name found is passed over
         for m in self._starts.finditer(low):  # type: ignore[union-attr]
             i = m.start()
             if i < after or (i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-.")):
                 continue  # inside a name found, or inside an ASCII word: no bounded name starts here
-            for length, names in buckets.get(low[i:i + 2], ()):
+            for length, names in buckets.get(low[i:i + 4], ()):
                 end = i + length
                 if low[i:end] in names and _bounded(text, i, end):
                     out.append((self.key_of[low[i:end]], i, end))
                     after = end
                     break
+            else:
+                for end in (i + 3, i + 2):
+                    if low[i:end] in short and _bounded(text, i, end):
+                        out.append((self.key_of[low[i:end]], i, end))
+                        after = end
+                        break
         return out
 
 
@@ -627,7 +647,11 @@ def qualifier(claim: Claim, q: Quantity) -> str | None:
     return _norm_qual("+".join(sorted(found))) if found else None
 
 
+@lru_cache(maxsize=1024)
 def _conditions(clause: str) -> str | None:
+    """The set-up conditions written in ``clause`` (GPUs, batch, precision, model size),
+    normalised and joined with ``+``; cached, since each number of a sentence asks about the
+    same set-up clauses."""
     found = sorted({re.sub(r"\s+", "", m.group(0).lower()) for m in _COND_RE.finditer(clause)})
     return "+".join(found) if found else None
 
