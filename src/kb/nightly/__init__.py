@@ -256,18 +256,19 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
     step = window.until - window.since
     start = window.since - nights * step
     counts = [0] * nights
-    rows = kb.store.db.execute(
-        "SELECT written_at, path FROM claims WHERE written_at >= ? AND written_at < ? AND role IN ('inbox', 'card')",
+    rows = kb.store.db.execute(  # one row per file and time: a night of 10k files, not 200k claims
+        "SELECT written_at, path, COUNT(*) FROM claims WHERE written_at >= ? AND written_at < ? "
+        "AND role IN ('inbox', 'card') GROUP BY written_at, path",
         (start.isoformat(), window.since_iso),
     )
     from datetime import datetime
 
-    for written_at, path in rows:
+    for written_at, path, n in rows:
         if is_own_brief(path, topic):
             continue
         back = int((window.since - datetime.fromisoformat(written_at)) / step)
         if 0 <= back < nights:
-            counts[back] += 1
+            counts[back] += n
     return counts
 
 
