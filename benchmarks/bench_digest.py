@@ -24,6 +24,8 @@ sys.path.insert(0, str(HERE))
 
 import gen_kb  # noqa: E402  (beside this file)
 
+gen_kb.as_installed()
+
 
 def timed(root: Path, *args: str) -> tuple[float, str]:
     """Wall seconds of one `kb` process and its stdout."""

@@ -41,6 +41,8 @@ sys.path.insert(0, str(HERE))
 
 import gen_kb  # noqa: E402  (beside this file)
 
+gen_kb.as_installed()
+
 KB = [sys.executable, "-m", "kb"]
 
 
