@@ -188,6 +188,17 @@ def test_demo_tgi_eol_date_timeline(run_kb, demo_kb: Path) -> None:  # type: ign
         ("2026-01", [], ["inference v45"]),
         ("2026-03-21", [f"{JAY1735}:12", f"{JAY1735}:71"], []),
     ]
+    r = run_kb(["history", "TGI", "--metric", "eol_date"], cwd=demo_kb)
+    lines = [line.strip() for line in r.stdout.splitlines() if line.startswith("2026-")]
+    assert lines == [
+        "2026-07-30 05:00+08:00  (no value)  inference v44  living-doc §1.1  organized/knowledge/history/inference/v44.md:21",
+        "2026-07-30 05:00+08:00  (no value)  inference v44  living-doc §8.1  organized/knowledge/history/inference/v44.md:204",
+        "2026-07-31 05:00+08:00  2025 年 12 月  #0  inference v45 (current)  living-doc §1.1  organized/knowledge/inference.md:21",
+        "2026-07-31 05:00+08:00  2026 年 1 月  #1  inference v45 (current)  living-doc §8.1  organized/knowledge/inference.md:228",
+        "2026-07-31 05:00+08:00  (no value)  inference v45 (current)  living-doc §10  organized/knowledge/inference.md:262",
+        f"2026-07-31 17:35+08:00  2026-03-21  #2  jay  secondhand  {JAY1735}:12",
+        f"2026-07-31 17:35+08:00  2026-03-21  #2  jay  secondhand  {JAY1735}:71",
+    ]
 
 
 def test_demo_as_of_the_first_night(run_kb, demo_kb: Path) -> None:  # type: ignore[no-untyped-def]
@@ -261,3 +272,33 @@ def test_plot_without_matplotlib_says_how_to_install(run_kb, fx: Path, tmp_path:
     assert r.exit_code == 2
     assert "--plot needs matplotlib: pip install 'kb-e1brief[plot]'" in r.stderr
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_versions_from_git_history(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """No snapshot on disk: v1 lives only in git; history lists it, --as-of reads it."""
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    files = {k: v for k, v in FIXTURE.items() if k != V1}
+    files[DOC] = FIXTURE[V1]  # v1 first, committed, then edited into v2
+    root = write_files(tmp_path / "git", files)
+
+    def git(*args: str) -> str:
+        return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@example.org", *args],
+                              check=True, capture_output=True, text=True).stdout
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-q", "-m", "v1")
+    rev = git("rev-parse", "HEAD").strip()
+    (root / DOC).write_text(FIXTURE[DOC], encoding="utf-8")
+    git("commit", "-q", "-am", "v2")
+    h = _json(run_kb, ["history", "FooServe", "--metric", "ttft"], root)
+    assert [(v["version"], v["path"], v["current"], [d["raw"] for d in v["values"]]) for v in h["versions"]] == [
+        (1, f"{DOC}@{rev[:10]}", False, ["30%"]), (2, DOC, True, ["45%"])]
+    then = _json(run_kb, ["claims", "--subject", "FooServe", "--as-of", "2026-08-02"], root)
+    assert [(c["provenance"]["path"], c["provenance"]["line"]) for c in then] == [(JAY, 3), (f"{DOC}@{rev[:10]}", 10)]
+    d = _json(run_kb, ["diff", "serving", "--as-of", "2026-08-03"], root)
+    assert (d["baseline"]["version"], d["baseline"]["path"]) == (1, f"{DOC}@{rev[:10]}")

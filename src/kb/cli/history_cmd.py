@@ -94,13 +94,14 @@ def _print_history(h: History) -> None:
     for v in h.versions:
         where = f"{v.topic} v{v.version}" + (" (current)" if v.current else "")
         if not v.values:
-            rows.append((v.updated or "", (_when(v.updated), "—", where, "living-doc", "", v.path, "(nothing on it)")))
+            rows.append((v.updated or "", (_when(v.updated), "—", "", where, "living-doc", v.path, "(states nothing on it)")))
         for dv in v.values:
             value = dv.raw if dv.raw is not None else "(no value)"
-            rows.append((v.updated or "", (_when(v.updated), value, where, "living-doc", dv.section or "",
+            group = f"#{dv.group}" if dv.group is not None else ""
+            rows.append((v.updated or "", (_when(v.updated), value, group, where, f"living-doc {dv.section or ''}".strip(),
                                            f"{v.path}:{dv.line}", dv.text)))
     for s in h.sources:
-        rows.append((s.at or "~", (_when(s.at), s.raw, s.author or "", s.kind, f"#{s.group}", f"{s.path}:{s.line}", s.text)))
+        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", s.text)))
     from datetime import datetime
 
     def key(r: tuple[str, tuple[str, ...]]) -> datetime:
@@ -108,8 +109,8 @@ def _print_history(h: History) -> None:
 
     stamped = sorted((r for r in rows if r[0] not in ("", "~")), key=key)
     columns = (Column("when", options={"no_wrap": True}), Column("value", options={"no_wrap": True}),
-               Column("who", options={"no_wrap": True}), Column("kind", options={"no_wrap": True}),
-               Column("where", options={"no_wrap": True}), Column("source", options={"no_wrap": True}),
+               Column("#", options={"no_wrap": True}), Column("who", options={"no_wrap": True}),
+               Column("kind", options={"no_wrap": True}), Column("source", options={"no_wrap": True}),
                Column("text", body=True, options={"overflow": "fold", "ratio": 3, "min_width": 30}))
     title = f"{h.subject} ({h.label})" + (f" — {h.metric}" if h.metric else "") + (f", as of {h.as_of}" if h.as_of else "")
     print_rows(columns, [r[1] for r in stamped + [r for r in rows if r[0] in ("", "~")]], title=title)
