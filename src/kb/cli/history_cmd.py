@@ -47,7 +47,8 @@ def history_cmd(
 
         kb history arXiv:2607.26627 --format json --plot /tmp/ttft.svg
     """
-    from kb.history import held_at, plot_history, subject_history
+    from kb.history import held_at, subject_history
+    from kb.plot import plot_history
 
     suffix = plot.suffix.lower() if plot is not None else ""
     if plot is not None and suffix not in (".svg", ".png"):
