@@ -146,6 +146,22 @@ def test_as_of_leaves_out_cards_created_later(run_kb, tmp_path: Path) -> None:  
     assert then == []  # the name QuuxCache was nobody's paper yet
     assert [c["provenance"]["path"] for c in later] == ["inbox/tom/2026-08-03-quux.md",
                                                         "organized/paper_cards/700-2608-01234.md"]
+    h = _json(run_kb, ["history", "QuuxCache", "--metric", "ttft"], root)
+    assert [(s["at"], s["path"], s["author"], s["kind"], s["role"], s["raw"]) for s in h["sources"]] == [
+        ("2026-08-03T00:00:00+08:00", "inbox/tom/2026-08-03-quux.md", "tom", "secondhand", "inbox", "25%"),
+        ("2026-08-04T10:00:00+08:00", "organized/paper_cards/700-2608-01234.md", None, "paper-fact", "card", "20%"),
+    ]
+    assert _json(run_kb, ["history", "arXiv:2608.01234", "--as-of", "2026-08-03"], root)["sources"] == []
+
+
+def test_as_of_a_doc_without_updated_is_read_as_it_is_and_said_so(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    files = {k: v for k, v in FIXTURE.items() if k != V1}
+    files[DOC] = FIXTURE[DOC].replace("updated: 2026-08-05T05:00:00+08:00\n", "")
+    root = write_files(tmp_path / "noupd", files)
+    r = run_kb(["claims", "--subject", "FooServe", "--as-of", "2026-08-02", "--format", "json"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert [c["provenance"]["path"] for c in json.loads(r.stdout)] == [JAY, DOC]
+    assert f"{DOC} has no `updated` in its front matter: kb cannot tell when it was written; read as it is now" in r.stderr
 
 
 @pytest.mark.parametrize(("args", "message"), [
