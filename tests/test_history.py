@@ -120,6 +120,11 @@ def test_as_of_diff_cuts_the_window_and_refuses_a_time_before_every_version(run_
     assert json.loads(r.stdout)["window"] == {"since": "2026-08-03T22:00:00+08:00",
                                               "until": "2026-08-04T12:00:00.000001+08:00"}
     assert "window cut at --as-of 2026-08-04T12:00" in r.stderr
+    r = run_kb(["diff", "serving", "--window", "2d", "--as-of", "2026-08-06T09:30", "--format", "json"], cwd=fx)
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["window"] == {"since": "2026-08-04T09:31:00+08:00", "until": "2026-08-06T09:30:00.000001+08:00"}
+    assert [f["path"] for f in d["sources_checked"]] == [SPARK]  # stamped 09:30: held
     r = run_kb(["diff", "serving", "--as-of", "2026-08-01"], cwd=fx)
     assert r.exit_code == 2
     assert f"{DOC}: no version kb finds" in r.stderr and "before --as-of 2026-08-01" in r.stderr

@@ -29,7 +29,7 @@ from kb.window import parse_moment, to_minute
 if TYPE_CHECKING:
     from kb.cards import Card
     from kb.claims import Claim
-    from kb.diff.attrib import Attributor, Fact
+    from kb.diff.attrib import Fact
     from kb.window import Window
     from kb.workspace import Kb
 
@@ -184,7 +184,7 @@ def window_as_of(kb: Kb, topic: str, held: Held, *, since: str | None = None, un
 
     default = None if (since or until or day or span) else held.default_night(topic)
     window = resolve_window(kb.config, since=since, until=until, day=day, span=span,
-                            now=held.cut - timedelta(microseconds=1), default_night=default)
+                            now=held.cut, default_night=default)
     return held.clip(window)
 
 
