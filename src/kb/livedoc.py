@@ -359,8 +359,11 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
 def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
                  aliases: EntityMatcher | None = None) -> LivingDoc:
     """The living document as it stood at ``until`` (the end of a window): the current file
-    if it was updated before then, else the newest history snapshot that was — so a past
-    night is diffed against the document of that night, not of today.
+    if it was updated before then, else the newest history snapshot that was, else (no such
+    snapshot) the newest version in git history that was (:func:`git_versions`: a version as
+    it was bumped in) — so a past night is diffed against the document of that night, not of
+    today. Git is asked only when no snapshot qualifies (it costs one ``git show`` per commit
+    of the doc).
 
     :raises FileNotFoundError: the topic has no living document.
     """
@@ -376,6 +379,15 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
         if snap.updated is not None and snap.updated < until:
             best = snap
             break
+    if best is None:
+        for version, rev in sorted(git_versions(root, topic).items(), reverse=True):
+            if version == current.version:
+                continue
+            old = parse_living_doc(parser, f"{doc_path(topic)}@{rev[:10]}", git_show(root, rev, doc_path(topic)) or "",
+                                   aliases)
+            if old.updated is not None and old.updated < until:
+                best = old
+                break
     if best is None:
         current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
                              f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")

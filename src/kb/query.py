@@ -27,6 +27,10 @@ class ClaimFilter:
     path: str | None = None
     quotes: bool = False
     """Also return quotes and kb's own lines from briefs kb rendered (``quote_of``, ``brief:kb``)."""
+    held: Any = None
+    """Only what the KB held at a date (``--as-of``): a :class:`kb.history.Held`, the one
+    answer to that question — files stamped before its cut, its cards, and each living doc's
+    version current then (whose claims replace the current doc's)."""
 
 
 def card_aliases(kb: Kb) -> dict[str, str]:
@@ -85,7 +89,18 @@ def to_iso(value: str, kb: Kb, *, option: str) -> str:
 
 
 def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
-    """Claims of the KB that pass ``flt``, by path and line.
+    """Claims of the KB that pass ``flt``, by path and line, attributed (what ``kb claims`` prints).
+
+    :raises UsageError: unknown kind, unknown subject or bad time.
+    """
+    at, found = select_viewed(kb, flt)
+    return [at.attributed(c) for c in found]
+
+
+def select_viewed(kb: Kb, flt: ClaimFilter) -> tuple[Any, list[Claim]]:
+    """The claims :func:`select_claims` returns, as stored (not yet attributed), with the
+    :class:`kb.diff.attrib.Attributor` that attributes them (``at.view(c).facts``: the values
+    ``kb diff`` compares; ``kb history`` reads them).
 
     :raises UsageError: unknown kind, unknown subject or bad time.
     """
@@ -100,24 +115,50 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     until = to_iso(flt.until, kb, option="--until") if flt.until else None
     if since and until and since >= until:
         raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
+    held = flt.held
+    if held is not None:
+        until = held.cut_iso if until is None or until > held.cut_iso else until
+        if since and since >= until:
+            raise UsageError(f"--since {flt.since} is not before --as-of {held.given}")
     where = dict(kind=flt.kind, author=flt.author, since=since, until=until,
                  path=kb_path(kb, flt.path) if flt.path else None)
-    at = attributor(kb)
+    at = attributor(kb, held)
     found = list(kb.store.claims(**where)) if subjects is None else _about(kb, at, subjects, where)
+    if held is not None:  # the living docs as they stood then, instead of as they are now
+        found = [c for c in found if c.role != "living-doc"]
+        docs = [c for c in held.doc_claims() if _passes(c, where)]
+        at.learn(docs)
+        if subjects is not None:
+            docs = [c for c in docs if _is_about(at, c, set(subjects))]
+        found = sorted(found + docs, key=lambda c: (c.provenance.path, c.provenance.line))
     if not flt.quotes:
         found = [c for c in found if not is_derived(c)]
     at.learn(found)
-    return [at.attributed(c) for c in found]
+    return at, found
 
 
-def attributor(kb: Kb):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
-    """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card)."""
+def _passes(c: Claim, where: dict[str, str | None]) -> bool:
+    """``c`` (a claim not in the store: a doc version's) passes the store filters of ``where``."""
+    p = c.provenance
+    return ((where["kind"] is None or c.kind == where["kind"])
+            and (where["author"] is None or (p.author or "").lower() == where["author"].lower())
+            and (where["since"] is None or (p.written_at is not None and p.written_at >= where["since"]))
+            and (where["path"] is None or p.path == where["path"]
+                 or (where["path"].endswith("/") and p.path.startswith(where["path"]))))
+
+
+def attributor(kb: Kb, held: Any = None):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
+    """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card); with
+    ``held`` (a :class:`kb.history.Held`), only the cards and doc headings the KB held then."""
     from kb.diff.attrib import Attributor
 
     from kb.cards import known_titles
 
-    cards = [c for c in load_cards(kb.store) if c.key]
-    headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+    cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
+    if held is None:
+        headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+    else:
+        headings = held.headings()
     return Attributor(kb.config, cards, known_titles(kb.store, cards), headings)
 
 
@@ -137,12 +178,13 @@ def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -
             seen.setdefault((c.provenance.path, c.id), c)
     candidates = sorted(seen.values(), key=lambda c: (c.provenance.path, c.provenance.line))
     at.learn(candidates)
-    out = []
-    for c in candidates:
-        v = at.view(c)
-        if any(s in wanted or at.group(s) in wanted for s in (*v.subjects, *(f.subject for f in v.facts))):
-            out.append(c)
-    return out
+    return [c for c in candidates if _is_about(at, c, wanted)]
+
+
+def _is_about(at: Any, c: Claim, wanted: set[str]) -> bool:
+    """``c`` is about one of ``wanted`` as the diff sees it (its subjects or its facts' owners)."""
+    v = at.view(c)
+    return any(s in wanted or at.group(s) in wanted for s in (*v.subjects, *(f.subject for f in v.facts)))
 
 
 def kb_path(kb: Kb, given: str) -> str:

@@ -92,26 +92,38 @@ def claims_cmd(
     file: Annotated[Optional[str], typer.Option("--file", help="KB-relative path, or a folder ending in /.")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table, json or jsonl.")] = Format.table,
     quotes: Annotated[bool, typer.Option("--quotes", help="Also list rows of briefs kb rendered (quotes of other claims).")] = False,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Only what the KB held then: files stamped up to this date (a date: the whole day) or date-time, living docs as of then.")] = None,
     kb: KbOption = None,
 ) -> None:
     """List claims with their kind and provenance, filtered.
 
     Rows of briefs kb rendered repeat other claims (`quote_of`); they are left out unless
-    --quotes.
+    --quotes. With --as-of, files stamped later are left out, and each living doc is the
+    version current then (its lines carry that version's path, e.g. history/<topic>/v44.md);
+    files without a stamp are named once and left out (docs/history.md).
 
     Example:
 
         kb claims --subject arXiv:2607.26627 --format json
+
+        kb claims --subject TGI --as-of 2026-07-30
     """
     from kb.query import ClaimFilter, select_claims
 
     opened = load(kb, quiet=True)
     try:
+        held = None
+        if as_of is not None:
+            from kb.history import held_at
+
+            held = held_at(opened, as_of)
         flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file,
-                          quotes=quotes)
+                          quotes=quotes, held=held)
         claims = select_claims(opened, flt)
     finally:
         opened.close()
+    for note in held.notes if held is not None else ():
+        console_err.print(f"note: {note}", markup=False)
     if fmt is Format.json:
         sys.stdout.write("[" + ",\n".join(c.model_dump_json() for c in claims) + "]\n")
     elif fmt is Format.jsonl:

@@ -42,12 +42,16 @@ def diff_cmd(
     v_to: Annotated[Optional[str], typer.Option("--to", help="… to this one (v45; default: the current version).")] = None,
     fmt: Annotated[Format, typer.Option("--format", help="table or json.")] = Format.table,
     fail_on_conflict: Annotated[bool, typer.Option("--fail-on-conflict", help="Exit 1 when there are conflicts.")] = False,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Diff as the KB stood then (a date: the whole day): later files and cards left out, the doc version current then.")] = None,
     kb: KbOption = None,
 ) -> None:
     """Diff a window's claims against the topic's living document (outcome per subject).
 
     Outcomes: net-new, update, covered, conflict, adjacent, supplement (docs/diff.md).
     With --from/--to, compare two versions of the living document instead.
+    With --as-of, answer from what the KB held then (docs/history.md): the window (by
+    default the night of the newest inbox file held) ends at the as-of moment at the
+    latest, cards created later are unknown, the baseline is the doc version current then.
     Exit codes: 0 ok; 1 conflicts found with --fail-on-conflict; 2 bad options or input.
 
     Example:
@@ -55,18 +59,35 @@ def diff_cmd(
         kb diff inference --date 2026-07-31 --format json
 
         kb diff inference --from v44 --to v45
+
+        kb diff inference --as-of 2026-07-30
     """
     opened = load(kb, quiet=True)
+    held = None
     try:
         name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
+            if as_of is not None:
+                raise UsageError("--as-of picks the doc version itself; leave out --from/--to (or --as-of)")
             _version_diff(opened, name, v_from, v_to, fmt)
             return
-        from kb.nightly import pick_window, run_night
+        from kb.nightly import check_topic, pick_window, run_night
 
-        night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
+        if as_of is not None:
+            from kb.history import held_at, window_as_of
+
+            check_topic(opened, name)
+            held = held_at(opened, as_of)
+            span = window_as_of(opened, name, held, since=since, until=until, day=date, span=window)
+            if held.doc(name) is None:
+                raise UsageError(held.notes[-1] + "; give a later --as-of")
+        else:
+            span = pick_window(opened, name, since=since, until=until, day=date, span=window)
+        night = run_night(opened, name, span, held=held)
     finally:
         opened.close()
+    for note in held.notes if held is not None else ():
+        console_err.print(f"note: {note}", markup=False)
     result = night.result
     if fmt is Format.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")

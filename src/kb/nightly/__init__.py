@@ -272,14 +272,18 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
     return counts
 
 
-def run_night(kb: Kb, topic: str, window: Window) -> Night:
+def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
     """Diff one window of ``topic`` against its living document.
 
+    :param held: a :class:`kb.history.Held` (``kb diff --as-of``): the baseline is the doc
+        version current then and only the cards created before then are known.
     :raises InputError: the topic has no living document (names the path to create).
     """
     check_topic(kb, topic)
     try:
-        doc = baseline_for(kb.root, topic, Parser(kb.config), window.until)
+        doc = baseline_for(kb.root, topic, Parser(kb.config), window.until) if held is None else held.doc(topic)  # type: ignore[attr-defined]
+        if doc is None:
+            raise FileNotFoundError(doc_path(topic))
     except FileNotFoundError as exc:
         raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
                          doc_path(topic)) from exc
@@ -287,7 +291,7 @@ def run_night(kb: Kb, topic: str, window: Window) -> Night:
     claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
               if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
-    cards = [c for c in load_cards(kb.store) if c.key]
+    cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]  # type: ignore[attr-defined]
     titles = known_titles(kb.store, cards)
     claims += title_claims(kb, files, claims, titles)
     claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))

@@ -1,0 +1,121 @@
+"""``kb history SUBJECT``: the timeline of a subject's values, per source and per doc version (issue 10)."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Optional
+
+import typer
+
+from kb.cli.common import Column, KbOption, app, console, console_err, load, print_rows
+from kb.errors import UsageError
+
+if TYPE_CHECKING:
+    from kb.history import History
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("history")
+def history_cmd(
+    subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….")],
+    metric: Annotated[Optional[str], typer.Option("--metric", help="One metric: a key (eol_date, ttft) or a phrase naming it (维护模式).")] = None,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="Only this topic's living doc (default: every living doc).")] = None,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Only what the KB held then (a date: the whole day).")] = None,
+    fmt: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw the values over time to FILE.svg or FILE.png (needs kb[plot]).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --plot file.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Show which source said what value of SUBJECT when, and which living-doc version held which value.
+
+    Values are the facts kb diff compares (numbers with a metric or unit, dates of a date
+    metric; no plans, no disputed quotes), read through the same attribution as kb claims;
+    values that are the same (kb.values) share a group. A doc line that names the metric
+    but gives no value (维护模式（日期待核）) is listed with no value. --plot draws one metric
+    (a date metric on a date axis): pip install 'kb-e1brief[plot]'.
+    Exit codes: 0 ok; 2 unknown subject, metric or topic, bad --plot, matplotlib missing.
+
+    Example:
+
+        kb history TGI --metric eol_date
+
+        kb history arXiv:2607.26627 --format json --plot /tmp/ttft.svg
+    """
+    from kb.history import held_at, subject_history
+    from kb.plot import plot_history
+
+    suffix = plot.suffix.lower() if plot is not None else ""
+    if plot is not None and suffix not in (".svg", ".png"):
+        raise UsageError(f"--plot {plot}: give a file ending in .svg or .png")
+    if plot is not None and plot.exists() and not force:
+        raise UsageError(f"--plot {plot} exists; use --force to overwrite it")
+    opened = load(kb, quiet=True)
+    try:
+        held = held_at(opened, as_of) if as_of is not None else None
+        history = subject_history(opened, subject, metric=metric, topic=topic, held=held)
+        root = opened.root
+    finally:
+        opened.close()
+    picture = plot_history(history, suffix) if plot is not None else None
+    if fmt is Format.json:
+        sys.stdout.write(history.model_dump_json(indent=2) + "\n")
+    else:
+        _print_history(history)
+    for note in history.notes:
+        console_err.print(f"note: {note}", markup=False)
+    if picture is not None and plot is not None:
+        from kb.paths import write_target
+        from kb.textio import write_atomic
+
+        write_target(root, plot, force=force, own=False, what="picture")
+        try:
+            write_atomic(plot, picture[0], overwrite=force)
+        except FileExistsError as exc:
+            raise UsageError(f"--plot {plot} exists; use --force to overwrite it") from exc
+        except IsADirectoryError as exc:
+            raise UsageError(f"--plot {plot} is a folder; give a file path") from exc
+        console_err.print(f"{plot}: {picture[1]} points", markup=False)
+
+
+def _when(iso: str | None) -> str:
+    from kb.window import to_minute
+
+    return to_minute(iso) if iso else "(no stamp)"
+
+
+def _print_history(h: History) -> None:
+    """One row per value stated, oldest first: doc versions and sources on one timeline."""
+    rows: list[tuple[str, tuple[str, ...]]] = []
+    for v in h.versions:
+        where = f"{v.topic} v{v.version}" + (" (current)" if v.current else "")
+        if not v.values:
+            rows.append((v.updated or "", (_when(v.updated), "—", "", where, "living-doc", v.path, "(states nothing on it)")))
+        for dv in v.values:
+            value = dv.raw if dv.raw is not None else "(no value)"
+            group = f"#{dv.group}" if dv.group is not None else ""
+            rows.append((v.updated or "", (_when(v.updated), value, group, where, f"living-doc {dv.section or ''}".strip(),
+                                           f"{v.path}:{dv.line}", dv.text)))
+    for s in h.sources:
+        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", s.text)))
+    from datetime import datetime
+
+    def key(r: tuple[str, tuple[str, ...]]) -> datetime:
+        return datetime.fromisoformat(r[0]) if r[0] not in ("", "~") else datetime.max.replace(tzinfo=None)
+
+    stamped = sorted((r for r in rows if r[0] not in ("", "~")), key=key)
+    columns = (Column("when", options={"no_wrap": True}), Column("value", options={"no_wrap": True}),
+               Column("#", options={"no_wrap": True}), Column("who", options={"no_wrap": True}),
+               Column("kind", options={"no_wrap": True}), Column("source", options={"no_wrap": True}),
+               Column("text", body=True, options={"overflow": "fold", "ratio": 3, "min_width": 30}))
+    title = f"{h.subject} ({h.label})" + (f" — {h.metric}" if h.metric else "") + (f", as of {h.as_of}" if h.as_of else "")
+    print_rows(columns, [r[1] for r in stamped + [r for r in rows if r[0] in ("", "~")]], title=title)
+    for g in h.values:
+        held = ", ".join(g.versions) or "no doc version"
+        console.print(f"value #{g.group} {g.raw} ({g.metric or '-'}): first {_when(g.first_at)}; "
+                      f"{len(g.sources)} source(s); held by {held}", markup=False)
