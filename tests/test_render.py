@@ -6,6 +6,7 @@ and review the diff (a pytest option cannot be added from a conftest we do not o
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -17,6 +18,12 @@ from kb.errors import ExitCode, TemplateError
 from kb.render import cell, clip, md, render, template_dirs
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "demo-2026-07-31"
+GENERATED = Path(__file__).resolve().parent / "golden" / "generated-2026-07-31"
+GEN_SIZE = {"inbox": 50, "cards": 20, "docs": 1, "seed": 7}
+"""benchmarks/gen_kb.py settings of the generated large night: 25 inbox files a night, so the
+newest night (2026-07-31) has 25 inbox files and the night before gives the density figures."""
+SEEDS = (94, 64)
+"""Lines of the two seed briefs in ../shared/seeds (the target length, issue 9)."""
 UPDATE = os.environ.get("KB_UPDATE_GOLDEN") == "1"
 
 
@@ -34,6 +41,53 @@ def test_golden_brief_of_the_demo_night(demo_kb: Path, run_kb, lang: str) -> Non
         expected.parent.mkdir(parents=True, exist_ok=True)
         expected.write_text(text, encoding="utf-8", newline="")
     assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
+
+
+@pytest.fixture(scope="module")
+def generated_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A KB written by benchmarks/gen_kb.py with :data:`GEN_SIZE` (deterministic per seed)."""
+    spec = importlib.util.spec_from_file_location("gen_kb", Path(__file__).resolve().parents[1] / "benchmarks/gen_kb.py")
+    gen = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(gen)
+    root = tmp_path_factory.mktemp("generated") / "kb"
+    gen.generate(root, **GEN_SIZE)
+    return root
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_golden_brief_of_a_generated_large_night(generated_kb: Path, run_kb, lang: str) -> None:  # noqa: ANN001
+    """A generated night of 25 inbox files and 5 new cards (24 increments, 78 conflicts): every
+    increment and every conflicting subject is in the brief, and it stays about the seeds' length
+    per increment (the folds do the rest)."""
+    text = _brief(generated_kb, run_kb, "--lang", lang, "--date", "2026-07-31", "--executor", "tom")
+    expected = GENERATED / f"expected.{lang}.md"
+    if UPDATE:
+        expected.parent.mkdir(parents=True, exist_ok=True)
+        expected.write_text(text, encoding="utf-8", newline="")
+    assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
+
+
+def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """Folding drops rows, never an increment or a conflict: every increment of kb diff has its
+    block or thin-table row, every subject with a conflict has its §2 row."""
+    import json
+
+    data = json.loads(run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=generated_kb).stdout)
+    text = _brief(generated_kb, run_kb, "--date", "2026-07-31", "--executor", "tom")
+    incr = [s for s in data["subjects"] if s["outcome"] in ("net-new", "update", "conflict")]
+    assert len(incr) == 24
+    blocks = re.findall(r"^### 增量 (\d+)【", text, re.M)
+    thin = re.findall(r"^\| (\d+) \| ", text.split("【净新增 · 尚无卡片】", 1)[1].split("\n### ", 1)[0], re.M)
+    assert sorted(map(int, blocks + thin)) == list(range(1, 25))
+    section2 = text.split("## 2.", 1)[1].split("## 3.", 1)[0]
+    conflicted = {c["subject"] for c in data["conflicts"]}
+    labels = {s["key"]: s["label"] for s in data["subjects"]}
+    assert len(data["conflicts"]) == 78
+    assert all(re.search(r"^\| \d+ \| " + re.escape(labels[k]) + " ", section2, re.M) for k in conflicted)
+    rows = {k: next(r for r in section2.splitlines() if r.startswith("| ") and f" | {labels[k]} " in r) for k in conflicted}
+    assert all(re.search(f"(?: |；){re.escape(c['metric'])}[：（]", rows[c["subject"]]) for c in data["conflicts"])
+    assert len(text.splitlines()) < 4 * max(SEEDS)
 
 
 def _unlinked(text: str) -> str:
