@@ -94,7 +94,7 @@ def test_diff_json_window_edges_and_outcomes(small_kb: Path, run_kb) -> None:  #
 def test_fail_on_conflict_exits_1(small_kb: Path, run_kb) -> None:  # noqa: ANN001
     res = run_kb(["diff", "--date", "2026-07-31", "--fail-on-conflict"], cwd=small_kb)
     assert res.exit_code == 1
-    assert "conflict [living-doc] entity:tgi eol_date" in res.stdout
+    assert "conflict [living-doc]  entity:tgi  eol_date\n" in res.stdout
 
 
 def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # noqa: ANN001
