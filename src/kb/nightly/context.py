@@ -426,11 +426,16 @@ def _card_stats(night: Night) -> dict[str, Any]:
 
 
 def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc) and
-    per conflict not already an increment's own (which values to settle, its §2 row)."""
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc), one
+    for all thin increments (write their cards), and one per conflict not already an
+    increment's own (which values to settle, its §2 row)."""
     out: list[dict[str, Any]] = [
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
-         "new_values": e["new_values"], "doc_sections": e["doc_sections"]} for e in increments]
+         "new_values": e["new_values"], "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+        for e in increments if not e["thin"]]
+    thin = [e["n"] for e in increments if e["thin"]]
+    if thin:  # the thin increments are all "write a card first": one line for them
+        out.append({"type": "cards", "n": thin[0], "last": thin[-1], "count": len(thin)})
     settled = {e["key"] for e in increments if e["outcome"] == "conflict"}  # their action names §2 already
     out += [{"type": "settle", "n": c.get("row", c["n"]), "label": c["label"], "metric": c["metric"],
              "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if c["subject"] not in settled]
