@@ -94,7 +94,7 @@ def test_diff_json_window_edges_and_outcomes(small_kb: Path, run_kb) -> None:  #
 def test_fail_on_conflict_exits_1(small_kb: Path, run_kb) -> None:  # noqa: ANN001
     res = run_kb(["diff", "--date", "2026-07-31", "--fail-on-conflict"], cwd=small_kb)
     assert res.exit_code == 1
-    assert "conflict [living-doc] entity:tgi eol_date" in res.stdout
+    assert "conflict [living-doc]  entity:tgi  eol_date\n" in res.stdout
 
 
 def test_digest_writes_refuses_then_forces(small_kb: Path, run_kb) -> None:  # noqa: ANN001
@@ -189,3 +189,16 @@ def test_topic_without_living_doc(small_kb: Path, run_kb) -> None:  # noqa: ANN0
     res = run_kb(["digest", "rag", "--date", "2026-07-31"], cwd=small_kb)
     assert res.exit_code == 2
     assert "organized/knowledge/rag.md" in res.stderr
+
+
+def test_snapshot_and_actions_name_a_section_the_doc_lacks(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """基线快照 on a small KB: a suggested § the living doc does not have says so; the § the
+    conflict lives in shows the doc's latest value of each subject there; the actions name both."""
+    (small_kb / "inbox/jay/2026-07-31T1200-hint.md").write_text(
+        "# 简报\n\n- vLLM 吞吐 2.5×，建议归入 §4.2。\n", encoding="utf-8")
+    res = run_kb(["digest", "--date", "2026-07-31", "--executor", "tom", "--out", "-"], cwd=small_kb)
+    assert res.exit_code == 0, res.stderr
+    snap = res.stdout.split("- 基线快照（organized/knowledge/inference.md v7 已收，本窗口涉及的节）：\n", 1)[1]
+    assert snap.split("\n\n", 1)[0].splitlines() == ["  - §4.2：活文档无此节", "  - §1 引擎：TGI（2025 年 12 月）、vLLM"]
+    assert "- 可操作结论：把 2.5×、1,918 补入 §4.2，但这些数字仅二手：先找一手来源（§2）；【执行人判断：是补充还是取代旧值】\n" in res.stdout
+    assert "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1；【执行人判断：采信哪个来源】\n" in res.stdout

@@ -6,6 +6,7 @@ and review the diff (a pytest option cannot be added from a conftest we do not o
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from pathlib import Path
@@ -17,6 +18,12 @@ from kb.errors import ExitCode, TemplateError
 from kb.render import cell, clip, md, render, template_dirs
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "demo-2026-07-31"
+GENERATED = Path(__file__).resolve().parent / "golden" / "generated-2026-07-31"
+GEN_SIZE = {"inbox": 50, "cards": 20, "docs": 1, "seed": 7}
+"""benchmarks/gen_kb.py settings of the generated large night: 25 inbox files a night, so the
+newest night (2026-07-31) has 25 inbox files and the night before gives the density figures."""
+SEEDS = (94, 64)
+"""Lines of the two seed briefs in ../shared/seeds (the target length, issue 9)."""
 UPDATE = os.environ.get("KB_UPDATE_GOLDEN") == "1"
 
 
@@ -36,6 +43,53 @@ def test_golden_brief_of_the_demo_night(demo_kb: Path, run_kb, lang: str) -> Non
     assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
 
 
+@pytest.fixture(scope="module")
+def generated_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A KB written by benchmarks/gen_kb.py with :data:`GEN_SIZE` (deterministic per seed)."""
+    spec = importlib.util.spec_from_file_location("gen_kb", Path(__file__).resolve().parents[1] / "benchmarks/gen_kb.py")
+    gen = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(gen)
+    root = tmp_path_factory.mktemp("generated") / "kb"
+    gen.generate(root, **GEN_SIZE)
+    return root
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_golden_brief_of_a_generated_large_night(generated_kb: Path, run_kb, lang: str) -> None:  # noqa: ANN001
+    """A generated night of 25 inbox files and 5 new cards (24 increments, 78 conflicts): every
+    increment and every conflicting subject is in the brief, and it stays about the seeds' length
+    per increment (the folds do the rest)."""
+    text = _brief(generated_kb, run_kb, "--lang", lang, "--date", "2026-07-31", "--executor", "tom")
+    expected = GENERATED / f"expected.{lang}.md"
+    if UPDATE:
+        expected.parent.mkdir(parents=True, exist_ok=True)
+        expected.write_text(text, encoding="utf-8", newline="")
+    assert text == expected.read_text(encoding="utf-8"), f"run KB_UPDATE_GOLDEN=1 to refresh {expected.name} and review"
+
+
+def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """Folding drops rows, never an increment or a conflict: every increment of kb diff has its
+    block or thin-table row, every subject with a conflict has its §2 row."""
+    import json
+
+    data = json.loads(run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=generated_kb).stdout)
+    text = _brief(generated_kb, run_kb, "--date", "2026-07-31", "--executor", "tom")
+    incr = [s for s in data["subjects"] if s["outcome"] in ("net-new", "update", "conflict")]
+    assert len(incr) == 24
+    blocks = re.findall(r"^### 增量 (\d+)【", text, re.M)
+    thin = re.findall(r"^\| (\d+) \| ", text.split("【净新增 · 尚无卡片】", 1)[1].split("\n### ", 1)[0], re.M)
+    assert sorted(map(int, blocks + thin)) == list(range(1, 25))
+    section2 = text.split("## 2.", 1)[1].split("## 3.", 1)[0]
+    conflicted = {c["subject"] for c in data["conflicts"]}
+    labels = {s["key"]: s["label"] for s in data["subjects"]}
+    assert len(data["conflicts"]) == 78
+    assert all(re.search(r"^\| \d+ \| " + re.escape(labels[k]) + " ", section2, re.M) for k in conflicted)
+    rows = {k: next(r for r in section2.splitlines() if r.startswith("| ") and f" | {labels[k]} " in r) for k in conflicted}
+    assert all(re.search(f"(?: |；){re.escape(c['metric'])}[：（]", rows[c["subject"]]) for c in data["conflicts"])
+    assert len(text.splitlines()) < 4 * max(SEEDS)
+
+
 def _unlinked(text: str) -> str:
     """The brief with ``[path:line](…#Lline)`` links back to their text."""
     return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", text)
@@ -43,7 +97,7 @@ def _unlinked(text: str) -> str:
 
 def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
     """kb.yaml `links`: relative from the brief's folder (default), a web base URL, or none."""
-    row = "`paper-fact` [organized/paper_cards/681-2607-26627.md:30]({}organized/paper_cards/681-2607-26627.md#L30)"
+    row = "`paper-fact` [organized/paper_cards/681-2607-26627.md:13]({}organized/paper_cards/681-2607-26627.md#L13)"
     assert row.format("") in _brief(demo_kb, run_kb)  # stdout: relative to the KB root
     wrote = run_kb(["digest", "--date", "2026-07-31"], cwd=demo_kb)
     assert row.format("../../") in (demo_kb / wrote.stdout.strip()).read_text(encoding="utf-8")
@@ -52,49 +106,117 @@ def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) ->
     assert row.format("https://github.com/o/kb/blob/main/") in _brief(demo_kb, run_kb)
     (demo_kb / "kb.yaml").write_text(config + "links: none\n", encoding="utf-8")
     plain = _brief(demo_kb, run_kb)
-    assert "`paper-fact` organized/paper_cards/681-2607-26627.md:30\n" in plain and "#L" not in plain
+    assert "`paper-fact` organized/paper_cards/681-2607-26627.md:13\n" in plain and "#L" not in plain
 
 
 def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
     text = _unlinked(_brief(demo_kb, run_kb))
     assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
-    assert "- 建议归入：§3\n" in text
-    assert ("| TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "
+    assert "- 判定：活文档未收，窗口内首次出现，卡片主分类 inference-systems；建议归入：§3\n" in text
+    assert ("| 1 | TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "
             "`secondhand` organized/knowledge/inference.md:21；") in text
     assert "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12" in text
     assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
-    assert "| MC-SF: Memory-Constrained Shortest-First Scheduling for Online LLM Inference（arXiv:2607.24410） | 补遗 |" in text
     assert "2026-07-30" not in "".join(line for line in text.splitlines() if line.startswith("| inbox/"))
-    # long groups fold (kb.yaml brief_fold, default 5): supplement first, then carded covered ones
-    others = text.split("### 其他主体（已收 / 补遗 / 邻接，22 个）", 1)[1].split("## 2.", 1)[0]
-    assert [r.split(" | ")[1] for r in others.splitlines() if r.startswith("| ") and "---" not in r][1:] == [
-        "补遗", "已收", "已收", "已收", "已收"]
-    assert "\n… 另有 17 个（kb diff --format json）\n" in others and "| LMDeploy | 已收 |" not in text
+    # long groups fold (kb.yaml brief_fold, default 5)
     assert "\n… 另有 4 个仅二手主体（kb diff --format json）\n" in text and "待核实 12 项（§2）" in text
-    # one row per fact: the card's 1.38× sentence is a second source of spark's row, not a row of its own
-    # (Spheron's $1.49 is stated at lines 26 and 73 of one file: one row, both sources)
+    assert "\n… 另有 9 个非增量 arXiv 号（kb diff --format json）\n" in text
+    # an increment shows its first 5 fact rows (values the doc lacks first), the rest is counted
+    vllm = text.split("【建议补】vLLM\n", 1)[1].split("\n### ", 1)[0]
+    assert [r.rsplit(" — ", 1)[1].split(" ⚠")[0] for r in vllm.splitlines()[2:7]] == [
+        "`secondhand` inbox/jay/2026-07-31T1335-jay-engineering-filter.md:9",
+        "`secondhand` inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:27",
+        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40",
+        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41",
+        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:43"]
+    assert ("- 另有 6 条含事实的行未展开、10 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
+            "按文件计入 §4）\n") in vllm
+    # one row per fact: Spheron's $1.49 is stated at lines 26 and 73 of one file: one row, both sources;
+    # CADENCE's 62% from spark (twice) and from the card: one row, three sources
     assert ("明显低于主流云。 — `secondhand` inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:26；"
             "`secondhand` inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:73 ⚠ 仅二手：$1.49\n") in text
     assert ("62%。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:55；`paper-fact` inbox/spark/"
             "2026-07-31-llm-infra-e1prep.md:86；`paper-fact` organized/paper_cards/673-2607-16955.md:27\n") in text
     # off-topic uncarded ids listed together by one file: one §3 row
     assert ("| 2607.25668、2607.25790、2607.25877、2607.26071、2607.26159、2607.26244、2607.26305 | — | 邻接 | — | 无 |"
-            in text) and "| 2607.25790 |" not in text
-    assert "- 涉及 arXiv 号 16 个，未核验 16 个\n" in text  # counts still count every id
+            not in text)  # folded: §3 shows increments, then 5 others
+    assert "arXiv 号 16 个，未核验 16 个；" in text  # counts still count every id
     # the seeds' closing sections: relay action per increment/conflict, next free C/O, card statistics
     assert "  1. Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627） 入 §3（增量 1）\n" in text
-    assert "  9. 裁定 vLLM 的 ci_job_minutes（1,200 万 / 1,300 万，§2 第 2 项），再改活文档\n" in text
+    assert "  8. 裁定 vLLM 的 ci_job_minutes（1,200 万 / 1,300 万，§2 第 2 项），再改活文档\n" in text
+    assert "裁定 TGI 的 eol_date（" not in text.split("## 7.", 1)[1]  # increment 7's own action settles it
     assert "- 下一个空闲候选编号：共识候选 C117 · 试金石 O173（扫描活文档与窗口内文件）\n" in text  # C116/O172 in use
     assert ("- 窗口内新卡 9 张：主分类 agent 3 张（676、678、679）；coding 2 张（674、675）；inference-systems 1 张（681）；"
             "llm-infra 1 张（673）；multimodal 1 张（677）；rag 1 张（680）；副分类 evaluation 2 张（675、680）；agent 1 张（677）\n") in text
     assert "- 准确性：【执行人填写】\n" in text and "- 结论：【执行人填写" in text
     assert text.endswith("stephen · 2026-07-31 22:00（+08:00，窗口截止）· E1 预消化骨架（kb 0.1.0）\n")
-    # §4: files about no subject of the topic are one line, with their claim counts
+    # §4: files about no subject of the topic are one line, with their claim counts; §8 counts per folder
     assert ("\n不涉及本主题的 17 个文件：inbox/flyp/2026-07-31-1550-VisualPatchWorld-code-world-model-as-third-paradigm-"
             "critical-read.md（4）、") in text and "| inbox/flyp/2026-07-31-risk-e1prep.md |" not in text
+    assert ("- 窗口内 29 个文件（inbox/flyp/ 4 · inbox/jay/ 7 · inbox/spark/ 1 · inbox/stephen/ 4 · inbox/tom/ 4 · "
+            "organized/paper_cards/ 9），逐个见 §4\n") in text
     # rows without a fact are counted, not listed
     assert "一份从零到能读懂 vLLM 源码的课程大纲" not in text.split("## 2.", 1)[0]
-    assert "- 另有 10 条提及不含数值、日期、编号或评级，未列出（按文件计入 §4）\n" in text
+
+
+def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """基线快照: the sections tonight's increments point at, most pointed at first, each with the
+    subjects the doc holds there and their latest values (doc claims through the Attributor);
+    the rest folded into two lines."""
+    text = _unlinked(_brief(demo_kb, run_kb))
+    snap = text.split("- 基线快照（organized/knowledge/inference.md v45 已收，本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0]
+    assert snap.splitlines() == [
+        "  - §3 投机解码：SGLang、vLLM、DeepSeek-V4-Pro（383.7 tok/s）、arXiv:2211.17192、arXiv:2302.01318 等，另 20 个主体",
+        "  - §5.1 CADENCE（arXiv:2607.16955）：CADENCE: Coverage-Adaptive On-Policy Distillation under Deployment Drift"
+        "（arXiv:2607.16955）（62%）",
+        "  - §1.3 SGLang：SGLang（6.4×）、DGX Spark（58.3 tok/s）、FlashInfer",
+        "  - §1.2 vLLM：vLLM（30%）、DGX Spark、DeepSeek-V4",
+        "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
+        "  - 另有 2 节也被本窗口的增量指向：§8.1、§10",
+        "  - 其余 21 节（57 个主体）未被本窗口触及：§1.4、§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
+        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9"]
+    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    assert "  - §1.2 vLLM: vLLM (30%), DGX Spark, DeepSeek-V4\n" in en
+
+
+def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """可操作结论: one line per increment, from its outcome and rule, the executor's part marked."""
+    text = _unlinked(_brief(demo_kb, run_kb))
+    lines = [line for line in text.splitlines() if line.startswith("- 可操作结论：")]
+    assert lines == [
+        "- 可操作结论：在 §3 新增「Revisiting Lossy Verification in Speculative Decoding」节点（引卡 681）；【执行人判断：收哪些要点、定级】",
+        "- 可操作结论：先建卡（尚无论文卡片），再定是否入 【执行人定节】；【执行人判断：值不值得建卡】",
+        "- 可操作结论：先建卡（尚无论文卡片），再定是否入 【执行人定节】；【执行人判断：值不值得建卡】",
+        "- 可操作结论：把 8 周、11.2 个百分点、3.4 个百分点 补入 §5.1；【执行人判断：是补充还是取代旧值】",
+        "- 可操作结论：把 52.9 tok/s、1,460 tok/s、1,390 tok/s 补入 §1.3，但这些数字仅二手：先找一手来源（§2）；"
+        "【执行人判断：是补充还是取代旧值】",
+        "- 可操作结论：把 1,200 万、10%、1,918、64 个、1,300 万、1,400、500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
+        "【执行人判断：是补充还是取代旧值】",
+        "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1、§10；【执行人判断：采信哪个来源】"]
+    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1, §10; "
+            "[executor: which source to trust]\n") in en
+
+
+def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """Each supplement/adjacent row carries the reason of the diff rule that made it so
+    (mentioned-before, card-also, no-card); covered subjects are one line."""
+    text = _unlinked(_brief(demo_kb, run_kb))
+    part = text.split("### 邻接与不应过度解读的材料（已收 / 补遗 / 邻接，22 个）\n\n", 1)[1].split("\n\n", 1)[0]
+    rows = part.splitlines()
+    assert rows[0].startswith("- 已收 13 个（活文档已收，窗口内数值均已在文档中，不是增量）：Memory for Large Language Models: "
+                              "A Survey、OmniServe")
+    assert rows[1:] == [
+        "- MC-SF: Memory-Constrained Shortest-First Scheduling for Online LLM Inference（arXiv:2607.24410）【补遗】："
+        "窗口前已提及（首次 2026-07-30 00:00）：旧材料再现，不是本窗口的新增 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:28",
+        "- Draft-then-Retrieve: Speculative Retrieval for Low-Cost RAG Serving（arXiv:2607.24870）【邻接】：卡片主分类 rag，"
+        "本主题只是副分类：归 rag 主线，不与本主题增量并列 — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14",
+        "- arXiv:2607.25668、arXiv:2607.25790、arXiv:2607.25877、arXiv:2607.26071、arXiv:2607.26159、arXiv:2607.26244、"
+        "arXiv:2607.26305【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
+        "`secondhand` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]
+    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "
+            "not next to this topic's increments — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14\n") in en
 
 
 def test_rendered_brief_has_no_literal_double_asterisk(demo_kb: Path, run_kb) -> None:  # noqa: ANN001

@@ -14,6 +14,7 @@ from kb.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from kb.diff import DiffResult
+    from kb.diff.model import ConflictOut
     from kb.versiondiff import SectionRef
     from kb.workspace import Kb
 
@@ -155,15 +156,24 @@ def section_changes(r: SectionRef) -> list[str]:
     return out
 
 
+def conflict_values(c: ConflictOut) -> str:
+    """One line per value of a conflict: the value, where it stands (living-doc/window) and
+    every ``path:line`` stating it (``2026-03-21  window  inbox/jay/….md:12, …``)."""
+    return "\n".join(f"{v.raw}  {'/'.join(v.origin)}  {', '.join(v.sources)}" for v in c.values)
+
+
 def _print_diff(r: DiffResult) -> None:
     from kb.window import to_minute
 
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
                [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],
                title=f"{r.topic}: {to_minute(r.window['since'])} → {to_minute(r.window['until'])}")
-    for c in r.conflicts:
-        values = " vs ".join(f"{v.raw} ({', '.join(v.sources)})" for v in c.values)
-        console.print(f"conflict [{'/'.join(c.against)}] {c.subject} {c.metric}: {values}", markup=False)
+    if r.conflicts:
+        print_rows([Column("conflict", options={"no_wrap": True}), Column("subject", options={"overflow": "fold"}),
+                    Column("metric", options={"overflow": "fold"}),
+                    Column("values", body=True, options={"overflow": "fold", "ratio": 3})],
+                   [(f"conflict [{'/'.join(c.against)}]", c.subject,
+                     c.metric + (f" ({c.qualifier})" if c.qualifier else ""), conflict_values(c)) for c in r.conflicts])
     for m in r.id_mismatches:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)

@@ -66,17 +66,20 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     for c in (*night.claims.values(), *night.doc.claims):
         by_source[f"{c.provenance.path}:{c.provenance.line}"].append(c)
 
+    fold = night.kb.config.brief_fold
     increments, others = [], []
     for s in r.subjects:
-        entry = _subject(night, s, reg)
+        entry = _subject(night, s, reg, fold)
         if s.outcome in INCREMENT_OUTCOMES:
-            entry["n"] = len(increments) + 1
             increments.append(entry)
         else:
             others.append(entry)
-    fold = night.kb.config.brief_fold
+    # thin increments (net-new, no card, one row, nothing folded) are one table row each, after the others
+    thin = sum(map(is_thin, increments)) >= THIN_TABLE
+    increments.sort(key=lambda e: thin and is_thin(e))
+    for i, e in enumerate(increments, 1):
+        e["n"], e["thin"] = i, thin and is_thin(e)
     others.sort(key=_relevance)
-    others_more = max(0, len(others) - fold)
     number = {e["key"]: e["n"] for e in increments}
     labels = {s.key: s.label for s in r.subjects}
     conflicts = [_conflict(i, c, labels, by_source) for i, c in enumerate(r.conflicts, 1)]
@@ -89,6 +92,21 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     arxiv_rows = _arxiv_rows(night, number, reg)
     verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold)
+    rows_of = defaultdict(list)
+    for row in verify_rows:
+        if row["type"] in ("conflict-doc", "conflict-window"):
+            rows_of[row["conflict"]["subject"]].append(row["n"])
+    for e in increments:
+        e["action"] = _action(e, rows_of.get(e["key"], []))
+    covered = [e for e in others if e["outcome"] == "covered"]
+    aside = _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
+    arxiv_shown = _collapse_offtopic(arxiv_rows)
+    # §3 shows every increment's id, then the first ``fold`` of the others (covered, supplement, adjacent)
+    arxiv_kept = [a for a in arxiv_shown if a["n"] is not None]
+    arxiv_kept += [a for a in arxiv_shown if a["n"] is None][:fold]
+    arxiv_kept.sort(key=arxiv_shown.index)
+    steps = _next_steps(night, conflicts, increments + others, arxiv_rows)
+    relay = _relay(increments, conflicts)
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
     return {
@@ -104,10 +122,13 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "counts": {o: r.counts.get(o, 0) for o in OUTCOMES}, "outcomes": list(OUTCOMES),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "increments": increments, "others": others[:fold], "others_more": others_more,
-        "others_total": len(others), "conflicts": conflicts,
+        "snapshot": baseline_snapshot(night, _touched(increments), fold),
+        "increments": increments, "covered": [e["label"] for e in covered], "aside": aside[:fold],
+        "aside_more": sum(len(e["members"]) for e in aside[fold:]), "others_total": len(others),
+        "conflicts": conflicts,
         "verify": verify_rows, "verify_more": verify_more,
-        "arxiv": arxiv_rows, "arxiv_shown": _collapse_offtopic(arxiv_rows),
+        "arxiv": arxiv_rows, "arxiv_shown": arxiv_kept,
+        "arxiv_more": sum(len(a["ids"]) for a in arxiv_shown if a not in arxiv_kept),
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
                                    "outcome": o} for k, o in src.outcomes.items()]}
@@ -117,11 +138,13 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                      "pct_backed": _pct(backed, r.counts.get("numbers", 0)),
                      "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
                      "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},
-        "next": _next_steps(night, conflicts, increments + others, arxiv_rows),
-        "relay": _relay(increments, conflicts),
+        "next": _fold_steps(steps, fold), "next_more": _folded_steps(steps, fold),
+        "relay": [a for a in relay if a["type"] != "settle"] + [a for a in relay if a["type"] == "settle"][:fold],
+        "relay_more": list(dict.fromkeys(a["n"] for a in relay if a["type"] == "settle"))[fold:],
         "candidates": next_candidates(night),
         "card_stats": _card_stats(night),
         "sources_list": [f.path for f in files],
+        "source_folders": _folders(f.path for f in files),
         "notes": list(r.notes),
         "claims": reg.items,
     }
@@ -153,7 +176,10 @@ def carries_fact(c: Claim, key: str) -> bool:
     return key.startswith("arxiv:") and any(a.key == key for a in c.arxiv)
 
 
-def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
+def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = None) -> dict[str, Any]:
+    """One subject as the brief shows it: its rule, section, card, rating and fact rows (one
+    row per fact; rows without a fact counted in ``n_plain``; beyond ``fold`` rows the rest
+    counted in ``n_folded``, see ``kb claims --subject``)."""
     every = [night.claims[i] for i in s.claims if i in night.claims]
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
@@ -176,6 +202,17 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
             first_of[facts] = c
         listed.append(c)
     listed.sort(key=lambda c: claims.index(c))
+    if fold is not None and len(listed) > fold:
+        # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
+        # kind (paper-facts first) and place; the rest is one line pointing at kb claims
+        wanted = set(s.new_values) | set(s.detail.split(", ")) if s.outcome in INCREMENT_OUTCOMES else set()
+        ranked = sorted(listed, key=lambda c: (not wanted & {q.raw for q in c.quantities},
+                                               KINDS.index(c.kind), claims.index(c)))
+        keep = set(id(c) for c in ranked[:fold])
+        folded = len(listed) - fold
+        listed = [c for c in listed if id(c) in keep]
+    else:
+        folded = 0
     groups = [{"kind": k, "claims": [reg.get(c) for c in listed if c.kind == k]} for k in KINDS]
     card = night.cards.get(s.key)
     rating = []
@@ -194,10 +231,23 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry) -> dict[str, Any]:
             "path": card.path, "number": card.number, "category": card.category, "also": list(card.also),
             "created": _hm(card.created)},
         "rating": rating, "groups": [g for g in groups if g["claims"]], "n_claims": len(claims),
-        "also": also, "n_plain": plain,
+        "also": also, "n_plain": plain, "n_folded": folded,
         "first": reg.get(claims[0]) if claims else None,
         "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
+
+
+THIN_TABLE = 3
+"""From this many thin increments (:func:`is_thin`) on, they are one table of rows, not blocks."""
+
+
+def is_thin(e: dict[str, Any]) -> bool:
+    """A thin increment: net-new, no paper card, no rating, at most one fact row and nothing
+    folded. The brief lists such increments as one table row each (after the full ones)
+    instead of a block: they are all "build a card first"."""
+    rows = sum(len(g["claims"]) for g in e["groups"])
+    return (e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1
+            and not e["n_folded"])
 
 
 def _source(c: Claim) -> str:
@@ -229,15 +279,22 @@ def _conflict(n: int, c: Any, labels: dict[str, str], by_source: dict[str, list[
 
 def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
                  by_source: dict[str, list[Claim]], fold: int | None = None) -> tuple[list[dict[str, Any]], int]:
-    """Section 2 rows: conflicts, secondhand-only numbers per subject, mistyped ids; and how
+    """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
+    numbers per subject, mistyped ids; and how
     many secondhand-only rows were folded away. Conflicts and mistyped ids are always
     listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
     (then arXiv ids, then by key)."""
     rows: list[dict[str, Any]] = []
+    by_subject: dict[str, list[dict[str, Any]]] = {}
     for c in conflicts:
-        kind = "conflict-doc" if "living-doc" in c["against"] else "conflict-window"
-        srcs = [{"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]} for v in c["vals"] for s in v["sources"]]
-        rows.append({"type": kind, "conflict": c, "sources": srcs, "urls": c["urls"]})
+        by_subject.setdefault(c["subject"], []).append(c)
+    for cs in by_subject.values():  # one row per subject: every metric it conflicts on, in order
+        kind = "conflict-doc" if any("living-doc" in c["against"] for c in cs) else "conflict-window"
+        srcs = list({(x["kind"], x["source"]): x for x in (
+            {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
+            for c in cs for v in c["vals"] for s in v["sources"])}.values())
+        rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
+                     "urls": list(dict.fromkeys(u for c in cs for u in c["urls"]))})
     per: dict[str, list[Any]] = defaultdict(list)
     for s in night.result.secondhand_only:
         per[s.subject].append(s)
@@ -261,6 +318,8 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
                      "urls": []})
     for i, row in enumerate(rows, 1):
         row["n"] = i
+        for c in row.get("conflicts", ()):
+            c["row"] = i  # the §2 row that lists this conflict
     return rows, folded
 
 
@@ -308,15 +367,16 @@ def _collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
                 arxiv_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Section 6: the smallest set of checks that settles tonight's open items."""
+    """Section 6: the smallest set of checks that settles tonight's open items: each conflict,
+    the secondhand-only figures of each increment, and one ``kb verify`` line."""
     steps: list[dict[str, Any]] = []
     for c in conflicts:
         steps.append({"type": "conflict", "label": c["label"], "metric": c["metric"],
                       "raws": [v["raw"] for v in c["vals"]], "urls": c["urls"],
                       "sources": [s for v in c["vals"] for s in v["sources"]]})
     for s in subjects:
-        if not s["secondhand_only"]:
-            continue
+        if not s["secondhand_only"] or s["outcome"] not in INCREMENT_OUTCOMES:
+            continue  # the other subjects' secondhand-only figures stay listed in §2
         if s["id"]:
             steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": s["secondhand_only"]})
         else:
@@ -366,15 +426,170 @@ def _card_stats(night: Night) -> dict[str, Any]:
 
 
 def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc) and
-    per conflict (which values to settle, where the doc states them)."""
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc), one
+    for all thin increments (write their cards), and one per conflict not already an
+    increment's own (which values to settle, its §2 row)."""
     out: list[dict[str, Any]] = [
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
-         "new_values": e["new_values"], "doc_sections": e["doc_sections"]} for e in increments]
-    out += [{"type": "settle", "n": c["n"], "label": c["label"], "metric": c["metric"],
-             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts]
+         "new_values": e["new_values"], "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+        for e in increments if not e["thin"]]
+    thin = [e["n"] for e in increments if e["thin"]]
+    if thin:  # the thin increments are all "write a card first": one line for them
+        out.append({"type": "cards", "n": thin[0], "last": thin[-1], "count": len(thin)})
+    settled = {e["key"] for e in increments if e["outcome"] == "conflict"}  # their action names §2 already
+    out += [{"type": "settle", "n": c.get("row", c["n"]), "label": c["label"], "metric": c["metric"],
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if c["subject"] not in settled]
     return out
 
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
     return [c["id"] for g in s["groups"] for c in g["claims"]]
+
+
+def _action(e: dict[str, Any], rows: list[int]) -> dict[str, Any]:
+    """可操作结论 of one increment: what to do to which § of the doc, from its outcome and the
+    rule that decided it (:mod:`kb.diff.rules`); the template words it and marks what needs the
+    executor's judgement.
+
+    :param rows: §2 row numbers of this subject's conflicts.
+    :returns: ``{"type", "sections", "raws", "rows", "secondhand"}``; type ``new-node``
+        (net-new with a card), ``card-first`` (net-new, no card yet), ``add-values`` (update:
+        values the doc lacks), ``own-node`` (update: the doc names it only in passing),
+        ``settle`` (conflict: settle §2 ``rows`` first, then correct ``sections``).
+    """
+    sections = [e["section"]] if e["section"] else []
+    values: list[str] = []
+    if e["outcome"] == "net-new":
+        kind = "new-node" if e["card"] else "card-first"
+    elif e["outcome"] == "update":
+        kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
+        sections = sections or e["doc_sections"][:1]
+        values = list(e["new_values"])
+    else:
+        kind = "settle"
+        sections = e["doc_sections"] or sections
+        values = [v for v in e["detail"].split(", ") if v]
+    return {"type": kind, "sections": sections, "raws": values, "rows": rows,
+            "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}
+
+
+def _touched(increments: list[dict[str, Any]]) -> list[str]:
+    """Doc sections tonight's increments point at (their actions' sections), once each: the
+    most pointed at first, then in the order of the increments."""
+    every = [sec for e in increments for sec in e["action"]["sections"]]
+    first = list(dict.fromkeys(every))
+    return sorted(first, key=lambda sec: (-every.count(sec), first.index(sec)))
+
+
+def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The supplement and adjacent subjects as the brief lists them, each with the rule that
+    made it so (its reason not to over-read it). Uncarded off-topic subjects (rule ``no-card``)
+    that one file lists together (an HF daily page) are one row naming them all; every other
+    subject is a row of its own. Order is ``entries``' (most relevant first).
+
+    :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first"}``.
+    """
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for e in entries:
+        if e["rule"] == "no-card" and e["first"] is not None:
+            groups[e["first"]["path"]].append(e)
+    out: list[dict[str, Any]] = []
+    for e in entries:
+        group = groups.get(e["first"]["path"], []) if e["rule"] == "no-card" and e["first"] is not None else []
+        if len(group) > 1 and e is not group[0]:
+            continue
+        members = group if len(group) > 1 else [e]
+        out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
+                    "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
+    return out
+
+
+def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, Any]:
+    """基线快照: what each § of the living doc that tonight touches already holds — its
+    subjects and, per subject, the latest value it states per metric (the last in doc order,
+    up to 3) — read from the doc's claims through the Attributor (:func:`kb.query.attributor`,
+    as ``kb claims`` and ``kb diff`` read them). A touched ``§1`` holds its subsections too.
+
+    :param touched: section labels (``§1.2``), most pointed at first.
+    :param fold: sections shown (the rest are named in ``touched_more``) and subjects shown per
+        section (the rest are counted in ``more``).
+    :returns: ``{"sections": [{"label", "title", "found", "subjects": [{"label", "id", "held"}],
+        "more"}], "untouched": [labels of the other sections holding subjects], "untouched_subjects": n}``.
+    """
+    from bisect import bisect_right
+
+    from kb.query import attributor
+
+    at = attributor(night.kb)
+    at.learn([*night.claims.values(), *night.doc.claims])
+    secs = night.doc.sections
+    lines = [x.line for x in secs]
+    subjects: dict[str, list[str]] = defaultdict(list)
+    values: dict[str, dict[str, dict[tuple[Any, ...], str]]] = defaultdict(lambda: defaultdict(dict))
+    for c in sorted(night.doc.claims, key=lambda c: c.provenance.line):
+        i = bisect_right(lines, c.provenance.line) - 1
+        if i < 0:
+            continue
+        label, v = secs[i].label, at.view(c)
+        for key in dict.fromkeys((*v.leads, *v.subjects)):
+            if key not in subjects[label]:
+                subjects[label].append(key)
+        for f in v.facts:
+            held = values[label][f.subject]
+            held.pop((f.metric, f.qualifier), None)  # the latest statement last
+            held[(f.metric, f.qualifier)] = f.raw
+    tonight = {s.key for s in night.result.subjects}
+    titles = {x.label: x.title for x in secs}
+
+    def inside(label: str, top: str) -> bool:
+        return label == top or (top.startswith("§") and label.startswith(top + "."))
+
+    rows = []
+    for top in touched[:fold]:
+        keys: list[str] = []
+        held: dict[str, dict[tuple[Any, ...], str]] = defaultdict(dict)
+        for x in secs:
+            if inside(x.label, top):
+                for key in subjects.get(x.label, []):
+                    if key not in keys:
+                        keys.append(key)
+                    held[key].update(values.get(x.label, {}).get(key, {}))
+        keys.sort(key=lambda k: k not in tonight)  # stable: tonight's subjects first
+        rows.append({"label": top, "title": titles.get(top), "found": top in titles,
+                     "subjects": [{"label": at.label(k), "id": k[6:] if k.startswith("arxiv:") else None,
+                                   "held": list(dict.fromkeys(held[k].values()))[-3:]}
+                                  for k in keys[:fold]],
+                     "more": max(0, len(keys) - fold)})
+    rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in touched)]
+    return {"sections": rows, "touched_more": touched[fold:], "untouched": rest,
+            "untouched_subjects": len({k for label in rest for k in subjects[label]})}
+
+
+def _fold_steps(steps: list[dict[str, Any]], fold: int) -> list[dict[str, Any]]:
+    """§6 as shown: the first ``fold`` conflicts to settle and the first ``fold`` sources to
+    find (every conflict is a row of §2), then the ``kb verify`` line."""
+    kept, seen = [], {"conflict": 0, "source": 0}
+    for st in steps:
+        group = "conflict" if st["type"] == "conflict" else "source" if st["type"] in ("paper", "source") else None
+        if group is not None:
+            seen[group] += 1
+            if seen[group] > fold:
+                continue
+        kept.append(st)
+    return kept
+
+
+def _folded_steps(steps: list[dict[str, Any]], fold: int) -> dict[str, int]:
+    """How many §6 steps :func:`_fold_steps` left out: ``{"conflict": n, "source": n}``."""
+    n_conf = sum(st["type"] == "conflict" for st in steps)
+    n_src = sum(st["type"] in ("paper", "source") for st in steps)
+    return {"conflict": max(0, n_conf - fold), "source": max(0, n_src - fold)}
+
+
+def _folders(paths: Iterable[str]) -> list[dict[str, Any]]:
+    """Window files by folder, for §8: ``[{"folder": "inbox/jay/", "files": [names]}]``."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for p in paths:
+        folder, _, name = p.rpartition("/")
+        out[folder + "/" if folder else ""].append(name)
+    return [{"folder": k, "files": v} for k, v in out.items()]
