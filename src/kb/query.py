@@ -51,8 +51,10 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     """Subject keys meant by what a user typed.
 
     ``arXiv:2607.26627v2``, an abs/pdf URL, ``doi:10.1145/…``, ``entity:tgi``, an entity
-    name or alias from ``kb.yaml`` (``Text Generation Inference``), or a card title/alias
-    (``Bole``). A card alias yields the card's arXiv key.
+    name or alias from ``kb.yaml`` (``Text Generation Inference``), a card title/alias
+    (``Bole``), or a name a living doc's heading gives (:func:`kb.diff.attrib.heading_names`:
+    ``EAGLE-3`` of ``### §1.1 EAGLE-3（arXiv:2503.01840）``). A card alias or a heading with
+    an id yields the paper's arXiv key.
 
     :raises UsageError: nothing matches; the message says what forms are accepted.
     """
@@ -73,8 +75,14 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     alias = card_aliases(kb).get(normalize_title(t))
     if alias:
         return [alias]
+    from kb.diff.attrib import heading_names
+
+    headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+    named = {n.lower(): k for n, k in heading_names(headings)}.get(t.lower())
+    if named:  # a name a living doc's heading gives (### §1.1 EAGLE-3（arXiv:…）), as kb diff reads it
+        return [named]
     raise UsageError(
-        f"--subject {text!r}: not an arXiv id, DOI, kb.yaml entity or card alias "
+        f"--subject {text!r}: not an arXiv id, DOI, kb.yaml entity, card alias or living-doc heading name "
         "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)"
     )
 

@@ -280,7 +280,9 @@ class Store:
 
         :param subject: subject keys; a claim matches when it has any of them.
         :param text_like: names; a claim matches when its JSON holds any of them (case-insensitive
-            for ASCII; a coarse pre-filter, the caller decides).
+            for ASCII; a space matches any one character, as :class:`kb.diff.attrib.NameMatcher`
+            folds ``-`` and ``_`` to spaces: ``eagle 3`` finds ``EAGLE-3``; a coarse
+            pre-filter, the caller decides).
         :param since: ISO time, inclusive, compared with ``written_at``; :param until: exclusive.
         :param path: a KB-relative path, or a prefix ending in ``/``.
         """
@@ -299,8 +301,9 @@ class Store:
                           f"WHERE s.subject IN ({marks}))", tuple(subject)))
         if text_like:
             likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
-            conds.append((f"({likes})", tuple("%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-                                               for n in text_like)))
+            conds.append((f"({likes})", tuple(
+                "%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
+                for n in text_like)))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel, Field
 
@@ -142,25 +143,37 @@ def _claim_texts(s: Section | None) -> dict[str, int]:
     return out
 
 
-def _values(s: Section | None) -> dict[tuple[str | None, str | None], dict[str, int]]:
+def _values(s: Section | None, at: Any = None) -> dict[tuple[str | None, str | None], dict[str, int]]:
     """(subject, metric) -> {value as written: first line} for a section's quantities and dates.
 
-    A value's subject is its own ``subject``, else the claim's first subject (as
-    :meth:`LivingDoc.values` reads it)."""
+    A value's subject is its owner as :class:`kb.diff.attrib.Attributor` reads it (``at``, what
+    ``kb claims`` and ``kb diff`` say of the same line), else its claim's first subject. Without
+    ``at``: the parser's own ``subject``, else the claim's first subject."""
     out: dict[tuple[str | None, str | None], dict[str, int]] = {}
     for c in s.claims if s is not None else ():
-        for v in (*c.quantities, *c.dates):
-            subject = v.subject or (c.subjects[0] if c.subjects else None)
+        view = at.view(c) if at is not None else None
+        for i, v in enumerate((*c.quantities, *c.dates)):
+            if view is not None:
+                subject = view.owners[i] or (view.subjects[0] if view.subjects else None)
+            else:
+                subject = v.subject or (c.subjects[0] if c.subjects else None)
             out.setdefault((subject, v.metric), {}).setdefault(v.raw.strip(), c.provenance.line)
     return out
 
 
-def _fill(ref: SectionRef, old: Section | None, new: Section | None) -> SectionRef:
+def _subjects(doc: LivingDoc, at: Any = None) -> set[str]:
+    """Subject keys a version's sections hold (through ``at`` when given, as :func:`_values`)."""
+    if at is None:
+        return {k for s in doc.sections for k in s.subjects}
+    return {k for s in doc.sections for c in s.claims for k in at.view(c).subjects}
+
+
+def _fill(ref: SectionRef, old: Section | None, new: Section | None, at: Any = None) -> SectionRef:
     """Set the claims and values added, removed and changed from ``old`` to ``new`` on ``ref``."""
     a, b = _claim_texts(old), _claim_texts(new)
     ref.claims_added = [ClaimRef(line=line, text=t) for t, line in b.items() if t not in a]
     ref.claims_removed = [ClaimRef(line=line, text=t) for t, line in a.items() if t not in b]
-    va, vb = _values(old), _values(new)
+    va, vb = _values(old, at), _values(new, at)
     for key, vals in vb.items():
         subject, metric = key
         if key not in va:
@@ -174,9 +187,12 @@ def _fill(ref: SectionRef, old: Section | None, new: Section | None) -> SectionR
     return ref
 
 
-def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
+def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> VersionDiff:
     """Compare two parsed versions of a living document (pure).
 
+    :param at: the KB's :class:`kb.diff.attrib.Attributor` (:func:`kb.query.attributor`), so
+        that a value's subject is the one ``kb claims`` and ``kb diff`` give the same line
+        (card names, living-doc heading names); without it, the parser's subjects.
     :returns: :class:`VersionDiff`; lists are in document order.
     """
     out = VersionDiff(topic=topic, from_version=old.version or 0, to_version=new.version or 0,
@@ -190,7 +206,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
             matched_old.add(_key(o))
             matched_new.add(_key(s))
             if _body(old, o) != _body(new, s):
-                out.sections_changed.append(_fill(_ref(s, body_changed=True), o, s))
+                out.sections_changed.append(_fill(_ref(s, body_changed=True), o, s, at))
     old_titles = {_title(s): s for s in old.sections if _key(s) not in matched_old}
     for s in new.sections:
         if _key(s) in matched_new:
@@ -199,12 +215,11 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
         if o is not None:
             matched_old.add(_key(o))
             out.sections_renumbered.append(_fill(_ref(s, old_label=o.label, body_changed=_body(old, o) != _body(new, s)),
-                                                 o, s))
+                                                 o, s, at))
         else:
-            out.sections_added.append(_fill(_ref(s), None, s))
-    out.sections_removed = [_fill(_ref(s), s, None) for s in old.sections if _key(s) not in matched_old]
-    old_subjects = {k for s in old.sections for k in s.subjects}
-    new_subjects = {k for s in new.sections for k in s.subjects}
+            out.sections_added.append(_fill(_ref(s), None, s, at))
+    out.sections_removed = [_fill(_ref(s), s, None, at) for s in old.sections if _key(s) not in matched_old]
+    old_subjects, new_subjects = _subjects(old, at), _subjects(new, at)
     out.subjects_added = sorted(new_subjects - old_subjects)
     out.subjects_removed = sorted(old_subjects - new_subjects)
     old_cites, new_cites = old.cited_sources(), new.cited_sources()
@@ -216,7 +231,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str) -> VersionDiff:
     return out
 
 
-def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int) -> VersionDiff:
+def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int, at: Any = None) -> VersionDiff:
     """Load versions ``v_from`` and ``v_to`` (current file, history snapshot or git) and compare.
 
     :raises UsageError: a version that exists nowhere (the message lists the known ones).
@@ -226,4 +241,6 @@ def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int
         new = load_version(root, topic, v_to, parser)
     except LookupError as exc:
         raise UsageError(str(exc.args[0]) + "; pick one of those for --from/--to") from exc
-    return version_diff(old, new, topic)
+    if at is not None:
+        at.learn([*(c for s in old.sections for c in s.claims), *(c for s in new.sections for c in s.claims)])
+    return version_diff(old, new, topic, at)

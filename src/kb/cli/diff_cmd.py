@@ -119,7 +119,9 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
             raise UsageError(f"{topic}: the current living doc has no version; give --to")
     else:
         end = parse_version(v_to, "--to")
-    out = diff_versions(root, topic, parser, start, end)
+    from kb.query import attributor
+
+    out = diff_versions(root, topic, parser, start, end, attributor(opened))
     if fmt is Format.json:
         sys.stdout.write(out.model_dump_json(indent=2) + "\n")
         return
@@ -133,8 +135,8 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
                 Column("title", options={"overflow": "fold"}),
                 Column("what changed", body=True, options={"overflow": "fold", "ratio": 3})),
                rows, title=f"{topic}: v{out.from_version} → v{out.to_version}")
-    console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}")
-    console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}")
+    console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}".rstrip())
+    console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}".rstrip())
     console.print(f"citations: +{len(out.citations_added)} -{len(out.citations_removed)}")
     for side in ("from", "to"):
         c = out.citations[side]

@@ -319,21 +319,44 @@ def heading_names(headings: Iterable[str]) -> list[tuple[str, str]]:
 
     ``### 1.1 AWQ`` names ``entity:awq``; ``## 2.4 FlashInfer（arXiv:2606.20295）`` names
     ``arxiv:2606.20295``. Only a heading whose text (numbering and a bracketed id aside) is one
-    name-like token counts: letters with a capital inside, a digit, ``.`` or ``-`` (``GPTQ``,
-    ``SmoothQuant``, ``llama.cpp``, ``TensorRT-LLM``), so that "Scheduling" or "开放问题" are no
-    subject names.
+    name-like token counts. Without an id the token must look like a name: a capital inside, a
+    digit, ``.`` or ``-`` (``GPTQ``, ``SmoothQuant``, ``llama.cpp``, ``TensorRT-LLM``), so that
+    "Scheduling" or "开放问题" are no subject names; with exactly one id beside it, any word is
+    the paper's name (``### §1.2 Medusa（arXiv:2401.10774）``). Several words are never a name
+    here ("Speculative Decoding（arXiv:…）" would take every mention of the technique), but
+    they label the id (:func:`heading_labels`).
     """
     out: list[tuple[str, str]] = []
     for h in headings:
-        refs = find_arxiv(h)
-        text = re.sub(r"[（(【\[][^）)】\]]*[）)】\]]", " ", h)
-        text = _HEADING_NUMBER_RE.sub("", text).strip().strip("*_ ")
+        refs, text = _heading_text(h)
         if not _HEADING_NAME_RE.match(text):
             continue
-        if not (any(c.isupper() for c in text[1:]) or any(c.isdigit() or c in ".-+#" for c in text)):
+        if len(refs) != 1 and not (any(c.isupper() for c in text[1:]) or any(c.isdigit() or c in ".-+#" for c in text)):
             continue
         out.append((text, refs[0].key if len(refs) == 1 else entity_key(text)))
     return out
+
+
+def heading_labels(headings: Iterable[str]) -> dict[str, str]:
+    """``arXiv key -> name`` for headings that name one paper by its id: the words before the
+    bracket (``### 2.3 Lookahead Decoding（arXiv:2402.02057）`` labels ``arxiv:2402.02057``
+    "Lookahead Decoding"), shown for a paper without a card instead of its bare id."""
+    out: dict[str, str] = {}
+    for h in headings:
+        refs, text = _heading_text(h)
+        if len(refs) == 1 and _HEADING_LABEL_RE.match(text):
+            out.setdefault(refs[0].key, text)
+    return out
+
+
+_HEADING_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9.+#_-]*(?: [A-Za-z0-9.+#_:-]+){0,5}$")
+
+
+def _heading_text(heading: str) -> tuple[list, str]:
+    """The ids of a heading and its text without numbering and bracketed parts."""
+    refs = find_arxiv(heading)
+    text = re.sub(r"[（(【\[][^）)】\]]*[）)】\]]", " ", heading)
+    return refs, _HEADING_NUMBER_RE.sub("", text).strip().strip("*_ ")
 
 
 def entity_names(config: KbConfig) -> dict[str, str]:
@@ -400,10 +423,11 @@ class Attributor:
 
     def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = (),
                  headings: Iterable[str] = ()) -> None:
+        headings = list(headings)
         names = entity_names(config)
         for name, key in heading_names(headings):
             names.setdefault(name.lower(), key)
-        self.labels: dict[str, str] = {entity_key(c): c for c in config.entities}
+        self.labels: dict[str, str] = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
         self._group: dict[str, str] = {}
