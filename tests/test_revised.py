@@ -177,3 +177,27 @@ def test_docs_json_shape_is_the_real_output(run_kb, kb_root, served) -> None:
         k: v for k, v in real_revised.items() if k != "pinned"}
     assert all(p in real_revised["pinned"] for p in doc["revised"]["pinned"])
     assert all(d in real_deps for d in doc["dependents"]) and set(doc["dependents"][0]) == set(real_deps[0])
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_brief_section_6_lists_revised_and_withdrawn_papers(run_kb, kb_root, served, lang: str) -> None:
+    before = run_kb(["digest", "inference", "--date", "2026-08-21", "--out", "-", "--executor", "lead",
+                     "--lang", lang, "--kb", str(kb_root)])
+    assert before.exit_code == 0 and "2608.05678" not in before.stdout  # nothing cached: no block
+    run_kb(["verify", "--all", "--kb", str(kb_root)])
+    res = run_kb(["digest", "inference", "--date", "2026-08-21", "--out", "-", "--executor", "lead",
+                  "--lang", lang, "--kb", str(kb_root)])
+    assert res.exit_code == 0, res.stderr
+    six = res.stdout.split("## 6.", 1)[1].split("## 7.", 1)[0]
+    title = "KVFlow: Adaptive KV Cache Streaming for Long-Context Serving"
+    withdrawn = "This paper has been withdrawn by the authors due to an error in the evaluation of Section 4"
+    if lang == "zh":
+        assert (f"- arXiv:2608.01234（{title}）论文已修订（v1 → v3，2026-08-20）：请重新核对 "
+                f"{CARD}、{DOC}:12\n") in six
+        assert (f"- arXiv:2608.05678（Speculative Prefill with Draft-Free Verification）v2 已撤回（2026-08-18：{withdrawn}）："
+                f"依赖它的 3 处需重新核对：{DOC}:15、{DOC}:17、{DOC}:18\n") in six
+    else:
+        assert f"- arXiv:2608.01234 ({title}) paper revised (v1 → v3, 2026-08-20): re-check {CARD}, {DOC}:12\n" in six
+        assert (f"- arXiv:2608.05678 (Speculative Prefill with Draft-Free Verification) v2 withdrawn (2026-08-18: "
+                f"{withdrawn}): re-check what depends on it (3): {DOC}:15, {DOC}:17, {DOC}:18\n") in six
+    assert not any(TOM in line for line in six.splitlines() if line.startswith("- arXiv:"))  # it cites v3

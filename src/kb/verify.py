@@ -417,26 +417,7 @@ class Verifier:
         return next((m.line for m in rows if m.path == path and m.claim_id is None), 1)
 
     def _dependents(self, arxiv_id: str | None) -> list[Dependent]:
-        """Every claim about the paper as ``kb claims --subject`` sees it (kb.query, the
-        Attributor), and every other line that names its id (headings, front matter)."""
-        from kb.query import ClaimFilter, select_claims
-
-        if arxiv_id is None:
-            return []
-        roles = {f.path: f.role for f in self.kb.store.files()}
-        out: dict[tuple[str, int], Dependent] = {}
-        for c in select_claims(self.kb, ClaimFilter(subject=arxiv_id)):
-            p = c.provenance
-            out.setdefault((p.path, p.line), Dependent(path=p.path, line=p.line, end_line=p.end_line, role=c.role,
-                                                       kind=c.kind, text=c.text))
-        for m in self.kb.store.mentions(arxiv_id):
-            if m in self._own:
-                continue
-            covered = any(d.path == m.path and d.line <= m.line <= d.end_line for d in out.values())
-            if not covered:
-                out[(m.path, m.line)] = Dependent(path=m.path, line=m.line, end_line=m.line,
-                                                  role=roles.get(m.path, "other"), kind=m.kind, text=m.raw)
-        return [out[k] for k in sorted(out)]
+        return dependents(self.kb, arxiv_id, self._own) if arxiv_id else []
 
     def _card(self, t: Target, rec: SourceRecord | None) -> tuple[Card | None, CardInfo | None, list[Check]]:
         checks: list[Check] = []
@@ -537,6 +518,31 @@ class Verifier:
                 self._claims.clear()
             self._claims[path] = {c.id: c.text for c in self.kb.store.claims(path=path)}
         return self._claims[path].get(claim_id)
+
+
+def dependents(kb: Kb, arxiv_id: str, own: OwnBriefs | None = None) -> list[Dependent]:
+    """Every place of the KB that depends on paper ``arxiv_id`` (a withdrawn paper's list):
+    each claim about it as ``kb claims --subject`` sees it (:func:`kb.query.select_claims`, the
+    Attributor: its id, a card name, the enclosing heading), and every other line naming its
+    id (headings, front matter), kb's own brief lines left out; by path and line."""
+    from kb.query import ClaimFilter, select_claims
+
+    own = own if own is not None else OwnBriefs(kb)
+    roles = {f.path: f.role for f in kb.store.files()}
+    out: dict[tuple[str, int], Dependent] = {}
+    for c in select_claims(kb, ClaimFilter(subject=arxiv_id)):
+        p = c.provenance
+        out.setdefault((p.path, p.line), Dependent(path=p.path, line=p.line, end_line=p.end_line, role=c.role,
+                                                   kind=c.kind, text=c.text))
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for d in out.values():
+        spans.setdefault(d.path, []).append((d.line, d.end_line))
+    for m in kb.store.mentions(arxiv_id):
+        if m in own or any(a <= m.line <= b for a, b in spans.get(m.path, ())):
+            continue
+        out[(m.path, m.line)] = Dependent(path=m.path, line=m.line, end_line=m.line,
+                                          role=roles.get(m.path, "other"), kind=m.kind, text=m.raw)
+    return [out[k] for k in sorted(out)]
 
 
 def _result(t: Target, checks: list[Check], info: ArxivInfo | None, card: CardInfo | None,

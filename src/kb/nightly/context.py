@@ -118,6 +118,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                      "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
                      "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},
         "next": _next_steps(night, conflicts, increments + others, arxiv_rows),
+        "revised": _revised(night),
         "relay": _relay(increments, conflicts),
         "candidates": next_candidates(night),
         "card_stats": _card_stats(night),
@@ -378,3 +379,59 @@ def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) ->
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
     return [c["id"] for g in s["groups"] for c in g["claims"]]
+
+
+def _revised(night: Night) -> list[dict[str, Any]]:
+    """Section 6's revised and withdrawn papers (:mod:`kb.revised`, against arXiv's latest as
+    ``kb verify`` cached it): per paper of the night's subjects or cited by the living doc,
+    the places of the window and the doc pinned to an older version (and its card, when written
+    from one), or, for a withdrawn paper, every window claim and doc line about it.
+
+    :returns: ``[{"id", "label", "latest", "date", "withdrawn", "comment", "en", "zh",
+        "places": ["path:line" or a card path, …]}]`` by id (``en``/``zh``: the revised note
+        from the oldest pinned version; None for a withdrawn paper); empty when the cache
+        knows no later version and no withdrawal.
+    """
+    from kb.revised import is_older, latest_of, revised_note
+
+    about: dict[str, list[Claim]] = defaultdict(list)
+    for s in night.result.subjects:
+        if s.key.startswith("arxiv:"):
+            about[s.key[6:]].extend(night.claims[i] for i in s.claims if i in night.claims)
+    cited: dict[str, list[tuple[Claim, int | None]]] = defaultdict(list)
+    for c in (*night.claims.values(), *night.doc.claims):
+        for ref in c.arxiv:
+            cited[ref.id].append((c, ref.version))
+    labels = {s.key: s.label for s in night.result.subjects}
+    out = []
+    for arxiv_id in sorted(set(about) | {i for i, refs in cited.items() if any(v for _, v in refs)}):
+        latest = latest_of(night.kb.store, arxiv_id)
+        if latest is None:
+            continue
+        if latest.withdrawn:  # what depends on it, as kb verify lists it: the window's and the doc's
+            from kb.verify import dependents
+
+            from kb.livedoc import doc_path
+
+            window = {_source(c) for c in night.claims.values()}
+            docs = {night.doc.path, doc_path(night.topic)}
+            places = [f"{d.path}:{d.line}" for d in dependents(night.kb, arxiv_id)
+                      if d.path in docs or f"{d.path}:{d.line}" in window]
+            versions = []
+        else:
+            pinned = [(c, v) for c, v in cited.get(arxiv_id, []) if is_older(v, latest)]
+            card = night.cards.get(f"arxiv:{arxiv_id}")
+            card_pinned = card is not None and is_older(card.version, latest)
+            places = ([card.path] if card_pinned else []) + list(dict.fromkeys(_source(c) for c, _ in pinned))
+            versions = [v for _, v in pinned if v] + ([card.version] if card_pinned and card else [])
+        if not places:
+            continue
+        oldest = min(versions) if versions else None
+        card = night.cards.get(f"arxiv:{arxiv_id}")
+        label = labels.get(f"arxiv:{arxiv_id}") or (card.title if card is not None and card.title else f"arXiv:{arxiv_id}")
+        out.append({"id": arxiv_id, "label": label,
+                    "latest": latest.version, "date": latest.date, "withdrawn": latest.withdrawn,
+                    "comment": latest.comment,
+                    "en": revised_note(oldest, latest, "en") if oldest else None,
+                    "zh": revised_note(oldest, latest, "zh") if oldest else None, "places": places})
+    return out
