@@ -16,6 +16,7 @@ topics:
   inference: [inference-systems]
 entities:
   vLLM: []
+  SGLang: []
 """
 
 FILES = {
@@ -49,6 +50,12 @@ created: 2026-08-03T10:00:00+08:00
 - KVFlow（arXiv:2608.01234v1）吞吐提升 2.4×，据作者博客 https://blog.kvflow.dev/launch 。
 - Speculative Prefill（arXiv:2608.05678）TTFT 降低 35%，见 https://www.example-news.com/prefill 。
 - vLLM 的 TTFT 降低 40%，见 https://www.example-news.com/vllm 。
+""",
+    "inbox/ana/2026-08-15-engines.md": """\
+# 引擎速记
+
+- 据 https://vllm.ai/blog/ttft ，vLLM 的 TTFT 降低 38%。
+- 据 https://www.example-news.com/sglang ，SGLang 吞吐 5200 tok/s。
 """,
     "inbox/tom/2026-08-21-kvflow-v3.md": """\
 # KVFlow v3
