@@ -118,3 +118,33 @@ def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:
     real = json.loads(run_kb(["sources", "--format", "json", "--kb", str(kb_root)]).stdout)
     assert doc["topics"] == real["topics"]
     assert all(r in real["sources"] for r in doc["sources"]) and len(doc["sources"]) >= 2
+
+
+@pytest.mark.parametrize(("lang", "row"), [
+    ("zh", "| 4 | vLLM：40% 只有摘要转述来源，无论文事实支撑（来源记录：jay：3 个数字，2 个后被推翻） | "),
+    ("en", "| 4 | vLLM: 40% have only secondhand sources, no paper fact (source record: jay: 3 numbers, 2 later contradicted) | "),
+])
+def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Path, lang: str, row: str) -> None:
+    res = run_kb(["digest", "inference", "--date", "2026-08-05", "--out", "-", "--executor", "lead",
+                  "--lang", lang, "--kb", str(kb_root)])
+    assert res.exit_code == 0, res.stderr
+    two = res.stdout.split("## 2.", 1)[1].split("## 3.", 1)[0]
+    assert row in two
+    assert sum("jay" in line and ("3 个数字" in line or "3 numbers" in line) for line in two.splitlines()) == 2
+
+
+def test_brief_record_counts_the_night_and_the_nights_before(kb_root: Path) -> None:
+    """The brief's ledger spans kb.window.HISTORY_WINDOWS nights before the night (bounded cost):
+    on 2026-08-21 jay's file of 2026-08-05 is too old to count, ana's of 2026-08-15 counts."""
+    from kb.ledger import build_ledger, history_window
+    from kb.nightly import pick_window
+    from kb.workspace import open_kb
+
+    kb = open_kb(kb_root)
+    try:
+        window = history_window(pick_window(kb, "inference", day="2026-08-21"))
+        assert (window.since_iso, window.until_iso) == ("2026-08-13T22:00:00+08:00", "2026-08-21T22:00:00+08:00")
+        ledger = build_ledger(kb, "inference", window)
+    finally:
+        kb.close()
+    assert [(r.source, r.numbers) for r in ledger.records if r.type == "author"] == [("ana", 2), ("tom", 1)]

@@ -143,14 +143,26 @@ def all_time(kb: Kb):  # noqa: ANN201 - kb.window.Window, imported lazily
     return Window(datetime.fromisoformat(lo).astimezone(tz), datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1))
 
 
-def topic_numbers(kb: Kb, topic: str) -> list[Number]:
+def history_window(night_window: Any, nights: int | None = None):  # noqa: ANN201 - kb.window.Window
+    """The window of a brief's ledger: the night and the ``nights`` windows of the same length
+    before it (default :data:`kb.window.HISTORY_WINDOWS`, the nights the density compares), so
+    the cost of a night stays bounded however large the KB grows."""
+    from kb.window import HISTORY_WINDOWS, Window
+
+    step = night_window.until - night_window.since
+    back = HISTORY_WINDOWS if nights is None else nights
+    return Window(night_window.since - back * step, night_window.until)
+
+
+def topic_numbers(kb: Kb, topic: str, window: Any = None) -> list[Number]:
     """The numbers of secondhand claims about ``topic``'s subjects, each with its fate, from
-    the topic's diff over every dated file (:func:`kb.nightly.run_night`)."""
+    the topic's diff over ``window`` (default :func:`all_time`: every dated file) by
+    :func:`kb.nightly.run_night`."""
     from kb.diff.attrib import Attributor
     from kb.diff.rules import _same_fact
     from kb.nightly import run_night
 
-    night = run_night(kb, topic, all_time(kb))
+    night = run_night(kb, topic, window if window is not None else all_time(kb))
     r = night.result
     listed = {s.key for s in r.subjects}
     unsupported = {(s.subject, s.raw, s.source) for s in r.secondhand_only}
@@ -206,16 +218,17 @@ def _against(conflicts: Iterable[Any], subject: str, metric: str | None, source:
     return out
 
 
-def build_ledger(kb: Kb, topic: str | None = None) -> Ledger:
+def build_ledger(kb: Kb, topic: str | None = None, window: Any = None) -> Ledger:
     """The ledger of ``topic`` (else of every topic with a living doc), records sorted: authors
     before sites, then most numbers first, then by name.
 
+    :param window: the files whose numbers count (default: every dated file of the KB).
     :raises UsageError: unknown topic.
     """
     topics = ledger_topics(kb, topic)
     best: dict[tuple[str, str, str], Number] = {}
     for t in topics:
-        for n in topic_numbers(kb, t):
+        for n in topic_numbers(kb, t, window):
             key = (n.subject, n.raw, n.source)
             if key not in best or FATES.index(n.fate) < FATES.index(best[key].fate):
                 best[key] = n
@@ -240,4 +253,5 @@ def record_line(r: Record, lang: str = "en") -> str:
     return f"{r.source}: {r.numbers} {noun}, {tail}"
 
 
-__all__ = ["FATES", "Ledger", "Number", "Record", "build_ledger", "record_line", "site_of", "topic_numbers"]
+__all__ = ["FATES", "Ledger", "Number", "Record", "build_ledger", "history_window", "record_line", "site_of",
+           "topic_numbers"]

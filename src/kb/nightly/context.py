@@ -246,14 +246,16 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
     folded = max(0, len(keys) - fold) if fold is not None else 0
+    records = _records(night) if keys else {}
     for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
+        authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
                      "id": key[6:] if key.startswith("arxiv:") else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": _urls(claims)})
+                     "urls": _urls(claims), "records": [records[a] for a in authors if a in records]})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -263,6 +265,19 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
     for i, row in enumerate(rows, 1):
         row["n"] = i
     return rows, folded
+
+
+def _records(night: Night) -> dict[str, dict[str, Any]]:
+    """Each author's record in the source ledger (:mod:`kb.ledger`) of the night's topic over
+    the night and the nights before it (:func:`kb.ledger.history_window`): author ->
+    ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
+    contradicted`` / ``jay：41 个数字，3 个后被推翻``)."""
+    from kb.ledger import build_ledger, history_window, record_line
+
+    ledger = build_ledger(night.kb, night.topic, history_window(night.window))
+    return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
+                       "en": record_line(r, "en"), "zh": record_line(r, "zh")}
+            for r in ledger.records if r.type == "author"}
 
 
 def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
