@@ -133,18 +133,24 @@ def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Pat
     assert sum("jay" in line and ("3 个数字" in line or "3 numbers" in line) for line in two.splitlines()) == 2
 
 
-def test_brief_record_counts_the_night_and_the_nights_before(kb_root: Path) -> None:
-    """The brief's ledger spans kb.window.HISTORY_WINDOWS nights before the night (bounded cost):
-    on 2026-08-21 jay's file of 2026-08-05 is too old to count, ana's of 2026-08-15 counts."""
-    from kb.ledger import build_ledger, history_window
-    from kb.nightly import pick_window
+def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Path) -> None:
+    """The brief's ledger counts the night's numbers from its own diff; a history window
+    (kb.ledger.history_window) counts earlier nights too: on 2026-08-21 with 7 nights before,
+    jay's file of 2026-08-05 is too old to count, ana's of 2026-08-15 counts."""
+    from kb.ledger import brief_ledger, build_ledger, history_window
+    from kb.nightly import pick_window, run_night
     from kb.workspace import open_kb
 
     kb = open_kb(kb_root)
     try:
-        window = history_window(pick_window(kb, "inference", day="2026-08-21"))
+        night = run_night(kb, "inference", pick_window(kb, "inference", day="2026-08-21"))
+        own = brief_ledger(night)
+        window = history_window(night.window)
         assert (window.since_iso, window.until_iso) == ("2026-08-13T22:00:00+08:00", "2026-08-21T22:00:00+08:00")
-        ledger = build_ledger(kb, "inference", window)
+        wide = build_ledger(kb, "inference", window)
+        assert [(r.source, r.numbers) for r in brief_ledger(night, 7).records] == [
+            (r.source, r.numbers) for r in wide.records]
     finally:
         kb.close()
-    assert [(r.source, r.numbers) for r in ledger.records if r.type == "author"] == [("ana", 2), ("tom", 1)]
+    assert [(r.source, r.numbers, r.unsettled) for r in own.records] == [("tom", 1, 1)]
+    assert [(r.source, r.numbers) for r in wide.records if r.type == "author"] == [("ana", 2), ("tom", 1)]

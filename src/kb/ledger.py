@@ -143,10 +143,17 @@ def all_time(kb: Kb):  # noqa: ANN201 - kb.window.Window, imported lazily
     return Window(datetime.fromisoformat(lo).astimezone(tz), datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1))
 
 
+BRIEF_NIGHTS = 0
+"""Earlier nights a brief's record also counts (:func:`brief_ledger`). 0: the night's own
+numbers, from the diff the brief already ran (no second diff). Each earlier night costs a
+diff of more files: on the 12,000-file synthetic KB (benchmarks/gen_kb.py) a night's diff takes
+0.9 s, a ledger of the night and the 7 before it 11.4 s (``kb.diff.rules._conflicts`` compares
+every pair of files stating a subject), so the brief stays on its own night."""
+
+
 def history_window(night_window: Any, nights: int | None = None):  # noqa: ANN201 - kb.window.Window
-    """The window of a brief's ledger: the night and the ``nights`` windows of the same length
-    before it (default :data:`kb.window.HISTORY_WINDOWS`, the nights the density compares), so
-    the cost of a night stays bounded however large the KB grows."""
+    """The night and the ``nights`` windows of the same length before it (default
+    :data:`kb.window.HISTORY_WINDOWS`, the nights the density compares)."""
     from kb.window import HISTORY_WINDOWS, Window
 
     step = night_window.until - night_window.since
@@ -154,22 +161,36 @@ def history_window(night_window: Any, nights: int | None = None):  # noqa: ANN20
     return Window(night_window.since - back * step, night_window.until)
 
 
+def brief_ledger(night: Any, nights: int = BRIEF_NIGHTS) -> Ledger:
+    """The ledger behind a brief's records: the night's own numbers (``nights`` 0, from its
+    diff), else those of the night and the ``nights`` before it (:func:`history_window`)."""
+    if nights <= 0:
+        return ledger_of([night.topic], night_numbers(night))
+    return build_ledger(night.kb, night.topic, history_window(night.window, nights))
+
+
 def topic_numbers(kb: Kb, topic: str, window: Any = None) -> list[Number]:
     """The numbers of secondhand claims about ``topic``'s subjects, each with its fate, from
     the topic's diff over ``window`` (default :func:`all_time`: every dated file) by
     :func:`kb.nightly.run_night`."""
-    from kb.diff.attrib import Attributor
-    from kb.diff.rules import _same_fact
     from kb.nightly import run_night
 
-    night = run_night(kb, topic, window if window is not None else all_time(kb))
-    r = night.result
+    return night_numbers(run_night(kb, topic, window if window is not None else all_time(kb)))
+
+
+def night_numbers(night: Any) -> list[Number]:
+    """The numbers of a :class:`kb.nightly.Night`'s secondhand claims with their fates, from
+    that night's own diff result (the brief reuses its diff: no second diff)."""
+    from kb.cards import known_titles
+    from kb.diff.attrib import Attributor
+    from kb.diff.rules import _same_fact
+
+    kb, r = night.kb, night.result
     listed = {s.key for s in r.subjects}
     unsupported = {(s.subject, s.raw, s.source) for s in r.secondhand_only}
     claims = sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line))
     cards = list(night.cards.values())
-    from kb.cards import known_titles
-
+    # the diff's own Attributor, built as kb.diff.rules.diff builds it
     at = Attributor(kb.config, cards, known_titles(kb.store, cards), [s.title for s in night.doc.sections])
     at.learn([*claims, *night.doc.claims])
     doc_facts: dict[str, list[Any]] = {}
@@ -226,12 +247,17 @@ def build_ledger(kb: Kb, topic: str | None = None, window: Any = None) -> Ledger
     :raises UsageError: unknown topic.
     """
     topics = ledger_topics(kb, topic)
+    return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window)))
+
+
+def ledger_of(topics: list[str], found: Iterable[Number]) -> Ledger:
+    """The :class:`Ledger` of numbers (a number found by several topics keeps its best fate,
+    in the order of :data:`FATES`)."""
     best: dict[tuple[str, str, str], Number] = {}
-    for t in topics:
-        for n in topic_numbers(kb, t, window):
-            key = (n.subject, n.raw, n.source)
-            if key not in best or FATES.index(n.fate) < FATES.index(best[key].fate):
-                best[key] = n
+    for n in found:
+        key = (n.subject, n.raw, n.source)
+        if key not in best or FATES.index(n.fate) < FATES.index(best[key].fate):
+            best[key] = n
     numbers = [best[k] for k in sorted(best, key=lambda k: (k[2].rsplit(":", 1)[0], int(k[2].rsplit(":", 1)[1]), k[1]))]
     records: dict[tuple[str, str], Record] = {}
     for n in numbers:
@@ -253,5 +279,5 @@ def record_line(r: Record, lang: str = "en") -> str:
     return f"{r.source}: {r.numbers} {noun}, {tail}"
 
 
-__all__ = ["FATES", "Ledger", "Number", "Record", "build_ledger", "history_window", "record_line", "site_of",
-           "topic_numbers"]
+__all__ = ["BRIEF_NIGHTS", "FATES", "Ledger", "Number", "Record", "brief_ledger", "build_ledger", "history_window", "ledger_of", "night_numbers",
+           "record_line", "site_of", "topic_numbers"]

@@ -268,13 +268,12 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
 
 
 def _records(night: Night) -> dict[str, dict[str, Any]]:
-    """Each author's record in the source ledger (:mod:`kb.ledger`) of the night's topic over
-    the night and the nights before it (:func:`kb.ledger.history_window`): author ->
-    ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
+    """Each author's record in the source ledger of the night (:func:`kb.ledger.brief_ledger`):
+    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
     contradicted`` / ``jay：41 个数字，3 个后被推翻``)."""
-    from kb.ledger import build_ledger, history_window, record_line
+    from kb.ledger import brief_ledger, record_line
 
-    ledger = build_ledger(night.kb, night.topic, history_window(night.window))
+    ledger = brief_ledger(night)
     return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
                        "en": record_line(r, "en"), "zh": record_line(r, "zh")}
             for r in ledger.records if r.type == "author"}
