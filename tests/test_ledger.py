@@ -154,3 +154,14 @@ def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Pa
         kb.close()
     assert [(r.source, r.numbers, r.unsettled) for r in own.records] == [("tom", 1, 1)]
     assert [(r.source, r.numbers) for r in wide.records if r.type == "author"] == [("ana", 2), ("tom", 1)]
+
+
+def test_since_and_until_bound_the_numbers_counted(run_kb, kb_root: Path) -> None:
+    res = run_kb(["sources", "--since", "2026-08-10", "--format", "json", "--kb", str(kb_root)])
+    assert [(r["source"], r["numbers"]) for r in json.loads(res.stdout)["sources"]] == [
+        ("ana", 2), ("tom", 1), ("example-news.com", 1), ("vllm.ai", 1)]
+    res = run_kb(["sources", "--until", "2026-08-10", "--format", "json", "--kb", str(kb_root)])
+    assert [(r["source"], r["numbers"], r["contradicted"]) for r in json.loads(res.stdout)["sources"]][:1] == [
+        ("jay", 3, 2)]
+    bad = run_kb(["sources", "--since", "2026-08-10", "--until", "2026-08-01", "--kb", str(kb_root)])
+    assert bad.exit_code == 2 and "is not before --until" in bad.stderr

@@ -129,18 +129,24 @@ def ledger_topics(kb: Kb, topic: str | None) -> list[str]:
     return [t for t in kb.config.topic_names() if (kb.root / doc_path(t)).is_file()]
 
 
-def all_time(kb: Kb):  # noqa: ANN201 - kb.window.Window, imported lazily
-    """The window holding every dated file of the KB: from the earliest ``written_at`` to one
-    minute after the latest."""
+def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = None):  # noqa: ANN201 - kb.window.Window
+    """The window holding every dated file of the KB: from the earliest ``written_at`` (or
+    ``since``) to one minute after the latest (or ``until``).
+
+    :raises UsageError: ``since`` is not before ``until``.
+    """
+    from kb.errors import UsageError
     from kb.window import Window
 
     lo, hi = kb.store.db.execute(
         "SELECT min(written_at), max(written_at) FROM files WHERE written_at IS NOT NULL").fetchone()
     tz = kb.config.tzinfo
-    if lo is None:
-        now = datetime.now(tz).replace(second=0, microsecond=0)
-        return Window(now - timedelta(minutes=1), now)
-    return Window(datetime.fromisoformat(lo).astimezone(tz), datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1))
+    now = datetime.now(tz).replace(second=0, microsecond=0)
+    start = since or (datetime.fromisoformat(lo).astimezone(tz) if lo else now - timedelta(minutes=1))
+    end = until or (datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1) if hi else now)
+    if start >= end:
+        raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
+    return Window(start, end)
 
 
 BRIEF_NIGHTS = 0

@@ -13,6 +13,8 @@ from kb.cli.common import Column, KbOption, app, blocks_wanted, console, load, p
 
 
 class SourcesFormat(str, Enum):
+    """Output of ``kb sources``: a table (blocks in a pipe) or the JSON of docs/sources.md."""
+
     text = "text"
     json = "json"
 
@@ -20,6 +22,9 @@ class SourcesFormat(str, Enum):
 @app.command("sources")
 def sources_cmd(
     topic: Annotated[Optional[str], typer.Option(help="One topic (default: every kb.yaml topic with a living doc).")] = None,
+    since: Annotated[Optional[str], typer.Option(help="Count numbers written at or after this ISO date/time.")] = None,
+    until: Annotated[Optional[str], typer.Option(help="Count numbers written before this ISO date/time "
+                                                      "(the living doc is the version of that time).")] = None,
     fmt: Annotated[SourcesFormat, typer.Option("--format", help="text or json.")] = SourcesFormat.text,
     kb: KbOption = None,
 ) -> None:
@@ -29,22 +34,31 @@ def sources_cmd(
     (the inbox folder) and for each site its claim cites (the host of a URL), with its fate
     in the topic's diff over every dated file: backed (a paper-fact states the same value),
     contradicted (a conflict whose other side is a paper-fact or the living doc), in-doc (the
-    living doc states it) or unsettled. Exit code 0; 2 for an unknown topic.
+    living doc states it) or unsettled. By default every dated file counts; --since/--until
+    bound the files (the cost grows with the square of the files stating one subject).
+    Exit code 0; 2 for an unknown topic or a bad date.
     Details: docs/sources.md.
 
     Example:
 
         kb sources --topic inference
 
+        kb sources --since 2026-07-01 --until 2026-08-01
+
         kb sources --format json
     """
     from rich.text import Text
 
-    from kb.ledger import build_ledger
+    from kb.ledger import all_time, build_ledger
+    from kb.window import parse_moment
 
     opened = load(kb, quiet=True)
     try:
-        ledger = build_ledger(opened, topic)
+        window = None
+        if since or until:
+            window = all_time(opened, parse_moment(since, opened.config, "--since") if since else None,
+                              parse_moment(until, opened.config, "--until") if until else None)
+        ledger = build_ledger(opened, topic, window)
     finally:
         opened.close()
     if fmt is SourcesFormat.json:
