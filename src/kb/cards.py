@@ -402,7 +402,8 @@ class Card:
     :ivar created: the file's ``written_at`` (ISO, KB time zone): its ``created``, else its stamp.
     :ivar number: front-matter ``card`` when an integer, else the file name's number.
     :ivar arxiv_raw: front-matter ``arxiv`` as written; :ivar arxiv_id: its id (no version);
-        :ivar version: its version, None when it names none.
+        :ivar version: its version (the one the card was written from), else front-matter
+        ``arxiv_version`` (``2`` or ``v2``), None when neither names one.
     :ivar name_number: / :ivar name_id: what the file name states (:func:`name_id`).
     """
 
@@ -451,6 +452,10 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
             arxiv_id, version = ref.id, ref.version
         except InvalidArxivId:
             pass
+    pinned = front.get("arxiv_version")  # the version the card was written from, when arxiv names none
+    if arxiv_id and version is None and isinstance(pinned, (int, str)) and not isinstance(pinned, bool):
+        text = str(pinned).strip().lower().removeprefix("v")
+        version = int(text) if text.isdigit() and int(text) > 0 else None
     number = front.get("card")
     title = front.get("title")
     category = front.get("category")

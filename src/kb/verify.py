@@ -85,6 +85,45 @@ class MentionInfo(BaseModel):
     written_at: str | None = None
 
 
+class Pin(BaseModel):
+    """A place of the KB pinned to an older version of a revised paper (:mod:`kb.revised`)."""
+
+    path: str
+    line: int
+    version: int
+    """The version it cites (a claim) or was written from (the card)."""
+    kind: str | None = None
+    """Kind of the claim; None for the card, front matter and headings."""
+    card: bool = False
+    """True for the paper card written from that version."""
+    message: str
+    """``paper revised (v1 → v3, 2026-08-20): re-check``."""
+
+
+class Revised(BaseModel):
+    """The paper has a later version than some places of the KB cite."""
+
+    latest_version: int
+    latest_date: str | None
+    """``YYYY-MM-DD`` of the latest version's ``updated`` (UTC)."""
+    pinned: list[Pin]
+    """Every place pinned to an older version, the card first, then by path and line."""
+
+
+class Dependent(BaseModel):
+    """A claim or line of the KB that depends on a withdrawn paper (it is about the paper,
+    as ``kb claims --subject`` sees it, or names its id)."""
+
+    path: str
+    line: int
+    end_line: int
+    role: str
+    """``living-doc``, ``card``, ``inbox`` or ``other``."""
+    kind: str | None = None
+    """Kind of the claim; None for a heading or front matter naming the id."""
+    text: str = ""
+
+
 class VerifyResult(BaseModel):
     """The verdict on one id: one object of ``kb verify --format json``."""
 
@@ -98,6 +137,11 @@ class VerifyResult(BaseModel):
     arxiv: ArxivInfo | None
     card: CardInfo | None
     mentions: list[MentionInfo]
+    revised: Revised | None = None
+    """Set when arXiv (or its cached answer for the bare id) has a later version than the card
+    or some claims cite; None otherwise."""
+    dependents: list[Dependent] = []
+    """For a withdrawn paper: every claim and line of the KB that depends on it, by path and line."""
 
     def warned(self) -> bool:
         """Any warning (what ``--strict`` turns into a failure)."""
@@ -322,6 +366,11 @@ class Verifier:
         if rec is not None:
             checks += self._paper_checks(t, rec, card_entry, rows)
         checks += self._other_titles(t, rows)
+        revised = self._revised(t, rec, answer, card_entry, rows)
+        if revised is not None:
+            checks += [Check(level="warning", code="paper-revised", message=f"{p.message}: {p.path}:{p.line}"
+                             + (" (card written from it)" if p.card else "")) for p in revised.pinned]
+        dependents = self._dependents(t.id) if rec is not None and rec.withdrawn else []
         info = None
         if rec is not None:
             info = ArxivInfo(
@@ -331,7 +380,44 @@ class Verifier:
                 primary_category=rec.primary_category, comment=rec.comment, journal_ref=rec.journal_ref,
                 withdrawn=rec.withdrawn, fetched_at=answer.fetched_at or "", cached=answer.cached,
             )
-        return _result(t, checks, info, card, mentions)
+        result = _result(t, checks, info, card, mentions)
+        result.revised = revised
+        result.dependents = dependents
+        return result
+
+    def _revised(self, t: Target, rec: SourceRecord | None, answer: Answer, card: Card | None,
+                 rows: list[MentionRow]) -> Revised | None:
+        """Places pinned to a version before arXiv's latest (:mod:`kb.revised`): the card written
+        from one, and every mention citing one. The latest is the answer for a bare id, else
+        the cached answer for the bare id."""
+        from kb.revised import from_record, is_older, latest_of, revised_note
+
+        assert t.id is not None
+        latest = (from_record(rec, answer.fetched_at) if rec is not None and t.version is None
+                  else latest_of(self.kb.store, t.id))
+        if latest is None or latest.withdrawn:
+            return None  # a withdrawn latest version: the withdrawn checks and the dependents say it
+        pins: list[Pin] = []
+        if card is not None and is_older(card.version, latest):
+            pins.append(Pin(path=card.path, line=self._front_line(card.path, rows), version=card.version or 0,
+                            card=True, message=revised_note(card.version or 0, latest)))
+        for m in rows:
+            if card is not None and m.path == card.path and m.claim_id is None:
+                continue  # the card's own front matter: the card pin above
+            if is_older(m.version, latest):
+                pins.append(Pin(path=m.path, line=m.line, version=m.version or 0, kind=m.kind,
+                                message=revised_note(m.version or 0, latest)))
+        if not pins:
+            return None
+        return Revised(latest_version=latest.version, latest_date=latest.date, pinned=pins)
+
+    @staticmethod
+    def _front_line(path: str, rows: list[MentionRow]) -> int:
+        """The line of the card's front-matter id (its first mention without a claim), else 1."""
+        return next((m.line for m in rows if m.path == path and m.claim_id is None), 1)
+
+    def _dependents(self, arxiv_id: str | None) -> list[Dependent]:
+        return dependents(self.kb, arxiv_id, self._own) if arxiv_id else []
 
     def _card(self, t: Target, rec: SourceRecord | None) -> tuple[Card | None, CardInfo | None, list[Check]]:
         checks: list[Check] = []
@@ -432,6 +518,31 @@ class Verifier:
                 self._claims.clear()
             self._claims[path] = {c.id: c.text for c in self.kb.store.claims(path=path)}
         return self._claims[path].get(claim_id)
+
+
+def dependents(kb: Kb, arxiv_id: str, own: OwnBriefs | None = None) -> list[Dependent]:
+    """Every place of the KB that depends on paper ``arxiv_id`` (a withdrawn paper's list):
+    each claim about it as ``kb claims --subject`` sees it (:func:`kb.query.select_claims`, the
+    Attributor: its id, a card name, the enclosing heading), and every other line naming its
+    id (headings, front matter), kb's own brief lines left out; by path and line."""
+    from kb.query import ClaimFilter, select_claims
+
+    own = own if own is not None else OwnBriefs(kb)
+    roles = {f.path: f.role for f in kb.store.files()}
+    out: dict[tuple[str, int], Dependent] = {}
+    for c in select_claims(kb, ClaimFilter(subject=arxiv_id)):
+        p = c.provenance
+        out.setdefault((p.path, p.line), Dependent(path=p.path, line=p.line, end_line=p.end_line, role=c.role,
+                                                   kind=c.kind, text=c.text))
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for d in out.values():
+        spans.setdefault(d.path, []).append((d.line, d.end_line))
+    for m in kb.store.mentions(arxiv_id):
+        if m in own or any(a <= m.line <= b for a, b in spans.get(m.path, ())):
+            continue
+        out[(m.path, m.line)] = Dependent(path=m.path, line=m.line, end_line=m.line,
+                                          role=roles.get(m.path, "other"), kind=m.kind, text=m.raw)
+    return [out[k] for k in sorted(out)]
 
 
 def _result(t: Target, checks: list[Check], info: ArxivInfo | None, card: CardInfo | None,

@@ -208,6 +208,10 @@ def _print_detail(r: VerifyResult) -> None:
     for m in r.mentions:
         version = f" v{m.version}" if m.version else ""
         console.print(Text(f"    {m.path}:{m.line}  {m.kind or '-'}{version}"))
+    if r.dependents:
+        console.print(Text(f"  withdrawn: {len(r.dependents)} places depend on it"))
+        for d in r.dependents:
+            console.print(Text(f"    {d.path}:{d.line}  {d.kind or '-'}  {d.text[:60]}"))
     for c in r.checks:
         console.print(Text(f"  {c.level}: {c.message}"))
 

@@ -42,6 +42,9 @@ class KbFacts:
     facts: dict[str, list[PaperFact]] = field(default_factory=dict)
     cards: list[Any] = field(default_factory=list)
     """Every card with a valid id (:func:`kb.cards.load_cards`), for the one attribution."""
+    latest: dict[str, Any] = field(default_factory=dict)
+    """Canonical id -> :class:`kb.revised.Latest` (arXiv's cached latest version, else a
+    card's), for every id the KB cites with a version (KB118)."""
 
 
 def load_facts(root: Path, store: Store) -> KbFacts:
@@ -58,6 +61,17 @@ def load_facts(root: Path, store: Store) -> KbFacts:
         if card.key and card.arxiv_id:
             out.card_ids.setdefault(card.arxiv_id, card.path)
             card_key[card.path] = card.key
+    from kb.revised import latest_of
+
+    card_versions: dict[str, list[tuple[int, str]]] = {}
+    for card in out.cards:
+        if card.arxiv_id and card.version:
+            card_versions.setdefault(card.arxiv_id, []).append((card.version, card.path))
+    pinned = {m.arxiv_id for m in store.mentions() if m.version} | set(card_versions)
+    for arxiv_id in sorted(pinned):
+        latest = latest_of(store, arxiv_id, card_versions.get(arxiv_id, ()))
+        if latest is not None:
+            out.latest[arxiv_id] = latest
     for c in store.claims(kind="paper-fact", role="card"):
         keys = set(c.subjects)
         own = card_key.get(c.provenance.path)

@@ -29,6 +29,7 @@ from kb.lint.rules.kb114_ineffective_emphasis import IneffectiveEmphasis
 from kb.lint.rules.kb115_table_row_cell_count import TableRowCellCount
 from kb.lint.rules.kb116_arxiv_id_noncanonical import ArxivIdNoncanonical
 from kb.lint.rules.kb117_nul_byte_in_line import NulByteInLine
+from kb.lint.rules.kb118_arxiv_version_outdated import ArxivVersionOutdated
 
 RULES: tuple[type[Rule], ...] = (
     FrontMatterInvalid,
@@ -48,6 +49,7 @@ RULES: tuple[type[Rule], ...] = (
     TableRowCellCount,
     ArxivIdNoncanonical,
     NulByteInLine,
+    ArxivVersionOutdated,
 )
 """Every rule, in the order they run and are documented."""
 

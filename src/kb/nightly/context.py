@@ -141,6 +141,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "next": _fold_steps(steps, fold), "next_more": _folded_steps(steps, fold),
         "relay": [a for a in relay if a["type"] != "settle"] + [a for a in relay if a["type"] == "settle"][:fold],
         "relay_more": list(dict.fromkeys(a["n"] for a in relay if a["type"] == "settle"))[fold:],
+        "revised": _revised(night),
         "candidates": next_candidates(night),
         "card_stats": _card_stats(night),
         "sources_list": [f.path for f in files],
@@ -302,14 +303,16 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
     folded = max(0, len(keys) - fold) if fold is not None else 0
+    records = _records(night) if keys else {}
     for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
+        authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
                      "id": key[6:] if key.startswith("arxiv:") else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": _urls(claims)})
+                     "urls": _urls(claims), "records": [records[a] for a in authors if a in records]})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -321,6 +324,18 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
         for c in row.get("conflicts", ()):
             c["row"] = i  # the §2 row that lists this conflict
     return rows, folded
+
+
+def _records(night: Night) -> dict[str, dict[str, Any]]:
+    """Each author's record in the source ledger of the night (:func:`kb.ledger.brief_ledger`):
+    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
+    contradicted`` / ``jay：41 个数字，3 个后被推翻``)."""
+    from kb.ledger import brief_ledger, record_line
+
+    ledger = brief_ledger(night)
+    return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
+                       "en": record_line(r, "en"), "zh": record_line(r, "zh")}
+            for r in ledger.records if r.type == "author"}
 
 
 def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
@@ -593,3 +608,59 @@ def _folders(paths: Iterable[str]) -> list[dict[str, Any]]:
         folder, _, name = p.rpartition("/")
         out[folder + "/" if folder else ""].append(name)
     return [{"folder": k, "files": v} for k, v in out.items()]
+
+
+def _revised(night: Night) -> list[dict[str, Any]]:
+    """Section 6's revised and withdrawn papers (:mod:`kb.revised`, against arXiv's latest as
+    ``kb verify`` cached it): per paper of the night's subjects or cited by the living doc,
+    the places of the window and the doc pinned to an older version (and its card, when written
+    from one), or, for a withdrawn paper, every window claim and doc line about it.
+
+    :returns: ``[{"id", "label", "latest", "date", "withdrawn", "comment", "en", "zh",
+        "places": ["path:line" or a card path, …]}]`` by id (``en``/``zh``: the revised note
+        from the oldest pinned version; None for a withdrawn paper); empty when the cache
+        knows no later version and no withdrawal.
+    """
+    from kb.revised import is_older, latest_of, revised_note
+
+    about: dict[str, list[Claim]] = defaultdict(list)
+    for s in night.result.subjects:
+        if s.key.startswith("arxiv:"):
+            about[s.key[6:]].extend(night.claims[i] for i in s.claims if i in night.claims)
+    cited: dict[str, list[tuple[Claim, int | None]]] = defaultdict(list)
+    for c in (*night.claims.values(), *night.doc.claims):
+        for ref in c.arxiv:
+            cited[ref.id].append((c, ref.version))
+    labels = {s.key: s.label for s in night.result.subjects}
+    out = []
+    for arxiv_id in sorted(set(about) | {i for i, refs in cited.items() if any(v for _, v in refs)}):
+        latest = latest_of(night.kb.store, arxiv_id)
+        if latest is None:
+            continue
+        if latest.withdrawn:  # what depends on it, as kb verify lists it: the window's and the doc's
+            from kb.verify import dependents
+
+            from kb.livedoc import doc_path
+
+            window = {_source(c) for c in night.claims.values()}
+            docs = {night.doc.path, doc_path(night.topic)}
+            places = [f"{d.path}:{d.line}" for d in dependents(night.kb, arxiv_id)
+                      if d.path in docs or f"{d.path}:{d.line}" in window]
+            versions = []
+        else:
+            pinned = [(c, v) for c, v in cited.get(arxiv_id, []) if is_older(v, latest)]
+            card = night.cards.get(f"arxiv:{arxiv_id}")
+            card_pinned = card is not None and is_older(card.version, latest)
+            places = ([card.path] if card_pinned else []) + list(dict.fromkeys(_source(c) for c, _ in pinned))
+            versions = [v for _, v in pinned if v] + ([card.version] if card_pinned and card else [])
+        if not places:
+            continue
+        oldest = min(versions) if versions else None
+        card = night.cards.get(f"arxiv:{arxiv_id}")
+        label = labels.get(f"arxiv:{arxiv_id}") or (card.title if card is not None and card.title else f"arXiv:{arxiv_id}")
+        out.append({"id": arxiv_id, "label": label,
+                    "latest": latest.version, "date": latest.date, "withdrawn": latest.withdrawn,
+                    "comment": latest.comment,
+                    "en": revised_note(oldest, latest, "en") if oldest else None,
+                    "zh": revised_note(oldest, latest, "zh") if oldest else None, "places": places})
+    return out

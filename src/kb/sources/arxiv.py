@@ -408,7 +408,8 @@ class Lookup:
     cache answers where it can, else the id is ``unverified`` with arXiv's failure as reason.
     Successful answers are cached with the time fetched; a failure writes nothing (C05).
 
-    The cache only improves (issue 12): a not-found never replaces a cached found unless
+    The cache only improves (issue 12): a found record never replaces a cached found of a
+    higher version (arXiv's latest version only grows, issue 10), and a not-found never replaces a cached found unless
     arXiv answered that id on its own with a well-formed empty feed twice, at least
     :data:`CONFIRM_AFTER` apart (the first such answer is remembered under
     :data:`ABSENT_SINCE` in the found row). Until then the cached found answers, with its
@@ -486,10 +487,18 @@ class Lookup:
     def _store(self, key: str, rec: SourceRecord | None, alone_empty: bool, moment: datetime) -> Answer:
         """Cache arXiv's answer for ``key`` unless it is a not-found that would replace a found."""
         now = moment.isoformat()
+        old = self.store.cache_get(key)
         if rec is not None:
+            kept = old[2] if old is not None and old[1] == "found" and old[2] else None
+            if kept is not None and (kept.get("version") or 0) > (rec.version or 0):
+                # arXiv never takes a version back: a lower latest version is a stale answer
+                self.notes.append(f"{key}: arXiv answered v{rec.version} at {now}, below the cached latest "
+                                  f"v{kept.get('version')} of {old[0]}; kept the cached record")
+                return Answer(SourceRecord.model_validate(kept), "found", old[0], cached=True,
+                              note=f"arXiv answered v{rec.version}, below the cached v{kept.get('version')}; "
+                                   f"answered from the cache fetched {old[0]}")
             self.store.cache_put(key, now, "found", rec.to_cache())
             return Answer(rec, "found", now)
-        old = self.store.cache_get(key)
         if old is None or old[1] != "found" or not old[2]:
             self.store.cache_put(key, now, "not-found", None)
             return Answer(None, "not-found", now)

@@ -1,0 +1,167 @@
+"""The source ledger (issue 10 part 4): ``kb sources`` on the small KB of tests/revised_kb.py.
+
+Labelled by hand, from the files' texts (the diff decides, the ledger only counts):
+
+* jay 2026-08-05 line 3: KVFlow 2.4× (cites blog.kvflow.dev): the card's paper-fact says 2.1× → contradicted
+* jay line 4: Speculative Prefill TTFT −35% (example-news.com): the card's paper-fact says 35% → backed
+* jay line 5: vLLM TTFT −40% (example-news.com): the living doc says 38% → contradicted
+* ana 2026-08-15 line 3: vLLM TTFT −38% (vllm.ai): only the living doc states it → in-doc
+* ana line 4: SGLang 5200 tok/s (example-news.com): nobody else → unsettled
+* tom 2026-08-21 line 3: KVFlow 2.3× on H200 (no site): another set-up than 2.1× → unsettled
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from revised_kb import write_revised_kb
+
+REPO = Path(__file__).resolve().parents[1]
+JAY = "inbox/jay/2026-08-05-kvflow.md"
+
+
+@pytest.fixture
+def kb_root(tmp_path: Path) -> Path:
+    return write_revised_kb(tmp_path / "kb")
+
+
+def test_ledger_counts_per_author_and_site(run_kb, kb_root: Path) -> None:
+    res = run_kb(["sources", "--topic", "inference", "--format", "json", "--kb", str(kb_root)])
+    assert res.exit_code == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["topics"] == ["inference"]
+    rows = [(r["source"], r["type"], r["numbers"], r["backed"], r["contradicted"], r["in_doc"], r["unsettled"])
+            for r in data["sources"]]
+    assert rows == [
+        ("jay", "author", 3, 1, 2, 0, 0),
+        ("ana", "author", 2, 0, 0, 1, 1),
+        ("tom", "author", 1, 0, 0, 0, 1),
+        ("example-news.com", "site", 3, 1, 1, 0, 1),
+        ("blog.kvflow.dev", "site", 1, 0, 1, 0, 0),
+        ("vllm.ai", "site", 1, 0, 0, 1, 0),
+    ]
+    jay = data["sources"][0]
+    assert jay["contradicted_at"] == [f"{JAY}:3", f"{JAY}:5"]
+
+
+def test_ledger_numbers_carry_their_fate_and_what_contradicts_them(kb_root: Path) -> None:
+    from kb.ledger import build_ledger
+    from kb.workspace import open_kb
+
+    kb = open_kb(kb_root)
+    try:
+        ledger = build_ledger(kb)
+    finally:
+        kb.close()
+    assert [(n.source, n.subject, n.raw, n.fate) for n in ledger.numbers] == [
+        ("inbox/ana/2026-08-15-engines.md:3", "entity:vllm", "38%", "in-doc"),
+        ("inbox/ana/2026-08-15-engines.md:4", "entity:sglang", "5200 tok/s", "unsettled"),
+        (f"{JAY}:3", "arxiv:2608.01234", "2.4×", "contradicted"),
+        (f"{JAY}:4", "arxiv:2608.05678", "35%", "backed"),
+        (f"{JAY}:5", "entity:vllm", "40%", "contradicted"),
+        ("inbox/tom/2026-08-21-kvflow-v3.md:3", "arxiv:2608.01234", "2.3×", "unsettled"),
+    ]
+    against = {n.source: n.against for n in ledger.numbers if n.fate == "contradicted"}
+    assert against == {f"{JAY}:3": ["organized/knowledge/inference.md:12", "organized/paper_cards/701-2608-01234.md:10"],
+                       f"{JAY}:5": ["organized/knowledge/inference.md:22", "inbox/ana/2026-08-15-engines.md:3"]}
+
+
+def test_text_output_in_a_pipe_names_each_count(run_kb, kb_root: Path) -> None:
+    res = run_kb(["sources", "--kb", str(kb_root)])
+    lines = res.stdout.splitlines()
+    assert lines[0] == "source ledger · inference"
+    assert lines[1] == "jay  author  3 numbers  1 backed  2 contradicted  0 in doc  0 unsettled"
+    assert lines[2:4] == [f"    {JAY}:3", f"    {JAY}:5"]
+    assert "vllm.ai  site  1 numbers  0 backed  0 contradicted  1 in doc  0 unsettled" in lines
+
+
+def test_unknown_topic_is_a_usage_error(run_kb, kb_root: Path) -> None:
+    res = run_kb(["sources", "--topic", "rag", "--kb", str(kb_root)])
+    assert res.exit_code == 2 and "unknown topic 'rag'" in res.stderr
+
+
+def test_record_line_wording() -> None:
+    from kb.ledger import Record, record_line
+
+    jay = Record("jay", "author", numbers=41, contradicted=3)
+    assert record_line(jay) == "jay: 41 numbers, 3 later contradicted"
+    assert record_line(jay, "zh") == "jay：41 个数字，3 个后被推翻"
+    assert record_line(Record("tom", "author", numbers=1)) == "tom: 1 number, none contradicted"
+    assert record_line(Record("tom", "author", numbers=1), "zh") == "tom：1 个数字，无被推翻"
+
+
+def test_site_of() -> None:
+    from kb.ledger import site_of
+
+    assert site_of("https://www.Example-News.com/a?b=1") == "example-news.com"
+    assert site_of("http://blog.kvflow.dev") == "blog.kvflow.dev"
+    assert site_of("arxiv:2608.01234") is None and site_of("inbox/jay/x.md") is None
+
+
+def test_demo_kb_ledger(run_kb, demo_kb: Path) -> None:
+    """The demo KB (docs/demo-kb.md): every secondhand number of the inference topic is counted."""
+    res = run_kb(["sources", "--format", "json"], cwd=demo_kb)
+    data = json.loads(res.stdout)
+    jay = next(r for r in data["sources"] if r["source"] == "jay")
+    assert (jay["numbers"], jay["backed"], jay["contradicted"], jay["in_doc"], jay["unsettled"]) == (32, 5, 0, 16, 11)
+    assert sum(r["numbers"] for r in data["sources"] if r["type"] == "author") == 56
+
+
+def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:
+    text = (REPO / "docs" / "sources.md").read_text(encoding="utf-8")
+    [block] = re.findall(r"```json\n(.*?)```", text, re.S)
+    doc = json.loads(block)
+    real = json.loads(run_kb(["sources", "--format", "json", "--kb", str(kb_root)]).stdout)
+    assert doc["topics"] == real["topics"]
+    assert all(r in real["sources"] for r in doc["sources"]) and len(doc["sources"]) >= 2
+
+
+@pytest.mark.parametrize(("lang", "row"), [
+    ("zh", "| 4 | vLLM：40% 只有摘要转述来源，无论文事实支撑（来源记录：jay：3 个数字，2 个后被推翻） | "),
+    ("en", "| 4 | vLLM: 40% have only secondhand sources, no paper fact (source record: jay: 3 numbers, 2 later contradicted) | "),
+])
+def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Path, lang: str, row: str) -> None:
+    res = run_kb(["digest", "inference", "--date", "2026-08-05", "--out", "-", "--executor", "lead",
+                  "--lang", lang, "--kb", str(kb_root)])
+    assert res.exit_code == 0, res.stderr
+    two = res.stdout.split("## 2.", 1)[1].split("## 3.", 1)[0]
+    assert row in two
+    assert sum("jay" in line and ("3 个数字" in line or "3 numbers" in line) for line in two.splitlines()) == 2
+
+
+def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Path) -> None:
+    """The brief's ledger counts the night's numbers from its own diff; a history window
+    (kb.ledger.history_window) counts earlier nights too: on 2026-08-21 with 7 nights before,
+    jay's file of 2026-08-05 is too old to count, ana's of 2026-08-15 counts."""
+    from kb.ledger import brief_ledger, build_ledger, history_window
+    from kb.nightly import pick_window, run_night
+    from kb.workspace import open_kb
+
+    kb = open_kb(kb_root)
+    try:
+        night = run_night(kb, "inference", pick_window(kb, "inference", day="2026-08-21"))
+        own = brief_ledger(night)
+        window = history_window(night.window)
+        assert (window.since_iso, window.until_iso) == ("2026-08-13T22:00:00+08:00", "2026-08-21T22:00:00+08:00")
+        wide = build_ledger(kb, "inference", window)
+        assert [(r.source, r.numbers) for r in brief_ledger(night, 7).records] == [
+            (r.source, r.numbers) for r in wide.records]
+    finally:
+        kb.close()
+    assert [(r.source, r.numbers, r.unsettled) for r in own.records] == [("tom", 1, 1)]
+    assert [(r.source, r.numbers) for r in wide.records if r.type == "author"] == [("ana", 2), ("tom", 1)]
+
+
+def test_since_and_until_bound_the_numbers_counted(run_kb, kb_root: Path) -> None:
+    res = run_kb(["sources", "--since", "2026-08-10", "--format", "json", "--kb", str(kb_root)])
+    assert [(r["source"], r["numbers"]) for r in json.loads(res.stdout)["sources"]] == [
+        ("ana", 2), ("tom", 1), ("example-news.com", 1), ("vllm.ai", 1)]
+    res = run_kb(["sources", "--until", "2026-08-10", "--format", "json", "--kb", str(kb_root)])
+    assert [(r["source"], r["numbers"], r["contradicted"]) for r in json.loads(res.stdout)["sources"]][:1] == [
+        ("jay", 3, 2)]
+    bad = run_kb(["sources", "--since", "2026-08-10", "--until", "2026-08-01", "--kb", str(kb_root)])
+    assert bad.exit_code == 2 and "is not before --until" in bad.stderr
