@@ -159,3 +159,17 @@ def test_topic_keeps_chains_with_a_hop_of_the_topic(relay_kb: Path, run_kb) -> N
     result = _trace(run_kb, relay_kb, "Quokka", "--topic", "serving")
     # only tao's E1 (front matter topic: serving) is a file of the topic
     assert [c["first"] for c in result["chains"]] == [f"{MIRA}:5"]
+
+
+@pytest.mark.parametrize(("lang", "mark"), [
+    ("zh", f"vs 1,300 万（窗口）（在 {JAY}:9 处变了） |"),
+    ("en", f"vs 1,300 万 (window) (changed at {JAY}:9) |"),
+])
+def test_brief_conflict_row_says_where_the_value_changed(demo_kb: Path, run_kb, tmp_path: Path,  # noqa: ANN001
+                                                         lang: str, mark: str) -> None:
+    out = tmp_path / f"brief.{lang}.md"
+    res = run_kb(["--kb", str(demo_kb), "digest", "inference", "--date", "2026-07-31", "--lang", lang,
+                  "--out", str(out)])
+    assert res.exit_code == 0, res.stderr
+    rows = [r for r in out.read_text(encoding="utf-8").splitlines() if "ci_job_minutes" in r and r.startswith("| 2 |")]
+    assert len(rows) == 1 and mark in rows[0]
