@@ -173,3 +173,31 @@ def test_brief_conflict_row_says_where_the_value_changed(demo_kb: Path, run_kb, 
     assert res.exit_code == 0, res.stderr
     rows = [r for r in out.read_text(encoding="utf-8").splitlines() if "ci_job_minutes" in r and r.startswith("| 2 |")]
     assert len(rows) == 1 and mark in rows[0]
+
+
+def test_ambiguous_and_later_references_are_reported_not_guessed(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    from conftest import write_files
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\ntopics: [serving]\nentities:\n  Quokka: []\n',
+        "inbox/ana/2026-06-01T0900-ana-a.md": "- Quokka throughput 3,000 tok/s.\n",
+        "inbox/ana/2026-06-01T0900-ana-b.md": "- Quokka throughput 3,100 tok/s.\n",
+        "inbox/ana/2026-06-02-serving-e1prep.md": "- Quokka throughput 3,000 tok/s.\n",
+        "inbox/bo/2026-06-01T1200-bo-notes.md": ("- 据 ana 0900 简报，Quokka 吞吐 3,000 tok/s。\n"
+                                                 "- 见 ana 的 serving E1：Quokka 吞吐 3,000 tok/s。\n"),
+    })
+    result = _trace(run_kb, root, "Quokka")
+    assert result["unresolved"] == [
+        {"source": "inbox/bo/2026-06-01T1200-bo-notes.md:1", "ref": "ana 0900",
+         "reason": "2 files match: inbox/ana/2026-06-01T0900-ana-a.md, inbox/ana/2026-06-01T0900-ana-b.md"},
+        # ana's only serving E1 is dated the next day: no file written before the claim
+        {"source": "inbox/bo/2026-06-01T1200-bo-notes.md:2", "ref": "ana 的 serving E1",
+         "reason": "no serving E1 by ana written before 2026-06-01 12:00"},
+    ]
+    # nothing resolved, nothing cited: five statements, five chains of one hop each
+    assert [len(c["hops"]) for c in result["chains"]] == [1, 1, 1, 1, 1]
+
+
+def test_unknown_subject_is_a_usage_error(relay_kb: Path, run_kb) -> None:  # noqa: ANN001
+    res = run_kb(["--kb", str(relay_kb), "trace", "Wombat"])
+    assert res.exit_code == 2 and "--subject 'Wombat'" in res.stderr
