@@ -141,6 +141,32 @@ class FileInfo:
     written_at: str | None
 
 
+class FileIndex:
+    """The store's files, looked up by path or folder when a reference asks (a night reads a
+    few rows, never all 12,000).
+
+    :param db: the store's SQLite connection (:attr:`kb.store.Store.db`).
+    """
+
+    def __init__(self, db: Any) -> None:
+        self.db = db
+        self._under: dict[str, list[FileInfo]] = {}
+
+    def get(self, path: str) -> FileInfo | None:
+        """The file at ``path`` (KB-relative), else None."""
+        r = self.db.execute("SELECT path, role, author, written_at FROM files WHERE path=?", (path,)).fetchone()
+        return FileInfo(*r) if r else None
+
+    def under(self, prefix: str) -> list[FileInfo]:
+        """Files whose path starts with ``prefix``, by path (a range of the primary key)."""
+        hit = self._under.get(prefix)
+        if hit is None:
+            rows = self.db.execute("SELECT path, role, author, written_at FROM files WHERE path >= ? AND path < ? "
+                                   "ORDER BY path", (prefix, prefix + "\U0010ffff"))
+            hit = self._under[prefix] = [FileInfo(*r) for r in rows]
+        return hit
+
+
 def norm_url(url: str) -> str:
     """``url`` as relays compare it: host lower-cased without ``www.``, no scheme, fragment or
     trailing ``/`` (``https://www.InfoQ.cn/a/`` -> ``infoq.cn/a``)."""
@@ -153,23 +179,20 @@ def norm_url(url: str) -> str:
 class Resolver:
     """Turns a claim's citations into KB paths and source keys (rules 1 and 2 of the module).
 
-    :param files: every file of the store.
+    :param files: the store's files.
     :param entities: kb.yaml canonical entity names (their keys name sites).
     :param at: the KB's Attributor (its name matcher finds named sites).
     :param text_of: path -> ``(lines of the file as stored, 1-based lines of its headings)``,
         for a section's source lines; ``([], [])`` when the file cannot be read.
     """
 
-    def __init__(self, files: Iterable[FileInfo], entities: Iterable[str], at: Attributor,
+    def __init__(self, files: FileIndex, entities: Iterable[str], at: Attributor,
                  text_of: Callable[[str], tuple[list[str], list[int]]]) -> None:
-        self.files = {f.path: f for f in files}
+        self.files = files
         self.at = at
         self.text_of = text_of
-        self.authors = sorted({f.path.split("/")[1] for f in self.files.values()
-                               if f.path.startswith("inbox/") and f.path.count("/") >= 2}, key=len, reverse=True)
-        alts = "|".join(re.escape(a) for a in self.authors)
-        self._ref_re = re.compile(rf"(?<![A-Za-z0-9_/.-])(?P<author>{alts})\s*(?:{_TIME_REF}|{_E1_REF})",
-                                  re.IGNORECASE) if alts else None
+        # any word before a time or an E1 may be an author: the folder decides (inbox/<author>/)
+        self._ref_re = re.compile(rf"(?<![A-Za-z0-9_/.'-])(?P<author>[A-Za-z][A-Za-z0-9_-]{{0,31}})\s*(?:{_TIME_REF}|{_E1_REF})")
         self._site_names = {re.sub(r"[\s_-]", "", e.lower()): entity_key(e) for e in entities}
         self._sections: dict[tuple[str, int], list[str]] = {}
 
@@ -189,33 +212,43 @@ class Resolver:
                 found.append(paths[0])
             else:
                 bad.append(Unresolved(src, s, why or f"{len(paths)} files match: {', '.join(paths[:4])}"))
-        if self._ref_re is not None:
-            for m in self._ref_re.finditer(claim.text):
-                paths, why = self._briefing(m, claim)
+        for m in self._ref_re.finditer(claim.text):
+            mine = self._author_files(m.group("author"))
+            if mine is not None:
+                paths, why = self._briefing(m, claim, mine)
                 if len(paths) == 1:
                     found.append(paths[0])
                 else:
-                    bad.append(Unresolved(src, m.group(0).strip(), why or f"{len(paths)} files match: {', '.join(paths[:4])}"))
+                    bad.append(Unresolved(src, m.group(0).strip(),
+                                          why or f"{len(paths)} files match: {', '.join(paths[:4])}"))
         own = claim.provenance.path
         return [p for p in dict.fromkeys(found) if p != own], bad
+
+    def _author_files(self, word: str) -> list[FileInfo] | None:
+        """The inbox files of author ``word`` (its folder, as written or lower-cased), or None
+        when no folder ``inbox/<word>/`` exists (the word is no author)."""
+        for name in dict.fromkeys((word, word.lower())):
+            mine = self.files.under(f"inbox/{name}/")
+            if mine:
+                return mine
+        return None
 
     def _path(self, ref: str) -> tuple[list[str], str | None]:
         ref = ref.lstrip("./")
         for cand in (ref, "organized/" + ref):
-            if cand in self.files:
+            if self.files.get(cand) is not None:
                 return [cand], None
         m = re.match(r"(?:organized/)?paper_cards/([^/]+?)(?:\.md)?$", ref)
         if m:
             stem = m.group(1)
-            hits = sorted(p for p in self.files if p.startswith("organized/paper_cards/")
-                          and (PurePosixPath(p).stem == stem or PurePosixPath(p).stem.startswith(stem + "-")))
+            hits = [f.path for f in self.files.under(f"organized/paper_cards/{stem}")
+                    if PurePosixPath(f.path).stem == stem or PurePosixPath(f.path).stem.startswith(stem + "-")]
             return hits, None if hits else f"no paper card {stem} in the KB"
         return [], "no such file in the KB"
 
-    def _briefing(self, m: re.Match[str], claim: Claim) -> tuple[list[str], str | None]:
-        author = m.group("author").lower()
+    def _briefing(self, m: re.Match[str], claim: Claim, mine: list[FileInfo]) -> tuple[list[str], str | None]:
+        author = m.group("author")
         at = claim.provenance.written_at or ""
-        mine = [f for f in self.files.values() if f.path.lower().startswith(f"inbox/{author}/")]
         if m.group("hh"):
             day, hm = at[:10], f"{m.group('hh')}:{m.group('mm')}"
             hits = sorted(f.path for f in mine if (f.written_at or "")[:10] == day and (f.written_at or "")[11:16] == hm)
@@ -264,6 +297,8 @@ class Resolver:
         return hit
 
     def _named_sites(self, text: str) -> list[str]:
+        if "博客" not in text and "官博" not in text and "blog" not in text.lower():
+            return []  # the name matcher is costly (every card title); most texts name no blog
         out = []
         for key, _, end in self.at.matcher.find(text):
             if key.startswith("entity:") and _SITE_AFTER_RE.match(text[end:end + 12]):
@@ -379,12 +414,6 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
     return out, list(dict.fromkeys(unresolved))
 
 
-def store_files(store: Any) -> list[FileInfo]:
-    """Path, role, author and written time of every file of ``store`` (a :class:`kb.store.Store`),
-    without their front matter or headings."""
-    return [FileInfo(*r) for r in store.db.execute("SELECT path, role, author, written_at FROM files ORDER BY path")]
-
-
 def resolver_for(kb: Any, at: Attributor) -> Resolver:
     """A :class:`Resolver` over an open KB (:class:`kb.workspace.Kb`): its store's files, its
     kb.yaml entities, claims of a file read from the store once."""
@@ -403,7 +432,7 @@ def resolver_for(kb: Any, at: Attributor) -> Resolver:
             cache[path] = (lines, sorted(int(h["line"]) for h in (row.headings if row else []) if h.get("line")))
         return cache[path]
 
-    return Resolver(store_files(kb.store), kb.config.entities, at, text_of)
+    return Resolver(FileIndex(kb.store.db), kb.config.entities, at, text_of)
 
 
 def changes(kb: Any, at: Attributor, claims: Sequence[Claim], wanted: Iterable[tuple[str, str | None]]
@@ -415,19 +444,35 @@ def changes(kb: Any, at: Attributor, claims: Sequence[Claim], wanted: Iterable[t
     :param wanted: ``(subject key, metric or None)`` pairs.
     :returns: pair -> ``[{"source": "path:line", "raw": new value, "from": upstream value}]``.
     """
+    wanted = list(dict.fromkeys(wanted))
+    metrics = {m for _, m in wanted}
+    # only a claim the parser gave a number or date of a wanted metric can state such a fact
+    # (kb.extract.metrics decides metrics; the Attributor reads them): the rest are not viewed
+    pool = [c for c in claims if any(x.metric and (None in metrics or x.metric in metrics)
+                                     for x in (*c.quantities, *c.dates))]
     resolver = resolver_for(kb, at)
-    pool = list(claims)
-    have = {c.provenance.path for c in pool}
+    have = {c.provenance.path for c in claims}
     extra: list[Claim] = []
     for c in pool:
         for p in resolver.file_refs(c)[0]:
             if p not in have:
                 have.add(p)
-                extra.extend(kb.store.claims(path=p))
+                extra.extend(x for x in kb.store.claims(path=p) if any(
+                    y.metric and (None in metrics or y.metric in metrics) for y in (*x.quantities, *x.dates)))
     pool += extra
+    # each claim's facts once (Attributor views are cached), then each pair among its own claims
+    by_pair: dict[tuple[str, str], list[Claim]] = defaultdict(list)
+    for c in pool:
+        for pair in dict.fromkeys(k for f in at.view(c).facts if f.metric for k in ((f.group, f.metric), (f.subject, f.metric))):
+            by_pair[pair].append(c)
     out: dict[tuple[str, str | None], list[dict[str, str]]] = {}
-    for subject, metric in dict.fromkeys(wanted):
-        found, _ = chains(pool, at, resolver, subject, metric=metric, tol=kb.config.tolerance)
+    for subject, metric in wanted:
+        if metric is None:
+            cands = [c for (s, _), cs in by_pair.items() if s in (subject, at.group(subject)) for c in cs]
+        else:
+            cands = by_pair.get((at.group(subject), metric), []) + by_pair.get((subject, metric), [])
+        unique = list({(c.provenance.path, c.id): c for c in cands}.values())
+        found, _ = chains(unique, at, resolver, subject, metric=metric, tol=kb.config.tolerance)
         out[(subject, metric)] = [{"source": h.source, "raw": h.fact.raw, "from": h.upstream_raw or ""}
                                   for ch in found for h in ch.hops if h.changed]
     return out
