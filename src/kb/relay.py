@@ -42,7 +42,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urlsplit
 
-from kb.claims import Claim
+from kb.claims import Claim, is_derived
 from kb.errors import KbError
 from kb.diff.attrib import Attributor, Fact
 from kb.extract.entities import entity_key
@@ -495,6 +495,27 @@ def _on_topic(kb: Any, chain: Chain, topic: str) -> bool:
     return False
 
 
+def _candidates(kb: Any, at: Attributor, keys: Sequence[str], metric: str | None) -> list[Claim]:
+    """Claims that may state a fact of ``keys``: filed under a key (or its group) or naming one of
+    its names, as ``kb claims --subject`` takes them (:func:`kb.query.select_claims`), and with a
+    number or date of ``metric`` (any metric when None) — the parser's metric, in the stored JSON.
+    Which of them are about the subject the Attributor decides (:func:`chains`)."""
+    wanted = set(keys)
+    names = [n for n, k in at.matcher.key_of.items() if k in wanted or at.group(k) in wanted]
+    subjects = sorted(wanted | {k for k in at.matcher.key_of.values() if at.group(k) in wanted})
+
+    def like(text: str) -> str:
+        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+    about = " OR ".join(["(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s WHERE s.subject IN ("
+                         + ",".join("?" * len(subjects)) + "))"] + ["c.json LIKE ? ESCAPE '\\'"] * len(names))
+    sql = f"SELECT c.json FROM claims c WHERE c.json LIKE ? ESCAPE '\\' AND ({about}) ORDER BY c.path, c.line, c.rowid"
+    mark = f'"metric":"{metric}"' if metric else '"metric":"'
+    rows = kb.store.db.execute(sql, (like(mark), *subjects, *(like(n) for n in names)))
+    found = [Claim.model_validate_json(js) for (js,) in rows]
+    return [c for c in found if not is_derived(c)]
+
+
 def trace(kb: Any, subject: str, *, metric: str | None = None, topic: str | None = None) -> dict[str, Any]:
     """``kb trace``: every relay chain of a subject in an open KB, as the documented JSON shape
     (docs/trace.md).
@@ -506,7 +527,7 @@ def trace(kb: Any, subject: str, *, metric: str | None = None, topic: str | None
     """
     from kb.errors import UsageError
     from kb.extract.metrics import BUILTIN_METRICS
-    from kb.query import _about, attributor, resolve_subject  # the selection of kb claims --subject
+    from kb.query import attributor, resolve_subject
 
     keys = resolve_subject(kb, subject)
     known = sorted(set(BUILTIN_METRICS) | set(kb.config.metrics))
@@ -515,7 +536,8 @@ def trace(kb: Any, subject: str, *, metric: str | None = None, topic: str | None
     if topic is not None and topic not in kb.config.topic_names():
         raise UsageError(f"--topic {topic!r}: not a topic of kb.yaml; known: {', '.join(kb.config.topic_names())}")
     at = attributor(kb)
-    claims = _about(kb, at, keys, {})
+    claims = _candidates(kb, at, keys, metric)
+    at.learn(claims)
     resolver = resolver_for(kb, at)
     found: list[Chain] = []
     unresolved: list[Unresolved] = []
