@@ -201,3 +201,21 @@ def test_ambiguous_and_later_references_are_reported_not_guessed(tmp_path: Path,
 def test_unknown_subject_is_a_usage_error(relay_kb: Path, run_kb) -> None:  # noqa: ANN001
     res = run_kb(["--kb", str(relay_kb), "trace", "Wombat"])
     assert res.exit_code == 2 and "--subject 'Wombat'" in res.stderr
+
+
+def test_a_section_source_line_naming_a_kb_file_is_a_citation(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    from conftest import write_files
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nentities:\n  Quokka: []\n',
+        "inbox/ana/2026-06-01T0900-ana-notes.md": "# Notes\n\n- Quokka TTFT 120 ms on the default set-up.\n",
+        "inbox/bo/2026-06-02T1000-bo-digest.md": ("# 摘要\n\n## Quokka\n\n- Quokka 的 TTFT 为 150 ms。\n"
+                                                  "- 来源：inbox/ana/2026-06-01T0900-ana-notes.md\n"),
+    })
+    result = _trace(run_kb, root, "Quokka", "--metric", "ttft")
+    assert len(result["chains"]) == 1
+    hops = [(h["source"], h["raw"], h["upstream"], h["changed"]) for h in result["chains"][0]["hops"]]
+    assert hops == [
+        ("inbox/ana/2026-06-01T0900-ana-notes.md:3", "120 ms", None, False),
+        ("inbox/bo/2026-06-02T1000-bo-digest.md:5", "150 ms", "inbox/ana/2026-06-01T0900-ana-notes.md:3", True),
+    ]

@@ -8,28 +8,34 @@ The one place kb decides what a claim relays (issue 10 part 1; docs/trace.md). R
      ``organized/…md``, ``paper_cards/681``, ``paper_cards/681-2607-26627.md``;
    * an author's briefing by its time, ``<author> HHMM`` (``据 jay 1735 简报``, ``jay 1335 引用的``):
      the author's inbox file written at that minute on the citing file's day;
-   * an author's E1 of a topic, ``<author> 的 <topic> E1`` / ``<author>'s <topic> E1``: the newest ``inbox/<author>/…-<topic>-e1prep.md`` written at or before
-     the citing claim.
-   Authors are the folders under ``inbox/`` the store knows. A reference that resolves to no
-   file, or to several, is reported (:class:`Unresolved`), never guessed.
-2. **A shared source** is a URL of the claim (its ``sources``; a claim with none takes those of
-   its section's ``来源：``/``source:`` line), compared without scheme, ``www.``, fragment and
-   trailing ``/``; or a named site, ``<entity> 博客`` / ``<entity> 官方博客`` / ``<entity> blog``
-   (a kb.yaml entity), which a URL also cites when its host names the entity and its host or
-   first path segment is ``blog`` (``https://vllm.ai/blog``, ``https://blog.vllm.ai/…``). A claim
-   that names a site but whose own URLs are of another site read it through them (a reprint):
-   those URLs are its ``via``, not its source.
+   * an author's E1 of a topic, ``<author> 的 <topic> E1`` / ``<author>'s <topic> E1``: the
+     newest ``inbox/<author>/…-<topic>-e1prep.md`` written at or before the citing claim.
+   A claim citing no URL and no KB path takes those of its section's ``来源：``/``source:`` line
+   (the section: from its heading to the next). Authors are the folders under ``inbox/``. A
+   reference that resolves to no file, or to several, is reported (:class:`Unresolved`), never
+   guessed.
+2. **A shared source** is a URL of the claim (its ``sources``, else its section's source line as
+   above), compared without scheme, ``www.``, fragment and trailing ``/``; or a named site,
+   ``<entity> 博客`` / ``<entity> 官方博客`` / ``<entity> blog`` (a kb.yaml entity), which a URL
+   also cites when its host names the entity and its host or first path segment is ``blog``
+   (``https://vllm.ai/blog``, ``https://blog.vllm.ai/…``). A claim that names a site but whose
+   own URLs are of another site read it through them (a reprint): those URLs are its ``via``,
+   not its source. arXiv ids and DOIs are subjects, never shared sources (the diff compares a
+   paper's values).
 3. **Hops** are facts (:class:`kb.diff.attrib.Fact`, through the Attributor: subject group,
    metric, qualifier, value) of one subject, with a metric. A hop that cites a file relays the
-   facts of that file with the same metric and a compatible qualifier (the one with the same
-   value, :func:`kb.values.same_value`, else the first by line); hops that cite the same source
-   relay it. Hops linked so form one chain; a hop citing nothing that nobody cites is a chain
-   of its own: two sources stating the same value without citing are never linked.
+   fact of that file with the same metric and a compatible qualifier (the one with the same
+   value, :func:`kb.values.same_value`, else the first by line); hops that cite one source,
+   metric by metric, relay it. Hops linked so form one chain; a hop citing nothing that nobody
+   cites is a chain of its own: two sources stating the same value without citing are never
+   linked.
 4. **Order and change.** A chain's hops are ordered by written time (:attr:`Provenance.written_at`,
    then path and line), earliest first. A hop relaying a file is compared with the fact it
-   relays; a hop relaying a source with the source's value, which is that of the earliest hop
-   citing the source directly (no ``via``), else of the earliest hop citing it. A hop whose value
-   is not the same as its upstream's is where the value *changed*.
+   relays. A hop relaying a source is compared with the hops of other files that cite one of
+   its sources directly (no ``via``) and were written before it; a hop that read the source
+   through a reprint, with those of any time (:func:`_references`). A hop whose value is the
+   same as none of these is where the value *changed*; one with nothing to compare with did not
+   change. Statements of one file are never compared with each other.
 """
 
 from __future__ import annotations
@@ -46,13 +52,14 @@ from kb.claims import Claim, is_derived
 from kb.errors import KbError
 from kb.diff.attrib import Attributor, Fact
 from kb.extract.entities import entity_key
-from kb.extract.refs import find_urls
+from kb.extract.refs import find_kb_paths, find_urls
 from kb.values import same_value
 
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
 """A section's source line (the parser's own test of a ``来源：`` line, kb.parse)."""
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)?")
-_SITE_AFTER_RE = re.compile(r"^\s*(?:的\s*)?(?:官方\s*)?(?:博客|官博)|^(?:'s)?\s+(?:official\s+)?blog\b", re.IGNORECASE)
+_SITE_AFTER_RE = re.compile(r"^\s*(?:的\s*)?(?:官方\s*)?(?:博客|官博)|^(?:'s)?\s+(?:official\s+)?blog\b",
+                            re.IGNORECASE)
 _TIME_REF = r"(?P<hh>[01]\d|2[0-3])(?P<mm>[0-5]\d)(?!\d|\s*年|[-/.:]\d)"
 _E1_REF = r"(?:的|'s)?\s*(?P<topic>[A-Za-z][A-Za-z0-9_-]*)\s*(?:E1|e1prep)(?![A-Za-z0-9])"
 
@@ -192,7 +199,8 @@ class Resolver:
         self.at = at
         self.text_of = text_of
         # any word before a time or an E1 may be an author: the folder decides (inbox/<author>/)
-        self._ref_re = re.compile(rf"(?<![A-Za-z0-9_/.'-])(?P<author>[A-Za-z][A-Za-z0-9_-]{{0,31}})\s*(?:{_TIME_REF}|{_E1_REF})")
+        self._ref_re = re.compile(rf"(?<![A-Za-z0-9_/.'-])(?P<author>[A-Za-z][A-Za-z0-9_-]{{0,31}})"
+                                  rf"\s*(?:{_TIME_REF}|{_E1_REF})")
         self._site_names = {re.sub(r"[\s_-]", "", e.lower()): entity_key(e) for e in entities}
         self._sections: dict[tuple[str, int], list[str]] = {}
 
@@ -204,9 +212,10 @@ class Resolver:
         found: list[str] = []
         bad: list[Unresolved] = []
         src = f"{claim.provenance.path}:{claim.provenance.line}"
-        for s in claim.sources:
-            if s.startswith(("http", "arxiv:", "doi:")):
-                continue
+        own = [s for s in claim.sources if not s.startswith(("http", "arxiv:", "doi:"))]
+        if _cites_nothing(claim):  # it takes its section's source line
+            own = [s for s in self._section_refs(claim) if not s.startswith("http")]
+        for s in own:
             paths, why = self._path(s)
             if len(paths) == 1:
                 found.append(paths[0])
@@ -221,8 +230,8 @@ class Resolver:
                 else:
                     bad.append(Unresolved(src, m.group(0).strip(),
                                           why or f"{len(paths)} files match: {', '.join(paths[:4])}"))
-        own = claim.provenance.path
-        return [p for p in dict.fromkeys(found) if p != own], bad
+        here = claim.provenance.path
+        return [p for p in dict.fromkeys(found) if p != here], bad
 
     def _author_files(self, word: str) -> list[FileInfo] | None:
         """The inbox files of author ``word`` (its folder, as written or lower-cased), or None
@@ -251,7 +260,8 @@ class Resolver:
         at = claim.provenance.written_at or ""
         if m.group("hh"):
             day, hm = at[:10], f"{m.group('hh')}:{m.group('mm')}"
-            hits = sorted(f.path for f in mine if (f.written_at or "")[:10] == day and (f.written_at or "")[11:16] == hm)
+            hits = sorted(f.path for f in mine
+                          if (f.written_at or "")[:10] == day and (f.written_at or "")[11:16] == hm)
             return hits, None if hits else f"no briefing by {author} written at {hm} on {day or 'that day'}"
         topic = m.group("topic")
         e1 = [f for f in mine if PurePosixPath(f.path).name.endswith(f"-{topic}-e1prep.md")
@@ -266,7 +276,9 @@ class Resolver:
     def source_refs(self, claim: Claim) -> tuple[list[str], list[str]]:
         """Source keys ``claim`` cites (``url:…``, ``site:…``) and the URLs it read a named site
         through (rule 2)."""
-        urls = [u for u in claim.sources if u.startswith("http")] or self._section_urls(claim)
+        urls = [u for u in claim.sources if u.startswith("http")]
+        if _cites_nothing(claim):
+            urls = [u for u in self._section_refs(claim) if u.startswith("http")]
         sites = self._named_sites(claim.text)
         keys: list[str] = []
         via: list[str] = []
@@ -281,9 +293,9 @@ class Resolver:
         keys += sites
         return list(dict.fromkeys(keys)), via
 
-    def _section_urls(self, claim: Claim) -> list[str]:
-        """URLs of the ``来源：`` lines of the innermost section holding ``claim`` (from its heading
-        to the next heading, or the whole file when it has none)."""
+    def _section_refs(self, claim: Claim) -> list[str]:
+        """URLs and KB paths of the ``来源：``/``Source:`` lines of the innermost section holding
+        ``claim`` (from its heading to the next heading, or the whole file when it has none)."""
         p = claim.provenance
         lines, heads = self.text_of(p.path)
         start = max((h for h in heads if h <= p.line), default=1)
@@ -291,8 +303,10 @@ class Resolver:
         key = (p.path, start)
         hit = self._sections.get(key)
         if hit is None:
-            hit = [u for line in lines[start - 1:end - 1] if _SOURCE_LINE_RE.match(_LIST_MARK_RE.sub("", line))
-                   for u, _, _ in find_urls(line)]
+            hit = []
+            for line in lines[start - 1:end - 1]:
+                if _SOURCE_LINE_RE.match(_LIST_MARK_RE.sub("", line)):
+                    hit += [u for u, _, _ in find_urls(line)] + [k for k, _, _ in find_kb_paths(line)]
             self._sections[key] = hit
         return hit
 
@@ -316,6 +330,12 @@ class Resolver:
             if key:
                 return f"site:{key}/blog"
         return None
+
+
+def _cites_nothing(claim: Claim) -> bool:
+    """No URL and no KB path of its own (arXiv ids and DOIs are its subjects, not its sources):
+    such a claim takes those of its section's source line (rule 2)."""
+    return all(s.startswith(("arxiv:", "doi:")) for s in claim.sources)
 
 
 def _references(h: Hop, members: Sequence[Hop]) -> list[Hop]:
@@ -463,7 +483,8 @@ def changes(kb: Any, at: Attributor, claims: Sequence[Claim], wanted: Iterable[t
     # each claim's facts once (Attributor views are cached), then each pair among its own claims
     by_pair: dict[tuple[str, str], list[Claim]] = defaultdict(list)
     for c in pool:
-        for pair in dict.fromkeys(k for f in at.view(c).facts if f.metric for k in ((f.group, f.metric), (f.subject, f.metric))):
+        pairs = (k for f in at.view(c).facts if f.metric for k in ((f.group, f.metric), (f.subject, f.metric)))
+        for pair in dict.fromkeys(pairs):
             by_pair[pair].append(c)
     out: dict[tuple[str, str | None], list[dict[str, str]]] = {}
     for subject, metric in wanted:
