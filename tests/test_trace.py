@@ -219,3 +219,21 @@ def test_a_section_source_line_naming_a_kb_file_is_a_citation(tmp_path: Path, ru
         ("inbox/ana/2026-06-01T0900-ana-notes.md:3", "120 ms", None, False),
         ("inbox/bo/2026-06-02T1000-bo-digest.md:5", "150 ms", "inbox/ana/2026-06-01T0900-ana-notes.md:3", True),
     ]
+
+
+def test_a_count_after_an_author_is_no_time_reference(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    from conftest import write_files
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nentities:\n  Quokka: []\n',
+        "inbox/tom/2026-06-01T0900-tom-radar.md": "- Quokka throughput 3,000 tok/s.\n",
+        "inbox/bo/2026-06-01T1200-bo-notes.md": ("- tom 1500 stars 的那个 Quokka 仓库，吞吐 3,000 tok/s。\n"
+                                                 "- 据 tom 0900 简报，Quokka 吞吐 3,000 tok/s。\n"),
+    })
+    result = _trace(run_kb, root, "Quokka")
+    assert result["unresolved"] == []
+    chain = _chain_of(result, "inbox/bo/2026-06-01T1200-bo-notes.md:2")
+    assert [h["source"] for h in chain["hops"]] == ["inbox/tom/2026-06-01T0900-tom-radar.md:1",
+                                                    "inbox/bo/2026-06-01T1200-bo-notes.md:2"]
+    alone = _chain_of(result, "inbox/bo/2026-06-01T1200-bo-notes.md:1")
+    assert len(alone["hops"]) == 1 and alone["hops"][0]["cites"]["files"] == []

@@ -60,7 +60,10 @@ _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:�
 _LIST_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)?")
 _SITE_AFTER_RE = re.compile(r"^\s*(?:的\s*)?(?:官方\s*)?(?:博客|官博)|^(?:'s)?\s+(?:official\s+)?blog\b",
                             re.IGNORECASE)
-_TIME_REF = r"(?P<hh>[01]\d|2[0-3])(?P<mm>[0-5]\d)(?!\d|\s*年|[-/.:]\d)"
+_TIME_REF = (r"(?P<hh>[01]\d|2[0-3])(?P<mm>[0-5]\d)(?!\d|\s*年|[-/.:,]\d"
+             # a count or a measure, not a time: "tom 1500 stars", "jay 1200 tok/s"
+             r"|\s*(?:%|×|倍|万|亿|[kKMB]\b|x\b|tok|token|ms\b|s\b|秒|分钟|小时|个|条|篇|次|份|人|元|美元|GB|MB|TB"
+             r"|stars?|commits?|votes?|票|行|words?|lines?|req|requests?|users?|pages?|papers?))")
 _E1_REF = r"(?:的|'s)?\s*(?P<topic>[A-Za-z][A-Za-z0-9_-]*)\s*(?:E1|e1prep)(?![A-Za-z0-9])"
 
 
