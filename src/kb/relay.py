@@ -76,6 +76,7 @@ class Unresolved:
     reason: str
 
     def to_json(self) -> dict[str, str]:
+        """``{"source", "ref", "reason"}`` (docs/trace.md)."""
         return {"source": self.source, "ref": self.ref, "reason": self.reason}
 
 
@@ -100,14 +101,17 @@ class Hop:
 
     @property
     def source(self) -> str:
+        """``path:line`` of the claim."""
         return f"{self.claim.provenance.path}:{self.claim.provenance.line}"
 
     @property
     def order(self) -> tuple[str, str, int]:
+        """Sort key: written time (ISO text; none sorts first), path, line."""
         p = self.claim.provenance
         return (p.written_at or "", p.path, p.line)
 
     def to_json(self) -> dict[str, Any]:
+        """One hop of ``kb trace --format json`` (docs/trace.md)."""
         p = self.claim.provenance
         f = self.fact
         return {"source": self.source, "path": p.path, "line": p.line, "author": p.author,
@@ -128,9 +132,11 @@ class Chain:
 
     @property
     def changed_at(self) -> list[str]:
+        """``path:line`` of the hops where the value changed."""
         return [h.source for h in self.hops if h.changed]
 
     def to_json(self) -> dict[str, Any]:
+        """One chain of ``kb trace --format json`` (docs/trace.md), without ``source_labels``."""
         return {"subject": self.subject, "metric": self.metric, "sources": self.sources,
                 "first": self.hops[0].source, "value": _source_raw(self),
                 "changed_at": self.changed_at, "hops": [h.to_json() for h in self.hops]}

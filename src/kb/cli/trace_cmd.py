@@ -13,6 +13,8 @@ from kb.cli.common import KbOption, app, escape_controls, load
 
 
 class TraceFormat(str, Enum):
+    """``--format`` of ``kb trace``."""
+
     text = "text"
     json = "json"
 
