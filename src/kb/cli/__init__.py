@@ -15,7 +15,7 @@ from kb.errors import ExitCode, KbError, describe_os_error
 # Command modules register themselves on `app` when imported.
 from kb.cli import core as _core  # noqa: E402,F401
 
-for _name in ("diff_cmd", "verify_cmd", "lint_cmd", "history_cmd", "sources_cmd"):
+for _name in ("diff_cmd", "verify_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
         __import__(f"kb.cli.{_name}")
     except ModuleNotFoundError as _exc:  # pragma: no cover - depends on the tree

@@ -83,6 +83,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     number = {e["key"]: e["n"] for e in increments}
     labels = {s.key: s.label for s in r.subjects}
     conflicts = [_conflict(i, c, labels, by_source) for i, c in enumerate(r.conflicts, 1)]
+    changed = _relay_changes(night)
+    for c in conflicts:
+        c["changed"] = [x["source"] for x in changed.get((c["subject"], c["metric"]), [])]
     files = night.files
     n_claims = sum(src.claims for src in r.sources_checked)
     prev = [n for n in night.previous if n]
@@ -91,7 +94,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     full = avg is not None and len(prev) == len(night.previous)
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     arxiv_rows = _arxiv_rows(night, number, reg)
-    verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold)
+    verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold, changed)
     rows_of = defaultdict(list)
     for row in verify_rows:
         if row["type"] in ("conflict-doc", "conflict-window"):
@@ -278,13 +281,33 @@ def _conflict(n: int, c: Any, labels: dict[str, str], by_source: dict[str, list[
             "qualifier": c.qualifier, "against": c.against, "vals": values, "urls": _urls(claims)}
 
 
+def _relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, str]]]:
+    """Where the values of the conflicts and secondhand-only numbers changed along relays
+    (:func:`kb.relay.changes`, among the window's and the living doc's claims and the files
+    they cite): ``(subject, metric)`` -> ``[{"source", "raw", "from"}]``."""
+    r = night.result
+    wanted = [(c.subject, c.metric) for c in r.conflicts]
+    wanted += [(s.subject, s.metric) for s in r.secondhand_only if s.metric]
+    if not wanted:
+        return {}
+    from kb.query import attributor
+    from kb.relay import changes
+
+    return changes(night.kb, attributor(night.kb), [*night.claims.values(), *night.doc.claims], wanted)
+
+
 def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
-                 by_source: dict[str, list[Claim]], fold: int | None = None) -> tuple[list[dict[str, Any]], int]:
+                 by_source: dict[str, list[Claim]], fold: int | None = None,
+                 changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
+                 ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
     many secondhand-only rows were folded away. Conflicts and mistyped ids are always
     listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
-    (then arXiv ids, then by key)."""
+    (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
+    values changed along a relay (:mod:`kb.relay`), for conflicts those of its subject and
+    metric, for secondhand-only rows those among its own sources."""
+    changed = changed or {}
     rows: list[dict[str, Any]] = []
     by_subject: dict[str, list[dict[str, Any]]] = {}
     for c in conflicts:
@@ -295,7 +318,8 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
             {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
             for c in cs for v in c["vals"] for s in v["sources"])}.values())
         rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
-                     "urls": list(dict.fromkeys(u for c in cs for u in c["urls"]))})
+                     "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
+                     "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
     per: dict[str, list[Any]] = defaultdict(list)
     for s in night.result.secondhand_only:
         per[s.subject].append(s)
@@ -308,7 +332,9 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
         authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
-        rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key),
+        mine = {s.source for s in items}
+        moved = [x["source"] for s in items for x in changed.get((key, s.metric), []) if x["source"] in mine]
+        rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
                      "id": key[6:] if key.startswith("arxiv:") else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
@@ -318,7 +344,7 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
                      "card": card.number if card else None,
                      "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
-                     "urls": []})
+                     "urls": [], "changed": []})
     for i, row in enumerate(rows, 1):
         row["n"] = i
         for c in row.get("conflicts", ()):
