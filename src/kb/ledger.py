@@ -196,8 +196,9 @@ def night_numbers(night: Any) -> list[Number]:
     unsupported = {(s.subject, s.raw, s.source) for s in r.secondhand_only}
     claims = sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line))
     cards = list(night.cards.values())
-    # the diff's own Attributor, built as kb.diff.rules.diff builds it
-    at = Attributor(kb.config, cards, known_titles(kb.store, cards), [s.title for s in night.doc.sections])
+    # the diff's own Attributor (a night made by hand has none: built as kb.diff.rules.diff builds it)
+    at = night.attributor or Attributor(kb.config, cards, known_titles(kb.store, cards),
+                                        [s.title for s in night.doc.sections])
     at.learn([*claims, *night.doc.claims])
     doc_facts: dict[str, list[Any]] = {}
     for c in night.doc.claims:

@@ -155,19 +155,29 @@ def _passes(c: Claim, where: dict[str, str | None]) -> bool:
                  or (where["path"].endswith("/") and p.path.startswith(where["path"]))))
 
 
-def attributor(kb: Kb, held: Any = None):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
-    """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities and every card); with
-    ``held`` (a :class:`kb.history.Held`), only the cards and doc headings the KB held then."""
+def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = None,
+               headings: Any = ()):  # noqa: ANN201 (kb.diff.attrib is imported lazily)
+    """The KB's :class:`kb.diff.attrib.Attributor` (kb.yaml entities, every card, the titles
+    of :func:`kb.cards.known_titles`, the living docs' headings): the one way every command
+    builds it, so that all of them read a line alike. With ``held`` (a
+    :class:`kb.history.Held`), only the cards and doc headings the KB held then.
+
+    :param cards: the cards, when the caller has loaded them already (a night: the same list
+        its diff reads); :param titles: likewise ``known_titles`` of those cards.
+    :param headings: more heading texts (a night's baseline: a snapshot's headings).
+    """
     from kb.diff.attrib import Attributor
 
     from kb.cards import known_titles
 
-    cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
+    if cards is None:
+        cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
     if held is None:
-        headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+        held_headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
     else:
-        headings = held.headings()
-    return Attributor(kb.config, cards, known_titles(kb.store, cards), headings)
+        held_headings = held.headings()
+    return Attributor(kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,
+                      [*held_headings, *headings])
 
 
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

@@ -29,7 +29,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          doc_sections: Sequence[tuple[int, str, str]] = (),
          topic_paths: Iterable[str] = (),
          title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None,
-         titles: Iterable[tuple[str, str]] = ()) -> DiffResult:
+         titles: Iterable[tuple[str, str]] = (), at: Attributor | None = None) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -52,9 +52,11 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         that subject (a node of its own on an item or row).
     :param titles: ``(subject key, title)`` of papers known by title (:func:`kb.cards.known_titles`):
         a window claim naming one by its whole title is about that paper.
+    :param at: the night's :class:`kb.diff.attrib.Attributor` (:func:`kb.query.attributor`),
+        shared with the brief; else one is built from ``cards``, ``titles`` and the doc's headings.
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
-    at = Attributor(config, cards, titles, [title for _, _, title in doc_sections])
+    at = at if at is not None else Attributor(config, cards, titles, [title for _, _, title in doc_sections])
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 
 from dataclasses import dataclass, field
+from typing import Any
 from datetime import date, datetime, timedelta
 from pathlib import Path, PurePosixPath
 
@@ -78,6 +79,9 @@ class Night:
     cards: dict[str, Card]
     files: list[WindowFile]
     previous: list[int] = field(default_factory=list)
+    attributor: Any = None
+    """The :class:`kb.diff.attrib.Attributor` the diff read the night with (the brief, the
+    relay notes and the source records read it again through the same one)."""
 
 
 def newest_inbox_night(kb: Kb, topic: str, now: datetime | None = None) -> date | None:
@@ -299,8 +303,11 @@ def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
         "path": doc.path, "version": doc.version,
         "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
     }
+    from kb.query import attributor
+
+    at = attributor(kb, held, cards=cards, titles=titles, headings=[s.title for s in doc.sections])
     result = diff(
-        claims, doc.claims, cards, kb.config, window, topic, baseline=baseline,
+        claims, doc.claims, cards, kb.config, window, topic, baseline=baseline, at=at,
         first_mention=first_mention_before(kb, window.since_iso),
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files],
@@ -311,7 +318,8 @@ def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
-                 cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic))
+                 cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic),
+                 attributor=at)
 
 
 def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:

@@ -293,7 +293,7 @@ def _relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, 
     from kb.query import attributor
     from kb.relay import changes
 
-    return changes(night.kb, attributor(night.kb), [*night.claims.values(), *night.doc.claims], wanted)
+    return changes(night.kb, night.attributor or attributor(night.kb), [*night.claims.values(), *night.doc.claims], wanted)
 
 
 def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
@@ -561,7 +561,7 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, 
 
     from kb.query import attributor
 
-    at = attributor(night.kb)
+    at = night.attributor or attributor(night.kb)
     at.learn([*night.claims.values(), *night.doc.claims])
     secs = night.doc.sections
     lines = [x.line for x in secs]
