@@ -23,10 +23,10 @@ NIGHTS = accuracy.nights()
 
 
 def test_at_least_four_labelled_nights_of_15_subjects() -> None:
-    """Issue 8 asks for at least four nights; each labels at least 15 subjects."""
-    assert len(NIGHTS) >= 4
-    for night in NIGHTS:
-        assert len(accuracy.load_labels(night)["subjects"]) >= 15, night.name
+    """Issue 8 asks for at least four nights of at least 15 subjects each (a smaller night
+    written by a tester from the docs alone is kept beside them)."""
+    big = [n.name for n in NIGHTS if len(accuracy.load_labels(n)["subjects"]) >= 15]
+    assert len(big) >= 4, big
 
 
 def test_harness_finds_a_planted_mismatch() -> None:

@@ -103,6 +103,7 @@ _DECREASE_AFTER = re.compile(
     r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE
 )
 _DECREASE_LOOKBACK = 28
+_PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
 _FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
 # kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
 _KB_OWN_UNITS = _units.KB_OWN | _COUNTERS
@@ -213,15 +214,16 @@ def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
 
     Before it, in the same clause: 下降/降低/减少/缩短/减小, drop(s/ped), decrease(s/d),
     reduce(s/d), reduction, lower(s/ed), down, cut(s), then at most one metric phrase and
-    neutral words (约, 仅, 了, by, of, about …): ``准确率仅下降 0.27``, ``降低延迟 30%``,
-    ``reduces TTFT by 30%``. After it: lower/less/fewer/smaller/reduction/decrease/drop
-    (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
+    neutral words (约, 仅, 了, by, of, about, a percentile p50/p99 …): ``准确率仅下降 0.27``,
+    ``降低延迟 30%``, ``reduces TTFT by 30%``, ``cuts p99 TTFT by 27%``. After it:
+    lower/less/fewer/smaller/reduction/decrease/drop (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
     """
     last = None
     for last in _DECREASE_WORD.finditer(norm, max(0, s - _DECREASE_LOOKBACK), s):
         pass
     if last is not None:
-        rest = vocab.pattern.sub("", lower_same_length(norm[last.end():s]), count=1)
+        # a percentile (p99) before the metric phrase is part of it: "cuts p99 TTFT by 27%"
+        rest = vocab.pattern.sub("", lower_same_length(_PERCENTILE.sub("", norm[last.end():s])), count=1)
         if _NEUTRAL_GAP.fullmatch(rest):
             return True
     return _DECREASE_AFTER.match(norm, e) is not None
