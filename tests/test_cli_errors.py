@@ -212,6 +212,14 @@ def test_out_below_a_file(kb_root: Path, run_kb) -> None:  # noqa: ANN001
     assert "kb.yaml is a file, not a folder" in _one_line(res.stderr)
 
 
+def test_out_in_a_folder_that_does_not_exist(kb_root: Path, tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """kb makes its own folders (inbox/<executor>/), never one a user named by mistake."""
+    res = run_kb(["digest", *NIGHT, "--out", str(tmp_path / "nodir" / "brief.md")], cwd=kb_root)
+    assert res.exit_code == 2
+    assert "does not exist; create it first" in _one_line(res.stderr)
+    assert not (tmp_path / "nodir").exists()
+
+
 # 5. stdout that cannot be written ---------------------------------------------------------
 
 class _FailingStdout(io.StringIO):

@@ -286,6 +286,23 @@ def test_plot_needs_one_metric(run_kb, demo_kb: Path, tmp_path: Path) -> None:  
     assert not (tmp_path / "v.svg").exists()
 
 
+def test_plot_path_is_checked_before_any_output_and_no_folder_is_made(  # type: ignore[no-untyped-def]
+        run_kb, fx: Path, tmp_path: Path) -> None:
+    """A breaker's finds: ``--plot /nonexistent-dir/x.svg`` made the folder (at the file-system
+    root) and wrote there; a folder named ``dir.svg`` was refused only after the timeline had
+    printed, and as "exists" without --force."""
+    missing = tmp_path / "nodir" / "sub" / "x.svg"
+    r = run_kb(["history", "FooServe", "--metric", "ttft", "--plot", str(missing)], cwd=fx)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert "folder" in r.stderr and "does not exist; create it first" in r.stderr
+    assert not (tmp_path / "nodir").exists()
+    (tmp_path / "dir.svg").mkdir()
+    for force in ([], ["--force"]):
+        r = run_kb(["history", "FooServe", "--metric", "ttft", "--plot", str(tmp_path / "dir.svg"), *force], cwd=fx)
+        assert (r.exit_code, r.stdout) == (2, "")
+        assert f"--plot {tmp_path / 'dir.svg'} is a folder; give a file path" in r.stderr
+
+
 def test_plot_without_matplotlib_says_how_to_install(run_kb, fx: Path, tmp_path: Path,  # type: ignore[no-untyped-def]
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib -> ImportError

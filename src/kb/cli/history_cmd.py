@@ -53,13 +53,18 @@ def history_cmd(
     suffix = plot.suffix.lower() if plot is not None else ""
     if plot is not None and suffix not in (".svg", ".png"):
         raise UsageError(f"--plot {plot}: give a file ending in .svg or .png")
+    if plot is not None and plot.is_dir():
+        raise UsageError(f"--plot {plot} is a folder; give a file path")
     if plot is not None and plot.exists() and not force:
         raise UsageError(f"--plot {plot} exists; use --force to overwrite it")
     opened = load(kb, quiet=True)
+    if plot is not None:  # every check of the picture's path before any output
+        from kb.paths import write_target
+
+        write_target(opened.root, plot, force=force, own=False, what="picture")
     try:
         held = held_at(opened, as_of) if as_of is not None else None
         history = subject_history(opened, subject, metric=metric, topic=topic, held=held)
-        root = opened.root
     finally:
         opened.close()
     picture = plot_history(history, suffix) if plot is not None else None
@@ -70,10 +75,8 @@ def history_cmd(
     for note in history.notes:
         console_err.print(f"note: {note}", markup=False)
     if picture is not None and plot is not None:
-        from kb.paths import write_target
         from kb.textio import write_atomic
 
-        write_target(root, plot, force=force, own=False, what="picture")
         try:
             write_atomic(plot, picture[0], overwrite=force)
         except FileExistsError as exc:
