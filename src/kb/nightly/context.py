@@ -96,11 +96,13 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     arxiv_rows = _arxiv_rows(night, number, reg)
     verify_rows, verify_more = _verify_rows(night, conflicts, reg, by_source, fold, changed)
     rows_of = defaultdict(list)
+    contested_of: dict[str, set[str]] = defaultdict(set)
     for row in verify_rows:
         if row["type"] in ("conflict-doc", "conflict-window"):
             rows_of[row["conflict"]["subject"]].append(row["n"])
+            contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
     for e in increments:
-        e["action"] = _action(e, rows_of.get(e["key"], []))
+        e["action"] = _action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
     covered = [e for e in others if e["outcome"] == "covered"]
     aside = _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = _collapse_offtopic(arxiv_rows)
@@ -320,9 +322,12 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
         rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
                      "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
                      "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
+    # a value already in its subject's conflict row is settled there, not listed again below
+    in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
     per: dict[str, list[Any]] = defaultdict(list)
     for s in night.result.secondhand_only:
-        per[s.subject].append(s)
+        if (s.subject, s.metric, s.raw) not in in_conflict:
+            per[s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
@@ -472,7 +477,9 @@ def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) ->
     increment's own (which values to settle, its §2 row)."""
     out: list[dict[str, Any]] = [
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
-         "new_values": e["new_values"], "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+         "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
+         "contested": e["action"]["contested"], "rows": e["action"]["rows"],
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
@@ -487,30 +494,36 @@ def _claim_ids(s: dict[str, Any]) -> list[str]:
     return [c["id"] for g in s["groups"] for c in g["claims"]]
 
 
-def _action(e: dict[str, Any], rows: list[int]) -> dict[str, Any]:
+def _action(e: dict[str, Any], rows: list[int], contested: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
     """可操作结论 of one increment: what to do to which § of the doc, from its outcome and the
     rule that decided it (:mod:`kb.diff.rules`); the template words it and marks what needs the
     executor's judgement.
 
     :param rows: §2 row numbers of this subject's conflicts.
-    :returns: ``{"type", "sections", "raws", "rows", "secondhand"}``; type ``new-node``
-        (net-new with a card), ``card-first`` (net-new, no card yet), ``add-values`` (update:
-        values the doc lacks), ``own-node`` (update: the doc names it only in passing),
-        ``settle`` (conflict: settle §2 ``rows`` first, then correct ``sections``).
+    :param contested: the values those conflicts set against each other: an update does not
+        ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
+        §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
+    :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
+        ``new-node`` (net-new with a card), ``card-first`` (net-new, no card yet),
+        ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
+        ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
+        §2 ``rows`` first, then correct ``sections``).
     """
     sections = [e["section"]] if e["section"] else []
     values: list[str] = []
+    held: list[str] = []
     if e["outcome"] == "net-new":
         kind = "new-node" if e["card"] else "card-first"
     elif e["outcome"] == "update":
         kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
         sections = sections or e["doc_sections"][:1]
-        values = list(e["new_values"])
+        values = [v for v in e["new_values"] if v not in contested]
+        held = [v for v in e["new_values"] if v in contested]
     else:
         kind = "settle"
         sections = e["doc_sections"] or sections
         values = [v for v in e["detail"].split(", ") if v]
-    return {"type": kind, "sections": sections, "raws": values, "rows": rows,
+    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held,
             "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}
 
 
