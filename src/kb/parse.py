@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from functools import lru_cache
@@ -99,6 +99,19 @@ class ParsedFile:
     """Front-matter key -> its 1-based file line."""
     front_end: int = 0
     """Line of the closing ``---`` of the front matter (0 without front matter)."""
+    streamed: int = 0
+    """Claims handed to the ``sink`` of :meth:`Parser.parse_bytes` (not in ``claims``)."""
+
+    @property
+    def n_claims(self) -> int:
+        """Claims of the file: those in ``claims`` and those streamed to a sink."""
+        return len(self.claims) + self.streamed
+
+
+#: Where :meth:`Parser.parse_bytes` hands claims as it goes: ``sink(claims, mentions, written_at)``:
+#: two lists in document order (not reused by the parser) and the file's ``written_at`` (ISO or
+#: None, as :attr:`ParsedFile.written_at`), which a mention's store row carries.
+Sink = Callable[[list[Claim], list["Mention"], "str | None"], None]
 
 
 def role_of(path: str) -> Role:
@@ -126,14 +139,93 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
 
 
-def _unread_lines(tokens: list[Token], lines: list[str]) -> list[int]:
-    """1-based lines with text that no block token covers (markdown-it hit its nesting limit)."""
-    covered = bytearray(len(lines) + 1)
+def _cover(tokens: list[Token], covered: bytearray) -> None:
+    """Mark in ``covered`` (one byte per 0-based line) the lines a leaf block token covers."""
+    n = len(covered) - 1
     for t in tokens:
         if t.type in _LEAF_BLOCKS and t.map:
-            for i in range(t.map[0], min(t.map[1], len(lines))):
-                covered[i] = 1
+            a, b = t.map[0], min(t.map[1], n)
+            if b > a:
+                covered[a:b] = b"\x01" * (b - a)
+
+
+def _unread_lines(covered: bytearray, lines: list[str]) -> list[int]:
+    """1-based lines with text that no block token covers (markdown-it hit its nesting limit)."""
     return [i + 1 for i, line in enumerate(lines) if not covered[i] and not _MARKS_ONLY_RE.match(line)]
+
+
+def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
+    """The tokens of ``src``, one top-level block at a time (issue 12: memory bound).
+
+    The same tokens, in the same order, as ``md.parse(src)``: markdown-it's own core chain
+    (normalize, block, inline, text_join) and its block loop (``ParserBlock.tokenize``), except
+    that each top-level block's tokens are handed out, inline-parsed, as soon as its rule has
+    matched, so only one block's tokens are alive at a time. Link reference definitions apply
+    to the whole document (also above them): when ``src`` may hold one (``]:``), a first pass
+    collects them without keeping any token.
+    """
+    from markdown_it.rules_block.state_block import StateBlock
+    from markdown_it.rules_core.state_core import StateCore
+
+    core = [r for r in md.core.ruler.__rules__ if r.enabled]
+    if [r.name for r in core[:2]] != ["normalize", "block"]:  # pragma: no cover - another markdown-it
+        yield md.parse(src)
+        return
+    env: dict[str, Any] = {}
+    state = StateCore(src, md, env)
+    core[0].fn(state)  # normalize: line ends and NUL as markdown-it does them
+    src = state.src
+    if not src:
+        return
+    if "]:" in src:
+        for _ in _block_loop(StateBlock(src, md, env, [])):
+            pass
+    after = [r.fn for r in core[2:]]  # inline, text_join (as enabled)
+    for tokens in _block_loop(StateBlock(src, md, env, [])):
+        state.tokens = tokens
+        for fn in after:
+            fn(state)
+        yield state.tokens
+
+
+def _block_loop(state: Any) -> Iterator[list[Token]]:
+    """``ParserBlock.tokenize(state, 0, lineMax)`` of markdown-it-py, yielding (and dropping)
+    the tokens of each top-level block as it is done."""
+    md = state.md
+    rules = md.block.ruler.getRules("")
+    line = state.line
+    end = state.lineMax
+    max_nesting = md.options.maxNesting
+    empty_before = False
+    while line < end:
+        state.line = line = state.skipEmptyLines(line)
+        if line >= end:
+            break
+        if state.sCount[line] < state.blkIndent:
+            break
+        if state.level >= max_nesting:
+            state.line = end
+            break
+        ok = False
+        for rule in rules:
+            ok = rule(state, line, end, False)
+            if ok:
+                if state.line <= line:
+                    raise RuntimeError("block rule didn't increment state.line")
+                break
+        if not ok:
+            raise RuntimeError("none of the block rules matched")
+        state.tight = not empty_before
+        line = state.line
+        if (line - 1) < end and state.isEmpty(line - 1):
+            empty_before = True
+        if line < end and state.isEmpty(line):
+            empty_before = True
+            line += 1
+            state.line = line
+        if state.tokens:
+            yield state.tokens
+            state.tokens = []
 
 
 class Parser:
@@ -157,18 +249,24 @@ class Parser:
 
     # -- file level -------------------------------------------------------------------------
 
-    def parse_bytes(self, path: str, data: bytes) -> ParsedFile:
+    def parse_bytes(self, path: str, data: bytes, *, sink: Sink | None = None, batch: int = 1000) -> ParsedFile:
         """Parse one file's bytes.
 
         :param path: POSIX path relative to the KB root (decides role, author, stamp).
+        :param sink: when given, claims and mentions are handed to :data:`Sink` ``sink``
+            in document order, about ``batch`` claims at a time (after a top-level block), and
+            the result holds none of them (``streamed`` counts the claims): memory stays that
+            of one batch, not of the file's claims (issue 12). The last call may be empty.
         :returns: :class:`ParsedFile`; problems are collected, never raised.
         """
         decoded = decode(data, path)
-        return self.parse_text(path, decoded.text, decoded.problems)
+        return self.parse_text(path, decoded.text, decoded.problems, sink=sink, batch=batch)
 
-    def parse_text(self, path: str, text: str, problems: list[Problem] | None = None) -> ParsedFile:
+    def parse_text(self, path: str, text: str, problems: list[Problem] | None = None, *,
+                   sink: Sink | None = None, batch: int = 1000) -> ParsedFile:
         """Parse one file's text (LF line ends, no BOM); see :meth:`parse_bytes`."""
         problems = list(problems or [])
+        streamed = 0
         role = role_of(path)
         fm, body = frontmatter.split(text, path)
         problems.extend(fm.problems)
@@ -198,14 +296,27 @@ class Parser:
         ctx.lines = body.split("\n")
         ctx.first_line = next((n for n, ln in enumerate(ctx.lines, 1) if ln.strip() and not ln.lstrip().startswith("<!--")), 0)
         ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
-        tokens = _md().parse(body)
-        if tokens and max(t.level for t in tokens) >= MAX_NESTING - 2:
-            unread = _unread_lines(tokens, ctx.lines)
+        ctx.mentions = mentions  # the front matter's first, then the body's in order
+        covered = bytearray(len(ctx.lines) + 1)
+        deepest = 0
+        for tokens in _blocks(_md(), body):  # one top-level block's tokens at a time
+            deepest = max(deepest, max(t.level for t in tokens))
+            _cover(tokens, covered)
+            ctx.walk(tokens)
+            if sink is not None and len(ctx.claims) >= batch:
+                sink(ctx.claims, ctx.mentions, ctx.written_at)
+                streamed += len(ctx.claims)
+                ctx.claims, ctx.mentions = [], []
+        if deepest >= MAX_NESTING - 2:
+            unread = _unread_lines(covered, ctx.lines)
             if unread:
                 problems.append(Problem(path, unread[0], f"nested too deep (over {MAX_NESTING // 2} lists or quotes): "
                                         f"{len(unread)} line(s) not read (lines {unread[0]}–{unread[-1]})"))
-        ctx.walk(tokens)
-        mentions.extend(ctx.mentions)
+        if sink is not None:
+            sink(ctx.claims, ctx.mentions, ctx.written_at)
+            streamed += len(ctx.claims)
+            ctx.claims, ctx.mentions = [], []
+        mentions = ctx.mentions
         return ParsedFile(
             path=path,
             role=role,
@@ -219,6 +330,7 @@ class Parser:
             invalid_ids=ctx.invalid,
             front_lines=dict(fm.key_lines),
             front_end=fm.end_line if fm.present else 0,
+            streamed=streamed,
         )
 
     def _written_at(self, path: str, role: Role, front: dict[str, Any], fm: frontmatter.FrontMatter,
