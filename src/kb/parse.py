@@ -188,15 +188,79 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
         yield state.tokens
 
 
+#: A top-level list longer than this many lines is read as several lists, cut before one of its
+#: own items (:func:`_list_cuts`), so that a file that is one long list does not hold all its
+#: tokens at once.
+LIST_CUT_LINES = 1000
+_ITEM_START_RE = re.compile(r"^(?:[-+*]|\d{1,9}[.)])[ \t]+\S", re.M)
+
+
+def _list_cuts(state: Any) -> tuple[list[int], list[str]] | None:
+    """Lines (0-based, sorted) where an item of a top-level list may start a new list, and the
+    marker each is written with (``-``, ``+``, ``*``, ``.`` or ``)``); None for a short text.
+
+    Such a line starts at column 0 with a list marker and text. Where a top-level list goes on
+    to it, it is the start of one of that list's own items (every item's content is indented
+    at least 2, and an item line ends any paragraph), so a list cut there has the same
+    tokens, except for one more pair of list open/close tokens, the tight/loose marks
+    (``hidden``) of the paragraphs and an ordered list's ``start``; kb reads none of them.
+    """
+    if state.lineMax <= 2 * LIST_CUT_LINES:
+        return None
+    marks = state.bMarks
+    lines: list[int] = []
+    markers: list[str] = []
+    line = 0
+    for m in _ITEM_START_RE.finditer(state.src):
+        line = bisect.bisect_right(marks, m.start(), line) - 1
+        if marks[line] == m.start():
+            lines.append(line)
+            text = m.group()
+            markers.append(text[0] if text[0] in "-+*" else text[len(text.split(None, 1)[0]) - 1])
+    return lines, markers
+
+
+def _list_end(state: Any, line: int, end: int, cuts: tuple[list[int], list[str]], rules: dict[str, Any]) -> int:
+    """``end``, or an earlier line at which the top-level list starting at ``line`` is cut
+    (the first of :func:`_list_cuts` at least :data:`LIST_CUT_LINES` on, written with the same
+    marker, where no table or thematic break starts instead)."""
+    src = state.src
+    at = state.bMarks[line] + state.tShift[line]
+    first = src[at : at + 1]
+    if not first or (first not in "-+*" and not first.isdigit()):
+        return end  # no list starts here (the common case: one look at a character)
+    if (state.sCount[line] >= 4 or rules["table"](state, line, end, True) or rules["hr"](state, line, end, True)
+            or not rules["list"](state, line, end, True)):
+        return end
+    if first in "-+*":
+        marker = first
+    else:
+        while src[at].isdigit():
+            at += 1
+        marker = src[at]
+    lines, markers = cuts
+    for k in range(bisect.bisect_left(lines, line + LIST_CUT_LINES), len(lines)):
+        cut = lines[k]
+        if cut >= end:
+            break
+        if markers[k] == marker and not rules["table"](state, cut, end, True) and not rules["hr"](state, cut, end, True):
+            return cut
+        if cut > line + 4 * LIST_CUT_LINES:
+            break
+    return end
+
+
 def _block_loop(state: Any) -> Iterator[list[Token]]:
     """``ParserBlock.tokenize(state, 0, lineMax)`` of markdown-it-py, yielding (and dropping)
-    the tokens of each top-level block as it is done."""
+    the tokens of each top-level block as it is done (a long list cut, see :func:`_list_cuts`)."""
     md = state.md
     rules = md.block.ruler.getRules("")
     line = state.line
     end = state.lineMax
     max_nesting = md.options.maxNesting
     empty_before = False
+    cuts = _list_cuts(state)
+    named = {r.name: r.fn for r in md.block.ruler.__rules__ if r.enabled}
     while line < end:
         state.line = line = state.skipEmptyLines(line)
         if line >= end:
@@ -207,8 +271,9 @@ def _block_loop(state: Any) -> Iterator[list[Token]]:
             state.line = end
             break
         ok = False
+        upto = end if cuts is None or end - line <= LIST_CUT_LINES else _list_end(state, line, end, cuts, named)
         for rule in rules:
-            ok = rule(state, line, end, False)
+            ok = rule(state, line, upto, False)
             if ok:
                 if state.line <= line:
                     raise RuntimeError("block rule didn't increment state.line")
