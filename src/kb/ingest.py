@@ -34,7 +34,7 @@ COMMIT_EVERY = 500
 #: store in batches (issue 12: peak memory a bounded multiple of the largest file read).
 STREAM_MIN = 256_000
 #: Claims per batch a streamed file hands to the store.
-STREAM_BATCH = 1000
+STREAM_BATCH = 250
 
 Progress = Callable[[int, int], None]
 

@@ -139,6 +139,44 @@ def _md() -> MarkdownIt:
     return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
 
 
+#: From this many characters, a text's lines are sliced from it when asked (:class:`_Lines`).
+_LAZY_LINES_MIN = 1_000_000
+
+
+class _Lines(Sequence[str]):
+    """``text.split("\\n")`` without a string per line (a big file: issue 12): the offsets of
+    the lines (8 bytes each), each line sliced from ``text`` when asked."""
+
+    __slots__ = ("text", "starts")
+
+    def __init__(self, text: str) -> None:
+        from array import array
+
+        self.text = text
+        starts = array("q", [0])
+        find = text.find
+        at = find("\n")
+        while at >= 0:
+            starts.append(at + 1)
+            at = find("\n", at + 1)
+        starts.append(len(text) + 1)
+        self.starts = starts
+
+    def __len__(self) -> int:
+        return len(self.starts) - 1
+
+    def __getitem__(self, i: int) -> str:  # type: ignore[override]
+        n = len(self.starts) - 1
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        return self.text[self.starts[i] : self.starts[i + 1] - 1]
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(len(self)))
+
+
 def _cover(tokens: list[Token], covered: bytearray) -> None:
     """Mark in ``covered`` (one byte per 0-based line) the lines a leaf block token covers."""
     n = len(covered) - 1
@@ -173,8 +211,9 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
         return
     env: dict[str, Any] = {}
     state = StateCore(src, md, env)
-    core[0].fn(state)  # normalize: line ends and NUL as markdown-it does them
-    src = state.src
+    if "\r" in src or "\0" in src:  # else normalize would only copy the text
+        core[0].fn(state)  # normalize: line ends and NUL as markdown-it does them
+        src = state.src
     if not src:
         return
     if "]:" in src:
@@ -358,7 +397,7 @@ class Parser:
                     mentions.append(Mention(cand.id, cand.version, cand.raw, line, None, None, None))
                 else:
                     ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
-        ctx.lines = body.split("\n")
+        ctx.lines = body.split("\n") if len(body) < _LAZY_LINES_MIN else _Lines(body)
         ctx.first_line = next((n for n, ln in enumerate(ctx.lines, 1) if ln.strip() and not ln.lstrip().startswith("<!--")), 0)
         ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
         ctx.mentions = mentions  # the front matter's first, then the body's in order
