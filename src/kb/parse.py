@@ -18,6 +18,10 @@ from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import mdTrim
+from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_block.table import escapedSplit, getLine
+from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
 from kb import frontmatter
@@ -202,9 +206,6 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
     to the whole document (also above them): when ``src`` may hold one (``]:``), a first pass
     collects them without keeping any token.
     """
-    from markdown_it.rules_block.state_block import StateBlock
-    from markdown_it.rules_core.state_core import StateCore
-
     core = [r for r in md.core.ruler.__rules__ if r.enabled]
     if [r.name for r in core[:2]] != ["normalize", "block"]:  # pragma: no cover - another markdown-it
         yield md.parse(src)
@@ -231,6 +232,9 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
 #: own items (:func:`_list_cuts`), so that a file that is one long list does not hold all its
 #: tokens at once.
 LIST_CUT_LINES = 1000
+#: Rows of each table a long top-level table is read as (:func:`_table_pieces`; a row is ~30
+#: tokens, a list line ~5).
+TABLE_CUT_ROWS = 200
 _ITEM_START_RE = re.compile(r"^(?:[-+*]|\d{1,9}[.)])[ \t]+\S", re.M)
 
 
@@ -289,6 +293,59 @@ def _list_end(state: Any, line: int, end: int, cuts: tuple[list[int], list[str]]
     return end
 
 
+def _cells(state: Any, line: int) -> int:
+    """Cells of a table line as markdown-it's table rule counts them (escapedSplit, without
+    the empty first and last parts)."""
+    t = mdTrim(getLine(state, line))
+    if "\\" in t or len(t) < 2:
+        cols = escapedSplit(t)
+        if cols and cols[0] == "":
+            cols.pop(0)
+        if cols and cols[-1] == "":
+            cols.pop()
+        return len(cols)
+    return t.count("|") + 1 - t.startswith("|") - t.endswith("|")
+
+
+def _table_pieces(state: Any, start: int, end: int, table: Any) -> Iterator[list[Token]]:
+    """The tokens of the top-level table at ``start``, as tables of :data:`TABLE_CUT_ROWS`
+    rows each (issue 12: a file that is one long table).
+
+    Each piece after the first is read by markdown-it's own table rule with the table's header
+    and delimiter lines in place of the two lines above it (the line arrays are put back after),
+    so its rows give the same tokens; each piece has its own ``table_open``/``thead``/
+    ``table_close`` (kb reads the header of each, the same). A table is cut only while every row
+    before the cut has the header's number of cells, so the rule's limit on autocompleted cells
+    (counted from the table's start) stops the table where it would have.
+    """
+    arrays = (state.bMarks, state.eMarks, state.tShift, state.sCount, state.bsCount)
+    columns = _cells(state, start)
+    at = start  # the piece's header line (the real one, then the two lines above a cut)
+    while True:
+        upto = end
+        cut = at + 2 + TABLE_CUT_ROWS
+        if cut < end and all(_cells(state, r) == columns for r in range(at + 2, cut)):
+            upto = cut
+        if at == start:
+            ok = table(state, start, upto, False)
+        else:
+            saved = [(a[at], a[at + 1]) for a in arrays]
+            for a in arrays:
+                a[at], a[at + 1] = a[start], a[start + 1]
+            try:
+                ok = table(state, at, upto, False)
+            finally:
+                for a, (x, y) in zip(arrays, saved):
+                    a[at], a[at + 1] = x, y
+        if not ok:  # pragma: no cover - the rule read these lines as a table before
+            return
+        yield state.tokens
+        state.tokens = []
+        if upto == end or state.line < upto:
+            return
+        at = upto - 2
+
+
 def _block_loop(state: Any) -> Iterator[list[Token]]:
     """``ParserBlock.tokenize(state, 0, lineMax)`` of markdown-it-py, yielding (and dropping)
     the tokens of each top-level block as it is done (a long list cut, see :func:`_list_cuts`)."""
@@ -310,13 +367,18 @@ def _block_loop(state: Any) -> Iterator[list[Token]]:
             state.line = end
             break
         ok = False
-        upto = end if cuts is None or end - line <= LIST_CUT_LINES else _list_end(state, line, end, cuts, named)
-        for rule in rules:
-            ok = rule(state, line, upto, False)
-            if ok:
-                if state.line <= line:
-                    raise RuntimeError("block rule didn't increment state.line")
-                break
+        long = cuts is not None and end - line > 2 * LIST_CUT_LINES
+        if long and named["table"](state, line, end, True):
+            yield from _table_pieces(state, line, end, named["table"])
+            ok = True
+        else:
+            upto = _list_end(state, line, end, cuts, named) if long and cuts is not None else end
+            for rule in rules:
+                ok = rule(state, line, upto, False)
+                if ok:
+                    if state.line <= line:
+                        raise RuntimeError("block rule didn't increment state.line")
+                    break
         if not ok:
             raise RuntimeError("none of the block rules matched")
         state.tight = not empty_before
