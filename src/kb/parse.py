@@ -228,10 +228,12 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
         yield state.tokens
 
 
-#: A top-level list longer than this many lines is read as several lists, cut before one of its
-#: own items (:func:`_list_cuts`), so that a file that is one long list does not hold all its
-#: tokens at once.
-LIST_CUT_LINES = 1000
+#: In a text of more than this many lines, a long top-level list or table is read in pieces
+#: (:func:`_list_cuts`, :func:`_table_pieces`), so that a file that is one long list or table
+#: does not hold all its tokens (and all their claims, until the block ends) at once.
+LONG_TEXT_LINES = 2000
+#: Lines of each list a long top-level list is read as (cut before one of its own items).
+LIST_CUT_LINES = 250
 #: Rows of each table a long top-level table is read as (:func:`_table_pieces`; a row is ~30
 #: tokens, a list line ~5).
 TABLE_CUT_ROWS = 200
@@ -248,7 +250,7 @@ def _list_cuts(state: Any) -> tuple[list[int], list[str]] | None:
     tokens, except for one more pair of list open/close tokens, the tight/loose marks
     (``hidden``) of the paragraphs and an ordered list's ``start``; kb reads none of them.
     """
-    if state.lineMax <= 2 * LIST_CUT_LINES:
+    if state.lineMax <= LONG_TEXT_LINES:
         return None
     marks = state.bMarks
     lines: list[int] = []
@@ -367,7 +369,7 @@ def _block_loop(state: Any) -> Iterator[list[Token]]:
             state.line = end
             break
         ok = False
-        long = cuts is not None and end - line > 2 * LIST_CUT_LINES
+        long = cuts is not None and end - line > 2 * min(LIST_CUT_LINES, TABLE_CUT_ROWS)
         if long and named["table"](state, line, end, True):
             yield from _table_pieces(state, line, end, named["table"])
             ok = True
