@@ -350,7 +350,8 @@ def _table_pieces(state: Any, start: int, end: int, table: Any) -> Iterator[list
 
 def _block_loop(state: Any) -> Iterator[list[Token]]:
     """``ParserBlock.tokenize(state, 0, lineMax)`` of markdown-it-py, yielding (and dropping)
-    the tokens of each top-level block as it is done (a long list cut, see :func:`_list_cuts`)."""
+    the tokens of each top-level block as it is done; in a long text a long list is cut
+    (:func:`_list_cuts`) and a long table read in pieces (:func:`_table_pieces`)."""
     md = state.md
     rules = md.block.ruler.getRules("")
     line = state.line
