@@ -240,9 +240,10 @@ TABLE_CUT_ROWS = 200
 _ITEM_START_RE = re.compile(r"^(?:[-+*]|\d{1,9}[.)])[ \t]+\S", re.M)
 
 
-def _list_cuts(state: Any) -> tuple[list[int], list[str]] | None:
+def _list_cuts(state: Any) -> tuple[Sequence[int], bytes] | None:
     """Lines (0-based, sorted) where an item of a top-level list may start a new list, and the
-    marker each is written with (``-``, ``+``, ``*``, ``.`` or ``)``); None for a short text.
+    marker each is written with (one byte each: ``-``, ``+``, ``*``, ``.`` or ``)``); None for a
+    text of at most :data:`LONG_TEXT_LINES` lines.
 
     Such a line starts at column 0 with a list marker and text. Where a top-level list goes on
     to it, it is the start of one of that list's own items (every item's content is indented
@@ -252,20 +253,22 @@ def _list_cuts(state: Any) -> tuple[list[int], list[str]] | None:
     """
     if state.lineMax <= LONG_TEXT_LINES:
         return None
+    from array import array
+
     marks = state.bMarks
-    lines: list[int] = []
-    markers: list[str] = []
+    lines = array("q")  # 8 bytes a line, not an int object each
+    markers = bytearray()
     line = 0
     for m in _ITEM_START_RE.finditer(state.src):
         line = bisect.bisect_right(marks, m.start(), line) - 1
         if marks[line] == m.start():
             lines.append(line)
             text = m.group()
-            markers.append(text[0] if text[0] in "-+*" else text[len(text.split(None, 1)[0]) - 1])
-    return lines, markers
+            markers.append(ord(text[0] if text[0] in "-+*" else text[len(text.split(None, 1)[0]) - 1]))
+    return lines, bytes(markers)
 
 
-def _list_end(state: Any, line: int, end: int, cuts: tuple[list[int], list[str]], rules: dict[str, Any]) -> int:
+def _list_end(state: Any, line: int, end: int, cuts: tuple[Sequence[int], bytes], rules: dict[str, Any]) -> int:
     """``end``, or an earlier line at which the top-level list starting at ``line`` is cut
     (the first of :func:`_list_cuts` at least :data:`LIST_CUT_LINES` on, written with the same
     marker, where no table or thematic break starts instead)."""
@@ -288,7 +291,7 @@ def _list_end(state: Any, line: int, end: int, cuts: tuple[list[int], list[str]]
         cut = lines[k]
         if cut >= end:
             break
-        if markers[k] == marker and not rules["table"](state, cut, end, True) and not rules["hr"](state, cut, end, True):
+        if markers[k] == ord(marker) and not rules["table"](state, cut, end, True) and not rules["hr"](state, cut, end, True):
             return cut
         if cut > line + 4 * LIST_CUT_LINES:
             break
