@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kb import __version__
 from kb.config import KbConfig, load_config
@@ -17,7 +17,8 @@ from kb.store import FileRow, FileRows, Store
 from kb.textio import Problem
 
 if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
-    from kb.parse import ParsedFile, Parser
+    from kb.claims import Claim
+    from kb.parse import Mention, ParsedFile, Parser
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
 #: history (``organized/knowledge/history/``) is read by :mod:`kb.livedoc`, not ingested.
@@ -28,6 +29,12 @@ PARALLEL_MIN = 400
 BULK_MIN = 2000
 #: Files written per store transaction: a crash loses at most this much parsing work.
 COMMIT_EVERY = 500
+#: Files of at least this many bytes are never sent to a worker (whose answer, pickled whole,
+#: would double its claims in memory): this process parses them and streams their claims to the
+#: store in batches (issue 12: peak memory a bounded multiple of the largest file read).
+STREAM_MIN = 256_000
+#: Claims per batch a streamed file hands to the store.
+STREAM_BATCH = 250
 
 Progress = Callable[[int, int], None]
 
@@ -114,29 +121,46 @@ def _parser_digest() -> str:
 
 def to_rows(parsed: ParsedFile, digest: str, mtime_ns: int, size: int, ctime_ns: int = 0) -> FileRows:
     """Table rows of one parsed file (see :meth:`kb.store.Store.put`)."""
-    frow = FileRow(
+    claims, subjects, quantities = claim_rows(parsed.path, parsed.claims)
+    return FileRows(file_row(parsed, digest, mtime_ns, size, ctime_ns), claims, subjects, quantities,
+                    mention_rows(parsed.path, parsed.mentions, parsed.written_at))
+
+
+def file_row(parsed: ParsedFile, digest: str, mtime_ns: int, size: int, ctime_ns: int = 0) -> FileRow:
+    """The ``files`` row of one parsed file (``n_claims`` counts streamed claims too)."""
+    return FileRow(
         path=parsed.path, hash=digest, mtime_ns=mtime_ns, ctime_ns=ctime_ns, size=size, role=parsed.role,
         author=parsed.author, written_at=parsed.written_at, front=parsed.front,
         headings=[{"level": h.level, "text": h.text, "line": h.line, "section": h.section, "subjects": h.subjects}
                   for h in parsed.headings],
         problems=[asdict(p) for p in parsed.problems],
         invalid_ids=[list(x) for x in parsed.invalid_ids],
-        n_claims=len(parsed.claims),
+        n_claims=parsed.n_claims,
     )
-    claims, subjects, quantities = [], [], []
-    for c in parsed.claims:
+
+
+def claim_rows(path: str, claims: Iterable[Claim]
+               ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str, str]], list[tuple[Any, ...]]]:
+    """``(claims, subjects, quantities)`` rows of claims of the file ``path``, in order."""
+    rows: list[tuple[Any, ...]] = []
+    subjects: list[tuple[str, str, str]] = []
+    quantities: list[tuple[Any, ...]] = []
+    for c in claims:
         p = c.provenance
-        claims.append((c.id, parsed.path, p.line, c.kind, c.role, p.author, p.written_at,
-                       c.model_dump_json(exclude_defaults=True)))
-        subjects.extend((c.id, parsed.path, s) for s in c.subjects)
+        rows.append((c.id, path, p.line, c.kind, c.role, p.author, p.written_at,
+                     c.model_dump_json(exclude_defaults=True)))
+        subjects.extend((c.id, path, s) for s in c.subjects)
         default_subject = c.subjects[0] if c.subjects else None
         quantities.extend(
-            (c.id, parsed.path, q.subject or default_subject, q.metric, q.value, q.low, q.high, q.unit, q.raw)
+            (c.id, path, q.subject or default_subject, q.metric, q.value, q.low, q.high, q.unit, q.raw)
             for q in c.quantities
         )
-    mentions = [(parsed.path, m.line, m.column, m.id, m.version, m.raw, m.claim_id, m.kind, parsed.written_at)
-                for m in parsed.mentions]
-    return FileRows(frow, claims, subjects, quantities, mentions)
+    return rows, subjects, quantities
+
+
+def mention_rows(path: str, mentions: Iterable[Mention], written_at: str | None) -> list[tuple[Any, ...]]:
+    """``mentions`` rows of the file ``path`` (its ``written_at`` on each)."""
+    return [(path, m.line, m.column, m.id, m.version, m.raw, m.claim_id, m.kind, written_at) for m in mentions]
 
 
 _WORKER: Parser | None = None
@@ -189,6 +213,44 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: in
         return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 
 
+def _stream_one(parser: Parser, st: Store, root: Path, rel: str, mtime_ns: int, ctime_ns: int, size: int,
+                *, replace: bool) -> FileRow | Problem:
+    """Parse one file here and store its rows batch by batch as they come (inside the caller's
+    transaction, under a savepoint: a file that fails leaves nothing of it stored). Returns its
+    ``files`` row, or the :class:`Problem` that made it fail. Errors of the store itself are raised."""
+    import sqlite3
+
+    from kb.textio import decode
+
+    try:
+        data = (root / rel).read_bytes()
+    except OSError as exc:
+        return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    writer = st.writer(rel, replace=replace)
+
+    def sink(claims: list[Claim], mentions: list[Mention], written_at: str | None) -> None:
+        writer.add(*claim_rows(rel, claims), mention_rows(rel, mentions, written_at))
+
+    try:
+        decoded = decode(data, rel)
+        del data  # the text is all that is needed from here on
+        parsed = parser.parse_text(rel, decoded.text, decoded.problems, sink=sink, batch=STREAM_BATCH)
+        del decoded
+        fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
+        if fatal is not None:
+            writer.abort()
+            return fatal  # nothing of it could be read: failed, reported again next run
+        row = file_row(parsed, digest, mtime_ns, size, ctime_ns)
+        writer.finish(row)
+        return row
+    except sqlite3.Error:
+        raise  # the store, not the file: the caller rolls the transaction back
+    except Exception as exc:  # noqa: BLE001 - one file never stops the run
+        writer.abort()
+        return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
+
+
 def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | None = None,
            store: Store | None = None, jobs: int | None = None) -> IngestReport:
     """Parse every new or changed file of the KB at ``root`` into its store.
@@ -196,7 +258,10 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     A file is unchanged when its size, mtime and ctime match the store (ctime cannot be set
     back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
     when its content hash does (then only its times are updated). Files gone from disk lose their claims. Parsing
-    uses a process pool when many files changed (cold ingest); never writes outside ``.kb/``.
+    uses a process pool when many small files changed (cold ingest); files of :data:`STREAM_MIN`
+    bytes or more, and every file when there is no pool, are parsed in this process with their
+    claims streamed to the store :data:`STREAM_BATCH` at a time, so that peak memory stays a
+    bounded multiple of the largest file read (issue 12). Never writes outside ``.kb/``.
 
     :param progress: called as ``progress(done, total)`` while parsing.
     :param jobs: worker processes (default: CPUs, at most 8); 1 = in-process.
@@ -246,22 +311,44 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         rebuild = bulk or bool(st.missing_indexes())
         if bulk:
             st.drop_indexes()
+        workers = _workers(jobs)
+        small = [t for t in todo if t[3] < STREAM_MIN]
+        pooled = small if workers > 1 and len(small) >= PARALLEL_MIN else []
+        here = [t for t in todo if t[3] >= STREAM_MIN] if pooled else todo
+        done = 0
+
+        def stored(result: FileRow | Problem) -> None:
+            nonlocal batch, done
+            done += 1
+            if progress:
+                progress(done, len(todo))
+            if isinstance(result, Problem):
+                report.failed += 1
+                report.problems.append(result)
+                return
+            report.parsed += 1
+            report.problems.extend(Problem(**p) for p in result.problems)
+            batch += 1
+            if batch >= COMMIT_EVERY:
+                st.db.execute("COMMIT")
+                batch = 0
+
         try:
-            for result in _parse_all(root, config, todo, progress, jobs):
-                if isinstance(result, Problem):
-                    report.failed += 1
-                    report.problems.append(result)
-                    continue
-                report.parsed += 1
-                report.problems.extend(Problem(**p) for p in result.file.problems)
-                if batch == 0:
+            if here:  # parsed here, one at a time, streamed to the store (before any worker starts)
+                from kb.parse import Parser
+
+                parser = Parser(config)
+                for rel, m, c, size in here:
+                    if not st.db.in_transaction:
+                        st.db.execute("BEGIN IMMEDIATE")
+                    stored(_stream_one(parser, st, root, rel, m, c, size, replace=rel in known))
+            for result in _parse_all(root, config, pooled, workers):
+                if not st.db.in_transaction:
                     st.db.execute("BEGIN IMMEDIATE")
-                st.put(result, replace=result.file.path in known)
-                batch += 1
-                if batch >= COMMIT_EVERY:
-                    st.db.execute("COMMIT")
-                    batch = 0
-            if batch:
+                if not isinstance(result, Problem):
+                    st.put(result, replace=result.file.path in known)
+                stored(result if isinstance(result, Problem) else result.file)
+            if st.db.in_transaction:
                 st.db.execute("COMMIT")
         except BaseException:
             if st.db.in_transaction:
@@ -277,47 +364,35 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     return report
 
 
-def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int]],
-               progress: Progress | None, jobs: int | None) -> Iterator[FileRows | Problem]:
-    """Parse ``todo`` (in a process pool when it is large), yielding each file's rows or its
-    :class:`Problem` as it is done; the caller stores them. A worker that dies (killed, out of
-    memory) does not stop the run: what is left is parsed in this process."""
-    total = len(todo)
+def _workers(jobs: int | None) -> int:
+    """Worker processes for ``--jobs`` (default: CPUs, at most 8; at most twice the CPUs)."""
     cpus = os.cpu_count() or 1
-    workers = min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
-    if total == 0:
+    return min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
+
+
+def _parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int]],
+               workers: int) -> Iterator[FileRows | Problem]:
+    """Parse ``todo`` (small files) in a pool of ``workers`` processes, yielding each file's rows
+    or its :class:`Problem` as it is done; the caller stores them. A worker that dies (killed,
+    out of memory) does not stop the run: what is left is parsed in this process."""
+    if not todo:
         return
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     from kb.parse import Parser
-    if workers <= 1 or total < PARALLEL_MIN:
-        parser = Parser(config)
-        results: Iterator[FileRows | Problem] = (_parse_one(parser, root, rel, m, c, s) for rel, m, c, s in todo)
-    else:
-        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
-        jobs_it = ((str(root), rel, m, c, s) for rel, m, c, s in todo)
-        results = pool.map(_parse_job, jobs_it, chunksize=64)
+    pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
     seen: set[str] = set()
     try:
-        done = 0
         try:
-            for result in results:
-                done += 1
+            for result in pool.map(_parse_job, ((str(root), rel, m, c, s) for rel, m, c, s in todo), chunksize=64):
                 seen.add(result.path if isinstance(result, Problem) else result.file.path)
-                if progress:
-                    progress(done, total)
                 yield result
         except BrokenProcessPool:
             # a worker was killed (out of memory?): parse what is left here, one by one
             parser = Parser(config)
             for rel, m, c, s in todo:
-                if rel in seen:
-                    continue
-                done += 1
-                if progress:
-                    progress(done, total)
-                yield _parse_one(parser, root, rel, m, c, s)
+                if rel not in seen:
+                    yield _parse_one(parser, root, rel, m, c, s)
     finally:
-        if workers > 1 and total >= PARALLEL_MIN:
-            pool.shutdown()
+        pool.shutdown()

@@ -243,22 +243,20 @@ class Store:
         """Store one parsed file (call inside :meth:`tx`); ``replace`` first removes what
         was stored for its path. Without it, a path that another process stored meanwhile
         is still replaced, never duplicated (the ``files`` primary key says so)."""
-        row = rows.file
-        if replace:
-            self.remove([row.path])
-        values = (row.path, row.hash, row.mtime_ns, row.ctime_ns, row.size, row.role, row.author, row.written_at,
-                  json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
-                  json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
-                  row.n_claims)
-        try:
-            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
-        except sqlite3.IntegrityError:
-            self.remove([row.path])
-            self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
-        self.db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", rows.claims)
-        self.db.executemany("INSERT INTO subjects VALUES (?,?,?)", rows.subjects)
-        self.db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", rows.quantities)
-        self.db.executemany("INSERT INTO mentions VALUES (?,?,?,?,?,?,?,?,?)", rows.mentions)
+        w = self.writer(rows.file.path, replace=replace, savepoint=False)
+        w.add(rows.claims, rows.subjects, rows.quantities, rows.mentions)
+        w.finish(rows.file)
+
+    def writer(self, path: str, *, replace: bool = True, savepoint: bool = True) -> FileWriter:
+        """Store one file's rows as they are parsed, batch by batch (call inside :meth:`tx`),
+        so that a big file's claims never are all in memory at once (issue 12).
+
+        Removes what was stored for ``path`` first (when ``replace``, or when a ``files`` row
+        for it exists: another process stored it meanwhile). With ``savepoint``, the file's
+        rows are written under a SAVEPOINT: :meth:`FileWriter.abort` takes back exactly them,
+        and the batch transaction around them goes on.
+        """
+        return FileWriter(self, path, replace=replace, savepoint=savepoint)
 
     def files(self, role: str | None = None) -> list[FileRow]:
         """Stored files, by path; only those of ``role`` when given."""
@@ -400,6 +398,51 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+class FileWriter:
+    """One file's rows on their way into the store (see :meth:`Store.writer`): :meth:`add`
+    any number of batches of rows (in document order: claims keep their ``rowid`` order),
+    then :meth:`finish` with the file's row, or :meth:`abort`."""
+
+    def __init__(self, store: Store, path: str, *, replace: bool, savepoint: bool) -> None:
+        self.db = store.db
+        self.path = path
+        self.savepoint = savepoint
+        if savepoint:
+            self.db.execute("SAVEPOINT kb_file")
+        if replace or self.db.execute("SELECT 1 FROM files WHERE path=?", (path,)).fetchone():
+            store.remove([path])
+
+    def add(self, claims: Sequence[tuple[Any, ...]], subjects: Sequence[tuple[str, str, str]],
+            quantities: Sequence[tuple[Any, ...]], mentions: Sequence[tuple[Any, ...]]) -> None:
+        """Insert rows of the shapes of :class:`FileRows` (a repeated claim id of the path
+        replaces the earlier one, as in one :meth:`Store.put`)."""
+        db = self.db
+        if claims:
+            db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", claims)
+        if subjects:
+            db.executemany("INSERT INTO subjects VALUES (?,?,?)", subjects)
+        if quantities:
+            db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", quantities)
+        if mentions:
+            db.executemany("INSERT INTO mentions VALUES (?,?,?,?,?,?,?,?,?)", mentions)
+
+    def finish(self, row: FileRow) -> None:
+        """Insert the file's own row (its counts, headings, problems) and keep its rows."""
+        values = (row.path, row.hash, row.mtime_ns, row.ctime_ns, row.size, row.role, row.author, row.written_at,
+                  json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
+                  json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
+                  row.n_claims)
+        self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
+        if self.savepoint:
+            self.db.execute("RELEASE kb_file")
+
+    def abort(self) -> None:
+        """Take back every row this writer added (with a savepoint; else the caller rolls back)."""
+        if self.savepoint:
+            self.db.execute("ROLLBACK TO kb_file")
+            self.db.execute("RELEASE kb_file")
 
 
 class _Tx:
