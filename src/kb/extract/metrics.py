@@ -82,7 +82,18 @@ def normalise(text: str) -> str:
     :returns: a string of the same length; character *i* is character *i* of ``text``, folded
         (``４２％`` → ``42%``, ``−67.6`` → ``-67.6``, ``，`` → ``,``, ``（`` → ``(``).
     """
-    return text if text.isascii() else text.translate(_NORMALISE)
+    if text.isascii():
+        return text
+    # only the characters to fold are visited (str.translate looks every CJK character up)
+    return _FOLD_RE.sub(_fold_one, text)
+
+
+_FOLD = {chr(k): v if isinstance(v, str) else chr(v) for k, v in _NORMALISE.items()}
+_FOLD_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_FOLD)) + "]")
+
+
+def _fold_one(m: re.Match[str]) -> str:
+    return _FOLD[m.group()]
 
 
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")

@@ -9,6 +9,7 @@ from itertools import accumulate
 
 from kb.claims import Quantity
 from kb.extract import units as _units
+from kb.extract.literals import literal_hint
 from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
@@ -131,6 +132,8 @@ _BOUND_BEFORE = re.compile(
     r"(?:(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))[ \t]*)?$",
     re.IGNORECASE,
 )
+#: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
+_BOUND_HINT = literal_hint([_BOUND_BEFORE])
 _BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 _BOUND_LOOKBACK = 16
@@ -138,7 +141,8 @@ _BOUND_LOOKBACK = 16
 
 def _bound(norm: str, s: int, e: int) -> str | None:
     """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
-    m = _BOUND_BEFORE.search(norm, max(0, s - _BOUND_LOOKBACK), s)
+    lo = max(0, s - _BOUND_LOOKBACK)
+    m = _BOUND_BEFORE.search(norm, lo, s) if _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s) else None
     if m is None:
         m = _BOUND_AFTER.match(norm, e)
     if m is None:

@@ -1,0 +1,74 @@
+"""kb.extract.literals: the literal prefilters of the extractors' regexes are exact and sound."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from kb.extract import kinds, quantities
+from kb.extract.kinds import BUILTIN_CUES, CueMatcher
+from kb.extract.literals import literal_hint, required_literals
+from kb.extract.metrics import lower_same_length
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    (r"ab(?:c|d)e?\s+x", ("abc", "abd")),  # fixed parts joined; "abce" holds "abc"
+    (r"(?<![a-z])disagrees?\s+with(?![a-z])", ("disagree",)),  # look-arounds consume nothing
+    (r"下(?:周|个?月|季度)", ("下个月", "下季度", "下周", "下月")),
+    (r"[\[【]\s*(二手|摘要转述)\s*[\]】]", ("摘要转述", "二手")),
+    (r"x+yz|(?:foo)+", ("foo", "yz")),
+    (r"\d+(?:%|pp)", ("pp", "%")),
+])
+def test_required_literals(pattern: str, expected: tuple[str, ...]) -> None:
+    assert required_literals(pattern) == expected
+
+
+@pytest.mark.parametrize("pattern", [r"a*", r"x|y*", r"\d+", r"(?i:abc)", r"[^a]bc?"])
+def test_no_literals_when_a_match_may_hold_none(pattern: str) -> None:
+    # (?i:abc) ignores case where the hint would not; [^a]b: b stands alone, kept
+    got = required_literals(pattern)
+    assert got is None or got == ("b",)
+
+
+def test_case_insensitive_hint_folds_like_the_pattern() -> None:
+    pat = re.compile(r"(?<![a-z])sec(?:tion)?s?\b", re.IGNORECASE)
+    hint = literal_hint([pat])
+    assert hint is not None and hint.flags & re.IGNORECASE
+    for text in ("SECTION 3", "ſec 3", "Sec. 4"):  # ſ (long s) folds to s under IGNORECASE
+        assert pat.search(text) and hint.search(text)
+    assert literal_hint([r"(?i:ab)c"]).pattern == "c"
+
+
+def _corpus() -> list[str]:
+    """Texts that hold cue, plan, dispute and bound words, and random mixes of them."""
+    words = [w for ws in BUILTIN_CUES.values() for w in ws]
+    words += ["建议", "计划", "下个月", "will be released", "is expected", "does not match", "对不上", "at least",
+              "不超过", "约", "≈", "up to", "table 3", "Fig. 7 of the post", "据 X 报道", "数据", "非转述", "eta", "beta"]
+    texts = [line for p in sorted((REPO / "tests" / "fixtures").rglob("*.md")) for line in
+             p.read_text(encoding="utf-8", errors="replace").splitlines()]
+    rnd = random.Random(11)
+    filler = ["a", " ", "1.5×", "，", "x", "的", "plan", "to", "\u017f", "T", "AT LEAST", "Up To"]
+    for _ in range(3000):
+        texts.append("".join(rnd.choice(words + filler) for _ in range(rnd.randint(1, 8))))
+    return texts
+
+
+def test_hints_of_the_extractors_never_miss_a_match() -> None:
+    cm = CueMatcher({"secondhand": ["我们听说"]})
+    cases = [(kinds._MOOD_RE, True), (cm._re, True), (quantities._BOUND_BEFORE, False)]
+    texts = _corpus()
+    for pattern, lower in cases:
+        hint = literal_hint([pattern])
+        assert hint is not None, pattern.pattern[:60]
+        hits = 0
+        for text in texts:
+            t = lower_same_length(text) if lower else text
+            if pattern.search(t):
+                hits += 1
+                assert hint.search(t), (pattern.pattern[:40], text)
+        assert hits > 50  # the corpus exercises the pattern
