@@ -218,6 +218,11 @@ def _tied(norm: str, p: int) -> bool:
     return j == 0 or norm[j - 1] not in _ASCII_ALNUM
 
 
+_UNSEEN = object()
+_FOUND_MAX = 4096
+"""Distinct matched phrase texts a vocabulary remembers (phrases differ only in spacing)."""
+
+
 @dataclass(slots=True)
 class _Scan:
     """Phrase matches of one (normalised) text, in text order (internal to kb.extract)."""
@@ -251,6 +256,8 @@ class MetricVocab:
                     by_key[_phrase_key(phrase)] = key
                     keys[key].append(phrase)
         self._metric_of: dict[str, str] = by_key
+        self._found: dict[str, str | None] = {}
+        """Matched text -> its metric, as :meth:`_scan` met it (at most :data:`_FOUND_MAX`)."""
         self.phrases: Mapping[str, tuple[str, ...]] = MappingProxyType({k: tuple(v) for k, v in keys.items()})
         """Metric key → its phrases (built-in first, then ``extra``)."""
         self.pattern: re.Pattern[str] = _compile_phrases(
@@ -308,12 +315,18 @@ class MetricVocab:
     def _scan(self, norm: str, exclude: Collection[str] = ()) -> _Scan:
         """Phrase matches of ``norm`` (metrics in ``exclude`` left out)."""
         starts, ends, metrics = [], [], []
+        of = self._found
         for m in self.pattern.finditer(lower_same_length(norm)):
             found = m.group()
-            metric = self._metric_of.get(found) or self._metric_of.get(_WS.sub("", found))
+            metric = of.get(found, _UNSEEN)
+            if metric is _UNSEEN:
+                metric = self._metric_of.get(found) or self._metric_of.get(_WS.sub("", found))
+                if len(of) < _FOUND_MAX:
+                    of[found] = metric
             if metric is not None and metric not in exclude:
-                starts.append(m.start())
-                ends.append(m.end())
+                a, b = m.span()
+                starts.append(a)
+                ends.append(b)
                 metrics.append(metric)
         return _Scan(starts, ends, metrics)
 
