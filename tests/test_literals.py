@@ -72,3 +72,21 @@ def test_hints_of_the_extractors_never_miss_a_match() -> None:
                 hits += 1
                 assert hint.search(t), (pattern.pattern[:40], text)
         assert hits > 50  # the corpus exercises the pattern
+
+
+@pytest.mark.parametrize(("fast", "plain", "alphabet"), [
+    (kinds._INTERNAL_ID_RE, r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])", "CQOc0123456789 x-_é中"),
+    (quantities._NAME_BEFORE, r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$", "AB1_. \tx9中Z"),
+    (__import__("kb.extract.metrics", fromlist=["_FREE_DIGIT"])._FREE_DIGIT, r"(?<![A-Za-z0-9_.])\d", "a1._ 9中"),
+])
+def test_lookbehind_after_the_first_character_matches_the_same(fast: re.Pattern[str], plain: str, alphabet: str) -> None:
+    # a look-behind moved after the first character lets re skip to where a match can start
+    ref = re.compile(plain)
+    rnd = random.Random(5)
+    for _ in range(20000):
+        s = "".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 14)))
+        lo = rnd.randint(0, len(s))
+        hi = rnd.randint(lo, len(s))
+        a, b = ref.search(s, lo, hi), fast.search(s, lo, hi)
+        assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), (s, lo, hi)
+        assert ref.findall(s) == fast.findall(s)

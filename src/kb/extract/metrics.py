@@ -122,7 +122,8 @@ _AFTER_GAP = re.compile(
 # further on in its clause.
 _CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|条件下|的情况下)")
 # A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
-_FREE_DIGIT = re.compile(r"(?<![A-Za-z0-9_.])\d")
+# (look-behind after the digit: re skips to digits; the same matches as a leading one)
+_FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _MAX_BEFORE_GAP = 16
 _MAX_AFTER_GAP = 10
 _WINDOW = 80

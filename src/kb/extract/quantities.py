@@ -86,7 +86,8 @@ _PARSE_RE = re.compile(
 )
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
-_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$")
+# (look-behind after the first letter: re skips to capitals; the same matches as a leading one)
+_NAME_BEFORE = re.compile(r"([A-Z](?<![A-Za-z0-9_][A-Z])[A-Z]+)[ \t]$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 _DECREASE_WORD = re.compile(
     r"下降|降低|减少|缩短|减小"
