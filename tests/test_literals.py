@@ -90,3 +90,32 @@ def test_lookbehind_after_the_first_character_matches_the_same(fast: re.Pattern[
         a, b = ref.search(s, lo, hi), fast.search(s, lo, hi)
         assert (a and (a.span(), a.groups())) == (b and (b.span(), b.groups())), (s, lo, hi)
         assert ref.findall(s) == fast.findall(s)
+
+
+_BOUND_AND_REF_WORDS = [
+    "at least", "AT LEAST", "up to", "within", "over", "above", "exceeds", "exceeding", "less than", "below", "under",
+    "about", "around", "approx.", "approximately", "roughly", "nearly", "almost", "circa", "by", "cut by", "reduces by",
+    "至少", "不少于", "不低于", "不超过", "最多", "最高", "超过", "多于", "大于", "不到", "不足", "少于", "小于", "低于", "约为",
+    "大约", "约", "大概", "将近", "接近", "减少", "降低", "提升", "提高", "增加", "缩短", "加快", "下降", "上升", "压缩", ">=",
+    "≥", "⩾", "<=", "≤", "⩽", ">", "<", "~", "≈", " ", "\t", "*", "_", "x", "ſ", "K", "吞吐", "Fig", "fig.", "Table", "tab",
+    "Sec", "sections", "Eqs", "Step", "ch", "p", "pp", "no.", "item", "line", "表", "图", "式", "节", "步骤", "公式", "附录",
+    "章", "(", "[", ".", "-", "1", "中", "é",
+]
+
+
+def test_quick_checks_before_bound_and_figure_searches_never_skip_a_match() -> None:
+    # _bound and the figure-number rule look at the last character before a number first
+    rnd = random.Random(7)
+    hits = [0, 0]
+    checks = ((quantities._BOUND_BEFORE, quantities._BOUND_LOOKBACK, " \t*_", quantities._may_end_bound),
+              (quantities._REF_BEFORE, 12, " \t([.", quantities._may_end_ref))
+    for _ in range(40000):
+        s = "".join(rnd.choice(_BOUND_AND_REF_WORDS) for _ in range(rnd.randint(0, 5)))
+        for k, (pattern, back, skip, may_end) in enumerate(checks):
+            lo = max(0, len(s) - back)
+            if pattern.search(s, lo, len(s)):
+                hits[k] += 1
+                assert may_end(quantities._last_char(s, lo, len(s), skip)), repr(s)
+    assert min(hits) > 1000
+    assert not quantities._may_end_bound(quantities._last_char("吞吐 ", 0, 3, " \t*_"))
+    assert quantities._may_end_ref(quantities._last_char("Table (", 0, 7, " \t([."))

@@ -137,13 +137,38 @@ _BOUND_BEFORE = re.compile(
 _BOUND_HINT = literal_hint([_BOUND_BEFORE])
 _BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
+#: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
+#: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
+#: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
+_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩"
+_BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
+#: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
+_REF_LAST_CJK = "表图式节骤录章"
+
+
+def _last_char(norm: str, lo: int, s: int, skip: str) -> str:
+    """The last character of ``norm[lo:s]`` not in ``skip``; "" when there is none."""
+    while s > lo and norm[s - 1] in skip:
+        s -= 1
+    return norm[s - 1] if s > lo else ""
+
+
+def _may_end_bound(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _BOUND_BEFORE."""
+    return (c.isalpha() and (c < "\u2e80" or c in _BOUND_LAST_CJK)) or (c != "" and c in _BOUND_LAST_SYMBOLS)
+
+
+def _may_end_ref(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
+    return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
 _BOUND_LOOKBACK = 16
 
 
 def _bound(norm: str, s: int, e: int) -> str | None:
     """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
     lo = max(0, s - _BOUND_LOOKBACK)
-    m = _BOUND_BEFORE.search(norm, lo, s) if _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s) else None
+    m = _BOUND_BEFORE.search(norm, lo, s) if _may_end_bound(_last_char(norm, lo, s, " \t*_")) and (
+        _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s)) else None
     if m is None:
         m = _BOUND_AFTER.match(norm, e)
     if m is None:
@@ -342,7 +367,8 @@ def find_quantities(
                     pint, e = found
                     next_pos = e
             q = _single(g, norm, s, vocab, pint)
-        if q is not None and _REF_BEFORE.search(norm, max(0, s - 12), s):
+        if q is not None and _may_end_ref(_last_char(norm, max(0, s - 12), s, " \t([.")) \
+                and _REF_BEFORE.search(norm, max(0, s - 12), s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
             q = None  # glued to letters: part of an identifier
