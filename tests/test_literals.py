@@ -44,15 +44,25 @@ def test_case_insensitive_hint_folds_like_the_pattern() -> None:
     assert literal_hint([r"(?i:ab)c"]).pattern == "c"
 
 
+def test_a_literal_keeps_the_class_it_must_be_followed_by() -> None:
+    # "scheduler" holds "schedule" but not "schedule" and a space: no plan word there
+    hint = literal_hint([r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])"])
+    assert hint is not None and hint.pattern == r"schedule[\s]"
+    assert hint.search("the scheduler batches") is None and hint.search("schedule\tthe")
+    assert literal_hint([r"ab[^x]"]).pattern == r"ab[^x]"
+    assert literal_hint([r"x+y\d{2}"]).pattern == r"y[\d]"
+
+
 def _corpus() -> list[str]:
     """Texts that hold cue, plan, dispute and bound words, and random mixes of them."""
     words = [w for ws in BUILTIN_CUES.values() for w in ws]
     words += ["建议", "计划", "下个月", "will be released", "is expected", "does not match", "对不上", "at least",
-              "不超过", "约", "≈", "up to", "table 3", "Fig. 7 of the post", "据 X 报道", "数据", "非转述", "eta", "beta"]
+              "不超过", "约", "≈", "up to", "table 3", "Fig. 7 of the post", "据 X 报道", "数据", "非转述", "eta", "beta",
+              "schedule the", "scheduler", "conflicts\twith", "next\u3000week", "will\nship", "we plan to"]
     texts = [line for p in sorted((REPO / "tests" / "fixtures").rglob("*.md")) for line in
              p.read_text(encoding="utf-8", errors="replace").splitlines()]
     rnd = random.Random(11)
-    filler = ["a", " ", "1.5×", "，", "x", "的", "plan", "to", "\u017f", "T", "AT LEAST", "Up To"]
+    filler = ["a", " ", "1.5×", "，", "x", "的", "plan", "to", "\u017f", "T", "AT LEAST", "Up To", "\t", "\n", "\u3000"]
     for _ in range(3000):
         texts.append("".join(rnd.choice(words + filler) for _ in range(rnd.randint(1, 8))))
     return texts

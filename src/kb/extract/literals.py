@@ -76,6 +76,54 @@ def _better(cand: frozenset[str] | None, best: frozenset[str] | None) -> bool:
     return a > b or (a == b and len(cand) < len(best))
 
 
+#: A literal may end in a character class (``schedule\\s+`` gives ``schedule`` and one ``\\s``):
+#: the class stands in the candidate strings as one private-use character, its last.
+_TAIL_OF: dict[str, str] = {}
+_CLASS_OF: dict[str, str] = {}
+_CATEGORIES = {} if _c is None else {
+    _c.CATEGORY_SPACE: r"\s", _c.CATEGORY_NOT_SPACE: r"\S", _c.CATEGORY_DIGIT: r"\d",
+    _c.CATEGORY_NOT_DIGIT: r"\D", _c.CATEGORY_WORD: r"\w", _c.CATEGORY_NOT_WORD: r"\W",
+}
+
+
+def _tail(op, av) -> str | None:
+    """The private-use character standing for the class that item ``(op, av)`` starts with
+    (a class, or a repeat of at least one of a class or character), else None."""
+    if op in (_c.MAX_REPEAT, _c.MIN_REPEAT, _c.POSSESSIVE_REPEAT) and av[0] >= 1 and len(av[2]) == 1:
+        op, av = list(av[2])[0]
+    if op is _c.LITERAL:
+        src = re.escape(chr(av))
+    elif op is _c.NOT_LITERAL:
+        src = f"[^{re.escape(chr(av))}]"
+    elif op is _c.IN:
+        parts = []
+        for o, v in av:
+            if o is _c.NEGATE:
+                parts.append("^")
+            elif o is _c.LITERAL:
+                parts.append(re.escape(chr(v)))
+            elif o is _c.RANGE:
+                parts.append(f"{re.escape(chr(v[0]))}-{re.escape(chr(v[1]))}")
+            elif o is _c.CATEGORY and v in _CATEGORIES:
+                parts.append(_CATEGORIES[v])
+            else:
+                return None
+        src = "[" + "".join(parts) + "]"
+    else:
+        return None
+    if src not in _TAIL_OF:
+        mark = chr(0xF0000 + len(_TAIL_OF))
+        _TAIL_OF[src], _CLASS_OF[mark] = mark, src
+    return _TAIL_OF[src]
+
+
+def _fragment(s: str) -> str:
+    """Regex source of one candidate string (its class mark, if any, back to its class)."""
+    if s and s[-1] in _CLASS_OF:
+        return re.escape(s[:-1]) + _CLASS_OF[s[-1]]
+    return re.escape(s)
+
+
 def _adds_case(av, ci: bool) -> bool:
     """Whether a group ``(?i:…)`` makes its literals case-insensitive where the hint is not."""
     return not ci and bool(av[1] & re.IGNORECASE)
@@ -97,6 +145,9 @@ def _required(items: list, ci: bool) -> frozenset[str] | None:
                 continue
         if _better(run, best):
             best = run
+        mark = _tail(op, av) if part is None and "" not in run else None
+        if mark is not None and _better(frozenset(r + mark for r in run), best):
+            best = frozenset(r + mark for r in run)
         run = frozenset([""]) if part is None else part
         inner: frozenset[str] | None = None
         if part is not None:
@@ -147,9 +198,26 @@ def required_literals(pattern: re.Pattern[str] | str) -> tuple[str, ...] | None:
         return None
     if not found:
         return None
-    # a string that contains another of the set adds nothing ("plans" when "plan" is there)
-    kept = [s for s in found if not any(t != s and t in s for t in found)]
-    return tuple(sorted(kept, key=lambda s: (-len(s), s)))
+    plain = {s[:-1] if s[-1] in _CLASS_OF else s for s in found}  # the class a literal ends in left out
+    return tuple(sorted(_minimal(plain), key=lambda s: (-len(s), s)))
+
+
+def _minimal(found: Iterable[str]) -> list[str]:
+    """``found`` without the strings that hold another of them ("plans" when "plan" is there)."""
+    found = list(found)
+    return [s for s in found if not any(t != s and t in s for t in found)]
+
+
+def _candidates(pattern: re.Pattern[str] | str) -> tuple[list[str], bool] | None:
+    """Minimal candidate strings of ``pattern`` (class marks kept) and whether it ignores case."""
+    parsed = _parsed(pattern)
+    if parsed is None:
+        return None
+    try:
+        found = _required(*parsed)
+    except Exception:  # noqa: BLE001
+        return None
+    return (_minimal(found), parsed[1]) if found else None
 
 
 def literal_hint(patterns: Iterable[re.Pattern[str] | str]) -> re.Pattern[str] | None:
@@ -160,11 +228,10 @@ def literal_hint(patterns: Iterable[re.Pattern[str] | str]) -> re.Pattern[str] |
     lits: set[str] = set()
     ci = False
     for pat in patterns:
-        parsed = _parsed(pat)
-        got = required_literals(pat)
-        if parsed is None or got is None:
+        got = _candidates(pat)
+        if got is None:
             return None
-        ci = ci or parsed[1]
-        lits.update(got)
-    alternation = "|".join(re.escape(s) for s in sorted(lits, key=lambda s: (-len(s), s)))
+        lits.update(got[0])
+        ci = ci or got[1]
+    alternation = "|".join(_fragment(s) for s in sorted(_minimal(lits), key=lambda s: (-len(s), s)))
     return re.compile(alternation, re.IGNORECASE if ci else 0)
