@@ -663,6 +663,11 @@ class _FileCtx:
         self.problems: list[Problem] = []
         self.invalid: list[tuple[int, int, str, str]] = []
         self.stack: list[Heading] = []
+        # what units read of the heading stack, worked out once per heading (see _heading)
+        self._heading_path: list[str] = []
+        self._section: str | None = None
+        self._papers_above: list[str] = []
+        self._subjects_above: list[str] = []
         self.lines: list[str] | None = None
         self._seen_ids: dict[int, int] = {}
         self._seen_bad: dict[int, int] = {}
@@ -719,6 +724,10 @@ class _FileCtx:
             self.stack.pop()
         self.stack.append(h)
         self.headings.append(h)
+        self._heading_path = [x.text for x in self.stack]
+        self._section = self._heading_section()
+        self._papers_above = self._heading_subjects(papers_only=True)
+        self._subjects_above = self._heading_subjects(papers_only=False)
 
     def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
@@ -949,10 +958,10 @@ class _FileCtx:
         if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
             papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
             if not papers:
-                papers = self._heading_subjects(papers_only=True)[:1] or self.default_subjects
+                papers = self._papers_above[:1] or self.default_subjects
             subjects = _dedupe(papers + subjects)
         if not subjects:
-            subjects = [s for s in _dedupe(list(inherited) or self._heading_subjects(papers_only=False))
+            subjects = [s for s in _dedupe(list(inherited) or self._subjects_above)
                         if s not in att.hosts]
         if len(att.own) >= 2:  # a number belongs to one of several subjects only when there are several
             quantities = [self._attach(q, att.own, text) for q in quantities]
@@ -972,7 +981,7 @@ class _FileCtx:
             + [p for p, _, _ in paths]
         )
         hint = _HINT_RE.search(text) if "§" in text else None
-        section_hint = _norm_section(hint.group(1)) if hint else self._heading_section()
+        section_hint = _norm_section(hint.group(1)) if hint else self._section
         claim = Claim(
             id=cid,
             kind=kind,
@@ -993,7 +1002,7 @@ class _FileCtx:
                 end_line=max(end_line, line),
                 author=self.author,
                 written_at=self.written_at,
-                heading=[h.text for h in self.stack],
+                heading=self._heading_path,
             ),
         )
         self.claims.append(claim)

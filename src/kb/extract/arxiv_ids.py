@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from kb.claims import ArxivRef
 
@@ -100,8 +101,10 @@ class InvalidArxivId(ValueError):
         self.reason = reason
 
 
+@lru_cache(maxsize=8192)
 def _id_error(id_text: str, version: str | None) -> str | None:
-    """Reason ``id_text`` (no version) is not a valid arXiv id, else None.
+    """Reason ``id_text`` (no version) is not a valid arXiv id, else None (cached: a KB
+    names the same ids again and again).
 
     Rules: arXiv help page "Understanding the arXiv identifier" — new-style YYMM.NNNN from
     0704 to 1412, YYMM.NNNNN from 1501; old-style archive[.SC]/YYMMNNN from 9108 to 0703.
@@ -197,7 +200,7 @@ def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
         (_candidate(text, m, m.start(), m.end()), m.start(), False)
         for m in _BARE_NEW_RE.finditer(text)
     ]
-    for m in _SLASH_SEVEN_RE.finditer(text):
+    for m in _SLASH_SEVEN_RE.finditer(text) if "/" in text else ():
         start, floor = m.start(), max(0, m.start() - 40)
         while start > floor and text[start - 1] in _ARCHIVE_CHARS:
             start -= 1

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from kb.claims import Kind, Mood
+from kb.extract.literals import literal_hint
 from kb.extract.metrics import lower_same_length
 
 # Explicit tags win over everything (DESIGN.md §2, decision order step 1).
@@ -84,7 +85,9 @@ _FIGURE_CUE_RE = (r"(?<![a-z0-9])(?:table|tab\.|fig\.|figure)\s*\d+"
                   r"(?:post|blog|article|thread|tweet|newsletter|video|slides?|talk)s?(?![a-z]))")
 # A CJK cue right after a negation is none: "非原文" (not the original), "非转述", "未经论文报告".
 _NEGATION = "非不未无没"
-_INTERNAL_ID_RE = re.compile(r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])")
+# (the look-behind sits after the letter, so that re skips to a C, Q or O: 5x faster than
+# "(?<![A-Za-z0-9])[CQO]…", the same matches)
+_INTERNAL_ID_RE = re.compile(r"[CQO](?<![A-Za-z0-9][CQO])\d{2,4}(?![A-Za-z0-9])")
 #: Characters that stand in for text that is no cue text (titles, quotes), see :func:`cue_masks`.
 MASK = "\x01"
 
@@ -214,6 +217,8 @@ class CueMatcher:
         # pattern over lower-cased text is 2-3x faster than re.IGNORECASE here); strong groups
         # come first, so at one position a strong cue wins ("according to the blog")
         self._re = re.compile("|".join(groups))
+        # literals one of which every cue contains: a text without any has no cue (one quick scan)
+        self._hint = literal_hint([self._re])
 
     def match(self, text: str) -> tuple[Kind, str] | None:
         """The kind whose cue appears in ``text`` (priority: see :data:`BUILTIN_CUES`).
@@ -223,7 +228,8 @@ class CueMatcher:
         :returns: ``(kind, cue_as_written)`` or None.
         """
         found: dict[tuple[int, Kind], str] = {}
-        for m in self._re.finditer(lower_same_length(text)):
+        low = lower_same_length(text)
+        for m in self._re.finditer(low) if self._hint is None or self._hint.search(low) else ():
             strength, kind = self._group[m.lastgroup or ""]
             found.setdefault((strength, kind), text[m.start():m.end()].strip())
             if (strength, kind) == (0, "secondhand"):
@@ -281,6 +287,8 @@ _DISPUTE_CUES = (
     r"(?<![a-z])differs?\s+from(?![a-z])", r"(?<![a-z])(?:is|are)\s+wrong(?![a-z])",
 )
 _MOOD_RE = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
+#: Literals one of which every plan or dispute word contains (a text without any has no mood).
+_MOOD_HINT = literal_hint([_MOOD_RE])
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
 #: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas
@@ -305,7 +313,9 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     :param cues: the KB's cue matcher (for the paper-fact exemption); built-ins when None.
     :returns: one mood per span, in order.
     """
-    found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(lower_same_length(text))] if spans else []
+    low = lower_same_length(text) if spans else ""
+    found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(low)] \
+        if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
     if not found:
         return [None] * len(spans)
     ends = [m.start() for m in _CLAUSE_RE.finditer(text)]

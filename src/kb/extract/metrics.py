@@ -82,7 +82,18 @@ def normalise(text: str) -> str:
     :returns: a string of the same length; character *i* is character *i* of ``text``, folded
         (``４２％`` → ``42%``, ``−67.6`` → ``-67.6``, ``，`` → ``,``, ``（`` → ``(``).
     """
-    return text if text.isascii() else text.translate(_NORMALISE)
+    if text.isascii():
+        return text
+    # only the characters to fold are visited (str.translate looks every CJK character up)
+    return _FOLD_RE.sub(_fold_one, text)
+
+
+_FOLD = {chr(k): v if isinstance(v, str) else chr(v) for k, v in _NORMALISE.items()}
+_FOLD_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_FOLD)) + "]")
+
+
+def _fold_one(m: re.Match[str]) -> str:
+    return _FOLD[m.group()]
 
 
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
@@ -111,7 +122,8 @@ _AFTER_GAP = re.compile(
 # further on in its clause.
 _CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|条件下|的情况下)")
 # A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
-_FREE_DIGIT = re.compile(r"(?<![A-Za-z0-9_.])\d")
+# (look-behind after the digit: re skips to digits; the same matches as a leading one)
+_FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _MAX_BEFORE_GAP = 16
 _MAX_AFTER_GAP = 10
 _WINDOW = 80
@@ -207,6 +219,11 @@ def _tied(norm: str, p: int) -> bool:
     return j == 0 or norm[j - 1] not in _ASCII_ALNUM
 
 
+_UNSEEN = object()
+_FOUND_MAX = 4096
+"""Distinct matched phrase texts a vocabulary remembers (phrases differ only in spacing)."""
+
+
 @dataclass(slots=True)
 class _Scan:
     """Phrase matches of one (normalised) text, in text order (internal to kb.extract)."""
@@ -240,6 +257,8 @@ class MetricVocab:
                     by_key[_phrase_key(phrase)] = key
                     keys[key].append(phrase)
         self._metric_of: dict[str, str] = by_key
+        self._found: dict[str, str | None] = {}
+        """Matched text -> its metric, as :meth:`_scan` met it (at most :data:`_FOUND_MAX`)."""
         self.phrases: Mapping[str, tuple[str, ...]] = MappingProxyType({k: tuple(v) for k, v in keys.items()})
         """Metric key → its phrases (built-in first, then ``extra``)."""
         self.pattern: re.Pattern[str] = _compile_phrases(
@@ -297,12 +316,18 @@ class MetricVocab:
     def _scan(self, norm: str, exclude: Collection[str] = ()) -> _Scan:
         """Phrase matches of ``norm`` (metrics in ``exclude`` left out)."""
         starts, ends, metrics = [], [], []
+        of = self._found
         for m in self.pattern.finditer(lower_same_length(norm)):
             found = m.group()
-            metric = self._metric_of.get(found) or self._metric_of.get(_WS.sub("", found))
+            metric = of.get(found, _UNSEEN)
+            if metric is _UNSEEN:
+                metric = self._metric_of.get(found) or self._metric_of.get(_WS.sub("", found))
+                if len(of) < _FOUND_MAX:
+                    of[found] = metric
             if metric is not None and metric not in exclude:
-                starts.append(m.start())
-                ends.append(m.end())
+                a, b = m.span()
+                starts.append(a)
+                ends.append(b)
                 metrics.append(metric)
         return _Scan(starts, ends, metrics)
 

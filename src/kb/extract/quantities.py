@@ -9,6 +9,7 @@ from itertools import accumulate
 
 from kb.claims import Quantity
 from kb.extract import units as _units
+from kb.extract.literals import literal_hint
 from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
@@ -85,7 +86,8 @@ _PARSE_RE = re.compile(
 )
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 # An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
-_NAME_BEFORE = re.compile(r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$")
+# (look-behind after the first letter: re skips to capitals; the same matches as a leading one)
+_NAME_BEFORE = re.compile(r"([A-Z](?<![A-Za-z0-9_][A-Z])[A-Z]+)[ \t]$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 _DECREASE_WORD = re.compile(
     r"下降|降低|减少|缩短|减小"
@@ -132,14 +134,42 @@ _BOUND_BEFORE = re.compile(
     r"(?:(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))[ \t]*)?$",
     re.IGNORECASE,
 )
+#: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
+_BOUND_HINT = literal_hint([_BOUND_BEFORE])
 _BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
+#: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
+#: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
+#: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
+_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩"
+_BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
+#: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
+_REF_LAST_CJK = "表图式节骤录章"
+
+
+def _last_char(norm: str, lo: int, s: int, skip: str) -> str:
+    """The last character of ``norm[lo:s]`` not in ``skip``; "" when there is none."""
+    while s > lo and norm[s - 1] in skip:
+        s -= 1
+    return norm[s - 1] if s > lo else ""
+
+
+def _may_end_bound(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _BOUND_BEFORE."""
+    return (c.isalpha() and (c < "\u2e80" or c in _BOUND_LAST_CJK)) or (c != "" and c in _BOUND_LAST_SYMBOLS)
+
+
+def _may_end_ref(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
+    return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
 _BOUND_LOOKBACK = 16
 
 
 def _bound(norm: str, s: int, e: int) -> str | None:
     """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
-    m = _BOUND_BEFORE.search(norm, max(0, s - _BOUND_LOOKBACK), s)
+    lo = max(0, s - _BOUND_LOOKBACK)
+    m = _BOUND_BEFORE.search(norm, lo, s) if _may_end_bound(_last_char(norm, lo, s, " \t*_")) and (
+        _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s)) else None
     if m is None:
         m = _BOUND_AFTER.match(norm, e)
     if m is None:
@@ -339,7 +369,8 @@ def find_quantities(
                     pint, e = found
                     next_pos = e
             q = _single(g, norm, s, vocab, pint)
-        if q is not None and _REF_BEFORE.search(norm, max(0, s - 12), s):
+        if q is not None and _may_end_ref(_last_char(norm, max(0, s - 12), s, " \t([.")) \
+                and _REF_BEFORE.search(norm, max(0, s - 12), s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
             q = None  # glued to letters: part of an identifier
