@@ -28,6 +28,8 @@ REQUIRED = {
     "call_count_ratio": ["调用次数", "calls"],
     "write_amplification": ["写放大", "write amplification"],
     "error_rate": ["错误率", "error rate"],
+    "acceptance_rate": ["接受率", "acceptance rate"],
+    "acceptance_length": ["接受长度", "accepted length"],
     "ci_job_minutes": ["job minutes", "CI 耗用"],
     "concurrency": ["并发", "concurrent"],
     "loc": ["LoC", "lines of code", "行代码"],
@@ -112,7 +114,8 @@ def _at(text: str, number: str, unit: str | None, vocab: MetricVocab = DEFAULT_V
         ("吞吐 1,918 ms 和 7 ms", "7 ms", "ms", None),  # the phrase belongs to the other number
         ("Kimi K3 2.8T MoE", "2.8T", None, None),
         ("1109 tokens/sec 13M", "13M", None, None),  # tokens/sec is 1109's unit
-        ("acceptance rate 95%", "95%", "%", None),  # acc only as a word
+        ("acceptance rate 95%", "95%", "%", "acceptance_rate"),  # acc (accuracy) only as a word
+        ("accessor cache hit 95%", "95%", "%", None),
         ("HNSW 95%", "95%", "%", None),
     ],
 )
@@ -228,6 +231,10 @@ def test_phrase_after_a_model_name_is_not_tied_to_it() -> None:
         ("错误率下降 30%", "30%", "%", "error_rate"),
         ("p99 延迟 30 ms，错误率 0.5%", "0.5%", "%", "error_rate"),
         ("error rate 2% and latency 30 ms", "2%", "%", "error_rate"),
+        # speculative decoding: a draft's acceptance is no accuracy (a fresh KB's tester)
+        ("EAGLE-3 keeps the acceptance rate above 80%", "80%", "%", "acceptance_rate"),
+        ("接受率 85%，准确率 71.2%", "85%", "%", "acceptance_rate"),
+        ("接受长度 3.1 → 4.4", "3.1", None, "acceptance_length"),
         ("提交 3 个 PR", "3 个", "个", None),  # 提交 alone is "submit"
         ("1.78× faster inference", "1.78×", "×", "speedup"),
         ("吞吐提升 2.03×", "2.03×", "×", "throughput"),

@@ -97,7 +97,7 @@ def _unlinked(text: str) -> str:
 
 def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
     """kb.yaml `links`: relative from the brief's folder (default), a web base URL, or none."""
-    row = "`paper-fact` [organized/paper_cards/681-2607-26627.md:13]({}organized/paper_cards/681-2607-26627.md#L13)"
+    row = "`paper-fact` [inbox/spark/2026-07-31-llm-infra-e1prep.md:81]({}inbox/spark/2026-07-31-llm-infra-e1prep.md#L81)"
     assert row.format("") in _brief(demo_kb, run_kb)  # stdout: relative to the KB root
     wrote = run_kb(["digest", "--date", "2026-07-31"], cwd=demo_kb)
     assert row.format("../../") in (demo_kb / wrote.stdout.strip()).read_text(encoding="utf-8")
@@ -106,7 +106,7 @@ def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) ->
     assert row.format("https://github.com/o/kb/blob/main/") in _brief(demo_kb, run_kb)
     (demo_kb / "kb.yaml").write_text(config + "links: none\n", encoding="utf-8")
     plain = _brief(demo_kb, run_kb)
-    assert "`paper-fact` organized/paper_cards/681-2607-26627.md:13\n" in plain and "#L" not in plain
+    assert "`paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:81\n" in plain and "#L" not in plain
 
 
 def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001

@@ -102,7 +102,7 @@ def test_kb_own_brief_is_not_a_mention(run_kb, demo_kb: Path, fake_arxiv: FakeAr
     wrote = run_kb(["digest", "--date", "2026-07-31", "--kb", str(demo_kb)])
     assert wrote.exit_code == 0, wrote.stderr
     brief = demo_kb / wrote.stdout.strip()
-    assert brief.read_text(encoding="utf-8").count("2607.26627") > 10
+    assert brief.read_text(encoding="utf-8").count("2607.26627") > 5  # the brief names the id often
     res = run_kb(["verify", "2607.26627", "--offline", "--format", "json", "--kb", str(demo_kb)])
     [item] = json.loads(res.stdout)
     assert [(m["path"], m["line"]) for m in item["mentions"]] == [

@@ -23,7 +23,9 @@ from types import MappingProxyType
 # * ratios that are not speed-ups have metrics of their own (issue 8): compression_ratio
 #   (``410x KV cache compression``), size_ratio (``模型小了 60 倍``), call_count_ratio
 #   (``调用次数减少 7 倍``), write_amplification (``写放大 1.8×``); an error rate is error_rate,
-#   never latency. A ``×`` with no phrase in its clause has no metric (it never conflicts).
+#   never latency. Speculative decoding's draft acceptance: acceptance_rate (``接受率 85%``,
+#   ``acceptance rate above 80%``) and acceptance_length (``平均接受长度 4.2 个 token``), never
+#   accuracy. A ``×`` with no phrase in its clause has no metric (it never conflicts).
 # * ``提交`` alone also means "submit" (``提交 3 个 PR``): commits are ``提交数``/``提交次数``.
 # * ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
 # * eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
@@ -43,6 +45,8 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
                          "kernel launches"),
     "write_amplification": ("写放大", "write amplification", "write amp"),
     "error_rate": ("错误率", "出错率", "失败率", "error rate", "failure rate", "errors"),
+    "acceptance_rate": ("接受率", "接收率", "acceptance rate", "accept rate", "acceptance ratio"),
+    "acceptance_length": ("接受长度", "平均接受长度", "acceptance length", "accepted length", "accepted tokens"),
     "traffic": ("流量", "traffic", "Host→Device", "Host-to-Device"),
     "commits": ("commits", "提交数", "提交次数"),
     "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
