@@ -155,6 +155,15 @@ def test_unknown_metric_and_topic_are_usage_errors(relay_kb: Path, run_kb) -> No
     assert res.exit_code == 2 and "--topic 'rag': not a topic of kb.yaml" in res.stderr
 
 
+def test_metric_phrase_is_read_as_kb_history_reads_it(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """A breaker's find: `kb trace TGI --metric 维护模式` was refused while `kb history` took it
+    (one reading of --metric: kb.query.resolve_metric)."""
+    by_key = run_kb(["--kb", str(demo_kb), "trace", "TGI", "--metric", "eol_date", "--format", "json"])
+    by_phrase = run_kb(["--kb", str(demo_kb), "trace", "TGI", "--metric", "维护模式", "--format", "json"])
+    assert by_phrase.exit_code == by_key.exit_code == 0, by_phrase.stderr
+    assert json.loads(by_phrase.stdout) == json.loads(by_key.stdout)
+
+
 def test_topic_keeps_chains_with_a_hop_of_the_topic(relay_kb: Path, run_kb) -> None:  # noqa: ANN001
     result = _trace(run_kb, relay_kb, "Quokka", "--topic", "serving")
     # only tao's E1 (front matter topic: serving) is a file of the topic

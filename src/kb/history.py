@@ -276,22 +276,6 @@ class History(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-def resolve_metric(kb: Kb, given: str) -> str:
-    """A ``--metric`` value as a metric key of the KB's vocabulary (:class:`kb.extract.metrics.MetricVocab`):
-    a key (``eol_date``) or a phrase naming one (``维护模式``, ``TTFT``).
-
-    :raises UsageError: neither; the message lists the keys.
-    """
-    from kb.extract.metrics import MetricVocab
-
-    vocab = MetricVocab(kb.config.metrics)
-    key = given.strip()
-    if key in vocab.phrases:
-        return key
-    found = vocab.phrase_metric(key)
-    if found:
-        return found
-    raise UsageError(f"--metric {given!r}: not a metric key or phrase (keys: {', '.join(sorted(vocab.phrases))})")
 
 
 def _names_metric(vocab: Any, text: str, metric: str) -> bool:
@@ -312,7 +296,7 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     """The timeline of ``subject``'s values: every source's and every doc version's.
 
     :param subject: as ``kb claims --subject`` takes it (:func:`kb.query.resolve_subject`).
-    :param metric: a metric key or phrase (:func:`resolve_metric`); None: every metric.
+    :param metric: a metric key or phrase (:func:`kb.query.resolve_metric`); None: every metric.
     :param topic: one topic's living doc; None: every topic with a living doc.
     :param held: only what the KB held then (``--as-of``): sources before the cut, versions
         updated before it.
@@ -324,6 +308,8 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     from kb.values import same_value
 
     keys = resolve_subject(kb, subject)
+    from kb.query import resolve_metric
+
     wanted_metric = resolve_metric(kb, metric) if metric else None
     topics = [topic] if topic else sorted(PurePosixPath(f.path).stem for f in kb.store.files(role="living-doc"))
     if topic:

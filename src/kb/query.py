@@ -87,6 +87,25 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     )
 
 
+def resolve_metric(kb: Kb, given: str) -> str:
+    """A ``--metric`` value as a metric key of the KB's vocabulary (:class:`kb.extract.metrics.MetricVocab`):
+    a key (``eol_date``) or a phrase naming one (``维护模式``, ``TTFT``); the one reading of
+    ``--metric`` (``kb history``, ``kb trace``).
+
+    :raises UsageError: neither; the message lists the keys.
+    """
+    from kb.extract.metrics import MetricVocab
+
+    vocab = MetricVocab(kb.config.metrics)
+    key = given.strip()
+    if key in vocab.phrases:
+        return key
+    found = vocab.phrase_metric(key)
+    if found:
+        return found
+    raise UsageError(f"--metric {given!r}: not a metric key or phrase (keys: {', '.join(sorted(vocab.phrases))})")
+
+
 def to_iso(value: str, kb: Kb, *, option: str) -> str:
     """A command-line date or date-time as ISO text in the KB's zone (see
     :func:`kb.window.parse_moment`, the one parser of such values).

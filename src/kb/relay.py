@@ -556,13 +556,11 @@ def trace(kb: Any, subject: str, *, metric: str | None = None, topic: str | None
     :raises UsageError: unknown subject, metric or topic.
     """
     from kb.errors import UsageError
-    from kb.extract.metrics import BUILTIN_METRICS
-    from kb.query import attributor, resolve_subject
+    from kb.query import attributor, resolve_metric, resolve_subject
 
     keys = resolve_subject(kb, subject)
-    known = sorted(set(BUILTIN_METRICS) | set(kb.config.metrics))
-    if metric is not None and metric not in known:
-        raise UsageError(f"--metric {metric!r}: not a metric key; known: {', '.join(known)}")
+    if metric is not None:
+        metric = resolve_metric(kb, metric)
     if topic is not None and topic not in kb.config.topic_names():
         raise UsageError(f"--topic {topic!r}: not a topic of kb.yaml; known: {', '.join(kb.config.topic_names())}")
     at = attributor(kb)
