@@ -219,3 +219,17 @@ def test_load_cards_reads_front_matter_once_and_keeps_bad_ids(make_kb: Callable)
             ["2603.12831"], ["2603.12831", "2601.00001"], 603)
     finally:
         kb.close()
+
+
+def test_a_card_version_that_is_no_version_is_reported_with_its_line() -> None:
+    """A breaker's find: ``arxiv_version: abc`` was ignored without a word."""
+    from kb.cards import pinned_version
+    from kb.config import KbConfig
+    from kb.parse import Parser
+
+    assert [pinned_version(v) for v in (2, "v3", " V4 ", None)] == [2, 3, 4, None]
+    assert [pinned_version(v) for v in ("abc", 0, True, [2])] == ["abc", "0", "True", "[2]"]
+    text = '---\ncard: 1\narxiv: "2608.01234"\ntitle: "T"\narxiv_version: abc\n---\n# T\n'
+    parsed = Parser(KbConfig()).parse_text("organized/paper_cards/1-2608-01234.md", text)
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (5, "arxiv_version: 'abc' is not a version (e.g. 2 or v2); the card names no version")]

@@ -435,6 +435,19 @@ def _strs(value: Any) -> tuple[str, ...]:
     return tuple(str(x).strip() for x in items if str(x).strip())
 
 
+def pinned_version(value: object) -> int | str | None:
+    """A card's ``arxiv_version`` front-matter value: the version as an int (``2``, ``"v2"``),
+    None when absent, else the value as text (not a version: the parser warns, naming the
+    line, and the card names no version)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        text = str(value).strip().lower().removeprefix("v")
+        if text.isdigit() and int(text) > 0:
+            return int(text)
+    return str(value)[:40]
+
+
 def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card:
     """The :class:`Card` of one stored card file: the one reader of card front matter.
 
@@ -452,10 +465,9 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
             arxiv_id, version = ref.id, ref.version
         except InvalidArxivId:
             pass
-    pinned = front.get("arxiv_version")  # the version the card was written from, when arxiv names none
-    if arxiv_id and version is None and isinstance(pinned, (int, str)) and not isinstance(pinned, bool):
-        text = str(pinned).strip().lower().removeprefix("v")
-        version = int(text) if text.isdigit() and int(text) > 0 else None
+    pinned = pinned_version(front.get("arxiv_version"))  # the version the card was written from
+    if arxiv_id and version is None and isinstance(pinned, int):
+        version = pinned
     number = front.get("card")
     title = front.get("title")
     category = front.get("category")

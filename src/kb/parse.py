@@ -456,6 +456,12 @@ class Parser:
                 problems.append(Problem(path, fm.key_lines.get("arxiv", 2), "arxiv: expected one arXiv id written as "
                                         f"text (e.g. \"2607.26627\"), got {str(fm.data['arxiv'])[:40]!r}; the card is "
                                         "linked to no paper", "warning"))
+            from kb.cards import pinned_version
+
+            pinned = pinned_version(fm.data.get("arxiv_version"))
+            if isinstance(pinned, str):
+                problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "
+                                        "version (e.g. 2 or v2); the card names no version", "warning"))
 
         mentions: list[Mention] = []
         if fm.present:
