@@ -13,7 +13,7 @@ applies:
 2. ``contradicted``: the diff lists it in a conflict in which another value is stated by a
    paper-fact or by the living doc;
 3. ``in-doc``: the living doc states the same value (the diff's own same-fact rule,
-   ``kb.diff.rules._same_fact``: "taken into the living doc");
+   ``kb.diff.rules.same_fact``: "taken into the living doc");
 4. ``unsettled``: anything else (only other secondhand sources agree or disagree).
 
 The fates are as the KB stands now: whether the backing came before or after the number
@@ -189,7 +189,7 @@ def night_numbers(night: Any) -> list[Number]:
     that night's own diff result (the brief reuses its diff: no second diff)."""
     from kb.cards import known_titles
     from kb.diff.attrib import Attributor
-    from kb.diff.rules import _same_fact
+    from kb.diff.rules import same_fact
 
     kb, r = night.kb, night.result
     listed = {s.key for s in r.subjects}
@@ -221,7 +221,7 @@ def night_numbers(night: Any) -> list[Number]:
                 fate: Fate = "backed"
             elif against:
                 fate = "contradicted"
-            elif any(_same_fact(f, d, tol) for d in doc_facts.get(f.group, ())):
+            elif any(same_fact(f, d, tol) for d in doc_facts.get(f.group, ())):
                 fate = "in-doc"
             else:
                 fate = "unsettled"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 from pathlib import Path
@@ -202,20 +203,33 @@ def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = Non
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
     """Claims about any of ``subjects`` as the diff sees them (:class:`kb.diff.attrib.Attributor`:
     card names, baselines and hosts, name–id pairs), so ``kb claims --subject`` and ``kb diff``
-    agree on every line. Candidates are the claims the store files under the subjects (or their
-    group) plus those whose text holds one of the subject's names."""
+    agree on every line (candidates: :func:`candidates`)."""
+    found = candidates(kb, at, subjects, where)
+    at.learn(found)
+    wanted = set(subjects)
+    return [c for c in found if _is_about(at, c, wanted)]
+
+
+def candidates(kb: Kb, at: Any, subjects: Sequence[str], where: dict[str, Any] | None = None,
+               json_has: str | None = None) -> list[Claim]:
+    """Claims that may be about ``subjects``, by path and line: those the store files under a
+    subject (or its group) plus those whose text holds one of the subject's names (the
+    Attributor's); whether they are about it is the Attributor's decision (:func:`_about`,
+    :func:`kb.relay.chains`).
+
+    :param where: more :meth:`kb.store.Store.claims` filters (kind, author, time, path).
+    :param json_has: a text the claim's JSON must hold (``kb trace``: a metric's mark).
+    """
     wanted = set(subjects)
     names = [n for n, k in at.matcher.key_of.items() if k in wanted or at.group(k) in wanted]
     keys = sorted(wanted | {k for k in at.matcher.key_of.values() if at.group(k) in wanted})
     seen: dict[tuple[str, str], Claim] = {}
-    for c in kb.store.claims(subject=keys, **where):
+    for c in kb.store.claims(subject=keys, json_has=json_has, **(where or {})):
         seen[(c.provenance.path, c.id)] = c
     if names:
-        for c in kb.store.claims(text_like=names, **where):
+        for c in kb.store.claims(text_like=names, json_has=json_has, **(where or {})):
             seen.setdefault((c.provenance.path, c.id), c)
-    candidates = sorted(seen.values(), key=lambda c: (c.provenance.path, c.provenance.line))
-    at.learn(candidates)
-    return [c for c in candidates if _is_about(at, c, wanted)]
+    return sorted(seen.values(), key=lambda c: (c.provenance.path, c.provenance.line))
 
 
 def _is_about(at: Any, c: Claim, wanted: set[str]) -> bool:

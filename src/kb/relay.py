@@ -530,20 +530,10 @@ def _candidates(kb: Any, at: Attributor, keys: Sequence[str], metric: str | None
     its names, as ``kb claims --subject`` takes them (:func:`kb.query.select_claims`), and with a
     number or date of ``metric`` (any metric when None) — the parser's metric, in the stored JSON.
     Which of them are about the subject the Attributor decides (:func:`chains`)."""
-    wanted = set(keys)
-    names = [n for n, k in at.matcher.key_of.items() if k in wanted or at.group(k) in wanted]
-    subjects = sorted(wanted | {k for k in at.matcher.key_of.values() if at.group(k) in wanted})
+    from kb.query import candidates
 
-    def like(text: str) -> str:
-        return "%" + text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-
-    about = " OR ".join(["(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s WHERE s.subject IN ("
-                         + ",".join("?" * len(subjects)) + "))"] + ["c.json LIKE ? ESCAPE '\\'"] * len(names))
-    sql = f"SELECT c.json FROM claims c WHERE c.json LIKE ? ESCAPE '\\' AND ({about}) ORDER BY c.path, c.line, c.rowid"
     mark = f'"metric":"{metric}"' if metric else '"metric":"'
-    rows = kb.store.db.execute(sql, (like(mark), *subjects, *(like(n) for n in names)))
-    found = [Claim.model_validate_json(js) for (js,) in rows]
-    return [c for c in found if not is_derived(c)]
+    return [c for c in candidates(kb, at, keys, json_has=mark) if not is_derived(c)]
 
 
 def trace(kb: Any, subject: str, *, metric: str | None = None, topic: str | None = None) -> dict[str, Any]:

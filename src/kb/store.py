@@ -273,7 +273,7 @@ class Store:
     def claims(self, *, kind: str | None = None, subject: Sequence[str] | None = None,
                author: str | None = None, since: str | None = None, until: str | None = None,
                path: str | None = None, role: str | None = None,
-               text_like: Sequence[str] | None = None) -> Iterator[Claim]:
+               text_like: Sequence[str] | None = None, json_has: str | None = None) -> Iterator[Claim]:
         """Claims matching every given filter, ordered by path then line.
 
         :param subject: subject keys; a claim matches when it has any of them.
@@ -281,6 +281,8 @@ class Store:
             for ASCII; a space matches any one character, as :class:`kb.diff.attrib.NameMatcher`
             folds ``-`` and ``_`` to spaces: ``eagle 3`` finds ``EAGLE-3``; a coarse
             pre-filter, the caller decides).
+        :param json_has: a text the claim's JSON must hold as written (a coarse pre-filter:
+            ``'"metric":"ttft"'``, the caller decides).
         :param since: ISO time, inclusive, compared with ``written_at``; :param until: exclusive.
         :param path: a KB-relative path, or a prefix ending in ``/``.
         """
@@ -302,6 +304,9 @@ class Store:
             conds.append((f"({likes})", tuple(
                 "%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
                 for n in text_like)))
+        if json_has:
+            conds.append(("c.json LIKE ? ESCAPE '\\'",
+                          "%" + json_has.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):

@@ -212,7 +212,7 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set
                 _uniq(f"{f.metric} {f.raw}" for f in clash))
             return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs,
                               rule="doc-conflict", detail=", ".join(_uniq(f.raw for f in clash)))
-        new = [f for f in facts if not any(_same_fact(f, d, tol) for d in doc_facts)]
+        new = [f for f in facts if not any(same_fact(f, d, tol) for d in doc_facts)]
         if new:
             why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
@@ -272,7 +272,7 @@ def _hint(vs: Sequence[View]) -> str | None:
     return next(h for h in hints if counts[h] == best)
 
 
-def _same_fact(a: Fact, b: Fact, tol: float) -> bool:
+def same_fact(a: Fact, b: Fact, tol: float) -> bool:
     """Same metric, unit and value (qualifiers ignored: the same number is the same fact). A
     value whose metric no word names (a bare ``1.4×``, issue 8) repeats any fact of that value."""
     return (a.metric == b.metric or a.metric is None or b.metric is None) and a.unit == b.unit \
@@ -417,7 +417,7 @@ def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], su
         for f in v.facts:
             if f.is_date or f.subject not in listed or (f.subject, f.raw, f.source) in seen:
                 continue
-            if any(_same_fact(f, s, tol) for s in by_group.get(f.group, ())):
+            if any(same_fact(f, s, tol) for s in by_group.get(f.group, ())):
                 continue
             seen.add((f.subject, f.raw, f.source))
             out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id))

@@ -189,16 +189,10 @@ def required_literals(pattern: re.Pattern[str] | str) -> tuple[str, ...] | None:
 
     :param pattern: a compiled pattern (its flags count) or its source.
     """
-    parsed = _parsed(pattern)
-    if parsed is None:
+    got = _candidates(pattern)
+    if got is None:
         return None
-    try:
-        found = _required(*parsed)
-    except Exception:  # noqa: BLE001
-        return None
-    if not found:
-        return None
-    plain = {s[:-1] if s[-1] in _CLASS_OF else s for s in found}  # the class a literal ends in left out
+    plain = {s[:-1] if s[-1] in _CLASS_OF else s for s in got[0]}  # the class a literal ends in left out
     return tuple(sorted(_minimal(plain), key=lambda s: (-len(s), s)))
 
 
