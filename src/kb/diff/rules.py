@@ -345,6 +345,10 @@ def _same_setup(a: str | None, b: str | None) -> bool:
     return sa <= sb or sb <= sa
 
 
+#: The one set-up rule, public for :mod:`kb.relay` (which fact of a cited file a relay repeats).
+same_setup = _same_setup
+
+
 def _comparable_key(f: Fact) -> tuple[Any, ...]:
     """What :func:`_comparable` compares, as a dictionary key."""
     return (f.metric, f.unit, f.is_date, f.qualifier)
