@@ -144,8 +144,11 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "arXiv 号 16 个，未核验 16 个；" in text  # counts still count every id
     # the seeds' closing sections: relay action per increment/conflict, next free C/O, card statistics
     assert "  1. Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627） 入 §3（增量 1）\n" in text
-    assert "  8. 裁定 vLLM 的 ci_job_minutes（1,200 万 / 1,300 万，§2 第 2 项），再改活文档\n" in text
-    assert "裁定 TGI 的 eol_date（" not in text.split("## 7.", 1)[1]  # increment 7's own action settles it
+    # a conflict an increment's own line settles has no line of its own: TGI's (a conflict
+    # increment) and vLLM's (its update line settles §2 item 2 first; issue 8, tester5's Mooncake)
+    relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个空闲", 1)[0].splitlines()
+    assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 8)]
+    assert relay[5] == "  6. vLLM：先裁定 §2 第 2 项（1,200 万 / 1,300 万），把 10%、1,918、64 个、1,400、500 补入 §1.2（增量 6）"
     assert "- 下一个空闲候选编号：共识候选 C117 · 试金石 O173（扫描活文档与窗口内文件）\n" in text  # C116/O172 in use
     assert ("- 窗口内新卡 9 张：主分类 agent 3 张（676、678、679）；coding 2 张（674、675）；inference-systems 1 张（681）；"
             "llm-infra 1 张（673）；multimodal 1 张（677）；rag 1 张（680）；副分类 evaluation 2 张（675、680）；agent 1 张（677）\n") in text

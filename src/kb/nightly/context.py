@@ -484,10 +484,24 @@ def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) ->
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
         out.append({"type": "cards", "n": thin[0], "last": thin[-1], "count": len(thin)})
-    settled = {e["key"] for e in increments if e["outcome"] == "conflict"}  # their action names §2 already
     out += [{"type": "settle", "n": c.get("row", c["n"]), "label": c["label"], "metric": c["metric"],
-             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if c["subject"] not in settled]
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if not _own_conflict(c, increments)]
     return out
+
+
+def _own_conflict(c: dict[str, Any], increments: list[dict[str, Any]]) -> bool:
+    """A conflict is an increment's own (docs/brief.md §7: no line of its own) when that
+    increment's relay line already settles it: a ``conflict`` increment of its subject (its
+    action names its §2 rows), or an ``update`` whose action settles the conflict's §2 row
+    before adding values (``Mooncake：先裁定 §2 第 2 项…``, :func:`_action` ``contested``)."""
+    row = c.get("row", c["n"])
+    for e in increments:
+        if e["key"] != c["subject"] or e["thin"]:
+            continue
+        if e["outcome"] == "conflict" or (e["outcome"] == "update" and e["action"]["contested"]
+                                          and row in e["action"]["rows"]):
+            return True
+    return False
 
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
