@@ -359,8 +359,8 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
 
 def _records(night: Night) -> dict[str, dict[str, Any]]:
     """Each author's record in the source ledger of the night (:func:`kb.ledger.brief_ledger`):
-    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
-    contradicted`` / ``jay：41 个数字，3 个后被推翻``)."""
+    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3
+    contradicted by the doc or a paper`` / ``jay：41 个数字，3 个与活文档/论文不符``)."""
     from kb.ledger import brief_ledger, record_line
 
     ledger = brief_ledger(night)
