@@ -397,3 +397,23 @@ def test_a_set_up_clause_joins_the_qualifier_and_a_subset_set_up_is_comparable()
     # different set-ups are two facts, not a conflict
     r = run([C("AWQ with offload: 2.4× speedup", q=(("2.4×", 2.4, "×", "speedup"),))], doc=doc, config=cfg)
     assert r.conflicts == []
+
+
+def test_a_change_log_restating_a_body_value_is_cited_at_the_body_section() -> None:
+    """tester5's X1 (issue 8): the conflict cited the doc's 380 ms at ``§9 版本记录`` (its change
+    log, ``kvcache.md:92``) rather than ``§3.2`` (line 59), which states it. A value only the
+    change log states stays cited there."""
+    from kb.diff.rules import changelog_ranges
+
+    sections = [(50, "§3.2", "§3.2 SGLang"), (90, "§9", "§9 版本记录"), (91, "§9.1", "§9.1 v12"), (95, "§10", "§10 展望")]
+    assert changelog_ranges(sections) == [(90, 90), (91, 94)]
+    doc = [C("SGLang 在 32K 上下文下 TTFT 为 380 ms", path=DOC, line=59, q=(("380 ms", 0.38, "s", "ttft", "32k上下文"),)),
+           C("v12：SGLang TTFT 更新为 0.38 s", path=DOC, line=92, q=(("0.38 s", 0.38, "s", "ttft"),)),
+           C("v12：SGLang 吞吐 5,000 tok/s", path=DOC, line=93, q=(("5,000 tok/s", 5000.0, "tok/s", "throughput"),))]
+    window = [C("SGLang 的 TTFT 为 0.9 s，吞吐 4,000 tok/s", q=(("0.9 s", 0.9, "s", "ttft"),
+                                                         ("4,000 tok/s", 4000.0, "tok/s", "throughput")))]
+    r = diff(window, doc, CARDS, CFG, WINDOW, "inference", baseline={"path": DOC, "version": 12, "updated": None},
+             doc_sections=sections)
+    assert [(c.metric, [(v.raw, v.sources) for v in c.values]) for c in r.conflicts] == [
+        ("throughput", [("5,000 tok/s", [f"{DOC}:93"]), ("4,000 tok/s", [INBOX + ":1"])]),
+        ("ttft", [("380 ms", [f"{DOC}:59"]), ("0.9 s", [INBOX + ":1"])])]

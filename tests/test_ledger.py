@@ -88,10 +88,10 @@ def test_record_line_wording() -> None:
     from kb.ledger import Record, record_line
 
     jay = Record("jay", "author", numbers=41, contradicted=3)
-    assert record_line(jay) == "jay: 41 numbers, 3 later contradicted"
-    assert record_line(jay, "zh") == "jay：41 个数字，3 个后被推翻"
-    assert record_line(Record("tom", "author", numbers=1)) == "tom: 1 number, none contradicted"
-    assert record_line(Record("tom", "author", numbers=1), "zh") == "tom：1 个数字，无被推翻"
+    assert record_line(jay) == "jay: 41 numbers, 3 contradicted by the doc or a paper"
+    assert record_line(jay, "zh") == "jay：41 个数字，3 个与活文档/论文不符"
+    assert record_line(Record("tom", "author", numbers=1)) == "tom: 1 number, none contradicted by the doc or a paper"
+    assert record_line(Record("tom", "author", numbers=1), "zh") == "tom：1 个数字，无与活文档/论文不符"
 
 
 def test_site_of() -> None:
@@ -121,8 +121,8 @@ def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:
 
 
 @pytest.mark.parametrize(("lang", "row"), [
-    ("zh", "| 2 | vLLM：38% 只有摘要转述来源，无论文事实支撑（来源记录：ana：2 个数字，无被推翻） | "),
-    ("en", "| 2 | vLLM: 38% have only secondhand sources, no paper fact (source record: ana: 2 numbers, none contradicted) | "),
+    ("zh", "| 2 | vLLM：38% 只有摘要转述来源，无论文事实支撑（来源记录：ana：2 个数字，无与活文档/论文不符） | "),
+    ("en", "| 2 | vLLM: 38% have only secondhand sources, no paper fact (source record: ana: 2 numbers, none contradicted by the doc or a paper) | "),
 ])
 def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Path, lang: str, row: str) -> None:
     # (on 2026-08-05 jay's two numbers are both in §2's conflict rows, so no secondhand-only row repeats them)

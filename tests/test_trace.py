@@ -246,3 +246,39 @@ def test_a_count_after_an_author_is_no_time_reference(tmp_path: Path, run_kb) ->
                                                     "inbox/bo/2026-06-01T1200-bo-notes.md:2"]
     alone = _chain_of(result, "inbox/bo/2026-06-01T1200-bo-notes.md:1")
     assert len(alone["hops"]) == 1 and alone["hops"][0]["cites"]["files"] == []
+
+
+def test_a_cited_file_stating_the_value_under_more_conditions_or_another_unit_is_the_upstream(
+        tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """Issue 8 (tester5's KB): ``据 lin 0930 简报，TurboKV 的 KV 显存…`` resolved to lin's file,
+    but lin names the set-up (``Llama-3.1-8B 128K 上下文``) the relay drops: no chain was built.
+    A relay links to the cited fact of a compatible set-up (one holds the other's conditions),
+    else to the one of the same value under another set-up, in any unit."""
+    from conftest import write_files
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nentities:\n  Quokka: []\n',
+        "inbox/lin/2026-06-01T0930-lin-daily.md": (
+            "# 日报\n\n"
+            "- Quokka 在 Llama-3.1-8B、H100 上的 KV 显存为 4.1 GB。\n"
+            "- Quokka 在 H100、batch 8 下 TTFT 为 120 ms。\n"),
+        "inbox/ravi/2026-06-01T1400-ravi-digest.md": (
+            "# 摘要\n\n"
+            "- 据 lin 0930 简报，Quokka 在 H100 上的 KV 显存为 4.1 GB。\n"
+            "- 据 lin 0930 简报，Quokka 在 batch 1 下 TTFT 为 0.12 s。\n"
+            "- 据 lin 0930 简报，Quokka 在 H100 上的 KV 显存为 5.2 GB。\n"),
+    })
+    lin, ravi = "inbox/lin/2026-06-01T0930-lin-daily.md", "inbox/ravi/2026-06-01T1400-ravi-digest.md"
+    result = _trace(run_kb, root, "Quokka")
+    got = [[(h["source"], h["raw"], h["qualifier"], h["upstream"], h["changed"]) for h in c["hops"]]
+           for c in result["chains"]]
+    assert got == [
+        # the same value, conditions dropped (h100 ⊂ h100+llama-3.1-8b; 显存 is read as a condition); another value: changed
+        [(f"{lin}:3", "4.1 GB", "h100+llama-3.1-8b+显存", None, False),
+         (f"{ravi}:3", "4.1 GB", "h100+显存", f"{lin}:3", False),
+         (f"{ravi}:5", "5.2 GB", "h100+显存", f"{lin}:3", True)],
+        # the same value in another unit under another set-up (batch 1 vs batch 8): the relay of it
+        [(f"{lin}:4", "120 ms", "batch8+h100", None, False),
+         (f"{ravi}:4", "0.12 s", "batch1", f"{lin}:4", False)],
+    ]
+    assert result["unresolved"] == []

@@ -59,7 +59,7 @@ class Number:
 
 @dataclass(slots=True)
 class Record:
-    """One source's record: ``jay: 41 numbers, 3 later contradicted``.
+    """One source's record: ``jay: 41 numbers, 3 contradicted by the doc or a paper``.
 
     :ivar source: author name or site host; :ivar type: ``author`` or ``site``.
     :ivar contradicted_at: ``path:line`` of each of its contradicted numbers.
@@ -276,13 +276,18 @@ def ledger_of(topics: list[str], found: Iterable[Number]) -> Ledger:
 
 
 def record_line(r: Record, lang: str = "en") -> str:
-    """``jay: 41 numbers, 3 later contradicted`` (zh ``jay：41 个数字，3 个后被推翻``); with none
-    contradicted: ``jay: 41 numbers, none contradicted`` (zh ``jay：41 个数字，无被推翻``)."""
+    """``jay: 41 numbers, 3 contradicted by the doc or a paper`` (zh ``jay：41 个数字，3 个与活文档/论文不符``);
+    with none: ``jay: 41 numbers, none contradicted by the doc or a paper`` (zh ``jay：41 个数字，无与活文档/论文不符``).
+
+    The words say what ``contradicted`` counts (the module docstring, fate 2): a conflict in
+    which the living doc or a paper-fact states another value, settled or not; not that the
+    number was later overturned (tester5's ``mira：11 个数字，1 个后被推翻`` was H2O's 10×
+    against the doc's 5×, which nobody had settled)."""
     if lang == "zh":
-        tail = f"{r.contradicted} 个后被推翻" if r.contradicted else "无被推翻"
+        tail = f"{r.contradicted} 个与活文档/论文不符" if r.contradicted else "无与活文档/论文不符"
         return f"{r.source}：{r.numbers} 个数字，{tail}"
     noun = "number" if r.numbers == 1 else "numbers"
-    tail = f"{r.contradicted} later contradicted" if r.contradicted else "none contradicted"
+    tail = f"{r.contradicted or 'none'} contradicted by the doc or a paper"
     return f"{r.source}: {r.numbers} {noun}, {tail}"
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -148,7 +148,12 @@ def _cites(text: str, end: int, id_start: int) -> bool:
     gap = text[end:id_start]
     if _ID_GAP_RE.match(gap):
         return True
-    return not _CLAUSE_RE.search(gap) and _SOURCE_BRACKET_RE.search(gap) is not None and len(gap) <= 80
+    if _CLAUSE_RE.search(gap) or _SOURCE_BRACKET_RE.search(gap) is None or len(gap) > 80:
+        return False
+    # a bare bracket right after another name is that name's id, not this one's: "vLLM 的分页管理
+    # 来自 PagedAttention（arXiv:2309.06180）" (tester5's doc; a source bracket "（来源：…" is ours)
+    other = _NAME_BEFORE_ID_RE.search(gap)
+    return other is None or not _looks_like_name(other.group("name"))
 
 
 @lru_cache(maxsize=8)
@@ -331,9 +336,46 @@ def heading_names(headings: Iterable[str]) -> list[tuple[str, str]]:
         refs, text = _heading_text(h)
         if not _HEADING_NAME_RE.match(text):
             continue
-        if len(refs) != 1 and not (any(c.isupper() for c in text[1:]) or any(c.isdigit() or c in ".-+#" for c in text)):
+        if len(refs) != 1 and not _looks_like_name(text):
             continue
         out.append((text, refs[0].key if len(refs) == 1 else entity_key(text)))
+    return out
+
+
+def _looks_like_name(token: str) -> bool:
+    """A token that looks like a system's or paper's name, not a word: a capital inside, a digit,
+    ``.``, ``-``, ``+`` or ``#`` (``GPTQ``, ``SmoothQuant``, ``H2O``, ``llama.cpp``), not "Scheduling"."""
+    return any(c.isupper() for c in token[1:]) or any(c.isdigit() or c in ".-+#" for c in token)
+
+
+#: A name right before its own id in brackets, ``CacheGen（arXiv:2310.07240）``, ``KVSplice (2611.09981)``
+#: (the text before the id's digits).
+_NAME_BEFORE_ID_RE = re.compile(r"(?<![A-Za-z0-9_.+#-])(?P<name>[A-Za-z][A-Za-z0-9.+#_-]{1,38})\s*[（(【\[]\s*"
+                                r"(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
+
+
+def id_names(text: str, refs: Iterable[tuple[str, int]],
+             known: Callable[[str], str | None] = lambda token: None) -> list[tuple[str, str]]:
+    """``(arXiv key, name)`` for each id of ``text`` written in brackets right after a name:
+    a name-like token (:func:`_looks_like_name`) or one ``known`` names (a kb.yaml entity, as
+    its canonical name): ``CacheGen（arXiv:2310.07240）`` names ``arxiv:2310.07240`` "CacheGen",
+    ``Mooncake（arXiv:2407.00079）`` "Mooncake" (issue 8: the brief showed
+    ``arXiv:2310.07240（2310.07240）``). A word that is no name (``Channels (arXiv:…)``, the end
+    of a title) names nothing.
+
+    :param refs: ``(key, start)`` of each id, ``start`` the offset of its digits in ``text``.
+    :param known: token -> the label of the kb.yaml entity it names, else None."""
+    out = []
+    for key, start in refs:
+        if start <= 0 or not key.startswith("arxiv:"):
+            continue
+        m = _NAME_BEFORE_ID_RE.search(text, max(0, start - 60), start)
+        if m is None:
+            continue
+        token = m.group("name").rstrip(".-_")
+        name = known(token) or (token if _looks_like_name(token) else None)
+        if name:
+            out.append((key, name))
     return out
 
 
@@ -428,6 +470,8 @@ class Attributor:
         for name, key in heading_names(headings):
             names.setdefault(name.lower(), key)
         self.labels: dict[str, str] = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
+        self._named: dict[str, str] = {}  # id -> the name written before it in brackets (learn)
+        self._titles: dict[str, str] = {}  # id -> a title the KB knows it by (titles)
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
         self._group: dict[str, str] = {}
@@ -447,6 +491,8 @@ class Attributor:
         # and arXiv cache titles, whole titles only (12+ characters), never over a name above
         for key, title in titles:
             low = " ".join(title.strip().strip("*_.。 ").split()).lower()
+            if title.strip():
+                self._titles.setdefault(key, " ".join(title.split()))
             if len(low) >= 12:
                 names.setdefault(low, key)
         self.matcher = NameMatcher(names)
@@ -464,11 +510,28 @@ class Attributor:
         return self.cards.get(key)
 
     def label(self, key: str) -> str:
-        """Card title, kb.yaml canonical name, or the key without its prefix."""
+        """How every output names subject ``key`` (the one decision; issue 8), first that
+        applies: the card's title; the kb.yaml canonical name (an entity) or the name a living
+        doc's heading gives the id (:func:`heading_labels`); the name written right before the
+        id in brackets in a claim :meth:`learn` read — a kb.yaml entity's canonical name
+        (``Mooncake（来源：arXiv:2407.00079）``) or a name-like token (:func:`id_names`,
+        ``CacheGen（arXiv:2310.07240）``); else the key without its prefix (``2310.07240``)."""
         card = self.cards.get(key)
         if card and card.title:
             return card.title
-        return self.labels.get(key) or key.split(":", 1)[1]
+        return self.labels.get(key) or self._named.get(key) or key.split(":", 1)[1]
+
+    def _known(self, token: str) -> str | None:
+        """The canonical name of the kb.yaml entity ``token`` names (any alias), else None."""
+        key = self.matcher.key_of.get(_fold(token.strip()))
+        return self.labels.get(key) if key and key.startswith("entity:") else None
+
+    def title(self, key: str) -> str | None:
+        """The title of paper ``key``: its card's, else the first the KB knows
+        (:func:`kb.cards.known_titles`: link texts ``[Title](https://arxiv.org/abs/…)``, the
+        arXiv cache), else None."""
+        card = self.cards.get(key)
+        return card.title if card and card.title else self._titles.get(key)
 
     def anchors(self, text: str, claim: Claim | None = None) -> list[Anchor]:
         """Ids, DOIs and names written in ``text`` (a claim's spans when given), no overlaps."""
@@ -513,12 +576,17 @@ class Attributor:
 
     def learn(self, claims: Iterable[Claim]) -> None:
         """Group each name written with its own id (``Mooncake（来源：arXiv:2407.00079）``) with
-        that id, so the name and the id are one subject everywhere; call before :meth:`view`."""
+        that id, so the name and the id are one subject everywhere, and let the name label the
+        id (:meth:`label`; also a name no kb.yaml entity has, :func:`id_names`); call before
+        :meth:`view`. The first claim to name an id, in the order given, names it."""
         for c in claims:
             if "arxiv" in c.text.lower() or any(ch.isdigit() for ch in c.text):
                 for name, paper in self._claim_anchors(c)[1].pairs:
                     if not name.startswith("arxiv:"):
                         self._group.setdefault(name, paper)
+                if c.arxiv:
+                    for paper, name in id_names(c.text, ((r.key, r.start) for r in c.arxiv), self._known):
+                        self._named.setdefault(paper, name)
 
     def view(self, claim: Claim) -> View:
         """Attribute one claim (see the module docstring for the rules); cached per claim id and text."""

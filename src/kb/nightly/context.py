@@ -359,8 +359,8 @@ def _verify_rows(night: Night, conflicts: list[dict[str, Any]], reg: _Registry,
 
 def _records(night: Night) -> dict[str, dict[str, Any]]:
     """Each author's record in the source ledger of the night (:func:`kb.ledger.brief_ledger`):
-    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3 later
-    contradicted`` / ``jay：41 个数字，3 个后被推翻``)."""
+    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3
+    contradicted by the doc or a paper`` / ``jay：41 个数字，3 个与活文档/论文不符``)."""
     from kb.ledger import brief_ledger, record_line
 
     ledger = brief_ledger(night)
@@ -370,6 +370,11 @@ def _records(night: Night) -> dict[str, dict[str, Any]]:
 
 
 def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[dict[str, Any]]:
+    """§3 rows, one per arXiv subject. Its title (论文/主题): the card's; else the arXiv
+    cache's; else a title the KB knows (:meth:`kb.diff.attrib.Attributor.title`: a link text
+    ``[Title](https://arxiv.org/abs/…)``); else the subject's label when it is a name, not the
+    bare id (``CacheGen``, ``H2O``); else None (``—``)."""
+    at = night.attributor
     rows = []
     for s in night.result.subjects:
         if not s.key.startswith("arxiv:"):
@@ -384,7 +389,9 @@ def _arxiv_rows(night: Night, number: dict[str, int], reg: _Registry) -> list[di
                      else "title-mismatch")
         first = next((night.claims[i] for i in s.claims if i in night.claims), None)
         rows.append({
-            "id": arxiv_id, "title": s.label if card else arxiv_title, "arxiv_title": arxiv_title,
+            "id": arxiv_id, "arxiv_title": arxiv_title,
+            "title": s.label if card else (arxiv_title or (at.title(s.key) if at is not None else None)
+                                           or (s.label if s.label != arxiv_id else None)),
             "outcome": s.outcome, "n": number.get(s.key), "section": s.section_hint,
             "card": card.number or card.path if card else None, "card_path": card.path if card else None,
             "verified": state, "fetched": hit[0][:10] if hit else None,
@@ -484,10 +491,24 @@ def _relay(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) ->
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
         out.append({"type": "cards", "n": thin[0], "last": thin[-1], "count": len(thin)})
-    settled = {e["key"] for e in increments if e["outcome"] == "conflict"}  # their action names §2 already
     out += [{"type": "settle", "n": c.get("row", c["n"]), "label": c["label"], "metric": c["metric"],
-             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if c["subject"] not in settled]
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if not _own_conflict(c, increments)]
     return out
+
+
+def _own_conflict(c: dict[str, Any], increments: list[dict[str, Any]]) -> bool:
+    """A conflict is an increment's own (docs/brief.md §7: no line of its own) when that
+    increment's relay line already settles it: a ``conflict`` increment of its subject (its
+    action names its §2 rows), or an ``update`` whose action settles the conflict's §2 row
+    before adding values (``Mooncake：先裁定 §2 第 2 项…``, :func:`_action` ``contested``)."""
+    row = c.get("row", c["n"])
+    for e in increments:
+        if e["key"] != c["subject"] or e["thin"]:
+            continue
+        if e["outcome"] == "conflict" or (e["outcome"] == "update" and e["action"]["contested"]
+                                          and row in e["action"]["rows"]):
+            return True
+    return False
 
 
 def _claim_ids(s: dict[str, Any]) -> list[str]:
@@ -567,8 +588,12 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, 
     :param touched: section labels (``§1.2``), most pointed at first.
     :param fold: sections shown (the rest are named in ``touched_more``) and subjects shown per
         section (the rest are counted in ``more``).
-    :returns: ``{"sections": [{"label", "title", "found", "subjects": [{"label", "id", "held"}],
+    :returns: ``{"sections": [{"label", "title", "found", "own", "subjects": [{"label", "id", "held"}],
         "more"}], "untouched": [labels of the other sections holding subjects], "untouched_subjects": n}``.
+        A name and its id (one Attributor group) are one subject, labelled by
+        :meth:`kb.diff.attrib.Attributor.label` with the id; the subject the section's title
+        names is not repeated: ``own`` holds its values (None: the title names no subject held
+        there), so ``§2.2 H2O（arXiv:2306.14048）`` reads ``5×``, not ``H2O（arXiv:2306.14048）（5×）``.
     """
     from bisect import bisect_right
 
@@ -609,11 +634,21 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, 
                         keys.append(key)
                     held[key].update(values.get(x.label, {}).get(key, {}))
         keys.sort(key=lambda k: k not in tonight)  # stable: tonight's subjects first
-        rows.append({"label": top, "title": titles.get(top), "found": top in titles,
-                     "subjects": [{"label": at.label(k), "id": k[6:] if k.startswith("arxiv:") else None,
-                                   "held": list(dict.fromkeys(held[k].values()))[-3:]}
-                                  for k in keys[:fold]],
-                     "more": max(0, len(keys) - fold)})
+        # a name and its id are one subject (Attributor groups): one entry, the name with the id
+        members: dict[str, list[str]] = {}
+        for k in keys:
+            members.setdefault(at.group(k), []).append(k)
+        own_groups = {at.group(k) for k in at.names_in(titles.get(top) or "")}
+        entries, own = [], None
+        for g, ks in members.items():
+            vals = list(dict.fromkeys(v for k in ks for v in held[k].values()))[-3:]
+            if g in own_groups:  # the section's own subject: its title names it already
+                own = (own or []) + [v for v in vals if v not in (own or [])]
+                continue
+            paper = next((k for k in ks if k.startswith("arxiv:")), None)
+            entries.append({"label": at.label(ks[0]), "id": paper[6:] if paper else None, "held": vals})
+        rows.append({"label": top, "title": titles.get(top), "found": top in titles, "own": own,
+                     "subjects": entries[:fold], "more": max(0, len(entries) - fold)})
     rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in touched)]
     return {"sections": rows, "touched_more": touched[fold:], "untouched": rest,
             "untouched_subjects": len({k for label in rest for k in subjects[label]})}

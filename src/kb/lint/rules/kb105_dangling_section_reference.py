@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from kb.diff.rules import CHANGELOG_HEADINGS
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.lines import mask_code_spans
 
@@ -51,7 +52,7 @@ class DanglingSectionReference(Rule):
     summary = "Section reference (§2.13) to a section the document does not have"
     severity = "error"
     tags = ("sections",)
-    options = {"exclude_headings": ["版本记录", "版本历史", "changelog", "version history"]}
+    options = {"exclude_headings": list(CHANGELOG_HEADINGS)}  # the diff's change-log sections
 
     def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
         numbers = {s.number for s in ctx.doc.sections if s.numbered}
