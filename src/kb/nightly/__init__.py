@@ -207,8 +207,7 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     taken: dict[str, set[int]] = defaultdict(set)
     for c in claims:
         taken[c.provenance.path].update(range(c.provenance.line, c.provenance.end_line + 1))
-    cues = CueMatcher({"secondhand": kb.config.cues.secondhand, "paper-fact": kb.config.cues.paper_fact,
-                       "internal-rating": kb.config.cues.internal_rating})
+    cues: CueMatcher | None = None  # built at the first titled line (most nights have none: ~30 ms)
     out: list[Claim] = []
     for f in files:
         if f.role != "inbox":
@@ -229,7 +228,10 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
                 continue
             plain = _ITEM_MARK_RE.sub("", line).replace("**", "").strip()
             tag = explicit_tag(plain)
-            cue = cues.match(plain) if tag is None else None
+            if tag is None and cues is None:
+                cues = CueMatcher({"secondhand": kb.config.cues.secondhand, "paper-fact": kb.config.cues.paper_fact,
+                                   "internal-rating": kb.config.cues.internal_rating})
+            cue = cues.match(plain) if tag is None else None  # type: ignore[union-attr]
             kind, reason = (tag[0], f"tag:{tag[1]}") if tag else (cue[0], f"cue:{cue[1]}") if cue else (
                 "secondhand", "default:inbox")
             out.append(Claim(id=claim_id(f.path, no, 0, plain), kind=kind, kind_reason=reason, text=plain,
