@@ -6,6 +6,8 @@ import json
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+import pytest
+
 from kb.config import KbConfig
 from kb.livedoc import baseline_for, citations_of, parse_living_doc
 from kb.parse import Parser
@@ -42,3 +44,66 @@ def test_citations_of_counts_each_source_once() -> None:
         "DOI 10.1145/3803798、https://vllm.ai/blog/ 与 https://vllm.ai/blog，inbox/jay/2026-07-31-a.md。"
     )
     assert citations_of(text) == {"arxiv:2607.26627", "doi:10.1145/3803798", "https://vllm.ai/blog", "inbox/jay/2026-07-31-a.md"}
+
+
+def _doc_fields(doc) -> dict:  # noqa: ANN001 - a LivingDoc
+    p = doc.parsed
+    return {
+        "sections": [(s.number, s.title, s.level, s.line, s.end_line, s.numbered, s.heading_subjects, s.subjects,
+                      [c.model_dump() for c in s.claims]) for s in doc.sections],
+        "claims": [c.model_dump() for c in doc.claims],
+        "headings": [(h.level, h.text, h.line, h.section, h.subjects) for h in doc.headings],
+        "mentions": [(m.id, m.version, m.raw, m.line, m.column, m.claim_id, m.kind) for m in p.mentions],
+        "problems": [str(x) for x in doc.problems], "invalid": [tuple(x) for x in p.invalid_ids],
+        "front": doc.front, "front_lines": doc.front_lines, "front_end": p.front_end, "role": p.role,
+        "author": p.author, "written_at": p.written_at, "version": doc.version, "updated": doc.updated,
+        "citations": doc.citations, "notes": doc.notes, "text": doc.text,
+    }
+
+
+NIGHTS = Path(__file__).parent / "nights"
+
+
+@pytest.mark.parametrize("kb_dir", ["demo", *sorted(p.name for p in NIGHTS.iterdir() if (p / "kb.yaml").is_file())])
+def test_a_living_doc_read_from_the_store_is_the_parse_of_it(kb_dir: str, demo_kb: Path, tmp_path: Path) -> None:
+    """The nightly run reads the living doc (and its snapshots) back from the store instead of
+    parsing it again: every field must be what the parser gives for the same bytes."""
+    import shutil
+
+    from kb.livedoc import LazyParser, history_versions, load_living_doc
+    from kb.workspace import open_kb
+
+    if kb_dir == "demo":
+        root = demo_kb
+    else:
+        from ruamel.yaml import YAML
+
+        root = tmp_path / kb_dir
+        shutil.copytree(NIGHTS / kb_dir, root)
+        realdata = YAML(typ="safe").load((NIGHTS / kb_dir / "expected.yaml").read_text(encoding="utf-8")).get("realdata")
+        for dest, name in (realdata or {}).items():  # real public files, copied at test time
+            source = Path(__file__).resolve().parents[2] / "shared" / "realdata" / name
+            if not source.is_file():
+                pytest.skip("../shared/realdata is not present")
+            (root / dest).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, root / dest)
+    kb = open_kb(root)
+    topics = [p.stem for p in (root / "organized" / "knowledge").glob("*.md")]
+    assert topics
+    parser = Parser(kb.config)
+    for topic in topics:
+        lazy = LazyParser(kb.config)
+        stored = load_living_doc(root, topic, lazy, store=kb.store)
+        assert lazy._parser is None  # read back, not parsed
+        assert _doc_fields(stored) == _doc_fields(load_living_doc(root, topic, parser))
+        for rel in history_versions(root, topic).values():
+            data = (root / rel).read_bytes()
+            assert _doc_fields(parse_living_doc(lazy, rel, data, store=kb.store)) == _doc_fields(
+                parse_living_doc(parser, rel, data))
+    # a doc edited after the ingest is parsed, not read from the stale store
+    doc = root / "organized" / "knowledge" / f"{topics[0]}.md"
+    doc.write_text(doc.read_text(encoding="utf-8") + "\n- 新增一行：vLLM 9.99×\n", encoding="utf-8")
+    lazy = LazyParser(kb.config)
+    fresh = load_living_doc(root, topics[0], lazy, store=kb.store)
+    assert lazy._parser is not None and fresh.claims[-1].text.endswith("9.99×")
+    kb.store.close()

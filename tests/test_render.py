@@ -272,6 +272,29 @@ def test_templates_dir_comes_before_the_shipped_templates(tmp_path: Path) -> Non
     assert dirs[0] == tmp_path and any((d / "e1prep.en.md.j2").is_file() for d in dirs[1:])
 
 
+def test_compiled_templates_are_cached_per_user_and_follow_edits(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    tpl = tmp_path / "mine.md.j2"
+    tpl.write_text("one {{ x }}\n", encoding="utf-8")
+    assert render(tpl, {"x": 1}) == "one 1\n"
+    cache = tmp_path / "tmp" / f"_jinja2-cache-{os.getuid()}"
+    entries = sorted(p.name for p in cache.iterdir())
+    assert len(entries) == 1 and entries[0].startswith(f"__kb-{kb_version()}-sandbox-strict-")
+    assert oct(cache.stat().st_mode & 0o777) == "0o700"
+    assert render(tpl, {"x": 2}) == "one 2\n"  # read from the cache
+    tpl.write_text("two {{ x }}\n", encoding="utf-8")  # an edit is compiled again, not served stale
+    assert render(tpl, {"x": 3}) == "two 3\n"
+
+
+def kb_version() -> str:
+    import kb
+
+    return kb.__version__
+
+
 @pytest.mark.parametrize(
     ("value", "expected"),
     [

@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ _NON_WORD_RE = re.compile(r"[\W_]+")
 _CJK_GAP_RE = re.compile(rf"(?<=[{_CJK}]) (?=[{_CJK}])")
 
 
+@lru_cache(maxsize=1 << 16)
 def normalize_title(text: str) -> str:
-    r"""A title as compared everywhere (verify, lint, the diff's title citations).
+    r"""A title as compared everywhere (verify, lint, the diff's title citations); cached, as
+    a night normalises every card's title more than once (known titles, the title index).
 
     Steps: TeX accents become the letter (``Schr\"odinger`` -> ``schrodinger``), other TeX
     commands are dropped with their ``{}``/``$`` kept as text (``$\mathcal{O}(n)$`` ->

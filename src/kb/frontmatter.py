@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from dataclasses import dataclass, field
+from datetime import date, datetime, time, tzinfo
 from typing import Any
 
 from kb.textio import Problem
@@ -31,6 +32,31 @@ class FrontMatter:
     body_line: int = 1
     key_lines: dict[str, int] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+
+
+def as_datetime(value: Any, tz: tzinfo) -> datetime | None:
+    """A front-matter value as an aware datetime (a date -> 00:00 local; naive -> local ``tz``;
+    an ISO string is read), else None."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, date):
+        return datetime.combine(value, time(0, 0), tz)
+    if isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return None
+        return dt if dt.tzinfo else dt.replace(tzinfo=tz)
+    return None
+
+
+def kept(fm: FrontMatter) -> dict[str, Any]:
+    """The front matter as kb keeps it (:attr:`kb.parse.ParsedFile.front`): the loaded values,
+    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float)."""
+    front = dict(fm.data)
+    if "arxiv" in fm.raw:
+        front["arxiv"] = fm.raw["arxiv"]
+    return front
 
 
 _KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:[ \t]*(.*?)\s*$")

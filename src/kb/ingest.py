@@ -105,7 +105,7 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
 
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
-    source (kb/parse.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
+    source (kb/parse.py, kb/parsed.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
     return f"kb {__version__}; parser {_parser_digest()}; " + config.model_dump_json()
 
 
@@ -113,7 +113,7 @@ def fingerprint(config: KbConfig) -> str:
 def _parser_digest() -> str:
     here = Path(__file__).resolve().parent
     h = hashlib.blake2b(digest_size=8)
-    for p in sorted([here / "parse.py", here / "frontmatter.py", here / "textio.py", here / "claims.py",
+    for p in sorted([here / "parse.py", here / "parsed.py", here / "frontmatter.py", here / "textio.py", here / "claims.py",
                      *(here / "extract").glob("*.py")]):
         h.update(p.read_bytes())
     return h.hexdigest()

@@ -15,13 +15,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from typing import TYPE_CHECKING
+
+from kb import frontmatter
 from kb.claims import Claim, DateRef, Quantity
 from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.entities import EntityMatcher
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
-from kb.parse import Heading, ParsedFile, Parser
+from kb.parsed import Heading, Mention, ParsedFile
 from kb.paths import read_inside
 from kb.textio import Problem, decode
+
+if TYPE_CHECKING:
+    from kb.config import KbConfig
+    from kb.parse import Parser
+    from kb.store import Store
 
 KNOWLEDGE_DIR = "organized/knowledge"
 _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
@@ -187,20 +195,73 @@ def citations_of(text: str) -> set[str]:
     return out
 
 
-def parse_living_doc(parser: Parser, path: str, data: bytes | str,
-                     aliases: EntityMatcher | None = None) -> LivingDoc:
+class LazyParser:
+    """A :class:`kb.parse.Parser` for ``config``, built at its first use: building one costs
+    ~30 ms and loads the Markdown parser and every extractor, which a living doc read back
+    from the store (:func:`stored_parse`) does not need. Has the Parser's ``tz`` and
+    ``parse_text``."""
+
+    def __init__(self, config: KbConfig) -> None:
+        self.config = config
+        self.tz = config.tzinfo
+        self._parser: Parser | None = None
+
+    def parse_text(self, *args: Any, **kwargs: Any) -> ParsedFile:
+        if self._parser is None:
+            from kb.parse import Parser
+
+            self._parser = Parser(self.config)
+        return self._parser.parse_text(*args, **kwargs)
+
+
+def stored_parse(store: Store, path: str, data: bytes, text: str) -> ParsedFile | None:
+    """The parser's result for the KB file ``path`` as the store holds it — claims, mentions,
+    headings, problems and invalid ids as ingest stored them, the front matter read again
+    from ``text`` (its values keep their YAML types) — when the store's copy is of these very
+    bytes (``data``: ingest's content hash, blake2b-128, kb.ingest); else None (not ingested,
+    changed since, another config: the caller parses). The store is opened for the KB's
+    config and kb version (:class:`kb.store.Store` fingerprint), so its parse is this parser's.
+    """
+    import hashlib
+
+    row = store.file(path)
+    if row is None or row.hash != hashlib.blake2b(data, digest_size=16).hexdigest():
+        return None
+    fm, _ = frontmatter.split(text, path)
+    return ParsedFile(
+        path=path, role=row.role, author=row.author, written_at=row.written_at,  # type: ignore[arg-type]
+        front=frontmatter.kept(fm),
+        claims=list(store.claims(path=path)),
+        mentions=[Mention(m.arxiv_id, m.version, m.raw, m.line, m.column, m.claim_id, m.kind)  # type: ignore[arg-type]
+                  for m in store.mentions(path=path)],
+        headings=[Heading(h["level"], h["text"], h["line"], h["section"], list(h["subjects"])) for h in row.headings],
+        problems=[Problem(**p) for p in row.problems],
+        invalid_ids=[tuple(x) for x in row.invalid_ids],  # type: ignore[misc]
+        front_lines=dict(fm.key_lines),
+        front_end=fm.end_line if fm.present else 0,
+    )
+
+
+def parse_living_doc(parser: Parser | LazyParser, path: str, data: bytes | str,
+                     aliases: EntityMatcher | None = None, *, store: Store | None = None) -> LivingDoc:
     """Parse a living document from bytes or text.
 
     :param path: KB-relative path (for provenance and messages).
     :param aliases: extra names -> subject keys (card titles and aliases) to find in the text.
+    :param store: an up-to-date store: when it holds this very file (:func:`stored_parse`),
+        its parse is used and ``parser`` is not called.
     :returns: :class:`LivingDoc`; problems (front matter, encoding) are collected, not raised.
     """
+    parsed: ParsedFile | None = None
     if isinstance(data, bytes):
         dec = decode(data, path)
         text, problems = dec.text, list(dec.problems)
+        if store is not None:
+            parsed = stored_parse(store, path, data, text)
     else:
         text, problems = data, []
-    parsed = parser.parse_text(path, text, problems)
+    if parsed is None:
+        parsed = parser.parse_text(path, text, problems)
     total_lines = text.count("\n") + 1
     sections: list[Section] = []
     notes: list[str] = []
@@ -255,19 +316,19 @@ def _str(v: Any) -> str | None:
     return str(v) if v is not None else None
 
 
-def _dt(v: Any, parser: Parser) -> datetime | None:
-    from kb.parse import _as_datetime
-
-    return _as_datetime(v, parser.tz)
+def _dt(v: Any, parser: Parser | LazyParser) -> datetime | None:
+    return frontmatter.as_datetime(v, parser.tz)
 
 
-def load_living_doc(root: Path, topic: str, parser: Parser, aliases: EntityMatcher | None = None) -> LivingDoc:
-    """The current living document of ``topic``.
+def load_living_doc(root: Path, topic: str, parser: Parser | LazyParser, aliases: EntityMatcher | None = None,
+                    *, store: Store | None = None) -> LivingDoc:
+    """The current living document of ``topic`` (from ``store`` when it holds the file as it is:
+    :func:`parse_living_doc`).
 
     :raises FileNotFoundError: ``organized/knowledge/<topic>.md`` does not exist.
     """
     rel = doc_path(topic)
-    return parse_living_doc(parser, rel, read_inside(root, rel, what="living document"), aliases)
+    return parse_living_doc(parser, rel, read_inside(root, rel, what="living document"), aliases, store=store)
 
 
 def history_versions(root: Path, topic: str) -> dict[int, str]:
@@ -356,8 +417,8 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
     raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
 
 
-def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
-                 aliases: EntityMatcher | None = None) -> LivingDoc:
+def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: datetime,
+                 aliases: EntityMatcher | None = None, *, store: Store | None = None) -> LivingDoc:
     """The living document as it stood at ``until`` (the end of a window): the current file
     if it was updated before then, else the newest history snapshot that was, else (no such
     snapshot) the newest version in git history that was (:func:`git_versions`: a version as
@@ -365,9 +426,12 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
     today. Git is asked only when no snapshot qualifies (it costs one ``git show`` per commit
     of the doc).
 
+    The current file and history snapshots are read from ``store`` when it holds them as
+    they are (:func:`stored_parse`).
+
     :raises FileNotFoundError: the topic has no living document.
     """
-    current = load_living_doc(root, topic, parser, aliases)
+    current = load_living_doc(root, topic, parser, aliases, store=store)
     if current.version is None:
         current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
                              "add topic/version/updated")
@@ -375,7 +439,7 @@ def baseline_for(root: Path, topic: str, parser: Parser, until: datetime,
         return current
     best: LivingDoc | None = None
     for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
-        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases)
+        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases, store=store)
         if snap.updated is not None and snap.updated < until:
             best = snap
             break

@@ -27,6 +27,7 @@ from markdown_it.token import Token
 from kb import frontmatter
 from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, claim_id
 from kb.config import KbConfig
+from kb.parsed import Heading, Mention, ParsedFile  # noqa: F401 - re-exported (kb.parse.ParsedFile …)
 from kb.diff.attrib import Anchor, NameMatcher, attribute, entity_names, owner
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import find_dates, parse_stamp
@@ -54,62 +55,6 @@ _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?
 _ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
-
-
-@dataclass(slots=True)
-class Heading:
-    """A heading of a file: level 1–6, plain text, 1-based line, its ``§`` number if any."""
-
-    level: int
-    text: str
-    line: int
-    section: str | None
-    subjects: list[str] = field(default_factory=list)
-
-
-@dataclass(slots=True)
-class Mention:
-    """One arXiv id written in a file (claims, headings and front matter alike)."""
-
-    id: str
-    version: int | None
-    raw: str
-    line: int
-    column: int | None
-    claim_id: str | None
-    kind: Kind | None
-
-
-@dataclass(slots=True)
-class ParsedFile:
-    """Everything kb keeps of one file.
-
-    ``front`` is the front matter as loaded (for cards: card, arxiv (raw text), title …),
-    with ``arxiv`` replaced by its text as written (DESIGN.md §3 float pitfall).
-    """
-
-    path: str
-    role: Role
-    author: str | None
-    written_at: str | None
-    front: dict[str, Any]
-    claims: list[Claim]
-    mentions: list[Mention]
-    headings: list[Heading]
-    problems: list[Problem]
-    invalid_ids: list[tuple[int, int, str, str]] = field(default_factory=list)
-    """Id-shaped text that is no arXiv id: ``(line, column, raw, reason)``."""
-    front_lines: dict[str, int] = field(default_factory=dict)
-    """Front-matter key -> its 1-based file line."""
-    front_end: int = 0
-    """Line of the closing ``---`` of the front matter (0 without front matter)."""
-    streamed: int = 0
-    """Claims handed to the ``sink`` of :meth:`Parser.parse_bytes` (not in ``claims``)."""
-
-    @property
-    def n_claims(self) -> int:
-        """Claims of the file: those in ``claims`` and those streamed to a sink."""
-        return len(self.claims) + self.streamed
 
 
 #: Where :meth:`Parser.parse_bytes` hands claims as it goes: ``sink(claims, mentions, written_at)``:
@@ -442,9 +387,7 @@ class Parser:
         role = role_of(path)
         fm, body = frontmatter.split(text, path)
         problems.extend(fm.problems)
-        front = dict(fm.data)
-        if "arxiv" in fm.raw:
-            front["arxiv"] = fm.raw["arxiv"]
+        front = frontmatter.kept(fm)
         author = _str_or_none(front.get("author")) or _author_from_path(path, role)
         written = self._written_at(path, role, front, fm, problems)
         ref_date = written.date() if written else None
@@ -518,7 +461,7 @@ class Parser:
             value = front.get(key)
             if value is None:
                 continue
-            dt = _as_datetime(value, self.tz)
+            dt = frontmatter.as_datetime(value, self.tz)
             if dt is not None:
                 return dt.astimezone(self.tz)
             problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} is not an "
@@ -541,21 +484,6 @@ def _author_from_path(path: str, role: Role) -> str | None:
     parts = path.split("/")
     if role == "inbox" and len(parts) >= 3:
         return parts[1]
-    return None
-
-
-def _as_datetime(value: Any, tz: timezone) -> datetime | None:
-    """Front-matter value to an aware datetime (date -> 00:00 local; naive -> local)."""
-    if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=tz)
-    if isinstance(value, date):
-        return datetime.combine(value, time(0, 0), tz)
-    if isinstance(value, str):
-        try:
-            dt = datetime.fromisoformat(value.strip())
-        except ValueError:
-            return None
-        return dt if dt.tzinfo else dt.replace(tzinfo=tz)
     return None
 
 

@@ -161,10 +161,33 @@ def _find(searchpath: Iterable[str], template: str) -> str:
     return template
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Jinja's own file cache of compiled templates, in its per-user folder of the system temp
+    dir (``_jinja2-cache-<uid>``, mode 0700, owner checked by Jinja), else None.
+
+    Compiling the brief template costs ~0.1 s on every run (issue 8's nightly cost); a cached
+    entry is used only while the template's source is unchanged (Jinja keys it by name and
+    file and checks a checksum of the source). The file pattern carries kb's version and the
+    environment's options, so another tool's cache, or another kb, never shares an entry. The
+    folder is not inside the KB: a KB handed over with its ``.kb/`` must not bring code that
+    runs outside the sandbox.
+    """
+    try:
+        return jinja2.FileSystemBytecodeCache(pattern=f"__kb-{kb.__version__}-{_ENV_TAG}-%s.cache")
+    except (OSError, RuntimeError):  # no safe temp folder: compile every run, as without a cache
+        return None
+
+
+_ENV_OPTIONS: dict[str, Any] = {"autoescape": False, "trim_blocks": True, "lstrip_blocks": True,
+                                "keep_trailing_newline": True}
+_ENV_TAG = "sandbox-strict-" + "".join("1" if v else "0" for v in _ENV_OPTIONS.values())
+
+
 def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
     ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
-    autoescape, filters ``md``/``cell``/``clip``."""
+    autoescape, filters ``md``/``cell``/``clip``; compiled templates cached by
+    :func:`_bytecode_cache`."""
     dirs = list(dirs)
     shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in _shipped_dirs()}]
     loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
@@ -172,8 +195,7 @@ def environment(dirs: Iterable[Path]) -> jinja2.Environment:
         loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
     env = SandboxedEnvironment(
         loader=jinja2.ChoiceLoader(loaders),
-        undefined=_KbUndefined, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True,
+        undefined=_KbUndefined, bytecode_cache=_bytecode_cache(), **_ENV_OPTIONS,
     )
     env.filters.update(md=md, cell=cell, clip=clip, src=src)
     return env

@@ -317,11 +317,13 @@ class Store:
         return self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
 
     def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
-                 until: str | None = None) -> list[MentionRow]:
-        """arXiv id mentions (all, or of one canonical id), by path and line."""
-        where, args = _where([("arxiv_id=?", arxiv_id), ("written_at >= ?", since), ("written_at < ?", until)])
+                 until: str | None = None, path: str | None = None) -> list[MentionRow]:
+        """arXiv id mentions (all, or of one canonical id), by path and line; those of one
+        file (``path``) in the order the parser gave them (front matter first)."""
+        where, args = _where([("arxiv_id=?", arxiv_id), ("written_at >= ?", since), ("written_at < ?", until),
+                              ("path=?", path)])
         sql = ("SELECT path, line, col, arxiv_id, version, raw, claim_id, kind, written_at FROM mentions"
-               + where + " ORDER BY path, line, col")
+               + where + (" ORDER BY rowid" if path is not None else " ORDER BY path, line, col"))
         return [MentionRow(*r) for r in self.db.execute(sql, args)]
 
     def claims_containing(self, needles: Sequence[str]) -> Iterator[Claim]:

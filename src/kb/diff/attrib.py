@@ -500,6 +500,7 @@ class Attributor:
         self._atts: dict[tuple[str, str], tuple[list[Anchor], Attribution]] = {}
         self._names_in: dict[str, list[str]] = {}
         self._heading_anchors: dict[str, list[Anchor]] = {}
+        self._learnt: set[tuple[str, str]] = set()
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written
@@ -578,8 +579,14 @@ class Attributor:
         """Group each name written with its own id (``Mooncake（来源：arXiv:2407.00079）``) with
         that id, so the name and the id are one subject everywhere, and let the name label the
         id (:meth:`label`; also a name no kb.yaml entity has, :func:`id_names`); call before
-        :meth:`view`. The first claim to name an id, in the order given, names it."""
+        :meth:`view`. The first claim to name an id, in the order given, names it. A claim
+        learnt once is passed over (the diff, the brief's baseline snapshot and its ledger each
+        learn the same night's claims)."""
         for c in claims:
+            key = (c.id, c.text)
+            if key in self._learnt:
+                continue
+            self._learnt.add(key)
             if "arxiv" in c.text.lower() or any(ch.isdigit() for ch in c.text):
                 for name, paper in self._claim_anchors(c)[1].pairs:
                     if not name.startswith("arxiv:"):
