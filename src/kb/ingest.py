@@ -145,13 +145,16 @@ def file_row(parsed: ParsedFile, digest: str, mtime_ns: int, size: int, ctime_ns
 def claim_rows(path: str, claims: Iterable[Claim]
                ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str, str]], list[tuple[Any, ...]]]:
     """``(claims, subjects, quantities)`` rows of claims of the file ``path``, in order."""
+    from kb.claims import Claim
+
+    to_json = Claim.__pydantic_serializer__.to_json  # model_dump_json(exclude_defaults=True), without its wrapper
     rows: list[tuple[Any, ...]] = []
     subjects: list[tuple[str, str, str]] = []
     quantities: list[tuple[Any, ...]] = []
     for c in claims:
         p = c.provenance
         rows.append((c.id, path, p.line, c.kind, c.role, p.author, p.written_at,
-                     c.model_dump_json(exclude_defaults=True)))
+                     to_json(c, exclude_defaults=True).decode()))
         subjects.extend((c.id, path, s) for s in c.subjects)
         default_subject = c.subjects[0] if c.subjects else None
         quantities.extend(
