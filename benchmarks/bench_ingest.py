@@ -2,7 +2,7 @@
 
 Usage:
     python benchmarks/bench_ingest.py [KB_DIR] [--inbox 10000 --cards 2000 --docs 5] [--repeat 3]
-                                      [--cold-repeat 1] [--no-warm]
+                                      [--cold-repeat 1] [--no-warm] [--breakdown]
 
 Without KB_DIR a synthetic KB is generated (benchmarks/gen_kb.py) in a temporary folder.
 Prints, in one run:
@@ -17,11 +17,20 @@ Prints, in one run:
   be shared: read the ratios);
 - ``kb ingest`` with nothing changed (median of ``--repeat``), ``kb --version``, and the peak
   RSS of the largest ``kb`` process (issue 2: no-change ≤ 1 s on 12,000 files; RSS ≤ 300 MB).
+
+With ``--breakdown``, first: where a cold ingest's CPU goes, in this process (CPU seconds,
+best of ``--cold-repeat``, over the same files): markdown-it parse-only, kb's own block loop
+over markdown-it (``kb.parse._blocks``), the whole parse (front matter, tokens, units, claims),
+the store rows (claim JSON), the store writes (a fresh store, indexes built after, as a cold
+ingest does), and each extractor the parser calls, replayed alone on the arguments it was
+given during one parse (hot caches, cyclic GC off: a lower bound of its share); and the
+whole parse again with the cyclic GC off (the collector's share is the difference).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import resource
 import shutil
@@ -29,6 +38,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -87,15 +97,121 @@ def cold(root: Path, jobs: list[str], repeat: int) -> tuple[float, float, str]:
     return best
 
 
+#: Functions of kb.parse replayed alone by --breakdown: (label, module name in kb.parse).
+_REPLAYED = ("find_quantities", "find_dates", "scan_arxiv", "find_urls", "find_dois", "find_kb_paths",
+             "explicit_tag", "cue_masks", "moods", "non_claim", "attribute", "owner", "claim_id", "_inline_text",
+             "_split_sentences")
+
+
+def _cpu(fn: Any, repeat: int) -> float:
+    """Best CPU seconds (process time) of ``repeat`` calls of ``fn()``."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time()
+        fn()
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
+    """``(stage, CPU seconds)`` of a cold ingest of ``root``, stage by stage, in this process
+    (see the module docstring). Extractors are those of :data:`_REPLAYED` plus the KB's entity
+    and cue matchers; ``Claim``/``Provenance`` are the claim records' construction (validation)."""
+    import tempfile
+
+    import kb.parse as kp
+    from kb.config import load_config
+    from kb.ingest import iter_kb_files, to_rows
+    from kb.store import Store
+    from kb.textio import decode
+
+    config = load_config(root)
+    datas = [(rel, (root / rel).read_bytes()) for rel, _ in iter_kb_files(root)]
+    md = kp._md()
+    parser = kp.Parser(config)
+    parser.parse_bytes(*datas[0])  # lazy imports and caches, before any timing
+    out: list[tuple[str, float]] = []
+    texts = [(rel, decode(d, rel).text) for rel, d in datas]
+    out.append(("read + decode (kb.textio)", _cpu(lambda: [decode(d, rel) for rel, d in datas], repeat)))
+    out.append(("markdown-it parse-only", _cpu(lambda: [md.parse(t) for _, t in texts], repeat)))
+    out.append(("kb block loop (_blocks)", _cpu(lambda: [list(kp._blocks(md, t)) for _, t in texts], repeat)))
+    parsed: list[Any] = []
+    out.append(("kb parse (whole)", _cpu(lambda: parsed.__setitem__(slice(None), [parser.parse_bytes(rel, d)
+                                                                            for rel, d in datas]), repeat)))
+    gc.disable()
+    try:
+        out.append(("kb parse (whole), cyclic GC off", _cpu(lambda: [parser.parse_bytes(rel, d) for rel, d in datas],
+                                                              repeat)))
+    finally:
+        gc.enable()
+    rows: list[Any] = []
+    out.append(("store rows (claim JSON)", _cpu(lambda: rows.__setitem__(slice(None), [to_rows(p, "0" * 32, 0, 0)
+                                                                                   for p in parsed]), repeat)))
+
+    def write() -> None:
+        with tempfile.TemporaryDirectory() as tmp:
+            st = Store(Path(tmp), "bench")
+            st.drop_indexes()
+            with st.tx():
+                for r in rows:
+                    st.put(r, replace=False)
+            st.create_indexes()
+            st.close()
+    out.append(("store writes (fresh store)", _cpu(write, repeat)))
+    # replay each extractor on the arguments of one parse
+    calls: dict[str, list[tuple[Any, ...]]] = {}
+    saved: dict[str, Any] = {}
+
+    def recorder(name: str, fn: Any) -> Any:
+        log = calls.setdefault(name, [])
+
+        def rec(*a: Any, **k: Any) -> Any:
+            log.append((a, k))
+            return fn(*a, **k)
+        return rec
+    targets = [(kp, n) for n in _REPLAYED] + [(parser.entities, "find"), (parser.cues, "match"),
+                                              (kp, "Claim"), (kp, "Provenance"), (kp.frontmatter, "split")]
+    for obj, name in targets:
+        saved[name] = getattr(obj, name)
+        setattr(obj, name, recorder(name, saved[name]))
+    try:
+        for rel, d in datas:
+            parser.parse_bytes(rel, d)
+    finally:
+        for obj, name in targets:
+            if name in ("find", "match"):
+                delattr(obj, name)  # back to the class's method
+            else:
+                setattr(obj, name, saved[name])
+    gc.disable()  # the recorded arguments (every file's tokens) are alive: the replays time
+    try:          # the functions alone, not the collector walking what they hold
+        for obj, name in targets:
+            fn = getattr(obj, name)
+            log = calls.get(name, [])
+            label = {"find": "entities (NameMatcher.find)", "match": "cues (CueMatcher.match)",
+                     "split": "front matter (frontmatter.split)"}.get(name, name)
+            out.append((f"  {label} ×{len(log)}", _cpu(lambda: [fn(*a, **k) for a, k in log], repeat)))
+    finally:
+        gc.enable()
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     gen_kb.add_size_args(ap)
     ap.add_argument("--repeat", type=int, default=3, help="no-change runs (median reported)")
     ap.add_argument("--cold-repeat", type=int, default=1, help="cold runs of each kind (best reported)")
     ap.add_argument("--no-warm", action="store_true", help="skip the no-change, --version and RSS rows")
+    ap.add_argument("--breakdown", action="store_true", help="first print where a cold ingest's CPU goes")
     a = ap.parse_args()
     with gen_kb.kb_for(a) as root:
         shutil.rmtree(root / ".kb", ignore_errors=True)
+        if a.breakdown:
+            stages = breakdown(root, a.cold_repeat)
+            base = stages[1][1]
+            print("in-process CPU, best of", a.cold_repeat, "(× markdown-it parse-only)")
+            for label, sec in stages:
+                print(f"  {label:<40} {sec:7.2f} s  {sec / base:5.2f}×")
         parse_s, n = parse_only(root)
         pw, pc = min(parse_only_process(root) for _ in range(a.cold_repeat))
         print(f"files                      {n}")

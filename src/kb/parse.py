@@ -126,14 +126,19 @@ class _Lines(Sequence[str]):
         return (self[i] for i in range(len(self)))
 
 
-def _cover(tokens: list[Token], covered: bytearray) -> None:
-    """Mark in ``covered`` (one byte per 0-based line) the lines a leaf block token covers."""
+def _cover(tokens: list[Token], covered: bytearray) -> int:
+    """Mark in ``covered`` (one byte per 0-based line) the lines a leaf block token covers;
+    returns the deepest nesting ``level`` of ``tokens`` (0 for none), found in the same pass."""
     n = len(covered) - 1
+    deepest = 0
     for t in tokens:
+        if t.level > deepest:
+            deepest = t.level
         if t.type in _LEAF_BLOCKS and t.map:
             a, b = t.map[0], min(t.map[1], n)
             if b > a:
                 covered[a:b] = b"\x01" * (b - a)
+    return deepest
 
 
 def _unread_lines(covered: bytearray, lines: list[str]) -> list[int]:
@@ -421,8 +426,7 @@ class Parser:
         covered = bytearray(len(ctx.lines) + 1)
         deepest = 0
         for tokens in _blocks(_md(), body):  # one top-level block's tokens at a time
-            deepest = max(deepest, max(t.level for t in tokens))
-            _cover(tokens, covered)
+            deepest = max(deepest, _cover(tokens, covered))
             ctx.walk(tokens)
             if sink is not None and len(ctx.claims) >= batch:
                 sink(ctx.claims, ctx.mentions, ctx.written_at)
