@@ -262,6 +262,7 @@ def test_metrics_only_from_words(text: str, number: str, unit: str | None, expec
         ("2-bit 在 70B 以上模型是否仍然无损", "70B", None, "params"),
         ("运行 235B 参数的 MoE", "235B", None, "params"),
         ("8 张卡上吞吐 3,000 tok/s", "8 张", "张", "gpu_count"),
+        ("共 3 个模型", "3 个", "个", None),  # a count of models, not a model size (no magnitude)
         # set-up phrases name no ratio, percentage or unit's value, and never by the clause rule
         ("Medusa 在 32K 以内的上下文里 2.4×", "2.4×", "×", None),
         ("长上下文 TTFT 降低 41%", "41%", "%", "ttft"),

@@ -270,6 +270,9 @@ _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_
 _SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:]|为|长度|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+", re.IGNORECASE)
 
 
+_MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
+
+
 def _is_size(unit: str | None) -> bool:
     """A number that may be a set-up size: no unit, a ``tokens`` count or a CJK counter."""
     return unit is None or unit == "tokens" or (len(unit) == 1 and "\u4e00" <= unit <= "\u9fff")
@@ -331,6 +334,8 @@ class MetricVocab:
         self._metric_of: dict[str, str] = by_key
         self._found: dict[str, str | None] = {}
         """Matched text -> its metric, as :meth:`_scan` met it (at most :data:`_FOUND_MAX`)."""
+        self._cells: dict[str, str | None] = {}
+        """Table cell -> :meth:`cell_metric` (headers repeat on every row; at most :data:`_FOUND_MAX`)."""
         self.phrases: Mapping[str, tuple[str, ...]] = MappingProxyType({k: tuple(v) for k, v in keys.items()})
         """Metric key → its phrases (built-in first, then ``extra``)."""
         self.pattern: re.Pattern[str] = _compile_phrases(
@@ -441,8 +446,9 @@ class MetricVocab:
         ``clause`` or ``none``; ``phrase`` is the index of the deciding phrase in ``sc``, else -1.
         A set-up size (:meth:`_setup_at`) is decided first and never makes a bare number a
         quantity (``how`` ``setup``)."""
-        if sc.setup_starts and _is_size(unit) and (setup := self._setup_at(sc, norm, s, e)) is not None:
-            return setup, "setup", -1
+        if sc.setup_starts and _is_size(unit) and (setup := self._setup_at(sc, norm, s, e)) is not None \
+                and (setup != "params" or _MAGNITUDE.search(norm, s, e)):
+            return setup, "setup", -1  # a model size is written with a magnitude (8B, 400 million), not "3 个模型"
         i = bisect_right(sc.ends, s) - 1  # last phrase ending at or before s
         if i >= 0 and _tied(norm, sc.starts[i]):
             i = -1
@@ -478,9 +484,13 @@ class MetricVocab:
 
         :param cell: a header cell or a metric column's cell, as written.
         """
-        norm = normalise(cell)
-        found = set(self._scan(norm, DATE_METRICS).metrics)
-        return found.pop() if len(found) == 1 else None
+        got = self._cells.get(cell, _UNSEEN)
+        if got is _UNSEEN:
+            found = set(self._scan(normalise(cell), DATE_METRICS).metrics)
+            got = found.pop() if len(found) == 1 else None
+            if len(self._cells) < _FOUND_MAX:
+                self._cells[cell] = got
+        return got  # type: ignore[return-value]
 
     def table_metrics(self, header: Sequence[str], cells: Sequence[str]) -> list[str | None]:
         """Per cell of a table body row, the metric the table gives its values (issue 8), or None.
