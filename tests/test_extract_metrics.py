@@ -242,3 +242,78 @@ def test_phrase_after_a_model_name_is_not_tied_to_it() -> None:
 )
 def test_metrics_only_from_words(text: str, number: str, unit: str | None, expected: str | None) -> None:
     assert _at(text, number, unit) == expected
+
+
+# -- set-up sizes (issue 8) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("text", "number", "unit", "expected"),
+    [
+        # a size next to a set-up phrase is that size, whatever result phrase is near it
+        ("TurboKV 把 Llama-3.1-8B 128K 上下文的 KV 显存从 16.4 GB 降到 4.1 GB", "128K", None, "context_length"),
+        ("LMCache 在 32K 上下文下 TTFT 为 380 ms", "32K", None, "context_length"),
+        ("TTFT 在 32K 上下文下为 0.5 s", "32K", None, "context_length"),  # before: TTFT, yet a context
+        ("KVQuant needs 37.25 GiB of KV memory for 1M context", "1M", None, "context_length"),
+        ("serves 1M tokens of context", "1M tokens", "tokens", "context_length"),
+        ("with a 32K-token context window", "32K", None, "context_length"),
+        ("在 32K 以内上下文几乎无损", "32K", None, "context_length"),
+        ("上下文 32K 以内精度无损", "32K", None, "context_length"),
+        ("2-bit KV 量化在 8B 级模型上精度损失可控", "8B", None, "params"),
+        ("2-bit 在 70B 以上模型是否仍然无损", "70B", None, "params"),
+        ("运行 235B 参数的 MoE", "235B", None, "params"),
+        ("8 张卡上吞吐 3,000 tok/s", "8 张", "张", "gpu_count"),
+        ("共 3 个模型", "3 个", "个", None),  # a count of models, not a model size (no magnitude)
+        # set-up phrases name no ratio, percentage or unit's value, and never by the clause rule
+        ("Medusa 在 32K 以内的上下文里 2.4×", "2.4×", "×", None),
+        ("长上下文 TTFT 降低 41%", "41%", "%", "ttft"),
+        ("模型吞吐 2×", "2×", "×", "throughput"),
+        ("KV 显存从 16.4 GB", "16.4 GB", "B", "memory"),
+        ("the 8B model is 2.1× faster", "2.1×", "×", "speedup"),
+    ],
+)
+def test_setup_sizes(text: str, number: str, unit: str | None, expected: str | None) -> None:
+    assert _at(text, number, unit) == expected
+
+
+def test_setup_metrics_and_tokens() -> None:
+    from kb.extract.metrics import SETUP_METRICS, SIZE_METRICS, setup_token
+
+    assert SIZE_METRICS == {"params", "context_length", "batch_size", "gpu_count"}
+    assert SETUP_METRICS == SIZE_METRICS | {"concurrency"}
+    assert setup_token("context_length", 128000.0) == "ctx128k"
+    assert setup_token("context_length", 32000.0, bound="≤") == "ctx≤32k"
+    assert setup_token("params", 8e9) == "params8b"
+    assert setup_token("context_length", 1e6) == "ctx1m"
+    assert setup_token("batch_size", 32.0) == "batch32"  # what the qualifier reads from "batch 32"
+    assert setup_token("params", None, 4e8, 8e9) == "params400m-8b"
+    assert setup_token("memory", 16.4e9) is None
+    assert setup_token("context_length", None) is None
+
+
+# -- table metric columns (issue 8) ------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("header", "cells", "expected"),
+    [
+        (["对象", "指标", "数值", "来源"], ["TurboKV", "KV 显存", "16.4 GB → 4.1 GB", "arXiv:2611.04512"],
+         ["memory", None, "memory", "memory"]),
+        (["对象", "指标", "数值", "来源"], ["LMCache", "TTFT", "0.38 s（32K 上下文）", "https://lmcache.ai/blog"],
+         ["ttft", None, "ttft", "ttft"]),
+        (["System", "Metric", "Value"], ["vLLM", "throughput", "4,100"], ["throughput", None, "throughput"]),
+        (["system", "MEASURE", "value"], ["vLLM", "TTFT", "120 ms"], ["ttft", None, "ttft"]),
+        (["#", "Paper", "arXiv", "HF votes"], ["1", "TurboKV: 2-bit …", "2611.04512", "96"], [None, None, None, "votes"]),
+        (["#", "arXiv", "标题（简写）", "方向", "HF 票"], ["3", "2607.26627", "Revisiting …", "inference", "118"],
+         [None, None, None, None, "votes"]),
+        # a header naming a metric wins over the row's metric column for its own column
+        (["对象", "指标", "数值", "upvotes"], ["X", "TTFT", "0.4 s", "12"], ["ttft", None, "ttft", "votes"]),
+        # a metric cell naming two metrics, or none, gives none
+        (["对象", "指标", "数值"], ["X", "吞吐 / 延迟", "2×"], [None, None, None]),
+        (["对象", "指标", "数值"], ["X", "见上文", "—"], [None, None, None]),
+        # no metric column and no metric header: nothing; set-up and date headers are no metrics
+        (["周次", "主题", "阅读"], ["第 1 周", "KV cache 基础", "PagedAttention、vLLM"], [None, None, None]),
+        (["模型", "上下文", "发布"], ["Llama", "128K", "2026-03-21"], [None, None, None]),
+        ([], ["a", "b"], [None, None]),
+    ],
+)
+def test_table_metrics(header: list[str], cells: list[str], expected: list[str | None]) -> None:
+    assert DEFAULT_VOCAB.table_metrics(header, cells) == expected

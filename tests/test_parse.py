@@ -408,3 +408,67 @@ def test_an_id_only_in_a_link_target_is_a_mention(parser: Parser) -> None:
     parsed = parse(parser, "* [Link to the paper](https://arxiv.org/abs/1701.06538)\n")
     assert [(m.id, m.line, m.column) for m in parsed.mentions] == [("1701.06538", 1, None)]
     assert only(parsed).subjects == ["arxiv:1701.06538"]
+
+
+# -- table metric columns, set-up sizes (issue 8) ------------------------------------------------
+
+def test_metric_column_gives_the_row_its_metric(parser: Parser) -> None:
+    text = (
+        "| 对象 | 指标 | 数值 | 来源 |\n| --- | --- | --- | --- |\n"
+        "| TurboKV | KV 显存 | 16.4 GB → 4.1 GB | arXiv:2611.04512 |\n"
+        "| KIVI | 峰值显存 | 降低 2.6× | arXiv:2402.02750 |\n"
+        "| LMCache | TTFT | 0.38 s（32K 上下文） | https://lmcache.ai/blog |\n"
+        "| TurboKV | 见上文 | — | — |\n"
+    )
+    claims = parse(parser, text, "inbox/ravi/2026-11-30T1400-ravi-kvcache-digest.md").claims
+    assert [[(q.raw, q.value, q.unit, q.metric) for q in c.quantities] for c in claims[:3]] == [
+        [("16.4 GB", 16.4e9, "B", "memory"), ("4.1 GB", 4.1e9, "B", "memory")],
+        [("2.6×", 2.6, "×", "memory")],
+        [("0.38 s", 0.38, "s", "ttft"), ("32K", 32000.0, None, "context_length")],  # the size keeps its own
+    ]
+    assert [c.kind for c in claims[:3]] == ["secondhand"] * 3
+
+
+def test_bare_cell_under_hf_votes_is_a_rating(parser: Parser) -> None:
+    """The en header ``HF votes`` does what the zh cue ``HF 票`` does: a vote count, a rating."""
+    text = (
+        "| # | Paper | arXiv | HF votes |\n| --- | --- | --- | --- |\n"
+        "| 1 | TurboKV: 2-bit Asymmetric KV Cache Quantization with Outlier Channels | 2611.04512 | 96 |\n"
+        "| 2 | AgentForge: Tool-Use Curricula for Web Agents | 2611.03318 | 41 |\n"
+    )
+    claims = parse(parser, text, "inbox/mira/2026-11-30-hf-daily-2026-11-30.md").claims
+    assert [(c.kind, c.kind_reason, [(q.raw, q.value, q.unit, q.metric) for q in c.quantities]) for c in claims] == [
+        ("internal-rating", "column:HF votes", [("96", 96.0, None, "votes")]),
+        ("internal-rating", "column:HF votes", [("41", 41.0, None, "votes")]),
+    ]
+    row = claims[0]
+    q = row.quantities[0]
+    assert row.text[q.start:q.end] == "96"
+
+
+def test_a_row_with_facts_beside_its_votes_keeps_its_kind(parser: Parser) -> None:
+    text = (
+        "| 系统 | 结果 | HF 票 |\n| --- | --- | --- |\n"
+        "| TurboKV | 吞吐提升 2.6× | 96 |\n"
+    )
+    c = only(parse(parser, text))
+    assert (c.kind, [(q.raw, q.metric) for q in c.quantities]) == (
+        "secondhand", [("2.6×", "throughput"), ("96", "votes")])
+
+
+def test_setup_sizes_feed_the_qualifier_not_the_facts() -> None:
+    """``128K 上下文`` and ``at 128K context`` give the same condition; the size is no fact."""
+    from kb.diff.attrib import Attributor
+
+    cfg = KbConfig(entities={"TurboKV": []})
+    p = Parser(cfg)
+    zh = parse(p, "TurboKV 把 Llama-3.1-8B 128K 上下文的 KV 显存从 16.4 GB 降到 4.1 GB。\n").claims[0]
+    en = parse(p, "TurboKV cuts KV-cache memory from 16.4 GB to 4.1 GB on Llama-3.1-8B at 128K context.\n").claims[0]
+    att = Attributor(cfg, cards=[])
+    zq = [(q.raw, q.metric, q.qualifier) for q in att.attributed(zh).quantities]
+    eq = [(q.raw, q.metric, q.qualifier) for q in att.attributed(en).quantities]
+    assert zq == [("128K", "context_length", None), ("16.4 GB", "memory", "ctx128k+llama-3.1-8b+显存"),
+                  ("4.1 GB", "memory", "ctx128k+llama-3.1-8b+显存")]
+    assert eq == [("16.4 GB", "memory", "ctx128k+llama-3.1-8b"), ("4.1 GB", "memory", "ctx128k+llama-3.1-8b"),
+                  ("128K", "context_length", None)]
+    assert [(f.metric, f.raw) for f in att.view(zh).facts] == [("memory", "16.4 GB"), ("memory", "4.1 GB")]

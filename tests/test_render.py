@@ -218,7 +218,7 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
         "本主题只是副分类：归 rag 主线，不与本主题增量并列 — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14",
         "- arXiv:2607.25668、arXiv:2607.25790、arXiv:2607.25877、arXiv:2607.26071、arXiv:2607.26159、arXiv:2607.26244、"
         "arXiv:2607.26305【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
-        "`secondhand` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]
+        "`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]  # a row of HF 票 only: a rating
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "
             "not next to this topic's increments — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14\n") in en

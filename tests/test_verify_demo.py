@@ -34,14 +34,14 @@ def test_offline_lists_card_and_mentions_with_kinds(run_kb, demo_kb: Path, fake_
     assert [(m["path"], m["line"], m["kind"]) for m in item["mentions"]] == [
         ("inbox/spark/2026-07-31-llm-infra-e1prep.md", 49, "secondhand"),
         ("inbox/spark/2026-07-31-llm-infra-e1prep.md", 71, "internal-rating"),
-        ("inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md", 11, "secondhand"),
+        ("inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md", 11, "internal-rating"),  # its HF 票 row
         ("organized/paper_cards/681-2607-26627.md", 3, None),
         ("organized/paper_cards/681-2607-26627.md", 13, "paper-fact"),
     ]
     text = run_kb(["verify", "2607.26627", "--offline", "--kb", str(demo_kb)]).stdout
     assert "2607.26627: UNVERIFIED (offline and not in the cache)" in text
     assert "card      organized/paper_cards/681-2607-26627.md" in text
-    assert "inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:11  secondhand" in text
+    assert "inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:11  internal-rating" in text
     assert "organized/paper_cards/681-2607-26627.md:13  paper-fact" in text
     assert fake_arxiv.log == []
 

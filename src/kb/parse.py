@@ -739,6 +739,9 @@ class _FileCtx:
         col_subjects = [next((k for k, _, _ in self.p.entities.find(h)), None) for h in header]
         if not any(col_subjects):
             col_subjects = []
+        # a column headed by a rating cue (HF 票, HF votes, upvotes) holds ratings, not facts
+        rating_cols = {k: h for k, h in enumerate(header)
+                       if (cue := self.p.cues.match(h)) is not None and cue[0] == "internal-rating"}
         for line, cells, row_hrefs, infos in rows:
             raw_cells = _raw_cells(self._line(line))
             text = " | ".join(c for c in cells)
@@ -756,7 +759,8 @@ class _FileCtx:
                 if k:
                     forced = (k, f"column:{header[kind_col]}={cells[kind_col].strip()}")
             self._unit(text, row_hrefs, line, line, "table-row", [], forced=forced, col_subjects=col_subjects,
-                       links=links, bold=bold)
+                       links=links, bold=bold,
+                       table=(cells, self.p.vocab.table_metrics(header, cells), rating_cols) if header else None)
         return j + 1
 
     def _line(self, line: int) -> str:
@@ -817,7 +821,8 @@ class _FileCtx:
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
               inherited: list[str], forced: tuple[Kind, str] | None = None,
               col_subjects: list[str | None] | None = None, *, links: Sequence[tuple[int, int]] = (),
-              bold: Sequence[tuple[int, int]] = (), lead: bool = False) -> Claim | None:
+              bold: Sequence[tuple[int, int]] = (), lead: bool = False,
+              table: tuple[list[str], list[str | None], dict[int, str]] | None = None) -> Claim | None:
         """One unit to a claim, or None when it is none (no anchor and no tag or kind column;
         a byline or title, :func:`~kb.extract.kinds.non_claim`).
 
@@ -825,6 +830,9 @@ class _FileCtx:
         :param links: spans of link texts and title cells in ``text`` (no cue text).
         :param bold: spans of bold texts in ``text`` (no cue text when they read as titles).
         :param lead: the unit is the single-line first block of the file's body.
+        :param table: a table row's ``(cells, metric per cell, rating columns)``:
+            :meth:`~kb.extract.metrics.MetricVocab.table_metrics` and the columns headed by
+            a rating cue (column → header).
         """
         raw = text
         norm = "\n" in text or "  " in text
@@ -850,6 +858,11 @@ class _FileCtx:
         if dates:
             skip += [(d.start, d.end) for d in dates]
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
+        if table is not None and any(table[1]):
+            quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip)
+            if (forced is None and quantities and table[2]
+                    and {_column(text, q.start) for q in quantities} <= table[2].keys()):
+                forced = ("internal-rating", f"column:{table[2][_column(text, quantities[0].start)]}")
         if not (refs or quantities or dates or dois or ents or tag or forced):
             return None
         if (dates and unit != "table-row" and not (refs or quantities or dois or tag or forced)
@@ -1004,6 +1017,44 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
         owners.append(key)
         out.append(q.model_copy(update={"subject": key}))
     return out, owners
+
+
+def _column(text: str, at: int) -> int:
+    """The cell of a table row's text (cells joined with `` | ``) that offset ``at`` lies in."""
+    return text.count(" | ", 0, at + 1) if at >= 0 else 0
+
+
+_BARE_CELL_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
+                      vocab: Any, skip: Sequence[tuple[int, int]]) -> list[Quantity]:
+    """A table row's numbers with the metric of their column (issue 8; the metric is decided by
+    :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
+    takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
+    alone names no metric, is read as written after that metric's first phrase (``HF 票 96``)
+    by the one quantity reader, so it is a quantity of that metric."""
+    out = [q.model_copy(update={"metric": m}) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
+           else q for q in quantities]
+    if " | ".join(cells) != text:
+        return out
+    taken = {_column(text, q.start) for q in out}
+    at = 0
+    for k, cell in enumerate(cells):
+        m = metrics[k] if k < len(metrics) else None
+        start = at + (len(cell) - len(cell.lstrip()))
+        at += len(cell) + 3
+        if m is None or k in taken or not _BARE_CELL_RE.fullmatch(cell.strip()) or not vocab.phrases.get(m):
+            continue
+        if any(a < start + len(cell.strip()) and start < b for a, b in skip):
+            continue  # an id or a date, not a figure
+        label = vocab.phrases[m][0] + " "
+        for q in find_quantities(label + cell.strip(), vocab=vocab):
+            if q.start >= len(label) and q.metric == m:
+                d = start - len(label)
+                out.append(q.model_copy(update={"start": q.start + d, "end": q.end + d}))
+    out.sort(key=lambda q: q.start)
+    return out
 
 
 def _clip(spans: list[tuple[int, int]], a: int, b: int) -> list[tuple[int, int]]:

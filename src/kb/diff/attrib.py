@@ -30,6 +30,7 @@ from kb.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import entity_key
 from kb.extract.refs import find_dois
+from kb.extract.metrics import SETUP_METRICS, setup_token
 from kb.values import same_value  # noqa: F401 - re-exported for kb.diff.rules
 
 DATE_METRICS = frozenset({"eol_date", "release_date"})
@@ -183,7 +184,7 @@ def owner(own: Sequence[Anchor], text: str, start: int, end: int) -> str | None:
 _COND_RE = re.compile(
     r"RTX\s*(?:PRO\s*)?\d{4}|(?<![A-Za-z0-9])(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)(?![A-Za-z0-9])"
     r"|(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)|batch\s*(?:size\s*)?[=:]?\s*\d+|offload|显存|in[- ]memory|并发\s*\d+"
-    r"|\d+\s*[kK]\s*上下文|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
+    r"|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _HINT_RE = re.compile(
@@ -719,8 +720,9 @@ def _leads(text: str, own: Sequence[Anchor]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-#: Metrics that describe the set-up of a measurement rather than its result.
-CONDITION_METRICS = frozenset({"concurrency"})
+#: Metrics that describe the set-up of a measurement rather than its result (decided in
+#: kb.extract.metrics: concurrency, model size, context length, batch size, GPU count).
+CONDITION_METRICS = SETUP_METRICS
 
 
 def qualifier(claim: Claim, q: Quantity) -> str | None:
@@ -733,16 +735,25 @@ def qualifier(claim: Claim, q: Quantity) -> str | None:
     text = claim.text
     if q.qualifier:
         return _norm_qual(q.qualifier)
+    if q.metric in SETUP_METRICS:
+        return None  # a set-up size is a condition, not a figure with conditions
+    # set-up sizes written as numbers (128K 上下文, 8B 级模型, 32K 以内) are conditions too
+    sizes = [(x.start, t) for x in claim.quantities
+             if (t := setup_token(x.metric, x.value, x.low, x.high, x.bound)) is not None]
     if claim.unit == "table-row":
-        return _norm_qual(_conditions(text))
+        found = set((_conditions(text) or "").split("+")) | {t for _, t in sizes}
+        found.discard("")
+        return _norm_qual("+".join(sorted(found))) if found else None
     cs, ce = clause_bounds(text, q.start, q.end)
     found = set((_conditions(text[cs:ce]) or "").split("+")) - {""}
+    found |= {t for n, t in sizes if cs <= n < ce}
     starts, ends = _clause_marks(text)
     bounds = list(zip([0, *ends], [*starts, len(text)]))
-    numbers = [x.start for x in claim.quantities]
-    for a, b in bounds:  # set-up clauses: those that state no number of their own
+    numbers = [x.start for x in claim.quantities if x.metric not in SETUP_METRICS]
+    for a, b in bounds:  # set-up clauses: those that state no figure of their own
         if not any(a <= n < b for n in numbers):
             found |= set((_conditions(text[a:b]) or "").split("+")) - {""}
+            found |= {t for n, t in sizes if a <= n < b}
     return _norm_qual("+".join(sorted(found))) if found else None
 
 

@@ -28,6 +28,11 @@ from types import MappingProxyType
 #   accuracy. A ``×`` with no phrase in its clause has no metric (it never conflicts).
 # * ``提交`` alone also means "submit" (``提交 3 个 PR``): commits are ``提交数``/``提交次数``.
 # * ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
+# * set-up sizes (issue 8, :data:`SETUP_METRICS`): a context length (``128K 上下文``, ``32K
+#   context``, ``1M tokens of context``), a model size (``8B 级模型``, ``70B 参数``, ``235B params``),
+#   a batch size or a GPU count describes the set-up of a measurement, not its result. Their
+#   phrases name only a size written right next to them (:meth:`MetricVocab._setup_at`), never a
+#   ratio, a percentage or a unit's value, and never by the clause rule.
 # * eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
 #   quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
 BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
@@ -52,7 +57,11 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
     "concurrency": ("并发", "concurrent", "concurrency"),
     "loc": ("LoC", "lines of code", "行代码"),
-    "params": ("参数", "参数量", "parameters", "params"),
+    "params": ("参数", "参数量", "参数规模", "级模型", "模型", "parameters", "params", "parameter", "model", "models"),
+    "context_length": ("上下文", "上下文长度", "上下文窗口", "context", "context length", "context window",
+                       "tokens of context", "token context", "context tokens"),
+    "batch_size": ("batch size", "batch", "批大小"),
+    "gpu_count": ("GPU", "GPUs", "张卡", "块卡", "节点", "nodes"),
     "cost": ("成本", "cost", "$"),
     "eol_date": ("维护模式", "maintenance mode", "EOL", "end of life", "停止维护"),
     "release_date": ("发布", "released", "release"),
@@ -62,6 +71,18 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
 
 DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
 """Metric keys whose values are dates, never quantities."""
+
+SIZE_METRICS: frozenset[str] = frozenset({"params", "context_length", "batch_size", "gpu_count"})
+"""Set-up sizes (issue 8): a model's size, a context length, a batch size, a GPU count. Their
+phrases give a metric only to a *size* (a number with no unit, a ``tokens`` count or a CJK
+counter) written directly before or after them (:meth:`MetricVocab._setup_at`), and that
+rule comes first: ``TTFT 在 32K 上下文下`` makes 32K a context length, not a TTFT."""
+
+SETUP_METRICS: frozenset[str] = SIZE_METRICS | {"concurrency"}
+"""Metric keys that describe the set-up of a measurement rather than its result: never a fact
+the diff compares (no conflict, no secondhand-only figure, no history value), never a
+consensus number to support (lint KB108); a size feeds the qualifier of the figures of its
+clause (:func:`kb.diff.attrib.qualifier`, :func:`setup_token`)."""
 
 # Units whose metric is known when no phrase names one (the brief's rule): the normalised
 # unit and the written forms a caller may pass instead.
@@ -230,11 +251,61 @@ _FOUND_MAX = 4096
 
 @dataclass(slots=True)
 class _Scan:
-    """Phrase matches of one (normalised) text, in text order (internal to kb.extract)."""
+    """Phrase matches of one (normalised) text, in text order (internal to kb.extract); the
+    phrases of set-up sizes (:data:`SIZE_METRICS`) in lists of their own."""
 
     starts: list[int]
     ends: list[int]
     metrics: list[str]
+    setup_starts: list[int]
+    setup_ends: list[int]
+    setup_metrics: list[str]
+
+
+# Between a size and the set-up phrase after it: spaces, a bound word, 级, 的, a hyphen
+# (``8B 级模型``, ``70B 以上模型``, ``32K 以内的上下文``, ``32K-token context``).
+_SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_]*+)?(?:级|的)?[\s*_-]*+")
+# Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
+# ``context length of 32K``, ``batch size=64``).
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:]|为|长度|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+", re.IGNORECASE)
+
+
+_MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
+
+
+def _is_size(unit: str | None) -> bool:
+    """A number that may be a set-up size: no unit, a ``tokens`` count or a CJK counter."""
+    return unit is None or unit == "tokens" or (len(unit) == 1 and "\u4e00" <= unit <= "\u9fff")
+
+
+def setup_token(metric: str | None, value: float | None, low: float | None = None, high: float | None = None,
+                bound: str | None = None) -> str | None:
+    """The qualifier condition a set-up size stands for (``ctx128k``, ``params8b``, ``batch32``,
+    ``ctx≤32k``), or None when ``metric`` is no set-up size (:data:`SIZE_METRICS`). ``batch32``
+    is the token the qualifier reads from ``batch 32`` too, so both spellings agree.
+
+    :param metric: the quantity's metric key.
+    :param value: its value, or None for a range (then ``low``/``high``).
+    :param bound: its bound (``≤`` of ``32K 以内``), kept in the token.
+    """
+    prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus"}.get(metric or "")
+    if prefix is None:
+        return None
+    if value is not None:
+        amount = _compact(value)
+    elif low is not None and high is not None:
+        amount = f"{_compact(low)}-{_compact(high)}"
+    else:
+        return None
+    return f"{prefix}{bound or ''}{amount}"
+
+
+def _compact(v: float) -> str:
+    """``128000`` → ``128k``, ``8e9`` → ``8b``, ``1e6`` → ``1m``, ``32`` → ``32``."""
+    for scale, suffix in ((1e12, "t"), (1e9, "b"), (1e6, "m"), (1e3, "k")):
+        if abs(v) >= scale:
+            return f"{v / scale:g}{suffix}"
+    return f"{v:g}"
 
 
 class MetricVocab:
@@ -263,6 +334,8 @@ class MetricVocab:
         self._metric_of: dict[str, str] = by_key
         self._found: dict[str, str | None] = {}
         """Matched text -> its metric, as :meth:`_scan` met it (at most :data:`_FOUND_MAX`)."""
+        self._cells: dict[str, str | None] = {}
+        """Table cell -> :meth:`cell_metric` (headers repeat on every row; at most :data:`_FOUND_MAX`)."""
         self.phrases: Mapping[str, tuple[str, ...]] = MappingProxyType({k: tuple(v) for k, v in keys.items()})
         """Metric key → its phrases (built-in first, then ``extra``)."""
         self.pattern: re.Pattern[str] = _compile_phrases(
@@ -284,6 +357,13 @@ class MetricVocab:
 
         Rule, first that applies (on text folded by :func:`normalise`):
 
+        0. a set-up size (:data:`SIZE_METRICS`, issue 8): a number with no unit, a ``tokens``
+           count or a CJK counter, with a set-up phrase directly after it (spaces, a bound word,
+           级, 的 or a hyphen between: ``128K 上下文``, ``8B 级模型``, ``70B 以上模型``,
+           ``32K-token context``, ``1M tokens of context``) or directly before it (``上下文
+           128K``, ``batch size 64``) is that size (``context_length``, ``params``,
+           ``batch_size``, ``gpu_count``), whatever result phrase stands near it. Set-up
+           phrases take no part in rules 1–5;
         1. a phrase *directly before*: between it and the number only spaces, ``*``, a colon,
            and change verbs, hedges or copulas (提升, 下降, 降低, 约, 仅, 达到, by, of, reduced …),
            at most 16 characters: ``TTFT -67.6%``, ``吞吐提升 2.03×``, ``准确率仅下降 0.27``,
@@ -320,6 +400,7 @@ class MetricVocab:
     def _scan(self, norm: str, exclude: Collection[str] = ()) -> _Scan:
         """Phrase matches of ``norm`` (metrics in ``exclude`` left out)."""
         starts, ends, metrics = [], [], []
+        ss, se, sm = [], [], []
         of = self._found
         for m in self.pattern.finditer(lower_same_length(norm)):
             found = m.group()
@@ -330,16 +411,44 @@ class MetricVocab:
                     of[found] = metric
             if metric is not None and metric not in exclude:
                 a, b = m.span()
+                if metric in SIZE_METRICS:
+                    ss.append(a)
+                    se.append(b)
+                    sm.append(metric)
+                    continue
                 starts.append(a)
                 ends.append(b)
                 metrics.append(metric)
-        return _Scan(starts, ends, metrics)
+        return _Scan(starts, ends, metrics, ss, se, sm)
+
+    @staticmethod
+    def _setup_at(sc: _Scan, norm: str, s: int, e: int) -> str | None:
+        """The set-up size metric of the number at ``norm[s:e]``: a set-up phrase starting
+        inside its span and reaching past it (``1M tokens of context``), directly after it
+        (:data:`_SETUP_AFTER_GAP`, at most 10 characters: ``128K 上下文``, ``8B 级模型``) or
+        directly before it (``上下文 128K``, ``batch size 64``); else None."""
+        k = bisect_left(sc.setup_starts, s)
+        if k < len(sc.setup_starts):
+            a = sc.setup_starts[k]
+            if (a < e < sc.setup_ends[k]) or (a >= e and a - e <= _MAX_AFTER_GAP
+                                                and _SETUP_AFTER_GAP.fullmatch(norm, e, a)):
+                return sc.setup_metrics[k]
+        i = bisect_right(sc.setup_ends, s) - 1
+        if i >= 0 and s - sc.setup_ends[i] <= _MAX_BEFORE_GAP and _SETUP_BEFORE_GAP.fullmatch(norm, sc.setup_ends[i], s) \
+                and not _tied(norm, sc.setup_starts[i]):
+            return sc.setup_metrics[i]
+        return None
 
     def _resolve(self, sc: _Scan, norm: str, s: int, e: int, unit: str | None) -> tuple[str | None, str, int]:
         """(metric, how, phrase) for the number at ``norm[s:e]`` (internal to kb.extract).
 
-        ``how`` is the rule that decided: ``before``, ``span``, ``after``, ``unit``, ``clause``
-        or ``none``; ``phrase`` is the index of the deciding phrase in ``sc``, else -1."""
+        ``how`` is the rule that decided: ``setup``, ``before``, ``span``, ``after``, ``unit``,
+        ``clause`` or ``none``; ``phrase`` is the index of the deciding phrase in ``sc``, else -1.
+        A set-up size (:meth:`_setup_at`) is decided first and never makes a bare number a
+        quantity (``how`` ``setup``)."""
+        if sc.setup_starts and _is_size(unit) and (setup := self._setup_at(sc, norm, s, e)) is not None \
+                and (setup != "params" or _MAGNITUDE.search(norm, s, e)):
+            return setup, "setup", -1  # a model size is written with a magnitude (8B, 400 million), not "3 个模型"
         i = bisect_right(sc.ends, s) - 1  # last phrase ending at or before s
         if i >= 0 and _tied(norm, sc.starts[i]):
             i = -1
@@ -367,6 +476,50 @@ class MetricVocab:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)
 
+
+    def cell_metric(self, cell: str) -> str | None:
+        """The one metric a table cell names (``KV 显存`` → memory, ``HF votes`` → votes,
+        ``TTFT (ms)`` → ttft), or None when it names none or several (``吞吐 / 延迟``). Date
+        metrics and set-up sizes are no column metric.
+
+        :param cell: a header cell or a metric column's cell, as written.
+        """
+        got = self._cells.get(cell, _UNSEEN)
+        if got is _UNSEEN:
+            found = set(self._scan(normalise(cell), DATE_METRICS).metrics)
+            got = found.pop() if len(found) == 1 else None
+            if len(self._cells) < _FOUND_MAX:
+                self._cells[cell] = got
+        return got  # type: ignore[return-value]
+
+    def table_metrics(self, header: Sequence[str], cells: Sequence[str]) -> list[str | None]:
+        """Per cell of a table body row, the metric the table gives its values (issue 8), or None.
+
+        * a column headed 指标 / metric / measure (:data:`METRIC_COLUMN_HEADERS`, any case):
+          the metric its cell names (:meth:`cell_metric`) is the metric of the row's other
+          cells (``| 对象 | 指标 | 数值 |`` over ``| TurboKV | KV 显存 | 16.4 GB → 4.1 GB |``);
+        * a header cell that names a metric (``HF votes``, ``TTFT``, ``吞吐 (tok/s)``) gives
+          it to its own column, before the row's metric column does.
+
+        The cells of the metric column itself get none. Callers give the metric only to
+        numbers that have none of their own (a set-up size such as ``32K 上下文`` keeps its).
+
+        :param header: the table's header cells (may be empty).
+        :param cells: the row's cells.
+        :returns: one entry per cell of ``cells``.
+        """
+        if not header:
+            return [None] * len(cells)
+        by_header = [self.cell_metric(h) for h in header]
+        mcol = next((k for k, h in enumerate(header) if _phrase_key(h) in METRIC_COLUMN_HEADERS), None)
+        row = self.cell_metric(cells[mcol]) if mcol is not None and mcol < len(cells) else None
+        return [None if k == mcol else (by_header[k] if k < len(by_header) and by_header[k] else row)
+                for k in range(len(cells))]
+
+
+METRIC_COLUMN_HEADERS: frozenset[str] = frozenset(
+    _phrase_key(h) for h in ("指标", "指标名", "测量指标", "metric", "metrics", "measure", "measures", "measurement"))
+"""Header names of a table column whose cells name the metric of their row (folded, no spaces)."""
 
 DEFAULT_VOCAB = MetricVocab()
 """The built-in vocabulary, for callers without a ``kb.yaml``."""

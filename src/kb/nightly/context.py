@@ -15,6 +15,7 @@ from typing import Any
 from kb import __version__
 from kb.cards import title_similarity
 from kb.claims import KINDS, Claim
+from kb.extract.metrics import SETUP_METRICS
 from kb.diff import OUTCOMES, SubjectOut
 from kb.nightly import Night
 
@@ -159,11 +160,11 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
 def _facts(c: Claim) -> tuple[Any, ...]:
     """The facts ``c`` states: (metric, value, unit) of its measured quantities (a metric, or
     a unit that is more than a count: ``2.6 个百分点`` yes, ``8 个`` and a bare ``3,800`` no)
-    and of its dates, sorted. Whose they are is the diff's business (``kb.diff.attrib``): a
+    and of its dates, sorted; a set-up size (``128K 上下文``) is a condition, no fact. Whose they are is the diff's business (``kb.diff.attrib``): a
     claim listed under a subject is about it. Two claims of one subject with the same
     non-empty facts state one fact."""
     out = {(q.metric, q.value if q.value is not None else (q.low, q.high), q.unit)
-           for q in c.quantities if q.metric or q.unit not in _COUNTS}
+           for q in c.quantities if (q.metric or q.unit not in _COUNTS) and q.metric not in SETUP_METRICS}
     out |= {(d.metric, d.value, None) for d in c.dates}
     return tuple(sorted(out, key=repr))
 

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.claims import Quantity
+from kb.extract.metrics import SETUP_METRICS
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.kbfacts import PaperFact
 from kb.values import same_value
@@ -18,8 +19,9 @@ class SecondhandOnlyConsensusNumber(Rule):
     paper card that states the same number about the same subject: a `paper-fact` claim of a
     card, with the same unit and value (within `tolerance` of `kb.yaml`) and, when both name
     one, the same metric (× ratios excepted: "吞吐 31×" is a speedup). A number with no such
-    card is secondhand only. One finding per item, listing its unsupported numbers. Runs
-    only inside a KB.
+    card is secondhand only. A set-up size (`8B 级模型`, `32K 上下文`: metric in
+    `kb.extract.metrics.SETUP_METRICS`) is no figure and needs no support. One finding per
+    item, listing its unsupported numbers. Runs only inside a KB.
 
     ## Why is this bad?
     The consensus section is what the team treats as settled. A number there that only an
@@ -75,6 +77,8 @@ class SecondhandOnlyConsensusNumber(Rule):
             for q in c.quantities:
                 if q.mood is not None:
                     continue  # a plan or a disputed quote is no consensus number
+                if q.metric in SETUP_METRICS:
+                    continue  # 8B 级模型, 32K 上下文: the set-up of a statement, not its figure
                 keys = list(dict.fromkeys(([q.subject] if q.subject else []) + c.subjects))
                 if not any(_supports(f, q, tol) for k in keys for f in facts.get(k, ())):
                     bad.append(q.raw)
