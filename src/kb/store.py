@@ -300,10 +300,16 @@ class Store:
             conds.append((f"(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s "
                           f"WHERE s.subject IN ({marks}))", tuple(subject)))
         if text_like:
-            likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
-            conds.append((f"({likes})", tuple(
-                "%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
-                for n in text_like)))
+            from kb.name_hits import hits_table, like_pattern
+
+            patterns = hits_table(self, text_like)  # the LIKE's answers, kept per name (no scan)
+            if patterns is not None:
+                marks = ",".join("?" * len(patterns))
+                conds.append((f"(c.path, c.id) IN (SELECT h.path, h.claim_id FROM name_hits h "
+                              f"WHERE h.pattern IN ({marks}))", tuple(patterns)))
+            else:  # a store that cannot be written: the same LIKE over every claim
+                likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
+                conds.append((f"({likes})", tuple(like_pattern(n) for n in text_like)))
         if json_has:
             conds.append(("c.json LIKE ? ESCAPE '\\'",
                           "%" + json_has.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"))

@@ -1,0 +1,163 @@
+"""The store's memo of which claims hold a name: ``kb claims --subject`` without a scan of every claim.
+
+:meth:`kb.store.Store.claims` with ``text_like`` (the names of a subject, from
+:func:`kb.query.candidates`) matches claims whose stored JSON holds a name, with SQL ``LIKE``
+(:func:`like_pattern`). No index serves a ``LIKE '%…%'``: on a 12k-file KB (217k claims,
+130 MB of JSON) each such query read every claim, 0.5–0.7 s of a 1.2 s ``kb claims --subject ID``
+(issue 11). This module keeps, in the store, the answer of that same ``LIKE`` per name:
+
+* ``name_hits(pattern, path, claim_id)``: the claims whose JSON matches ``pattern``;
+* ``name_memo(pattern, used)``: the patterns whose hits are complete, and when each was last
+  memoised or asked for together with a new one (a look-up the memo answers writes nothing);
+* ``name_files(path, hash)``: the files (and their content hashes) the hits were computed from;
+* ``meta`` key ``name_hits_stamp``: the store's parser fingerprint and a stamp of its ``files``
+  table (count, highest rowid, that row's path and hash: any insert, delete or replace changes it).
+
+So a hit set is never guessed: it is what ``LIKE`` answered, on the same rows. What invalidates it:
+
+* a new, changed or removed file (its ``files`` row changes the stamp): the files whose
+  ``(path, hash)`` differ from ``name_files`` are scanned again for every memoised pattern,
+  and only they; past :data:`RESCAN_MAX` such files the memo is dropped (a cold ingest);
+* a new parser or ``kb.yaml`` (the store's fingerprint, which re-parses every file): dropped;
+* a new card or alias needs nothing: it brings names, hence patterns, the memo has never seen,
+  and a pattern not yet memoised is answered by one scan of the claims (as before), then kept.
+
+At most :data:`MEMO_MAX` patterns are kept (the longest unrefreshed go first). On a store that cannot
+be written (read-only, busy) :func:`hits_table` answers None and the caller scans as before.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kb.store import Store
+
+MEMO_MAX = 256
+"""Patterns kept in the memo (a subject has a few names: title, its head, aliases)."""
+RESCAN_MAX = 2000
+"""Changed files past which the memo is dropped rather than brought up to date."""
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS name_memo (pattern TEXT PRIMARY KEY, used INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS name_hits (pattern TEXT NOT NULL, path TEXT NOT NULL, claim_id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS name_hits_pattern ON name_hits (pattern);
+CREATE INDEX IF NOT EXISTS name_hits_path ON name_hits (path);
+CREATE TABLE IF NOT EXISTS name_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL);
+"""
+
+
+def like_pattern(name: str) -> str:
+    """The ``LIKE … ESCAPE '\\'`` pattern of one name: ``%name%``, ``%``/``_``/``\\`` escaped, and a
+    space matching any one character (``eagle 3`` finds ``EAGLE-3``: names are folded as
+    :class:`kb.diff.attrib.NameMatcher` folds them). Case-insensitive for ASCII, as SQLite's LIKE."""
+    return "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
+
+
+def _stamp(db: sqlite3.Connection) -> str:
+    """The parser fingerprint and a stamp of the ``files`` table (see the module docstring)."""
+    fp = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+    count, top = db.execute("SELECT count(*), max(rowid) FROM files").fetchone()
+    last = db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
+    return json.dumps([fp[0] if fp else None, count, top, *(last or ())])
+
+
+def _has_tables(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT 1 FROM sqlite_master WHERE type='index' AND name='name_hits_path'").fetchone() is not None
+
+
+def hits_table(store: Store, names: Sequence[str]) -> list[str] | None:
+    """Make the memo hold the hits of every name of ``names`` for the store as it is now.
+
+    :returns: the patterns (:func:`like_pattern`) to select from ``name_hits``; None when the
+        memo cannot be used (the store cannot be written): the caller runs the ``LIKE`` itself.
+    """
+    db = store.db
+    patterns = list(dict.fromkeys(like_pattern(n) for n in names))
+    try:
+        if _has_tables(db) and _fresh(db, patterns):
+            return patterns  # the common case: nothing written, one read transaction
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            _update(db, patterns)
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+    except sqlite3.OperationalError:  # read-only, locked past the timeout: scan as before
+        return None
+    return patterns
+
+
+def _fresh(db: sqlite3.Connection, patterns: list[str]) -> bool:
+    """The memo is up to date for the store and holds every pattern."""
+    row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
+    if row is None or row[0] != _stamp(db):
+        return False
+    marks = ",".join("?" * len(patterns))
+    have = db.execute(f"SELECT count(*) FROM name_memo WHERE pattern IN ({marks})", patterns).fetchone()[0]
+    return bool(have == len(patterns))
+
+
+def _update(db: sqlite3.Connection, patterns: list[str]) -> None:
+    """Inside a write transaction: bring the memo up to date, then add ``patterns``."""
+    for statement in _TABLES.split(";"):
+        if statement.strip():
+            db.execute(statement)
+    stamp = _stamp(db)
+    row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
+    old_fp = json.loads(row[0])[0] if row else None
+    if row is None or old_fp != json.loads(stamp)[0]:
+        _drop(db)
+    elif row[0] != stamp:
+        changed = [r[0] for r in db.execute(
+            "SELECT f.path FROM files f LEFT JOIN name_files n ON n.path = f.path "
+            "WHERE n.hash IS NULL OR n.hash != f.hash "
+            "UNION SELECT n.path FROM name_files n WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.path = n.path)")]
+        if len(changed) > RESCAN_MAX:
+            _drop(db)
+        elif changed:
+            _rescan(db, changed)
+    tick = (db.execute("SELECT max(used) FROM name_memo").fetchone()[0] or 0) + 1
+    marks = ",".join("?" * len(patterns))
+    have = {r[0] for r in db.execute(f"SELECT pattern FROM name_memo WHERE pattern IN ({marks})", patterns)}
+    new = [p for p in patterns if p not in have]
+    if new:  # one pass over every claim for all the new patterns together
+        likes = " OR ".join("json LIKE ? ESCAPE '\\'" for _ in new)
+        flags = ", ".join("json LIKE ? ESCAPE '\\'" for _ in new)
+        rows = []
+        for path, claim_id, *hit in db.execute(f"SELECT path, id, {flags} FROM claims WHERE {likes}", new + new):
+            rows.extend((p, path, claim_id) for p, h in zip(new, hit) if h)
+        db.executemany("INSERT INTO name_hits VALUES (?,?,?)", rows)
+    db.executemany("INSERT OR REPLACE INTO name_memo VALUES (?,?)", [(p, tick) for p in patterns])
+    stale = [r[0] for r in db.execute("SELECT pattern FROM name_memo ORDER BY used DESC, pattern LIMIT -1 OFFSET ?",
+                                      (MEMO_MAX,))]
+    if stale:
+        db.executemany("DELETE FROM name_hits WHERE pattern=?", [(p,) for p in stale])
+        db.executemany("DELETE FROM name_memo WHERE pattern=?", [(p,) for p in stale])
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('name_hits_stamp', ?)", (stamp,))
+
+
+def _drop(db: sqlite3.Connection) -> None:
+    """Forget every hit; the memo starts from the files as they are now."""
+    db.execute("DELETE FROM name_hits")
+    db.execute("DELETE FROM name_memo")
+    db.execute("DELETE FROM name_files")
+    db.execute("INSERT INTO name_files SELECT path, hash FROM files")
+
+
+def _rescan(db: sqlite3.Connection, changed: list[str]) -> None:
+    """The hits of every memoised pattern in the files ``changed`` (new, changed or removed)."""
+    patterns = [r[0] for r in db.execute("SELECT pattern FROM name_memo")]
+    for i in range(0, len(changed), 500):
+        chunk = changed[i:i + 500]
+        marks = ",".join("?" * len(chunk))
+        db.execute(f"DELETE FROM name_hits WHERE path IN ({marks})", chunk)
+        db.execute(f"DELETE FROM name_files WHERE path IN ({marks})", chunk)
+        db.execute(f"INSERT INTO name_files SELECT path, hash FROM files WHERE path IN ({marks})", chunk)
+        for p in patterns:  # the same LIKE, over the changed files' claims only (primary key by path)
+            db.execute(f"INSERT INTO name_hits SELECT ?, path, id FROM claims WHERE path IN ({marks}) "
+                       "AND json LIKE ? ESCAPE '\\'", (p, *chunk, p))
