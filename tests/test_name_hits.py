@@ -120,7 +120,7 @@ def test_the_oldest_patterns_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_a_store_that_cannot_be_written_scans(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = write_files(tmp_path / "kb", FILES)
 
-    def refuse(db: sqlite3.Connection, patterns: list[str]) -> None:
+    def refuse(store: object, patterns: list[str]) -> None:
         raise sqlite3.OperationalError("attempt to write a readonly database")
 
     monkeypatch.setattr(name_hits, "_update", refuse)

@@ -85,20 +85,21 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                 if problems is not None:
                     problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); skipped"))
                 continue
+            prefix = rel_folder + "/"
+            descend = top != "organized/knowledge"  # history/ and any subfolder: not living docs
             for entry in entries:
                 name = entry.name
-                if name.startswith("."):
+                if name[0] == ".":
                     continue
-                rel = f"{rel_folder}/{name}"
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if top != "organized/knowledge":  # history/ and any subfolder: not living docs
-                            stack.append((entry.path, rel))
-                    elif name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
-                        found.append((rel, entry.stat(follow_symlinks=False)))
+                        if descend:
+                            stack.append((entry.path, prefix + name))
+                    elif name[-3:].lower() == ".md" and entry.is_file(follow_symlinks=False):
+                        found.append((prefix + name, entry.stat(follow_symlinks=False)))
                 except OSError as exc:
                     if problems is not None:
-                        problems.append(Problem(rel, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
+                        problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
     found.sort()
     return iter(found)
 
@@ -300,10 +301,11 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                     report.unchanged += 1
                     continue
             todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
-        with st.tx():
-            st.remove(gone)
-            for rel, mtime_ns, ctime_ns, size in touched:
-                st.touch(rel, mtime_ns, ctime_ns, size)
+        if gone or touched:  # (no write transaction when nothing changed)
+            with st.tx():
+                st.remove(gone)
+                for rel, mtime_ns, ctime_ns, size in touched:
+                    st.touch(rel, mtime_ns, ctime_ns, size)
         report.removed = len(gone)
         batch = 0
         bulk = len(todo) >= BULK_MIN and len(todo) > len(known)

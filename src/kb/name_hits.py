@@ -10,8 +10,9 @@
 * ``name_memo(pattern, used)``: the patterns whose hits are complete, and when each was last
   memoised or asked for together with a new one (a look-up the memo answers writes nothing);
 * ``name_files(path, hash)``: the files (and their content hashes) the hits were computed from;
-* ``meta`` key ``name_hits_stamp``: the store's parser fingerprint and a stamp of its ``files``
-  table (count, highest rowid, that row's path and hash: any insert, delete or replace changes it).
+* ``meta`` key ``name_hits_stamp``: :meth:`kb.store.Store.files_stamp` when the memo was last
+  brought up to date (the parser fingerprint, and a stamp any insert, delete or replace of a
+  ``files`` row changes).
 
 So a hit set is never guessed: it is what ``LIKE`` answered, on the same rows. What invalidates it:
 
@@ -57,14 +58,6 @@ def like_pattern(name: str) -> str:
     return "%" + name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
 
 
-def _stamp(db: sqlite3.Connection) -> str:
-    """The parser fingerprint and a stamp of the ``files`` table (see the module docstring)."""
-    fp = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
-    count, top = db.execute("SELECT count(*), max(rowid) FROM files").fetchone()
-    last = db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
-    return json.dumps([fp[0] if fp else None, count, top, *(last or ())])
-
-
 def _has_tables(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT 1 FROM sqlite_master WHERE type='index' AND name='name_hits_path'").fetchone() is not None
 
@@ -78,11 +71,11 @@ def hits_table(store: Store, names: Sequence[str]) -> list[str] | None:
     db = store.db
     patterns = list(dict.fromkeys(like_pattern(n) for n in names))
     try:
-        if _has_tables(db) and _fresh(db, patterns):
-            return patterns  # the common case: nothing written, one read transaction
+        if _has_tables(db) and _fresh(store, patterns):
+            return patterns  # the common case: nothing to write
         db.execute("BEGIN IMMEDIATE")
         try:
-            _update(db, patterns)
+            _update(store, patterns)
             db.execute("COMMIT")
         except BaseException:
             db.execute("ROLLBACK")
@@ -92,22 +85,24 @@ def hits_table(store: Store, names: Sequence[str]) -> list[str] | None:
     return patterns
 
 
-def _fresh(db: sqlite3.Connection, patterns: list[str]) -> bool:
+def _fresh(store: Store, patterns: list[str]) -> bool:
     """The memo is up to date for the store and holds every pattern."""
+    db = store.db
     row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
-    if row is None or row[0] != _stamp(db):
+    if row is None or row[0] != store.files_stamp():
         return False
     marks = ",".join("?" * len(patterns))
     have = db.execute(f"SELECT count(*) FROM name_memo WHERE pattern IN ({marks})", patterns).fetchone()[0]
     return bool(have == len(patterns))
 
 
-def _update(db: sqlite3.Connection, patterns: list[str]) -> None:
+def _update(store: Store, patterns: list[str]) -> None:
     """Inside a write transaction: bring the memo up to date, then add ``patterns``."""
+    db = store.db
     for statement in _TABLES.split(";"):
         if statement.strip():
             db.execute(statement)
-    stamp = _stamp(db)
+    stamp = store.files_stamp()
     row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
     old_fp = json.loads(row[0])[0] if row else None
     if row is None or old_fp != json.loads(stamp)[0]:

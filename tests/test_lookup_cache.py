@@ -1,0 +1,107 @@
+"""What a look-up keeps in the store between runs (issue 11): the cards as built
+(kb.cards.load_cards), the claim count (Store.count_claims), and the ingest lock's record;
+each equal to what building or counting afresh gives, and renewed when a card or file changes."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from pathlib import Path
+
+from conftest import write_files
+from kb.cards import _CACHE, card_from_row, load_cards
+from kb.store import STORE_DIR, writer_lock
+from kb.workspace import open_kb
+
+CARD = ('---\ncard: {no}\narxiv: "{id}"\ntitle: "{title}"\naliases: [{aliases}]\ncategory: inference-systems\n'
+        'created: 2026-07-31T16:30:00+08:00\n---\n# {no} · {title}\n\n- 吞吐 2.1×\n')
+FILES = {
+    "kb.yaml": "topics: [inference]\n",
+    "organized/paper_cards/603-2603-12831.md": CARD.format(no=603, id="2603.12831v2", title="OmniServe: Serving",
+                                                           aliases="Omni"),
+    "organized/paper_cards/7-2601-00001.md": CARD.format(no=7, id="not-an-id", title="Broken", aliases=""),
+    "inbox/jay/2026-07-31-a.md": "# a\n\n- OmniServe 吞吐 2.1×（arXiv:2603.12831）\n- Omni TTFT 降低 20%\n",
+}
+
+
+def built(root: Path) -> list:
+    """The cards as card_from_row builds them from the store's rows now."""
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    try:
+        return [card_from_row(p, json.loads(f), w) for p, f, w in
+                db.execute("SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
+    finally:
+        db.close()
+
+
+def kept(root: Path) -> list:
+    """The cards a new run reads (the in-process cache emptied: as a new kb process)."""
+    kb = open_kb(root)
+    try:
+        _CACHE.clear()
+        return load_cards(kb.store)
+    finally:
+        kb.close()
+
+
+def test_kept_cards_are_the_built_cards_and_follow_a_changed_card(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", FILES)
+    first = kept(root)
+    assert [(c.path, c.key, c.version, c.aliases) for c in first] == [
+        ("organized/paper_cards/603-2603-12831.md", "arxiv:2603.12831", 2, ("Omni",)),
+        ("organized/paper_cards/7-2601-00001.md", None, None, ())]
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    assert db.execute("SELECT 1 FROM meta WHERE key='cards'").fetchone() is not None
+    db.close()
+    again = kept(root)  # read back from the store
+    assert again == first == built(root)
+    write_files(root, {"organized/paper_cards/603-2603-12831.md": CARD.format(
+        no=603, id="2603.12831", title="OmniServe: Serving", aliases="Omni, OS-1")})
+    changed = kept(root)
+    assert changed == built(root)
+    assert (changed[0].aliases, changed[0].version) == (("Omni", "OS-1"), None)
+    (root / "organized/paper_cards/7-2601-00001.md").unlink()
+    assert [c.path for c in kept(root)] == ["organized/paper_cards/603-2603-12831.md"]
+
+
+def test_a_kept_card_list_of_other_code_is_not_read(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", FILES)
+    kept(root)
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    stamp, rows = json.loads(db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()[0])
+    rows[0][2] = "Stale Title"
+    db.execute("UPDATE meta SET value=? WHERE key='cards'", (json.dumps([["older code", *stamp[1:]], rows]),))
+    db.commit()
+    db.close()
+    assert [c.title for c in kept(root)] == ["OmniServe: Serving", "Broken"]
+
+
+def test_claim_count_is_kept_until_a_file_changes(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", FILES)
+
+    def count() -> tuple[int, int]:
+        kb = open_kb(root)
+        try:
+            return kb.report.claims, kb.store.db.execute("SELECT count(*) FROM claims").fetchone()[0]
+        finally:
+            kb.close()
+
+    n, real = count()
+    assert n == real == 4
+    assert count() == (4, 4)
+    write_files(root, {"inbox/jay/2026-08-01-b.md": "# b\n\n- OmniServe 再快 1.2×\n"})
+    assert count() == (5, 5)
+    (root / "inbox/jay/2026-07-31-a.md").unlink()
+    assert count() == (3, 3)
+
+
+def test_the_lock_record_names_the_holder_without_truncating(tmp_path: Path) -> None:
+    root = tmp_path / "kb"
+    lock = root / STORE_DIR / "ingest.lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text("123456789012345678901234567890\n")  # a longer record of an earlier holder
+    with writer_lock(root):
+        text = lock.read_text()
+    assert text.strip().split()[0] == str(os.getpid())
+    assert text.startswith(f"{os.getpid():<20}\n")
