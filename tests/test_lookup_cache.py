@@ -9,6 +9,8 @@ import os
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from conftest import write_files
 from kb.cards import _CACHE, card_from_row, load_cards
 from kb.store import STORE_DIR, writer_lock
@@ -105,3 +107,30 @@ def test_the_lock_record_names_the_holder_without_truncating(tmp_path: Path) -> 
         text = lock.read_text()
     assert text.strip().split()[0] == str(os.getpid())
     assert text.startswith(f"{os.getpid():<20}\n")
+
+
+def test_kb_yaml_is_parsed_once_per_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import kb.frontmatter
+    from kb.config import PARSED_NAME, load_config
+    from kb.errors import ConfigError
+
+    root = write_files(tmp_path / "kb", {"kb.yaml": "topics: [inference]\nentities:\n  TGI: [Text Generation Inference]\n"})
+    (root / ".kb").mkdir()
+    first = load_config(root)
+    assert json.loads((root / PARSED_NAME).read_text(encoding="utf-8"))["data"] == {
+        "topics": ["inference"], "entities": {"TGI": ["Text Generation Inference"]}}
+
+    def no_yaml(*args: object, **kwargs: object) -> None:
+        raise AssertionError("kb.yaml parsed again")
+
+    with monkeypatch.context() as m:
+        m.setattr(kb.frontmatter, "load_yaml", no_yaml)
+        assert load_config(root) == first  # the same text: its kept data, validated again
+    write_files(root, {"kb.yaml": "topics: [rag]\n"})
+    assert load_config(root).topic_names() == ["rag"]
+    write_files(root, {"kb.yaml": "topics: [rag]\nbogus: 1\n"})
+    with pytest.raises(ConfigError, match=r"line 2: unknown key 'bogus'"):
+        load_config(root)
+    write_files(root, {"kb.yaml": "topics: [rag\n"})
+    with pytest.raises(ConfigError, match=r"kb.yaml"):
+        load_config(root)

@@ -218,17 +218,11 @@ def load_config(root: Path) -> KbConfig:
     path = folder / CONFIG_NAME
     if not path.is_file():
         return KbConfig()
-    from kb.frontmatter import load_yaml
-    from kb.textio import Problem
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from exc
-    problems: list[Problem] = []
-    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
-    if problems:
-        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
+    data = _yaml_data(root, path, text)
     if data is None:
         return KbConfig()
     if not isinstance(data, dict):
@@ -250,6 +244,47 @@ def load_config(root: Path) -> KbConfig:
             if msg not in messages:
                 messages.append(msg)
         raise ConfigError(f"{path}: " + "; ".join(messages)) from exc
+
+
+PARSED_NAME = ".kb/config.json"
+"""Where :func:`load_config` keeps the data of the last ``kb.yaml`` it parsed (the KB's own
+cache folder): a run whose ``kb.yaml`` is unchanged reads that instead of loading ruamel.yaml
+(issue 11: a look-up's start-up). Keyed by the file's path and whole text; deleting it loses nothing."""
+
+
+def _yaml_data(root: Path, path: Path, text: str) -> Any:
+    """The YAML data of ``kb.yaml`` (``path``, its ``text``): kept from the last parse of the
+    same text (:data:`PARSED_NAME`), else parsed (ruamel, safe) and kept when it is plain JSON
+    data (a YAML date or an integer key is not: such a file is parsed every time). Validation is
+    the caller's, every time. A cache that cannot be read or written is passed over.
+
+    :raises ConfigError: the YAML is invalid, naming the file and line.
+    """
+    import json
+
+    kept = root / PARSED_NAME
+    try:
+        got = json.loads(kept.read_text(encoding="utf-8"))
+        if got.get("path") == str(path) and got.get("text") == text:
+            return got["data"]
+    except (OSError, ValueError, AttributeError, KeyError):
+        pass
+    from kb.frontmatter import load_yaml
+    from kb.textio import Problem
+
+    problems: list[Problem] = []
+    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
+    if problems:
+        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
+    try:
+        plain = json.loads(json.dumps(data, ensure_ascii=False))
+        if plain == data and kept.parent.is_dir():
+            from kb.textio import write_atomic
+
+            write_atomic(kept, json.dumps({"path": str(path), "text": text, "data": plain}, ensure_ascii=False))
+    except (TypeError, ValueError, OSError):
+        pass
+    return data
 
 
 def _key_line(text: str, key: str) -> int | None:

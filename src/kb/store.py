@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.claims import Claim
+if TYPE_CHECKING:  # the claim models are imported when claims are read: `kb ingest` with nothing
+    from kb.claims import Claim  # changed reads none
 
 SCHEMA_VERSION = 4
 STORE_DIR = ".kb"
@@ -224,10 +225,9 @@ class Store:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def file_stats(self) -> dict[str, tuple[str, int, int]]:
+    def file_stats(self) -> dict[str, tuple[str, int, int, int]]:
         """``path -> (hash, mtime_ns, ctime_ns, size)`` of every stored file."""
-        return {r[0]: (r[1], r[2], r[3], r[4])
-                for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
+        return {r[0]: r[1:] for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
 
     def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
         """Record new times for a file whose content hash did not change."""
@@ -315,6 +315,8 @@ class Store:
                           "%" + json_has.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
+        from kb.claims import Claim
+
         for (js,) in self.db.execute(sql, args):
             yield Claim.model_validate_json(js)
 
@@ -361,6 +363,8 @@ class Store:
         if not needles:
             return
         where = " OR ".join("instr(json, ?) > 0" for _ in needles)
+        from kb.claims import Claim
+
         for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
             yield Claim.model_validate_json(js)
 
