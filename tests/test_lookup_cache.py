@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.cards import _CACHE, card_from_row, load_cards
+from kb.cards import _CACHE, card_from_row, card_titles, load_cards
 from kb.store import STORE_DIR, writer_lock
 from kb.workspace import open_kb
 
@@ -71,12 +71,18 @@ def test_a_kept_card_list_of_other_code_is_not_read(tmp_path: Path) -> None:
     root = write_files(tmp_path / "kb", FILES)
     kept(root)
     db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
-    stamp, rows = json.loads(db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()[0])
-    rows[0][2] = "Stale Title"
-    db.execute("UPDATE meta SET value=? WHERE key='cards'", (json.dumps([["older code", *stamp[1:]], rows]),))
+    stamp, rows, titles = json.loads(db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()[0])
+    assert titles == ["omniserve serving", "broken"]
+    rows[0][2], titles[0] = "Stale Title", "stale title"
+    db.execute("UPDATE meta SET value=? WHERE key='cards'", (json.dumps([["older code", *stamp[1:]], rows, titles]),))
     db.commit()
     db.close()
     assert [c.title for c in kept(root)] == ["OmniServe: Serving", "Broken"]
+    kb = open_kb(root)
+    try:
+        assert card_titles(kb.store) == ["omniserve serving", "broken"]
+    finally:
+        kb.close()
 
 
 def test_claim_count_is_kept_until_a_file_changes(tmp_path: Path) -> None:

@@ -497,7 +497,7 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
     )
 
 
-_CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card]]]" = weakref.WeakKeyDictionary()
+_CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card], list[str]]]" = weakref.WeakKeyDictionary()
 
 
 def load_cards(store: Store) -> list[Card]:
@@ -505,40 +505,55 @@ def load_cards(store: Store) -> list[Card]:
 
     Reads only the ``files`` rows of role ``card`` (front matter, not the card bodies), and
     caches the list per store until the store changes (this connection's ``total_changes``
-    or SQLite's ``data_version`` for other writers), so every caller of one run shares one read.
+    or SQLite's ``data_version`` for other writers), so every caller of one run shares one read;
+    between runs the list is kept in the store (:func:`_kept_cards`).
     Cards are read at diff time: the parser never depends on them, so a new card re-parses
     only itself (docs/kb-format.md).
     """
+    return _loaded(store)[0]
+
+
+def card_titles(store: Store) -> list[str]:
+    """:func:`normalize_title` of each card's title, in the order of :func:`load_cards`
+    (``""`` for a card without one); kept with the cards, so a run normalises no title of an
+    unchanged card (``kb verify``: the titles a mention's sentence may name)."""
+    return _loaded(store)[1]
+
+
+def _loaded(store: Store) -> tuple[list[Card], list[str]]:
     stamp = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0])
     hit = _CACHE.get(store)
     if hit is not None and hit[0] == stamp:
-        return hit[1]
-    cards = _kept_cards(store)
-    _CACHE[store] = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0]), cards
-    return cards
+        return hit[1], hit[2]
+    cards, titles = _kept_cards(store)
+    _CACHE[store] = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0]), cards, titles
+    return cards, titles
 
 
-def _kept_cards(store: Store) -> list[Card]:
-    """The cards of :func:`load_cards`, kept in the store between runs (``meta`` key ``cards``):
-    built from the ``files`` rows by :func:`card_from_row` when the card rows or kb's card code
-    changed since (:func:`_cards_stamp`), else read back as they were built (one JSON value:
-    ~3× cheaper than reading 2,000 front matters). A store that cannot be written keeps nothing."""
+def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
+    """The cards of :func:`load_cards` and their :func:`card_titles`, kept in the store between
+    runs (``meta`` key ``cards``): built from the ``files`` rows by :func:`card_from_row` when the
+    card rows or kb's card code changed since (:func:`_cards_stamp`), else read back as they were
+    built (one JSON value: ~3× cheaper than reading 2,000 front matters). A store that cannot be
+    written keeps nothing."""
     db = store.db
     stamp = _cards_stamp(store)
     row = db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()
     if row is not None:
-        kept_stamp, rows = json.loads(row[0])
+        kept_stamp, rows, titles = json.loads(row[0])
         if kept_stamp == stamp:
-            return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in rows]
+            return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in rows], titles
     cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
+    titles = [normalize_title(c.title) if c.title else "" for c in cards]
     if not db.in_transaction:
         try:
-            value = json.dumps([stamp, [[getattr(c, f) for f in _CARD_FIELDS] for c in cards]], ensure_ascii=False)
+            value = json.dumps([stamp, [[getattr(c, f) for f in _CARD_FIELDS] for c in cards], titles],
+                               ensure_ascii=False)
             db.execute("INSERT OR REPLACE INTO meta VALUES ('cards', ?)", (value,))
         except sqlite3.OperationalError:  # read-only or busy: built again next time
             pass
-    return cards
+    return cards, titles
 
 
 def _cards_stamp(store: Store) -> list[Any]:

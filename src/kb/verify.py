@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from kb.cards import Card, CardIndex, load_cards, normalize_title, title_similarity
+from kb.cards import Card, CardIndex, card_titles, load_cards, normalize_title, title_similarity
 from kb.claims import DERIVED_JSON_MARKS, is_derived, is_rendered_brief
 from kb.errors import ExitCode, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -517,8 +517,8 @@ class Verifier:
         characters, the titles a mention's sentence is searched for (:meth:`_other_titles`);
         normalised once per run, and only when a mention is in a claim."""
         if self._titles is None:
-            normed = ((normalize_title(e.title), e) for e in self.cards.entries if e.title and e.arxiv_id)
-            self._titles = [(n, e) for n, e in normed if len(n) >= 12]
+            self._titles = [(n, e) for e, n in zip(load_cards(self.kb.store), card_titles(self.kb.store))
+                            if e.title and e.arxiv_id and len(n) >= 12]
         return self._titles
 
     def _claim_text(self, path: str, claim_id: str) -> str | None:
