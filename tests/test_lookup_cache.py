@@ -140,3 +140,13 @@ def test_kb_yaml_is_parsed_once_per_text(tmp_path: Path, monkeypatch: pytest.Mon
     write_files(root, {"kb.yaml": "topics: [rag\n"})
     with pytest.raises(ConfigError, match=r"kb.yaml"):
         load_config(root)
+
+
+def test_heading_texts_are_the_files_headings(demo_kb: Path) -> None:
+    kb = open_kb(demo_kb)
+    try:
+        texts = kb.store.heading_texts("living-doc")
+        assert texts == [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+        assert "§2.4 FlashInfer（arXiv:2606.20295）" in texts
+    finally:
+        kb.close()

@@ -73,9 +73,15 @@ def test_memo_answers_what_the_scan_answers_and_keeps_it(tmp_path: Path) -> None
     assert got2 == want2 == [g for g in got if "Bole" in g[2] or "bole" in g[2]]
 
 
-def test_memo_follows_new_changed_and_removed_files(tmp_path: Path) -> None:
+def test_memo_follows_new_changed_and_removed_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = write_files(tmp_path / "kb", FILES)
+    monkeypatch.setattr(name_hits, "RESCAN_FACTOR", 100.0)  # a small KB: rescanning is always cheaper here
     memo(root, ["bole", "tgi"])
+
+    def no_drop(db: sqlite3.Connection) -> None:
+        raise AssertionError("dropped, not brought up to date")
+
+    monkeypatch.setattr(name_hits, "_drop", no_drop)
     write_files(root, {"inbox/li/2026-08-01-d.md": "# d\n\n- BOLE 再提速 1.2×\n",
                        "inbox/jay/2026-07-30-a.md": "# a\n\n- 无关 3 条\n- TGI 2.0 吞吐 2×\n"})
     (root / "inbox/jay/2026-07-30-b.md").unlink()
@@ -127,3 +133,19 @@ def test_a_store_that_cannot_be_written_scans(tmp_path: Path, monkeypatch: pytes
     got, want = memo(root, ["bole"])
     assert got == want and len(got) == 3
     assert memo_rows(root) == ([], [])
+
+
+def test_a_large_change_drops_the_memo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = write_files(tmp_path / "kb", FILES)
+    memo(root, ["bole", "tgi", "eagle 3"])
+    # 3 patterns × the 3 claims of the changed file > the 7 claims of the store: dropped, not rescanned
+    write_files(root, {"inbox/jay/2026-07-30-a.md": "# a\n\n- Bole 3×\n- 吞吐 2.1×\n- TTFT 降低 9%\n"})
+
+    def no_rescan(db: sqlite3.Connection, changed: list[str]) -> None:
+        raise AssertionError("rescanned, not dropped")
+
+    monkeypatch.setattr(name_hits, "_rescan", no_rescan)
+    got, want = memo(root, ["tgi"])
+    assert got == want and [(p, line) for p, line, _ in got] == [
+        ("inbox/jay/2026-07-30-b.md", 4), ("inbox/tom/2026-07-31-c.md", 3)]
+    assert memo_rows(root)[0] == ["%tgi%"]

@@ -18,7 +18,8 @@ So a hit set is never guessed: it is what ``LIKE`` answered, on the same rows. W
 
 * a new, changed or removed file (its ``files`` row changes the stamp): the files whose
   ``(path, hash)`` differ from ``name_files`` are scanned again for every memoised pattern,
-  and only they; past :data:`RESCAN_MAX` such files the memo is dropped (a cold ingest);
+  and only they; when that would test more than one scan of every claim (a cold or large
+  ingest) the memo is dropped instead;
 * a new parser or ``kb.yaml`` (the store's fingerprint, which re-parses every file): dropped;
 * a new card or alias needs nothing: it brings names, hence patterns, the memo has never seen,
   and a pattern not yet memoised is answered by one scan of the claims (as before), then kept.
@@ -37,10 +38,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from kb.store import Store
 
-MEMO_MAX = 256
+MEMO_MAX = 64
 """Patterns kept in the memo (a subject has a few names: title, its head, aliases)."""
-RESCAN_MAX = 2000
-"""Changed files past which the memo is dropped rather than brought up to date."""
+RESCAN_FACTOR = 1.0
+"""The memo is brought up to date while (memoised patterns × claims of the changed files) stays
+within this many times the store's claims, else dropped (see :func:`_rescan_costs_more`)."""
 
 _TABLES = """
 CREATE TABLE IF NOT EXISTS name_memo (pattern TEXT PRIMARY KEY, used INTEGER NOT NULL);
@@ -112,7 +114,7 @@ def _update(store: Store, patterns: list[str]) -> None:
             "SELECT f.path FROM files f LEFT JOIN name_files n ON n.path = f.path "
             "WHERE n.hash IS NULL OR n.hash != f.hash "
             "UNION SELECT n.path FROM name_files n WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.path = n.path)")]
-        if len(changed) > RESCAN_MAX:
+        if changed and _rescan_costs_more(db, changed):
             _drop(db)
         elif changed:
             _rescan(db, changed)
@@ -142,6 +144,20 @@ def _drop(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM name_memo")
     db.execute("DELETE FROM name_files")
     db.execute("INSERT INTO name_files SELECT path, hash FROM files")
+
+
+def _rescan_costs_more(db: sqlite3.Connection, changed: list[str]) -> bool:
+    """Matching every memoised pattern against the changed files' claims would take more
+    ``LIKE`` tests than one scan of every claim (a cold or large ingest): then the memo is
+    dropped, and each name is found again by a scan when it is next asked for."""
+    patterns = db.execute("SELECT count(*) FROM name_memo").fetchone()[0]
+    total = db.execute("SELECT coalesce(sum(n_claims), 0) FROM files").fetchone()[0]
+    changed_claims = 0
+    for i in range(0, len(changed), 500):
+        chunk = changed[i:i + 500]
+        changed_claims += db.execute(f"SELECT coalesce(sum(n_claims), 0) FROM files WHERE path IN "
+                                     f"({','.join('?' * len(chunk))})", chunk).fetchone()[0]
+    return bool(patterns * changed_claims > RESCAN_FACTOR * total)
 
 
 def _rescan(db: sqlite3.Connection, changed: list[str]) -> None:

@@ -263,6 +263,12 @@ class Store:
         sql = "SELECT * FROM files" + (" WHERE role=?" if role else "") + " ORDER BY path"
         return [_file_row(r) for r in self.db.execute(sql, (role,) if role else ())]
 
+    def heading_texts(self, role: str) -> list[str]:
+        """The heading texts of the stored files of ``role``, by path then line (what
+        ``[h["text"] for f in files(role) for h in f.headings]`` gives, reading only the headings)."""
+        return [h.get("text", "") for (js,) in self.db.execute(
+            "SELECT headings FROM files WHERE role=? ORDER BY path", (role,)) for h in json.loads(js)]
+
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""
         r = self.db.execute("SELECT * FROM files WHERE path=?", (path,)).fetchone()
