@@ -150,3 +150,19 @@ def test_heading_texts_are_the_files_headings(demo_kb: Path) -> None:
         assert "§2.4 FlashInfer（arXiv:2606.20295）" in texts
     finally:
         kb.close()
+
+
+def test_kept_values_of_another_shape_are_built_again(tmp_path: Path) -> None:
+    root = write_files(tmp_path / "kb", FILES)
+    want = kept(root)
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    db.execute("UPDATE meta SET value='[\"an older kb\", []]' WHERE key='cards'")
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('claims_count', '{\"n\": 99}')")
+    db.commit()
+    db.close()
+    assert kept(root) == want
+    kb = open_kb(root)
+    try:
+        assert kb.store.count_claims() == 4
+    finally:
+        kb.close()

@@ -539,10 +539,9 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
     db = store.db
     stamp = _cards_stamp(store)
     row = db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()
-    if row is not None:
-        kept_stamp, rows, titles = json.loads(row[0])
-        if kept_stamp == stamp:
-            return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in rows], titles
+    kept = json.loads(row[0]) if row is not None else None
+    if isinstance(kept, list) and len(kept) == 3 and kept[0] == stamp:  # (another shape: another kb's)
+        return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in kept[1]], kept[2]
     cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
     titles = [normalize_title(c.title) if c.title else "" for c in cards]

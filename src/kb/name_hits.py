@@ -106,7 +106,7 @@ def _update(store: Store, patterns: list[str]) -> None:
             db.execute(statement)
     stamp = store.files_stamp()
     row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
-    old_fp = json.loads(row[0])[0] if row else None
+    old_fp = json.loads(row[0])[0] if row and row[0].startswith("[") else None
     if row is None or old_fp != json.loads(stamp)[0]:
         _drop(db)
     elif row[0] != stamp:

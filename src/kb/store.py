@@ -331,10 +331,9 @@ class Store:
         ``claims_count``), so a run that changed nothing does not count 200k rows again."""
         stamp = self.files_stamp()
         row = self.db.execute("SELECT value FROM meta WHERE key='claims_count'").fetchone()
-        if row is not None:
-            kept_stamp, kept = json.loads(row[0])
-            if kept_stamp == stamp:
-                return int(kept)
+        kept = json.loads(row[0]) if row is not None else None
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp:
+            return int(kept[1])
         n = self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
         if not self.db.in_transaction:
             try:
