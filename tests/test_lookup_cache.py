@@ -166,3 +166,30 @@ def test_kept_values_of_another_shape_are_built_again(tmp_path: Path) -> None:
         assert kb.store.count_claims() == 4
     finally:
         kb.close()
+
+
+def test_a_no_change_ingest_compares_one_signature(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.ingest import ingest
+    from kb.store import Store
+
+    root = write_files(tmp_path / "kb", FILES)
+    assert ingest(root).parsed == 3
+    with monkeypatch.context() as m:
+        def no_rows(self: Store) -> None:
+            raise AssertionError("compared file by file")
+
+        m.setattr(Store, "file_stats", no_rows)
+        report = ingest(root)
+        assert (report.parsed, report.unchanged, report.removed, report.claims) == (0, 3, 0, 4)
+    (root / "inbox/jay/2026-07-31-a.md").write_text("# a\n\n- OmniServe 吞吐 2.2×\n", encoding="utf-8")
+    report = ingest(root)  # a changed file: compared file by file, parsed again
+    assert (report.parsed, report.unchanged, report.claims) == (1, 2, 3)
+    os.utime(root / "inbox/jay/2026-07-31-a.md")  # new times, same content: touched, not parsed
+    report = ingest(root)
+    assert (report.parsed, report.unchanged) == (0, 3)
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    try:
+        st = (root / "inbox/jay/2026-07-31-a.md").stat()
+        assert db.execute("SELECT mtime_ns FROM files WHERE path='inbox/jay/2026-07-31-a.md'").fetchone()[0] == st.st_mtime_ns
+    finally:
+        db.close()

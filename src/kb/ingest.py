@@ -104,6 +104,12 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     return iter(found)
 
 
+def _signature(found: list[tuple[str, os.stat_result]]) -> str:
+    """The files found on disk as :meth:`kb.store.Store.files_signature` writes the stored ones:
+    equal when every file is stored with its size, mtime and ctime, and no other is."""
+    return "\x1e".join(f"{rel}\x1f{st.st_mtime_ns}\x1f{st.st_ctime_ns}\x1f{st.st_size}" for rel, st in found)
+
+
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
     source (kb/parse.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
@@ -273,34 +279,41 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     st = store or Store(root, fingerprint(config))
     report = IngestReport(notes=list(st.notes))
     try:
-        known = st.file_stats()
-        on_disk = dict(iter_kb_files(root, report.problems))
-        gone = [p for p in known if p not in on_disk]
+        found = list(iter_kb_files(root, report.problems))
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
-        limit = int(config.max_file_mb * 1_000_000)
-        for rel, stat in list(on_disk.items()):
-            if stat.st_size > limit:  # never read: its claims (if any were stored) go too
-                report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
-                                                       f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
-                del on_disk[rel]
-                if rel in known:
-                    gone.append(rel)
-                continue
-            prev = known.get(rel)
-            if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
-                report.unchanged += 1
-                continue
-            if prev is not None and prev[3] == stat.st_size:
-                try:
-                    digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
-                except OSError:
-                    digest = ""
-                if digest == prev[0]:
-                    touched.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+        gone: list[str] = []
+        known: dict[str, tuple[str, int, int, int]] = {}
+        mine = _signature(found)
+        if mine.count("\x1f") == 3 * len(found) and mine == st.files_signature():  # (no separator in a name)
+            report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
+        else:
+            known = st.file_stats()
+            on_disk = dict(found)
+            gone = [p for p in known if p not in on_disk]
+            limit = int(config.max_file_mb * 1_000_000)
+            for rel, stat in list(on_disk.items()):
+                if stat.st_size > limit:  # never read: its claims (if any were stored) go too
+                    report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
+                                                           f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
+                    del on_disk[rel]
+                    if rel in known:
+                        gone.append(rel)
+                    continue
+                prev = known.get(rel)
+                if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                     report.unchanged += 1
                     continue
-            todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+                if prev is not None and prev[3] == stat.st_size:
+                    try:
+                        digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
+                    except OSError:
+                        digest = ""
+                    if digest == prev[0]:
+                        touched.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+                        report.unchanged += 1
+                        continue
+                todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
         if gone or touched:  # (no write transaction when nothing changed)
             with st.tx():
                 st.remove(gone)

@@ -229,6 +229,15 @@ class Store:
         """``path -> (hash, mtime_ns, ctime_ns, size)`` of every stored file."""
         return {r[0]: r[1:] for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
 
+    def files_signature(self) -> str:
+        """Every stored file's path, mtime, ctime and size in path order, as one text (``\x1f``
+        between fields, ``\x1e`` between files; ``""`` for none): a no-change ingest compares it
+        with the same text of the files on disk (:func:`kb.ingest.ingest`) instead of each file's row."""
+        row = self.db.execute(
+            "SELECT group_concat(path || char(31) || mtime_ns || char(31) || ctime_ns || char(31) || size, char(30)) "
+            "FROM (SELECT path, mtime_ns, ctime_ns, size FROM files ORDER BY path)").fetchone()
+        return row[0] or ""
+
     def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
         """Record new times for a file whose content hash did not change."""
         self.db.execute("UPDATE files SET mtime_ns=?, ctime_ns=?, size=? WHERE path=?", (mtime_ns, ctime_ns, size, path))
