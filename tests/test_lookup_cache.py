@@ -193,3 +193,26 @@ def test_a_no_change_ingest_compares_one_signature(tmp_path: Path, monkeypatch: 
         assert db.execute("SELECT mtime_ns FROM files WHERE path='inbox/jay/2026-07-31-a.md'").fetchone()[0] == st.st_mtime_ns
     finally:
         db.close()
+
+
+def test_the_no_change_path_without_a_config_gives_way_on_any_change(tmp_path: Path) -> None:
+    from kb.ingest import ingest
+    from kb.workspace import unchanged_store
+
+    root = write_files(tmp_path / "kb", FILES)
+    assert unchanged_store(root) is None  # no store yet
+    ingest(root)
+    ingest(root)  # kb.yaml's data and validated dump kept (.kb/ exists now)
+    report = unchanged_store(root)
+    assert report is not None and (report.parsed, report.unchanged, report.claims) == (0, 3, 4)
+    assert report.summary() == ingest(root).summary() == "0 parsed, 3 unchanged, 0 failed; 4 claims"
+    write_files(root, {"inbox/jay/2026-08-01-b.md": "# b\n\n- OmniServe 再快 1.2×\n"})
+    assert unchanged_store(root) is None  # a new file: the full path parses it
+    assert ingest(root).parsed == 1
+    assert unchanged_store(root) is not None
+    write_files(root, {"kb.yaml": "topics: [inference]\ntolerance: 0.05\n"})
+    assert unchanged_store(root) is None  # another kb.yaml: read and validated, then every file parsed again
+    db = sqlite3.connect(root / STORE_DIR / "kb.sqlite")
+    assert db.execute("SELECT count(*) FROM claims").fetchone()[0] == 5  # nothing emptied by the look
+    db.close()
+    assert ingest(root).parsed == 4

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb import __version__
-from kb.config import KbConfig, load_config
 from kb.store import FileRow, FileRows, Store
 from kb.textio import Problem
 
 if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
     from kb.claims import Claim
+    from kb.config import KbConfig  # (pydantic: not on the no-change path of `kb ingest` either)
     from kb.parse import Mention, ParsedFile, Parser
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
@@ -113,7 +113,32 @@ def _signature(found: list[tuple[str, os.stat_result]]) -> str:
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
     source (kb/parse.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
-    return f"kb {__version__}; parser {_parser_digest()}; " + config.model_dump_json()
+    return fingerprint_of(config.model_dump_json())
+
+
+def fingerprint_of(config_dump: str) -> str:
+    """:func:`fingerprint` of a config given as its ``model_dump_json()`` (a kept one:
+    :func:`kb.config_kept.kept_dump`)."""
+    return f"kb {__version__}; parser {_parser_digest()}; " + config_dump
+
+
+def unchanged(root: Path, st: Store) -> IngestReport | None:
+    """The report of an ingest that has nothing to do — every file on disk stored with its
+    size, mtime and ctime, no other stored, no index missing, nothing unreadable — else None
+    (then :func:`ingest`). Reads no config: ``kb ingest``'s no-change path (issue 11)."""
+    report = IngestReport(notes=list(st.notes))
+    found = list(iter_kb_files(root, report.problems))
+    if report.problems or not _all_stored(st, found) or st.missing_indexes():
+        return None
+    report.unchanged = len(found)
+    report.claims = st.count_claims()
+    return report
+
+
+def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
+    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is."""
+    mine = _signature(found)
+    return mine.count("\x1f") == 3 * len(found) and mine == st.files_signature()  # (no separator in a name)
 
 
 @lru_cache(maxsize=1)
@@ -176,6 +201,7 @@ _WORKER: Parser | None = None
 def _init_worker(config_json: str) -> None:
     global _WORKER
     _die_with_parent()
+    from kb.config import KbConfig
     from kb.parse import Parser
 
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
@@ -274,7 +300,10 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     :param jobs: worker processes (default: CPUs, at most 8); 1 = in-process.
     :returns: :class:`IngestReport`; problems of single files never abort the run.
     """
-    config = config or load_config(root)
+    if config is None:
+        from kb.config import load_config
+
+        config = load_config(root)
     own_store = store is None
     st = store or Store(root, fingerprint(config))
     report = IngestReport(notes=list(st.notes))
@@ -284,8 +313,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
         known: dict[str, tuple[str, int, int, int]] = {}
-        mine = _signature(found)
-        if mine.count("\x1f") == 3 * len(found) and mine == st.files_signature():  # (no separator in a name)
+        if _all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:
             known = st.file_stats()

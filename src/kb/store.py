@@ -136,6 +136,32 @@ class Store:
                     self.db.execute(f"DELETE FROM {table}")
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
 
+    @classmethod
+    def current(cls, root: Path, fingerprint: str) -> Store | None:
+        """The store of the KB at ``root`` when it exists, is of this schema and was written
+        with ``fingerprint``; else None, having changed nothing (opening a :class:`Store` with
+        another fingerprint empties it: this never does)."""
+        path = root / STORE_DIR / STORE_NAME
+        if not path.is_file():
+            return None
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)
+            try:
+                if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    return None
+                row = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None
+        if row is None or row[0] != fingerprint:
+            return None
+        store = cls(root, fingerprint)
+        if store.notes:  # (rebuilt meanwhile by another kb)
+            store.close()
+            return None
+        return store
+
     def _open(self) -> sqlite3.Connection:
         """Connect; create or rebuild the schema inside one write transaction, so that two
         processes opening a new store at once do not trip over each other."""
