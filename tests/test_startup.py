@@ -46,3 +46,29 @@ def test_ingest_with_nothing_changed_imports_no_parser(tmp_path: Path) -> None:
                            "r = ingest(Path('.'))\nassert (r.parsed, r.unchanged) == (0, 1), r.summary()\n", root)
     assert "kb.ingest" in again
     assert [m for m in ("kb.parse", "markdown_it", "kb.extract.quantities") if m in again] == []
+
+
+def test_no_change_ingest_and_look_ups_load_no_yaml_parser(tmp_path: Path) -> None:
+    """The second `kb ingest` (nothing changed) reads kb.yaml's kept data (no ruamel.yaml), no
+    claim model, no title scorer; `kb verify --offline ID` and `kb claims --subject ID` load no
+    parser, no ruamel.yaml, no rapidfuzz and no table renderer in a pipe."""
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": "entities: {vLLM: []}\n",
+        "inbox/jay/2026-07-31-x.md": "vLLM 吞吐 1.5×（arXiv:2607.26627）。\n",
+        "organized/paper_cards/1-2607-26627.md": '---\ncard: 1\narxiv: "2607.26627"\ntitle: "Bole: Tree Speculation"\n---\n# x\n',
+    })
+
+    def cli(*argv: str) -> set[str]:
+        return _modules_after(f"import sys\nsys.argv = ['kb', *{list(argv)!r}]\nfrom kb.cli import main\n"
+                              "try:\n    main()\nexcept SystemExit:\n    pass\n", root)
+
+    assert "ruamel.yaml" in cli("ingest")  # parsed kb.yaml, and the files (.kb/ made: kb.yaml's data kept next time)
+    assert "kb.parse" not in cli("ingest")
+    again = cli("ingest")
+    assert [m for m in ("ruamel.yaml", "kb.config", "kb.parse", "kb.claims", "rapidfuzz", "rich.table")
+            if m in again] == []  # kb.config: no config model built (kb.config_kept's dump)
+    for argv in (("verify", "--offline", "2607.26627"), ("claims", "--subject", "2607.26627", "--format", "json")):
+        mods = cli(*argv)
+        assert "kb.store" in mods, argv
+        assert [m for m in ("ruamel.yaml", "kb.parse", "markdown_it", "rapidfuzz", "rich.table", "arxiv")
+                if m in mods] == [], argv

@@ -9,12 +9,11 @@ import unicodedata
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-
-from rapidfuzz import fuzz
 
 from kb.errors import ExitCode, KbError, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id, scan_arxiv
@@ -78,13 +77,19 @@ def _head(title: str) -> str | None:
     return head if head and head != title.strip() else None
 
 
-_RATIO = fuzz.ratio
-"""The one score of two normalised titles (0..100); also the scorer of :class:`TitleIndex`."""
+@lru_cache(maxsize=1)
+def _ratio() -> Any:
+    """The one score of two normalised titles (0..100): rapidfuzz's ``fuzz.ratio``, also the
+    scorer of :class:`TitleIndex`; imported on first use (a look-up that compares no titles,
+    ``kb claims --subject``, ``kb verify --offline`` of an uncached id, never loads rapidfuzz)."""
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio
 
 
 def normalized_ratio(a: str, b: str) -> float:
-    """rapidfuzz ``ratio`` (0..100) of two already normalised titles (:data:`_RATIO`)."""
-    return _RATIO(a, b)
+    """rapidfuzz ``ratio`` (0..100) of two already normalised titles (:func:`_ratio`)."""
+    return float(_ratio()(a, b))
 
 
 def title_similarity(a: str, b: str) -> float:
@@ -196,7 +201,7 @@ class TitleIndex:
             return None
         from rapidfuzz import process
 
-        best = process.extractOne(norm, [self.choices[i] for i in pool], scorer=_RATIO,
+        best = process.extractOne(norm, [self.choices[i] for i in pool], scorer=_ratio(),
                                   processor=None, score_cutoff=self.threshold * 100)
         return self.keys[pool[best[2]]] if best else None
 
@@ -433,6 +438,10 @@ class Card:
         return out + list(self.aliases)
 
 
+_CARD_FIELDS = tuple(Card.__dataclass_fields__)
+"""The fields of :class:`Card` in order (how :func:`_kept_cards` writes a card)."""
+
+
 def _strs(value: Any) -> tuple[str, ...]:
     items = value if isinstance(value, (list, tuple)) else [value] if value not in (None, "") else []
     return tuple(str(x).strip() for x in items if str(x).strip())
@@ -491,7 +500,7 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
     )
 
 
-_CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card]]]" = weakref.WeakKeyDictionary()
+_CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card], list[str]]]" = weakref.WeakKeyDictionary()
 
 
 def load_cards(store: Store) -> list[Card]:
@@ -499,18 +508,79 @@ def load_cards(store: Store) -> list[Card]:
 
     Reads only the ``files`` rows of role ``card`` (front matter, not the card bodies), and
     caches the list per store until the store changes (this connection's ``total_changes``
-    or SQLite's ``data_version`` for other writers), so every caller of one run shares one read.
+    or SQLite's ``data_version`` for other writers), so every caller of one run shares one read;
+    between runs the list is kept in the store (:func:`_kept_cards`).
     Cards are read at diff time: the parser never depends on them, so a new card re-parses
     only itself (docs/kb-format.md).
     """
+    return _loaded(store)[0]
+
+
+def card_titles(store: Store) -> list[str]:
+    """:func:`normalize_title` of each card's title, in the order of :func:`load_cards`
+    (``""`` for a card without one); kept with the cards, so a run normalises no title of an
+    unchanged card (``kb verify``: the titles a mention's sentence may name)."""
+    return _loaded(store)[1]
+
+
+def _loaded(store: Store) -> tuple[list[Card], list[str]]:
     stamp = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0])
     hit = _CACHE.get(store)
     if hit is not None and hit[0] == stamp:
-        return hit[1]
-    cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in store.db.execute(
+        return hit[1], hit[2]
+    cards, titles = _kept_cards(store)
+    _CACHE[store] = (store.db.total_changes, store.db.execute("PRAGMA data_version").fetchone()[0]), cards, titles
+    return cards, titles
+
+
+def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
+    """The cards of :func:`load_cards` and their :func:`card_titles`, kept in the store between
+    runs (``meta`` key ``cards``): built from the ``files`` rows by :func:`card_from_row` when the
+    card rows or kb's card code changed since (:func:`_cards_stamp`), else read back as they were
+    built (one JSON value: ~3× cheaper than reading 2,000 front matters). A store that cannot be
+    written keeps nothing."""
+    db = store.db
+    stamp = _cards_stamp(store)
+    row = db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()
+    kept = json.loads(row[0]) if row is not None else None
+    if isinstance(kept, list) and len(kept) == 3 and kept[0] == stamp:  # (another shape: another kb's)
+        return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in kept[1]], kept[2]
+    cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
-    _CACHE[store] = (stamp, cards)
-    return cards
+    titles = [normalize_title(c.title) if c.title else "" for c in cards]
+    if not db.in_transaction:
+        try:
+            value = json.dumps([stamp, [[getattr(c, f) for f in _CARD_FIELDS] for c in cards], titles],
+                               ensure_ascii=False)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('cards', ?)", (value,))
+        except sqlite3.OperationalError:  # read-only or busy: built again next time
+            pass
+    return cards, titles
+
+
+def _cards_stamp(store: Store) -> list[Any]:
+    """What the kept cards depend on: kb's card code (:func:`_card_code`), the parser fingerprint
+    (front matter as stored), and the card rows' count, highest rowid and that row's path and
+    hash (a card added, removed or changed is a new ``files`` row: see :meth:`Store.files_stamp`)."""
+    db = store.db
+    fp = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+    count, top = db.execute("SELECT count(*), max(rowid) FROM files WHERE role='card'").fetchone()
+    last = db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
+    return [_card_code(), fp[0] if fp else None, count, top, *(last or ())]
+
+
+@lru_cache(maxsize=1)
+def _card_code() -> str:
+    """A digest of the code that builds a :class:`Card` (this module and kb.extract.arxiv_ids)."""
+    import hashlib
+
+    from kb import __version__
+
+    h = hashlib.blake2b(__version__.encode(), digest_size=8)
+    here = Path(__file__).resolve().parent
+    for p in (here / "cards.py", here / "extract" / "arxiv_ids.py"):
+        h.update(p.read_bytes())
+    return h.hexdigest()
 
 
 @dataclass(slots=True)

@@ -8,7 +8,6 @@ where ``kb.yaml`` is read from instead of the KB root (tests use it).
 
 from __future__ import annotations
 
-import os
 import re
 from datetime import timedelta, timezone
 from pathlib import Path
@@ -16,9 +15,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from kb.config_kept import PARSED_NAME, config_file, read_kept, write_kept  # noqa: F401 (PARSED_NAME: re-exported)
 from kb.errors import ConfigError
+from kb.paths import CONFIG_NAME, find_root, is_kb_root  # noqa: F401 - re-exported: KB root discovery lives in kb.paths
 
-CONFIG_NAME = "kb.yaml"
 
 _TOPIC_RE = re.compile(r"(?!\.)[\w.-]+")
 
@@ -191,50 +191,27 @@ class KbConfig(_Strict):
         return names[0]
 
 
-def is_kb_root(folder: Path) -> bool:
-    """True when ``folder`` holds ``kb.yaml`` or ``organized/`` (DESIGN.md §5 discovery)."""
-    return (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir()
-
-
-def find_root(start: Path | None = None) -> Path:
-    """Walk up from ``start`` (default: cwd) to the folder holding ``kb.yaml`` or ``organized/``.
-
-    :returns: that folder; ``start`` itself when none of its parents qualifies.
-    """
-    here = (start or Path.cwd()).resolve()
-    for folder in (here, *here.parents):
-        if is_kb_root(folder):
-            return folder
-    return here
-
-
 def load_config(root: Path) -> KbConfig:
     """Read ``kb.yaml`` (safe loader) from ``KB_CONFIG_DIR`` or ``root``; defaults if absent.
 
     :raises ConfigError: unreadable YAML, unknown keys or bad values, naming the file,
         the key and, where known, the line.
     """
-    folder = Path(os.environ["KB_CONFIG_DIR"]) if os.environ.get("KB_CONFIG_DIR") else root
-    path = folder / CONFIG_NAME
+    path = config_file(root)
     if not path.is_file():
         return KbConfig()
-    from kb.frontmatter import load_yaml
-    from kb.textio import Problem
-
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from exc
-    problems: list[Problem] = []
-    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
-    if problems:
-        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
+    kept = read_kept(root, path, text)  # the same text as last time: its YAML data (kb.config_kept)
+    data = kept["data"] if kept is not None else _parse_yaml(path, text)
     if data is None:
         return KbConfig()
     if not isinstance(data, dict):
         raise ConfigError(f"{path}: expected a mapping of settings at top level")
     try:
-        return KbConfig.model_validate(data)
+        config = KbConfig.model_validate(data)
     except ValidationError as exc:
         messages: list[str] = []
         for err in exc.errors():
@@ -250,6 +227,24 @@ def load_config(root: Path) -> KbConfig:
             if msg not in messages:
                 messages.append(msg)
         raise ConfigError(f"{path}: " + "; ".join(messages)) from exc
+    if kept is None or "dump" not in kept:
+        write_kept(root, path, text, data, config.model_dump_json())
+    return config
+
+
+def _parse_yaml(path: Path, text: str) -> Any:
+    """The YAML data of ``kb.yaml`` (ruamel, safe).
+
+    :raises ConfigError: the YAML is invalid, naming the file and line.
+    """
+    from kb.frontmatter import load_yaml
+    from kb.textio import Problem
+
+    problems: list[Problem] = []
+    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
+    if problems:
+        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
+    return data
 
 
 def _key_line(text: str, key: str) -> int | None:

@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb import __version__
-from kb.config import KbConfig, load_config
 from kb.store import FileRow, FileRows, Store
 from kb.textio import Problem
 
 if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
     from kb.claims import Claim
+    from kb.config import KbConfig  # (pydantic: not on the no-change path of `kb ingest` either)
     from kb.parse import Mention, ParsedFile, Parser
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
@@ -90,28 +90,60 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                 if problems is not None:
                     problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); skipped"))
                 continue
+            prefix = rel_folder + "/"
+            descend = top != "organized/knowledge"  # history/ and any subfolder: not living docs
             for entry in entries:
                 name = entry.name
-                if name.startswith("."):
+                if name[0] == ".":
                     continue
-                rel = f"{rel_folder}/{name}"
                 try:
                     if entry.is_dir(follow_symlinks=False):
-                        if top != "organized/knowledge":  # history/ and any subfolder: not living docs
-                            stack.append((entry.path, rel))
-                    elif name.lower().endswith(".md") and entry.is_file(follow_symlinks=False):
-                        found.append((rel, entry.stat(follow_symlinks=False)))
+                        if descend:
+                            stack.append((entry.path, prefix + name))
+                    elif name[-3:].lower() == ".md" and entry.is_file(follow_symlinks=False):
+                        found.append((prefix + name, entry.stat(follow_symlinks=False)))
                 except OSError as exc:
                     if problems is not None:
-                        problems.append(Problem(rel, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
+                        problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
     found.sort()
     return iter(found)
+
+
+def _signature(found: list[tuple[str, os.stat_result]]) -> str:
+    """The files found on disk as :meth:`kb.store.Store.files_signature` writes the stored ones:
+    equal when every file is stored with its size, mtime and ctime, and no other is."""
+    return "\x1e".join(f"{rel}\x1f{st.st_mtime_ns}\x1f{st.st_ctime_ns}\x1f{st.st_size}" for rel, st in found)
 
 
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
     source (kb/parse.py, kb/parsed.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
-    return f"kb {__version__}; parser {_parser_digest()}; " + config.model_dump_json()
+    return fingerprint_of(config.model_dump_json())
+
+
+def fingerprint_of(config_dump: str) -> str:
+    """:func:`fingerprint` of a config given as its ``model_dump_json()`` (a kept one:
+    :func:`kb.config_kept.kept_dump`)."""
+    return f"kb {__version__}; parser {_parser_digest()}; " + config_dump
+
+
+def unchanged(root: Path, st: Store) -> IngestReport | None:
+    """The report of an ingest that has nothing to do — every file on disk stored with its
+    size, mtime and ctime, no other stored, no index missing, nothing unreadable — else None
+    (then :func:`ingest`). Reads no config: ``kb ingest``'s no-change path (issue 11)."""
+    report = IngestReport(notes=list(st.notes))
+    found = list(iter_kb_files(root, report.problems))
+    if report.problems or not _all_stored(st, found) or st.missing_indexes():
+        return None
+    report.unchanged = len(found)
+    report.claims = st.count_claims()
+    return report
+
+
+def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
+    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is."""
+    mine = _signature(found)
+    return mine.count("\x1f") == 3 * len(found) and mine == st.files_signature()  # (no separator in a name)
 
 
 @lru_cache(maxsize=1)
@@ -194,6 +226,7 @@ _WORKER: Parser | None = None
 def _init_worker(config_json: str) -> None:
     global _WORKER
     _die_with_parent()
+    from kb.config import KbConfig
     from kb.parse import Parser
 
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
@@ -294,43 +327,53 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     :param jobs: worker processes (default: CPUs, at most 8); 1 = in-process.
     :returns: :class:`IngestReport`; problems of single files never abort the run.
     """
-    config = config or load_config(root)
+    if config is None:
+        from kb.config import load_config
+
+        config = load_config(root)
     own_store = store is None
     st = store or Store(root, fingerprint(config))
     report = IngestReport(notes=list(st.notes))
     try:
-        known = st.file_stats()
-        on_disk = dict(iter_kb_files(root, report.problems))
-        gone = [p for p in known if p not in on_disk]
+        found = list(iter_kb_files(root, report.problems))
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
-        limit = int(config.max_file_mb * 1_000_000)
-        for rel, stat in list(on_disk.items()):
-            if stat.st_size > limit:  # never read: its claims (if any were stored) go too
-                report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
-                                                       f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
-                del on_disk[rel]
-                if rel in known:
-                    gone.append(rel)
-                continue
-            prev = known.get(rel)
-            if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
-                report.unchanged += 1
-                continue
-            if prev is not None and prev[3] == stat.st_size:
-                try:
-                    digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
-                except OSError:
-                    digest = ""
-                if digest == prev[0]:
-                    touched.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+        gone: list[str] = []
+        known: dict[str, tuple[str, int, int, int]] = {}
+        if _all_stored(st, found):
+            report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
+        else:
+            known = st.file_stats()
+            on_disk = dict(found)
+            gone = [p for p in known if p not in on_disk]
+            limit = int(config.max_file_mb * 1_000_000)
+            for rel, stat in list(on_disk.items()):
+                if stat.st_size > limit:  # never read: its claims (if any were stored) go too
+                    report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
+                                                           f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
+                    del on_disk[rel]
+                    if rel in known:
+                        gone.append(rel)
+                    continue
+                prev = known.get(rel)
+                if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                     report.unchanged += 1
                     continue
-            todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
-        with st.tx():
-            st.remove(gone)
-            for rel, mtime_ns, ctime_ns, size in touched:
-                st.touch(rel, mtime_ns, ctime_ns, size)
+                if prev is not None and prev[3] == stat.st_size:
+                    try:
+                        digest = hashlib.blake2b((root / rel).read_bytes(), digest_size=16).hexdigest()
+                    except OSError:
+                        digest = ""
+                    if digest == prev[0]:
+                        touched.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+                        report.unchanged += 1
+                        continue
+                todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
+        if gone or touched:  # (no write transaction when nothing changed)
+            with st.tx():
+                st.remove(gone)
+                for rel, mtime_ns, ctime_ns, size in touched:
+                    st.touch(rel, mtime_ns, ctime_ns, size)
         report.removed = len(gone)
         batch = 0
         bulk = len(todo) >= BULK_MIN and len(todo) > len(known)

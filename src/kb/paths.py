@@ -16,6 +16,26 @@ from pathlib import Path
 
 from kb.errors import InputError
 
+CONFIG_NAME = "kb.yaml"
+"""The KB's config file, at its root (or in ``KB_CONFIG_DIR``: :func:`kb.config_kept.config_file`)."""
+
+
+def is_kb_root(folder: Path) -> bool:
+    """True when ``folder`` holds ``kb.yaml`` or ``organized/`` (DESIGN.md §5 discovery)."""
+    return (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir()
+
+
+def find_root(start: Path | None = None) -> Path:
+    """Walk up from ``start`` (default: cwd) to the folder holding ``kb.yaml`` or ``organized/``.
+
+    :returns: that folder; ``start`` itself when none of its parents qualifies.
+    """
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if is_kb_root(folder):
+            return folder
+    return here
+
 
 def resolved(path: Path) -> Path:
     """``path`` absolute with every link resolved, a dangling one to the path it names."""

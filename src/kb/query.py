@@ -78,7 +78,7 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
         return [alias]
     from kb.diff.attrib import heading_names
 
-    headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+    headings = kb.store.heading_texts("living-doc")
     named = {n.lower(): k for n, k in heading_names(headings)}.get(t.lower())
     if named:  # a name a living doc's heading gives (### §1.1 EAGLE-3（arXiv:…）), as kb diff reads it
         return [named]
@@ -193,7 +193,7 @@ def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = Non
     if cards is None:
         cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
     if held is None:
-        held_headings = [h.get("text", "") for f in kb.store.files(role="living-doc") for h in f.headings]
+        held_headings = kb.store.heading_texts("living-doc")
     else:
         held_headings = held.headings()
     return Attributor(kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,

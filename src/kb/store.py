@@ -15,9 +15,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from kb.claims import Claim
+if TYPE_CHECKING:  # the claim models are imported when claims are read: `kb ingest` with nothing
+    from kb.claims import Claim  # changed reads none
 
 SCHEMA_VERSION = 4
 STORE_DIR = ".kb"
@@ -135,6 +136,32 @@ class Store:
                     self.db.execute(f"DELETE FROM {table}")
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
 
+    @classmethod
+    def current(cls, root: Path, fingerprint: str) -> Store | None:
+        """The store of the KB at ``root`` when it exists, is of this schema and was written
+        with ``fingerprint``; else None, having changed nothing (opening a :class:`Store` with
+        another fingerprint empties it: this never does)."""
+        path = root / STORE_DIR / STORE_NAME
+        if not path.is_file():
+            return None
+        try:
+            db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=60)
+            try:
+                if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                    return None
+                row = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return None
+        if row is None or row[0] != fingerprint:
+            return None
+        store = cls(root, fingerprint)
+        if store.notes:  # (rebuilt meanwhile by another kb)
+            store.close()
+            return None
+        return store
+
     def _open(self) -> sqlite3.Connection:
         """Connect; create or rebuild the schema inside one write transaction, so that two
         processes opening a new store at once do not trip over each other."""
@@ -224,10 +251,18 @@ class Store:
 
     # -- files ---------------------------------------------------------------------------------
 
-    def file_stats(self) -> dict[str, tuple[str, int, int]]:
+    def file_stats(self) -> dict[str, tuple[str, int, int, int]]:
         """``path -> (hash, mtime_ns, ctime_ns, size)`` of every stored file."""
-        return {r[0]: (r[1], r[2], r[3], r[4])
-                for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
+        return {r[0]: r[1:] for r in self.db.execute("SELECT path, hash, mtime_ns, ctime_ns, size FROM files")}
+
+    def files_signature(self) -> str:
+        """Every stored file's path, mtime, ctime and size in path order, as one text (``\x1f``
+        between fields, ``\x1e`` between files; ``""`` for none): a no-change ingest compares it
+        with the same text of the files on disk (:func:`kb.ingest.ingest`) instead of each file's row."""
+        row = self.db.execute(
+            "SELECT group_concat(path || char(31) || mtime_ns || char(31) || ctime_ns || char(31) || size, char(30)) "
+            "FROM (SELECT path, mtime_ns, ctime_ns, size FROM files ORDER BY path)").fetchone()
+        return row[0] or ""
 
     def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
         """Record new times for a file whose content hash did not change."""
@@ -262,6 +297,12 @@ class Store:
         """Stored files, by path; only those of ``role`` when given."""
         sql = "SELECT * FROM files" + (" WHERE role=?" if role else "") + " ORDER BY path"
         return [_file_row(r) for r in self.db.execute(sql, (role,) if role else ())]
+
+    def heading_texts(self, role: str) -> list[str]:
+        """The heading texts of the stored files of ``role``, by path then line (what
+        ``[h["text"] for f in files(role) for h in f.headings]`` gives, reading only the headings)."""
+        return [h.get("text", "") for (js,) in self.db.execute(
+            "SELECT headings FROM files WHERE role=? ORDER BY path", (role,)) for h in json.loads(js)]
 
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""
@@ -300,21 +341,53 @@ class Store:
             conds.append((f"(c.path, c.id) IN (SELECT s.path, s.claim_id FROM subjects s "
                           f"WHERE s.subject IN ({marks}))", tuple(subject)))
         if text_like:
-            likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
-            conds.append((f"({likes})", tuple(
-                "%" + n.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_").replace(" ", "_") + "%"
-                for n in text_like)))
+            from kb.name_hits import hits_table, like_pattern
+
+            patterns = hits_table(self, text_like)  # the LIKE's answers, kept per name (no scan)
+            if patterns is not None:
+                marks = ",".join("?" * len(patterns))
+                conds.append((f"(c.path, c.id) IN (SELECT h.path, h.claim_id FROM name_hits h "
+                              f"WHERE h.pattern IN ({marks}))", tuple(patterns)))
+            else:  # a store that cannot be written: the same LIKE over every claim
+                likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
+                conds.append((f"({likes})", tuple(like_pattern(n) for n in text_like)))
         if json_has:
             conds.append(("c.json LIKE ? ESCAPE '\\'",
                           "%" + json_has.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"))
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
+        from kb.claims import Claim
+
         for (js,) in self.db.execute(sql, args):
             yield Claim.model_validate_json(js)
 
     def count_claims(self) -> int:
-        """Number of stored claims."""
-        return self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
+        """Number of stored claims; counted once per :meth:`files_stamp` (kept in ``meta``, as
+        ``claims_count``), so a run that changed nothing does not count 200k rows again."""
+        stamp = self.files_stamp()
+        row = self.db.execute("SELECT value FROM meta WHERE key='claims_count'").fetchone()
+        kept = json.loads(row[0]) if row is not None else None
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp:
+            return int(kept[1])
+        n = self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
+        if not self.db.in_transaction:
+            try:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('claims_count', ?)", (json.dumps([stamp, n]),))
+            except sqlite3.OperationalError:  # a store that cannot be written: counted each time
+                pass
+        return n
+
+    def files_stamp(self) -> str:
+        """Text that changes whenever the stored claims may have: the parser fingerprint, and the
+        ``files`` table's row count, highest rowid and that row's path and hash. A file is stored
+        (:meth:`put`, :meth:`writer`) as a new ``files`` row and removed with it, and a new row
+        takes the highest rowid + 1, so any insert, delete or replace changes the stamp; a new
+        fingerprint re-parses everything. :meth:`touch` (same content) leaves it alone.
+        Memos of what the claims say (:meth:`count_claims`, :mod:`kb.name_hits`) are keyed by it."""
+        fp = self.db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
+        count, top = self.db.execute("SELECT count(*), max(rowid) FROM files").fetchone()
+        last = self.db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
+        return json.dumps([fp[0] if fp else None, count, top, *(last or ())])
 
     def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
                  until: str | None = None, path: str | None = None) -> list[MentionRow]:
@@ -332,6 +405,8 @@ class Store:
         if not needles:
             return
         where = " OR ".join("instr(json, ?) > 0" for _ in needles)
+        from kb.claims import Claim
+
         for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
             yield Claim.model_validate_json(js)
 
@@ -391,15 +466,15 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
         except BlockingIOError:
             if on_wait is not None:
                 try:
-                    holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+                    holder = (os.pread(fd, 32, 0).decode("ascii", "replace").split() or ["?"])[0]
                 except OSError:
                     holder = "?"
                 on_wait(f"another kb (pid {holder}) is updating the store {root / STORE_DIR / STORE_NAME}; "
                         "waiting for it to finish…")
             fcntl.flock(fd, fcntl.LOCK_EX)
-        try:
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:  # a fixed-width record, written in place: no truncation (ext4 flushes a file
+            # truncated to 0 and rewritten when it is closed: up to 0.1 s of a no-change run)
+            os.pwrite(fd, f"{os.getpid():<20}\n".encode(), 0)
         except OSError:
             pass
         yield

@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from kb.cards import Card, CardIndex, load_cards, normalize_title, title_similarity
+from kb.cards import Card, CardIndex, card_titles, load_cards, normalize_title, title_similarity
 from kb.claims import DERIVED_JSON_MARKS, is_derived, is_rendered_brief
 from kb.errors import ExitCode, UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -320,8 +320,8 @@ class Verifier:
         self.cards = CardIndex.from_store(kb.store)
         self.threshold = kb.config.arxiv.title_threshold
         self.tz = kb.config.tzinfo
-        self._titles = [(normalize_title(e.title), e) for e in self.cards.entries
-                        if e.title and e.arxiv_id and len(normalize_title(e.title)) >= 12]
+        self._titles: list[tuple[str, Card]] | None = None
+        """Normalised card titles of 12+ characters, made on first use (:meth:`_card_titles`)."""
         self._claims: dict[str, dict[str, str]] = {}
         self._own = OwnBriefs(kb)
 
@@ -505,12 +505,21 @@ class Verifier:
             if not text:
                 continue
             norm = normalize_title(text)
-            for title, e in self._titles:
+            for title, e in self._card_titles():
                 if e.arxiv_id != t.id and title in norm and (e.arxiv_id or "") not in text:
                     checks.append(Check(level="error", code="other-title", status="mismatch",
                                         message=f"{m.path}:{m.line} names {e.title!r}, the title of "
                                                 f"{e.path} ({e.arxiv_id}), next to {t.id}: mistyped id?"))
         return checks
+
+    def _card_titles(self) -> list[tuple[str, Card]]:
+        """``(normalised title, card)`` of every card with an id and a title of 12+ normalised
+        characters, the titles a mention's sentence is searched for (:meth:`_other_titles`);
+        normalised once per run, and only when a mention is in a claim."""
+        if self._titles is None:
+            self._titles = [(n, e) for e, n in zip(load_cards(self.kb.store), card_titles(self.kb.store))
+                            if e.title and e.arxiv_id and len(n) >= 12]
+        return self._titles
 
     def _claim_text(self, path: str, claim_id: str) -> str | None:
         if path not in self._claims:

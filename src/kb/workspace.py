@@ -8,10 +8,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kb.config import KbConfig, find_root, is_kb_root, load_config
+from typing import TYPE_CHECKING
+
 from kb.errors import InputError
 from kb.ingest import IngestReport, Progress, fingerprint, ingest
+from kb.paths import find_root, is_kb_root
 from kb.store import STORE_DIR, STORE_NAME, Store, writer_lock
+
+if TYPE_CHECKING:  # pydantic's models are built when a config is read: not on `kb ingest`'s no-change path
+    from kb.config import KbConfig
 
 
 @dataclass(slots=True)
@@ -56,10 +61,37 @@ def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb
     :raises ConfigError: ``kb.yaml`` is invalid.
     :raises InputError: ``path`` is not a folder.
     """
+    from kb.config import load_config
+
     root = resolve_root(path)
     config = load_config(root)
     store, report = ingest_store(root, config, progress=progress)
     return Kb(root, config, store, report)
+
+
+def unchanged_store(root: Path, *, on_wait: Callable[[str], None] | None = None) -> IngestReport | None:
+    """``kb ingest``'s no-change path, without reading the config (no pydantic, no YAML):
+    when ``kb.yaml`` is the one kept with its validated dump (:func:`kb.config_kept.kept_dump`),
+    the store is current for it (:meth:`kb.store.Store.current`) and no file changed
+    (:func:`kb.ingest.unchanged`), the report of the ingest that had nothing to do; else None,
+    having changed nothing (then :func:`ingest_store`). Under the ingest lock, as it.
+    """
+    from kb.config_kept import kept_dump
+    from kb.ingest import fingerprint_of, unchanged
+
+    dump = kept_dump(root)
+    if dump is None:
+        return None
+    with writer_lock(root, on_wait or _note_wait):
+        store = Store.current(root, fingerprint_of(dump))
+        if store is None:
+            return None
+        try:
+            return unchanged(root, store)
+        except sqlite3.Error:
+            return None  # the full path says what is wrong with the store
+        finally:
+            store.close()
 
 
 def _note_wait(message: str) -> None:

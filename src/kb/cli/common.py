@@ -211,7 +211,6 @@ def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, titl
     values on one line (empty ones left out), each line of a non-empty ``body`` value on its
     own line indented by four spaces, so that ``path:line``, keys and reasons are never broken.
     The one place every table command (claims, diff, verify) decides table or blocks."""
-    from rich.table import Table
     from rich.text import Text
 
     if blocks_wanted(min_width):
@@ -225,6 +224,8 @@ def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, titl
                 for line in v.split("\n") if c.body and v else ():
                     console.print(f"    {line}", markup=False)
         return
+    from rich.table import Table  # a table only on a wide terminal
+
     table = Table(header_style="bold", show_lines=False, title=title)
     for c in columns:
         table.add_column(c.name, **c.options)

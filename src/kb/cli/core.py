@@ -63,14 +63,17 @@ def ingest_cmd(
 
         kb ingest --kb ~/kb
     """
-    from kb.config import load_config
-    from kb.workspace import ingest_store, resolve_root
+    from kb.workspace import ingest_store, resolve_root, unchanged_store
 
     root = resolve_root(kb or state.kb)
-    config = load_config(root)
-    with progress_bar("parsing") as progress:
-        store, report = ingest_store(root, config, progress=progress, jobs=jobs)
-    store.close()
+    report = unchanged_store(root)  # nothing changed: no config models, no YAML (issue 11)
+    if report is None:
+        from kb.config import load_config
+
+        config = load_config(root)
+        with progress_bar("parsing") as progress:
+            store, report = ingest_store(root, config, progress=progress, jobs=jobs)
+        store.close()
     for note in report.notes:
         console_err.print(f"note: {note}")
     for problem in report.problems:
