@@ -397,3 +397,26 @@ def test_a_set_up_clause_joins_the_qualifier_and_a_subset_set_up_is_comparable()
     # different set-ups are two facts, not a conflict
     r = run([C("AWQ with offload: 2.4× speedup", q=(("2.4×", 2.4, "×", "speedup"),))], doc=doc, config=cfg)
     assert r.conflicts == []
+
+
+# -- transitions (issue 9) ------------------------------------------------------------------
+
+def _parsed(text: str, **kw: Any) -> Claim:
+    """``C(text)`` with the parser's quantities (kb.extract.quantities: a change A → B is two ends)."""
+    from kb.extract.quantities import find_quantities
+
+    return C(text, **kw).model_copy(update={"quantities": find_quantities(text)})
+
+
+@pytest.mark.parametrize(("held", "outcome", "new", "conflicts"), [
+    ("1,200 tok/s", "update", ["1,500 tok/s"], 0),  # the doc holds A: an update to B, not a conflict with A
+    ("1,500 tok/s", "covered", [], 0),  # the doc holds B already: A is where it came from, no new value
+    ("1,000 tok/s", "conflict", ["1,200 tok/s", "1,500 tok/s"], 1),  # neither end: a conflict on both
+])
+def test_a_change_a_to_b_against_the_doc(held: str, outcome: str, new: list[str], conflicts: int) -> None:
+    doc = [*DOC_CLAIMS, _parsed(f"SGLang 吞吐 {held}", path=DOC, line=4)]
+    r = run([_parsed("SGLang 吞吐从 1,200 tok/s 提到 1,500 tok/s")], doc=doc)
+    [s] = r.subjects
+    assert (s.key, s.outcome, s.new_values if outcome == "update" else s.detail.split(", ") if s.detail else []) == (
+        "entity:sglang", outcome, new)
+    assert len(r.conflicts) == conflicts

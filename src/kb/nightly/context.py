@@ -190,24 +190,7 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
     claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
-    # one row per fact: a claim repeating the facts of an earlier one (same subject, metric and
-    # value, from another file) becomes a source of that row, its kind kept (paper-facts first)
-    listed: list[Claim] = []
-    also: dict[str, list[dict[str, str]]] = {}
-    first_of: dict[tuple[Any, ...], Claim] = {}
-    plain = 0
-    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):
-        if not carries_fact(c, s.key):
-            plain += 1
-            continue
-        facts = _facts(c)
-        if facts and facts in first_of:
-            also.setdefault(first_of[facts].id, []).append({"kind": c.kind, "source": _source(c)})
-            continue
-        if facts:
-            first_of[facts] = c
-        listed.append(c)
-    listed.sort(key=lambda c: claims.index(c))
+    listed, also, plain = _one_row_per_fact(night, s.key, claims)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
         # kind (paper-facts first) and place; the rest is one line pointing at kb claims
@@ -241,6 +224,50 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
         "first": reg.get(claims[0]) if claims else None,
         "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
+
+
+def _one_row_per_fact(night: Night, key: str, claims: list[Claim]) -> tuple[list[Claim], dict[str, list[dict[str, str]]], int]:
+    """The rows of subject ``key``: one per fact (issue 9). A claim whose facts about ``key``
+    (:class:`kb.diff.attrib.Fact` of its Attributor view: metric, value, unit) are all stated by
+    one other row — the same, or fewer — is a source of that row, its kind kept; the row keeps
+    the claim stating the most, paper-facts first. Sameness is :func:`kb.diff.rules.same_fact`
+    (kb.values at the KB's tolerance; a value no word gives a metric repeats any of that value:
+    ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
+    ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
+    counted, not listed.
+
+    :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count)``.
+    """
+    from kb.diff.rules import same_fact
+    from kb.query import attributor
+
+    at = night.attributor or attributor(night.kb)
+    tol = night.kb.config.tolerance
+
+    def within(mine: list[Any], theirs: list[Any]) -> bool:
+        return all(any(same_fact(f, t, tol) for t in theirs) for f in mine)
+
+    rows: list[tuple[Claim, Any]] = []  # (claim, its facts: list of Fact, or a _facts key, or None)
+    also: dict[str, list[dict[str, str]]] = {}
+    plain = 0
+    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):  # paper-facts first
+        if not carries_fact(c, key):
+            plain += 1
+            continue
+        facts: Any = [f for f in at.view(c).facts if f.subject == key and not f.is_date] or _facts(c) or None
+        numbers = isinstance(facts, list)
+        i = next((i for i, (_, fs) in enumerate(rows) if facts is not None and isinstance(fs, list) == numbers
+                  and (within(facts, fs) if numbers else facts == fs)), None)
+        if i is not None:
+            also.setdefault(rows[i][0].id, []).append({"kind": c.kind, "source": _source(c)})
+            continue
+        for j in [j for j, (_, fs) in enumerate(rows) if numbers and isinstance(fs, list) and within(fs, facts)]:
+            r = rows[j][0]  # a row stating less than c: its sources become c's
+            also.setdefault(c.id, []).extend([{"kind": r.kind, "source": _source(r)}, *also.pop(r.id, [])])
+        rows = [x for x in rows if not (numbers and isinstance(x[1], list) and within(x[1], facts))]
+        rows.append((c, facts))
+    order = {c.id: i for i, c in enumerate(claims)}
+    return sorted((c for c, _ in rows), key=lambda c: order[c.id]), also, plain
 
 
 THIN_TABLE = 3
