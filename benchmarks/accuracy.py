@@ -166,6 +166,7 @@ def read_claim(c: dict) -> dict:
                 "unit": q.get("unit"),
                 "bound": _bound(q.get("bound")),
                 "metric": q.get("metric"),
+                "transition": q.get("transition"),
                 "subject": q.get("subject") or (subjects[0] if len(subjects) == 1 else None),
             }
         )
@@ -295,7 +296,7 @@ def _compare_claims(res: Result, labels: dict, claims: list[dict], canon) -> Non
             label = ql.get("value", (ql.get("low"), ql.get("high")))
             if claim and q is None:
                 res.mismatches.append(f"quantity {where} {label}: kb has no quantity of this value")
-            for f in ("value", "low", "high", "unit", "bound", "metric", "subject"):
+            for f in ("value", "low", "high", "unit", "bound", "metric", "transition", "subject"):
                 if f not in ql:
                     continue
                 if q is None:

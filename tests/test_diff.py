@@ -417,3 +417,26 @@ def test_a_change_log_restating_a_body_value_is_cited_at_the_body_section() -> N
     assert [(c.metric, [(v.raw, v.sources) for v in c.values]) for c in r.conflicts] == [
         ("throughput", [("5,000 tok/s", [f"{DOC}:93"]), ("4,000 tok/s", [INBOX + ":1"])]),
         ("ttft", [("380 ms", [f"{DOC}:59"]), ("0.9 s", [INBOX + ":1"])])]
+
+
+# -- transitions (issue 9) ------------------------------------------------------------------
+
+def _parsed(text: str, **kw: Any) -> Claim:
+    """``C(text)`` with the parser's quantities (kb.extract.quantities: a change A → B is two ends)."""
+    from kb.extract.quantities import find_quantities
+
+    return C(text, **kw).model_copy(update={"quantities": find_quantities(text)})
+
+
+@pytest.mark.parametrize(("held", "outcome", "new", "conflicts"), [
+    ("1,200 tok/s", "update", ["1,500 tok/s"], 0),  # the doc holds A: an update to B, not a conflict with A
+    ("1,500 tok/s", "covered", [], 0),  # the doc holds B already: A is where it came from, no new value
+    ("1,000 tok/s", "conflict", ["1,200 tok/s", "1,500 tok/s"], 1),  # neither end: a conflict on both
+])
+def test_a_change_a_to_b_against_the_doc(held: str, outcome: str, new: list[str], conflicts: int) -> None:
+    doc = [*DOC_CLAIMS, _parsed(f"SGLang 吞吐 {held}", path=DOC, line=4)]
+    r = run([_parsed("SGLang 吞吐从 1,200 tok/s 提到 1,500 tok/s")], doc=doc)
+    [s] = r.subjects
+    assert (s.key, s.outcome, s.new_values if outcome == "update" else s.detail.split(", ") if s.detail else []) == (
+        "entity:sglang", outcome, new)
+    assert len(r.conflicts) == conflicts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -443,3 +444,73 @@ def test_c22_mixed_chinese_number_forms(text: str, expected: list) -> None:
 def test_c22_ratio_in_chinese_numerals_gets_its_metric() -> None:
     [q] = find_quantities("吞吐提升两倍")
     assert q.metric == "throughput"
+
+
+# Issue 9: a change A → B is one shape, decided in one place (kb.extract.quantities._is_transition):
+# two quantities, ``from`` A and ``to`` B, one metric and one unit, whichever end they are written on.
+# text -> [(raw, value, unit, metric, bound, transition)]
+ACC = [("3.1", 3.1, "tokens", "acceptance_length", None, "from")]
+TRANSITIONS = [
+    # zh prose: the unit on the second end only, the metric before 从
+    ("宽松阈值把平均接受长度从 3.1 提到 4.4 个 token，端到端 1.38×。",
+     [*ACC, ("4.4 个 token", 4.4, "tokens", "acceptance_length", None, "to"), ("1.38×", 1.38, "×", None, None, None)]),
+    # a table cell, an arrow, no unit: acceptance length is counted in tokens (kb.extract.metrics.METRIC_UNITS);
+    # a full-width comma ends the clause, it joins no digits ("4.4，1.38" is not 4.4 and 1.38)
+    ("1 | 681：接受长度 3.1 → 4.4，1.38× | 论文事实 | paper_cards/681-2607-26627.md",
+     [*ACC, ("4.4", 4.4, "tokens", "acceptance_length", None, "to"), ("1.38×", 1.38, "×", None, None, None)]),
+    # en prose: a change word (raises) before from … to; "speed-up" names the ratio's metric
+    ("The paper reports that a relaxed acceptance threshold raises the mean accepted length from 3.1 to 4.4 tokens, "
+     "giving 1.38× end-to-end speed-up.",
+     [*ACC, ("4.4 tokens", 4.4, "tokens", "acceptance_length", None, "to"), ("1.38×", 1.38, "×", "speedup", None, None)]),
+    ("接受长度 3.1 -> 4.4 个 token", [*ACC, ("4.4 个 token", 4.4, "tokens", "acceptance_length", None, "to")]),
+    ("接受长度 3.1➝4.4", [*ACC, ("4.4", 4.4, "tokens", "acceptance_length", None, "to")]),
+    # the unit on the first end only, on both, or converted (120 ms is 0.12 s)
+    ("TTFT 120 ms → 80", [("120 ms", 0.12, "s", "ttft", None, "from"), ("80", 0.08, "s", "ttft", None, "to")]),
+    ("TTFT 120 ms → 80 ms", [("120 ms", 0.12, "s", "ttft", None, "from"), ("80 ms", 0.08, "s", "ttft", None, "to")]),
+    ("TTFT 从 120 降到 80 ms", [("120", 0.12, "s", "ttft", None, "from"), ("80 ms", 0.08, "s", "ttft", None, "to")]),
+    ("延迟由 120 ms 降至 0.08 s", [("120 ms", 0.12, "s", "latency", None, "from"), ("0.08 s", 0.08, "s", "latency", None, "to")]),
+    ("吞吐由 1,200 tok/s 增至 1,500 tok/s",
+     [("1,200 tok/s", 1200.0, "tok/s", "throughput", None, "from"), ("1,500 tok/s", 1500.0, "tok/s", "throughput", None, "to")]),
+    ("cuts TTFT from 120 ms to 80 ms", [("120 ms", 0.12, "s", "ttft", None, "from"), ("80 ms", 0.08, "s", "ttft", None, "to")]),
+    # the level reached after a decrease word is no negative change; bounds stay each end's own
+    ("drops accuracy from 80% to 75%", [("80%", 80.0, "%", "accuracy", None, "from"), ("75%", 75.0, "%", "accuracy", None, "to")]),
+    ("碎片率从约 4% 降到 1% 以下", [("4%", 4.0, "%", None, "~", "from"), ("1%", 1.0, "%", None, "≤", "to")]),
+    ("胜率差距从 11.2 个百分点缩小到 3.4 个百分点",
+     [("11.2 个百分点", 11.2, "pp", None, None, "from"), ("3.4 个百分点", 3.4, "pp", None, None, "to")]),
+    ("an increase of 6.17% (from 73.97% to 80.14%)",
+     [("6.17%", 6.17, "%", None, None, None), ("73.97%", 73.97, "%", None, None, "from"), ("80.14%", 80.14, "%", None, None, "to")]),
+    # years between the ends: still the two values (and a change); a year is never an end
+    ("from 3 days in 2014 to 36 days in 2018",
+     [("3 days", 259200.0, "s", None, None, "from"), ("36 days", 3110400.0, "s", None, None, "to")]),
+    # two bare numbers with no metric word: nothing (6→5 is no figure)
+    ("6→5 框架", []),
+    ("区域 IoU 0.41 → 0.63", []),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TRANSITIONS, ids=[t[0][:40] for t in TRANSITIONS])
+def test_transitions_are_two_ends_of_one_metric_and_unit(text: str, expected: list[tuple[Any, ...]]) -> None:
+    qs = find_quantities(text)
+    assert [(q.raw, q.value, q.unit, q.metric, q.bound, q.transition) for q in qs] == expected
+    assert all(q.low is None and q.high is None for q in qs)  # a transition is no range
+    assert all(q.raw == text[q.start:q.end] for q in qs)
+
+
+@pytest.mark.parametrize(("text", "raw", "low", "high", "unit"), [
+    ("from 400 million to 8B parameters", "400 million to 8B", 4e8, 8e9, None),  # no change word: a range
+    ("迁移需要 3 到 6 个月", "3 到 6 个月", 7889400.0, 15778800.0, "s"),
+    ("平均接受长度从 3.1 到 4.4 tokens", "3.1 到 4.4 tokens", 3.1, 4.4, "tokens"),  # from … to, no change word, one unit
+    ("延迟 20–30 ms", "20–30 ms", 0.02, 0.03, "s"),
+])
+def test_a_range_is_no_transition(text: str, raw: str, low: float, high: float, unit: str | None) -> None:
+    q = _one(text)
+    assert (q.raw, q.value, q.low, q.high, q.unit, q.transition) == (raw, None, low, high, unit, None)
+
+
+@pytest.mark.parametrize(("zh", "en", "metric"), [
+    ("端到端 1.38×", "1.38× end-to-end", None),  # a bare ratio: 端到端 / end-to-end name no metric (docs/claims.md)
+    ("端到端加速 1.38×", "1.38× end-to-end speed-up", "speedup"),
+])
+def test_a_ratio_gets_the_same_metric_in_zh_and_en(zh: str, en: str, metric: str | None) -> None:
+    assert [(q.value, q.unit, q.metric) for q in find_quantities(zh)] == [(1.38, "×", metric)]
+    assert [(q.value, q.unit, q.metric) for q in find_quantities(en)] == [(1.38, "×", metric)]

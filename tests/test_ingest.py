@@ -127,7 +127,7 @@ def test_cli_ingest_summary_and_claims_json(small_kb: Path, run_kb) -> None:
     assert claim["subjects"] == ["arxiv:2607.26627"]
     assert claim["quantities"][0] == {
         "raw": "1.38×", "value": 1.38, "low": None, "high": None, "unit": "×", "metric": "speedup",
-        "bound": None, "qualifier": None, "subject": None, "start": 6, "end": 11, "mood": None,
+        "bound": None, "qualifier": None, "subject": None, "start": 6, "end": 11, "mood": None, "transition": None,
     }
     assert claim["provenance"] == {
         "path": "organized/paper_cards/681-2607-26627.md", "line": 9, "end_line": 9, "author": None,

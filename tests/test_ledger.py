@@ -107,9 +107,10 @@ def test_demo_kb_ledger(run_kb, demo_kb: Path) -> None:
     res = run_kb(["sources", "--format", "json"], cwd=demo_kb)
     data = json.loads(res.stdout)
     jay = next(r for r in data["sources"] if r["source"] == "jay")
-    # jay's "235B 参数的 MoE" is a model size (a set-up, issue 8), not one of his numbers
-    assert (jay["numbers"], jay["backed"], jay["contradicted"], jay["in_doc"], jay["unsettled"]) == (31, 5, 0, 16, 10)
-    assert sum(r["numbers"] for r in data["sources"] if r["type"] == "author") == 55
+    # jay's "235B 参数的 MoE" is a model size (a set-up, issue 8), not one of his numbers; DGX Spark's
+    # 128 GB (GB10，128 GB) is one since issue 9
+    assert (jay["numbers"], jay["backed"], jay["contradicted"], jay["in_doc"], jay["unsettled"]) == (32, 5, 0, 16, 11)
+    assert sum(r["numbers"] for r in data["sources"] if r["type"] == "author") == 56
 
 
 def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:

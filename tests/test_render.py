@@ -106,7 +106,7 @@ def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) ->
     assert row.format("https://github.com/o/kb/blob/main/") in _brief(demo_kb, run_kb)
     (demo_kb / "kb.yaml").write_text(config + "links: none\n", encoding="utf-8")
     plain = _brief(demo_kb, run_kb)
-    assert "`paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:81\n" in plain and "#L" not in plain
+    assert "`paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:81；" in plain and "#L" not in plain
 
 
 def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
@@ -127,10 +127,10 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert [r.rsplit(" — ", 1)[1].split(" ⚠")[0] for r in vllm.splitlines()[2:7]] == [
         "`secondhand` inbox/jay/2026-07-31T1335-jay-engineering-filter.md:9",
         "`secondhand` inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:27",
-        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40",
-        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41",
+        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:83",
+        "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:84",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:43"]
-    assert ("- 另有 6 条含事实的行未展开、10 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
+    assert ("- 另有 4 条含事实的行未展开、10 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
             "按文件计入 §4）\n") in vllm
     # one row per fact: Spheron's $1.49 is stated at lines 26 and 73 of one file: one row, both sources;
     # CADENCE's 62% from spark (twice) and from the card: one row, three sources
@@ -191,8 +191,10 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         "- 可操作结论：在 §3 新增「Revisiting Lossy Verification in Speculative Decoding」节点（引卡 681）；【执行人判断：收哪些要点、定级】",
         "- 可操作结论：先建卡（尚无论文卡片），再定是否入 【执行人定节】；【执行人判断：值不值得建卡】",
         "- 可操作结论：先建卡（尚无论文卡片），再定是否入 【执行人定节】；【执行人判断：值不值得建卡】",
-        "- 可操作结论：把 8 周、11.2 个百分点、3.4 个百分点 补入 §5.1；【执行人判断：是补充还是取代旧值】",
-        "- 可操作结论：把 52.9 tok/s、1,460 tok/s、1,390 tok/s 补入 §1.3，但这些数字仅二手：先找一手来源（§2）；"
+        # 11.2 个百分点 is where the gap narrowed from (从 11.2 个百分点缩小到 3.4 个百分点): no new value;
+        # 128 GB (DGX Spark（GB10，128 GB 统一内存）) is read since a full-width comma joins no digits
+        "- 可操作结论：把 8 周、3.4 个百分点 补入 §5.1；【执行人判断：是补充还是取代旧值】",
+        "- 可操作结论：把 128 GB、52.9 tok/s、1,460 tok/s、1,390 tok/s 补入 §1.3，但这些数字仅二手：先找一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find)
         "- 可操作结论：先裁定 §2 第 2 项（1,200 万 / 1,300 万）；把 10%、1,918、64 个、1,400、500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
@@ -321,3 +323,19 @@ def test_a_file_name_with_a_pipe_does_not_split_table_rows(demo_kb: Path, run_kb
     rows = [line for line in text.splitlines() if line.startswith("| ") and "jay|briefing" in line.replace("\\|", "|")]
     assert rows
     assert all("jay\\|briefing" in line and "jay|briefing" not in line.replace("\\|", "") for line in rows)
+
+
+@pytest.mark.parametrize(("lang", "sep"), [("zh", "；"), ("en", "; ")])
+def test_demo_increment_1_states_the_accepted_length_fact_once(demo_kb: Path, run_kb, lang: str, sep: str) -> None:  # noqa: ANN001
+    """Issue 9, no fact twice: ``从 3.1 提到 4.4 个 token，端到端 1.38×`` (spark:50), the table cell
+    ``接受长度 3.1 → 4.4，1.38×`` (spark:81), ``raises … from 3.1 to 4.4 tokens, giving 1.38×
+    end-to-end speed-up`` (tom:27) and the card's line 29 state one fact: one row, four sources."""
+    text = _unlinked(_brief(demo_kb, run_kb, "--lang", lang))
+    block = text.split("\n### ", 2)[1]
+    assert block.startswith(("增量 1【", "Increment 1 ["))
+    rows = [line for line in block.splitlines() if "4.4" in line or "1.38×" in line]
+    assert rows == [
+        "- [论文事实] 宽松阈值把平均接受长度从 3.1 提到 4.4 个 token，端到端 1.38×。 — "
+        + sep.join(f"`paper-fact` {s}" for s in (
+            "inbox/spark/2026-07-31-llm-infra-e1prep.md:50", "inbox/spark/2026-07-31-llm-infra-e1prep.md:81",
+            "inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:27", "organized/paper_cards/681-2607-26627.md:29"))]

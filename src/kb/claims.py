@@ -21,6 +21,10 @@ Mood = Literal["plan", "disputed"]
 """Why a figure is no statement of fact: ``plan`` (a plan, advice or forecast: ``建议排 3–6 个月``,
 ``预计 12-03``, ``will release in Q3``), ``disputed`` (quoted to say it disagrees: ``专栏写的 2.31×
 和活文档的 2.03× 对不上``). Decided by :func:`kb.extract.kinds.moods`."""
+Transition = Literal["from", "to"]
+"""The two ends of a change written ``A → B`` (``从 3.1 提到 4.4``, ``raises … from 3.1 to 4.4``):
+``to`` is the value reached, ``from`` the value it changed from. Decided by
+:func:`kb.extract.quantities.find_quantities`."""
 
 
 class _Frozen(BaseModel):
@@ -85,6 +89,12 @@ class Quantity(_Frozen):
     mood: Mood | None = None
     """``plan`` or ``disputed`` (see :data:`Mood`): the figure is no value to verify, support
     or compare (the diff skips it); None for a figure stated as fact."""
+    transition: Transition | None = None
+    """``from`` or ``to`` when the number is one end of a change ``A → B`` (see
+    :data:`Transition`); the ``from`` quantity comes just before its ``to`` one, with the same
+    metric and unit. Not a range: ``3.1 → 4.4`` is two values, the new one 4.4. kb diff reads a
+    ``from`` value as stated (a doc holding it is no conflict) but never as a new value. None
+    for any other number."""
 
 
 class DateRef(_Frozen):

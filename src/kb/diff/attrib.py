@@ -218,6 +218,9 @@ class Fact:
     bound: str | None = None
     """``>``, ``≥``, ``<``, ``≤``, ``~`` as stated (:class:`kb.claims.Quantity`), read by
     :func:`kb.values.same_value`: ``>80%`` is the same value as ``85%``."""
+    transition: str | None = None
+    """``from`` or ``to`` for an end of a change ``A → B`` (:attr:`kb.claims.Quantity.transition`):
+    a ``from`` value is stated (it matches the doc's) but is no new value."""
 
     @property
     def source(self) -> str:
@@ -673,7 +676,7 @@ class Attributor:
                 continue  # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
             subj = owners[i] or ""
             out.append(Fact(subj, self.group(subj), q.metric, quals[i], q.unit, q.value, q.low, q.high,
-                            None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound))
+                            None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound, q.transition))
         for i, d in enumerate(claim.dates):
             if d.metric not in DATE_METRICS or d.mood is not None:
                 continue

@@ -261,7 +261,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set
                 _uniq(f"{f.metric} {f.raw}" for f in clash))
             return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs,
                               rule="doc-conflict", detail=", ".join(_uniq(f.raw for f in clash)))
-        new = [f for f in facts if not any(same_fact(f, d, tol) for d in doc_facts)]
+        # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
+        new = [f for f in facts if f.transition != "from" and not any(same_fact(f, d, tol) for d in doc_facts)]
         if new:
             why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,

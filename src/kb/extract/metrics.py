@@ -91,6 +91,10 @@ UNIT_DEFAULTS: dict[str, str] = {
     "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
 }
 
+# Metrics counted in one unit only: a number of one written without a unit has it (issue 9:
+# ``接受长度 3.1 → 4.4`` in a table cell states what ``从 3.1 提到 4.4 个 token`` does).
+METRIC_UNITS: dict[str, str] = {"acceptance_length": "tokens"}
+
 # Full-width ASCII (U+FF01-U+FF5E) to ASCII, U+2212 MINUS SIGN and non-breaking hyphens to
 # '-', ideographic space to ' ', ￥ to ¥: one code point to one, so offsets do not move.
 # En and em dashes are left alone: they separate a range and are never a sign (C17).

@@ -10,7 +10,7 @@ from itertools import accumulate
 from kb.claims import Quantity
 from kb.extract import units as _units
 from kb.extract.literals import literal_hint
-from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
+from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, METRIC_UNITS, MetricVocab, lower_same_length, normalise
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
 # ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
@@ -25,7 +25,7 @@ _MAG_EXP = {
 _CJK_UNITS = {
     "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
     "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
-    "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥",
+    "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥", "个 tokens": "tokens", "个 token": "tokens", "个tokens": "tokens", "个token": "tokens",
 }
 # CJK counters (量词): "<integer> <counter>" is a count with the counter as its unit (16 张).
 _COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
@@ -66,7 +66,11 @@ _UNIT = (
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
-_SEP = r"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]"
+# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到): A → B (see _is_transition).
+_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|提|降|升|增|减|涨|跌)(?:到|至|为)"
+            r"|变为|变成")
+_ARROW = r"→|->|➝|⟶|➔"
+_SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
@@ -106,7 +110,41 @@ _DECREASE_AFTER = re.compile(
 )
 _DECREASE_LOOKBACK = 28
 _PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
-_FROM = re.compile(r"(?:(?<![A-Za-z])from|从|由)[ \t]*$", re.IGNORECASE)
+_HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
+_CJK_COMMA = re.compile(r"(?<![０-９])，")
+_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
+# A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
+# 400 million to 8B parameters" a range.
+_CHANGE_BEFORE = re.compile(
+    r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|改善|变化"
+    r"|(?<![A-Za-z])(?:rais(?:e[sd]?|ing)|increas(?:e[sd]?|ing)|improv(?:e[sd]?|ing|ement)|boost(?:s|ed)?|lift(?:s|ed)?"
+    r"|grow(?:s|n)?|grew|rise[sn]?|rising|rose|jump(?:s|ed)?|climb(?:s|ed)?|cut(?:s|ting)?|reduc(?:e[sd]?|ing|tion)"
+    r"|lower(?:s|ed)?|drop(?:s|ped)?|decreas(?:e[sd]?|ing)|fall(?:s|en)?|fell|shr[iau]nk(?:s)?|shorten(?:s|ed)?"
+    r"|change[sd]?|went|goes|gain(?:s|ed)?)(?![A-Za-z]))[^,，;；。!?！？:：|()\n]{0,48}$",
+    re.IGNORECASE,
+)
+#: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
+#: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
+_TRANSITION_RE = re.compile(
+    rf"[^，,；;。！？!?|\n]{{0,24}}?(?:{_ARROW}|{_TO_VERB}|(?P<to>到|至|(?<![A-Za-z])to(?![A-Za-z]))){_HEDGE}",
+    re.IGNORECASE,
+)
+
+
+def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
+    """Whether the number at ``norm[a:]`` and the one at ``norm[b:]`` are a change A → B, the one
+    rule (issue 9): ``norm[gap:b]`` is an arrow (``→``, ``->``, ``➝``) or a change verb with
+    到/至/为 (``提到``, ``降至``, ``缩短到``, ``变为``); or it is 到/至/to after from/从/由 before A
+    and ``units`` (a unit written on both ends: ``from 73.97% to 80.14%``) or a change word
+    before that (``raises … from 3.1 to 4.4 tokens``). Otherwise ``A to B`` is a range (``from 400
+    million to 8B parameters``, ``3 到 6 个月``)."""
+    t = _TRANSITION_RE.fullmatch(norm, gap, b)
+    if t is None:
+        return False
+    if t["to"] is None:
+        return True
+    f = _FROM.search(norm, max(0, a - 12), a)
+    return f is not None and (units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None)
 # kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
 _KB_OWN_UNITS = _units.KB_OWN | _COUNTERS
 # Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
@@ -282,7 +320,9 @@ def find_quantities(
       must agree, otherwise the first number stands alone. A leading sign applies to both
       ends unless the second has its own: ``-29-69%`` (a reduction of 29 to 69 %) is
       low -69, high -29. Low ≤ high always. An en or em dash is never a minus (C17).
-      ``from 73.97% to 80.14%`` (from/从/由, a unit on both ends) is a change: two values;
+      a change A → B is no range but two values, ``transition`` ``from`` and ``to``, one metric
+      and one unit written on either end (:func:`_is_transition`: ``3.1 → 4.4 个 token``, ``从 120
+      降到 80 ms``, ``from 73.97% to 80.14%``, ``raises … from 3.1 to 4.4 tokens``);
     * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿``, ``400
       million`` (see :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
       noun in ``25+ engines`` is not kept: it is not a condition, so not a qualifier);
@@ -332,7 +372,9 @@ def find_quantities(
     :returns: :class:`~kb.claims.Quantity` records; ``start``/``end`` are offsets into
         ``text`` and ``raw`` is ``text[start:end]``.
     """
-    norm = normalise(text)
+    # a full-width comma after an ASCII digit ends a clause (``3.1 → 4.4，1.38×`` is not "4.4,1");
+    # between full-width digits it stays a thousands separator (``１，３００万``)
+    norm = normalise(_CJK_COMMA.sub("；", text) if "，" in text else text)
     m = _QTY_RE.search(norm)
     if m is None and "倍" not in norm:
         return []
@@ -342,22 +384,33 @@ def find_quantities(
     scan = vocab._scan(norm, DATE_METRICS)
     n = len(norm)
     out: list[Quantity] = []
+    carry: list | None = None  # B of a change A → B: [its offset, the unit written on A, A kept]
     while m is not None:
         g = m.groupdict()
         s, e = m.start(), m.end()
         next_pos = e
         q: dict | None = None
         pint: _units.Canonical | None = None
+        end_of: str | None = None  # "from"/"to": an end of a change A → B read as a pair
+        pending, carry = (carry if carry is not None and carry[0] == s else None), None
         if g["sep"] is not None:
             if g["u2"] is None and g["plus"] is None and (found := _pint_unit(norm, e)) is not None:
                 pint, e = found
                 next_pos = e
                 g = {**g, "u2": "\x00pint"}
-            q = _range(g, norm, s, pint)
-            if q is _NOT_A_RANGE:  # the first number alone
+            q = _range(g, norm, s, m.start("sep"), m.end("sep"), pint)
+            if q is _NOT_A_RANGE or q is _TRANSITION:  # the first number alone
                 e = next_pos = next(m.end(k) for k in ("u1", "m1", "n1") if g[k] is not None)
-                g = {**g, "u": g["u1"], "sep": None, "plus": None}
-                pint = None
+                u = g["u1"]
+                if q is _TRANSITION:  # A with B's unit when it has none; B next, with A's
+                    carry, end_of = [m.end("sep"), u, False], "from"
+                    u = u or (None if pint else g["u2"])
+                pint = pint if end_of and g["u1"] is None else None
+                g = {**g, "u": u, "sep": None, "plus": None}
+        elif pending is not None:
+            end_of = "to"
+            if pending[1] is not None and g["u"] is None and g["plus"] is None and g["pm"] is None:
+                g = {**g, "u": pending[1]}
         if g["sep"] is None:
             if g["u"] is None and g["plus"] is None and g["pm"] is None and (found := _pint_unit(norm, e)) is not None:
                 if found[0].unit == "m" and norm[e:found[1]] == "m" and (g["cur"] or g["m1"] is None):
@@ -382,11 +435,13 @@ def find_quantities(
             q = None  # 2bit / 4-bit quantisation: a width, an adjective; "under 1 bit" per key is a figure
         if q is not None:
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
-            metric, how, k = vocab._resolve(scan, norm, s, e, unit)
-            if bare and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
+            f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
+            metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
+            if bare and not (end_of == "to" and pending and pending[2]) \
+                    and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
                 q = None
         if q is not None:
-            if unit in ("%", "pp") and not signed and _decreased(norm, s, e, vocab):
+            if unit in ("%", "pp") and not signed and end_of is None and _decreased(norm, s, e, vocab):
                 if q["value"] is not None:
                     q["value"] = -q["value"]
                 else:
@@ -407,25 +462,31 @@ def find_quantities(
             out.append(
                 Quantity(raw=text[s:e], unit=unit, metric=metric, bound=bound, qualifier=qualifier, start=s, end=e, **q)
             )
+            if carry is not None:
+                carry[2] = True
         m = _QTY_RE.search(norm, next_pos)
     if "倍" in norm:
         _cjk_ratios(text, norm, out, spans, scan, vocab)
     return _transitions(norm, out)
 
 
-#: Between two numbers of one metric moving over time: ``从 2.1% 降到 0.4%``, ``from 90 ms to 35 ms``.
-_TRANSITION_RE = re.compile(
-    r"^[^，,；;。！？!?|\n]{0,24}?(?:降到|降至|降为|升到|升至|提到|提升到|提高到|增至|增加到|减至|减少到|缩短到|变为|变成|到|至|"
-    r"(?<![A-Za-z])to|->|→)[ \t]*$", re.IGNORECASE)
-
-
 def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
-    """The second number of a "from A to B" pair takes A's metric when it names none and the
-    units agree (the metric word stands once, before A)."""
+    """Mark the two ends of every change A → B (:func:`_is_transition`: ``从 2.1% 降到 0.4%``,
+    ``3.1 → 4.4``, ``from 90 ms in 2024 to 35 ms``) ``from`` and ``to``: adjacent quantities of
+    one unit and at most one metric; the metric word stands once, and both ends have it. Then a
+    number of a metric counted in one unit (:data:`~kb.extract.metrics.METRIC_UNITS`) written
+    without one gets it."""
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
-        if b.metric is None and a.metric is not None and a.unit == b.unit and _TRANSITION_RE.match(norm[a.end:b.start]):
-            out[i] = b.model_copy(update={"metric": a.metric})
+        if a.unit != b.unit or (a.metric and b.metric and a.metric != b.metric) \
+                or not _is_transition(norm, a.start, a.end, b.start, a.unit is not None):
+            continue
+        metric = a.metric or b.metric
+        out[i - 1] = a.model_copy(update={"metric": metric, "transition": a.transition or "from"})
+        out[i] = b.model_copy(update={"metric": metric, "transition": "to"})
+    for i, q in enumerate(out):
+        if q.unit is None and q.metric in METRIC_UNITS:
+            out[i] = q.model_copy(update={"unit": METRIC_UNITS[q.metric]})
     return out
 
 
@@ -509,23 +570,27 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
 
 _NOT_A_RANGE: dict = {}
 """Sentinel of :func:`_range`: the two numbers do not make a range; take the first alone."""
+_TRANSITION: dict = {}
+"""Sentinel of :func:`_range`: a change A → B; take the first alone, then the second, one unit for both."""
 
 
-def _range(g: dict, norm: str, start: int, pint: _units.Canonical | None = None) -> dict | None:
+def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
+           pint: _units.Canonical | None = None) -> dict | None:
     """Fields of a range; :data:`_NOT_A_RANGE` when the ends disagree (units, magnitude,
     currency) or the first end is a year (``3 days in 2014 to 36 days``: a range joins like
-    units only); None when it is bare (two plain numbers: a date, pages, ``7-31``,
-    ``2023-2024``). ``pint`` is a unit pint read after the second end."""
+    units only); :data:`_TRANSITION` when the separator at ``norm[sep_at:sep_end]`` makes a
+    change A → B (:func:`_is_transition`); None when it is bare (two plain numbers: a date,
+    pages, ``7-31``, ``2023-2024``). ``pint`` is a unit pint read after the second end."""
     u1 = _unit_of(g["u1"])
     u2 = pint.unit if pint is not None else _unit_of(g["u2"])
-    if (u1 is not None and u1 != u2) or (g["m1"] and not g["m2"]) or (g["cur2"] and not g["cur"]):
-        return _NOT_A_RANGE
     n1 = g["n1"]
     if u1 is None and not g["m1"] and not g["cur"] and n1.isdigit() and len(n1) == 4 and 1900 <= int(n1) <= 2100 \
             and (u2 is not None or g["m2"]):
         return _NOT_A_RANGE  # a year, then a number with a unit: never one range
-    if u1 is not None and g["sep"].strip() in ("to", "至", "到") and _FROM.search(norm, max(0, start - 8), start):
-        return _NOT_A_RANGE  # "from 58.20% to 64.80%": a change, two values
+    if _is_transition(norm, start, sep_at, sep_end, u1 is not None and u2 is not None):
+        return _TRANSITION  # 3.1 → 4.4, 从 3.1 提到 4.4 个 token, raises … from 3.1 to 4.4 tokens: two values
+    if (u1 is not None and u1 != u2) or (g["m1"] and not g["m2"]) or (g["cur2"] and not g["cur"]):
+        return _NOT_A_RANGE
     unit = u2 or g["cur"]
     if unit is not None and unit in _COUNTERS and ("." in g["n1"] or "." in g["n2"]):
         return None

@@ -191,29 +191,12 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
     claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
-    # one row per fact: a claim repeating the facts of an earlier one (same subject, metric and
-    # value, from another file) becomes a source of that row, its kind kept (paper-facts first)
-    listed: list[Claim] = []
-    also: dict[str, list[dict[str, str]]] = {}
-    first_of: dict[tuple[Any, ...], Claim] = {}
-    plain = 0
-    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):
-        if not carries_fact(c, s.key):
-            plain += 1
-            continue
-        facts = _facts(c)
-        if facts and facts in first_of:
-            also.setdefault(first_of[facts].id, []).append({"kind": c.kind, "source": _source(c)})
-            continue
-        if facts:
-            first_of[facts] = c
-        listed.append(c)
-    listed.sort(key=lambda c: claims.index(c))
+    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, claims)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
         # kind (paper-facts first) and place; the rest is one line pointing at kb claims
         wanted = set(s.new_values) | set(s.detail.split(", ")) if s.outcome in INCREMENT_OUTCOMES else set()
-        ranked = sorted(listed, key=lambda c: (not wanted & {q.raw for q in c.quantities},
+        ranked = sorted(listed, key=lambda c: (not wanted & raws[c.id],
                                                KINDS.index(c.kind), claims.index(c)))
         keep = set(id(c) for c in ranked[:fold])
         folded = len(listed) - fold
@@ -239,9 +222,79 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
             "created": _hm(card.created)},
         "rating": rating, "groups": [g for g in groups if g["claims"]], "n_claims": len(claims),
         "also": also, "n_plain": plain, "n_folded": folded,
+        # a row's secondhand-only figures: those of every claim it lists (its head's alone otherwise)
+        "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
+                           for c in listed if len(members[c.id]) > 1},
         "first": reg.get(claims[0]) if claims else None,
         "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
+
+
+def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
+                      ) -> tuple[list[Claim], dict[str, list[dict[str, str]]], int, dict[str, set[str]],
+                                 dict[str, list[str]]]:
+    """The rows of subject ``key``: one per fact (issue 9). A claim whose facts about ``key``
+    (:class:`kb.diff.attrib.Fact` of its Attributor view: metric, value, unit) are all stated by
+    one other row — the same, or fewer — is a source of that row, its kind kept; the row keeps
+    the claim stating the most, paper-facts first. Sameness is :func:`kb.diff.rules.same_fact`
+    (kb.values at the KB's tolerance; a value no word gives a metric repeats any of that value:
+    ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
+    ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
+    counted, not listed.
+
+    :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count, {row
+        claim id: raw values of every claim of the row}, {row claim id: ids of its claims, head
+        first})``. A fold ranks a row by all its raw values, so a value to settle that a source
+        of the row states keeps the row shown.
+    """
+    from kb.diff.rules import same_fact
+    from kb.query import attributor
+
+    at = night.attributor or attributor(night.kb)
+    tol = night.kb.config.tolerance
+
+    def within(mine: tuple[frozenset, list[Any]], theirs: tuple[frozenset, list[Any]]) -> bool:
+        # same_fact needs one unit: a row lacking one of mine's units cannot hold them (cheap test first)
+        return mine[0] <= theirs[0] and all(any(same_fact(f, t, tol) for t in theirs[1]) for f in mine[1])
+
+    # rows: (claim, its facts): (units, [Fact]) when the view has facts of ``key``, else the
+    # _facts key (a tuple of tuples), else None (a rating, the subject's id: never merged)
+    rows: list[tuple[Claim, Any]] = []
+    also: dict[str, list[dict[str, str]]] = {}
+    raws: dict[str, set[str]] = {}
+    members: dict[str, list[str]] = {}  # row claim id -> ids of every claim of the row
+    plain = 0
+    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):  # paper-facts first
+        if not carries_fact(c, key):
+            plain += 1
+            continue
+        mine = [f for f in at.view(c).facts if f.subject == key]
+        facts: Any = (frozenset(f.unit for f in mine), mine) if mine else (_facts(c) or None)
+        numbers = bool(mine)
+
+        def same(fs: Any) -> bool:
+            if facts is None or fs is None or numbers != isinstance(fs[-1], list):
+                return False
+            return within(facts, fs) if numbers else facts == fs
+
+        i = next((i for i, (_, fs) in enumerate(rows) if same(fs)), None)
+        if i is not None:
+            also.setdefault(rows[i][0].id, []).append({"kind": c.kind, "source": _source(c)})
+            raws[rows[i][0].id].update(q.raw for q in c.quantities)
+            members[rows[i][0].id].append(c.id)
+            continue
+        raws[c.id] = {q.raw for q in c.quantities}
+        members[c.id] = [c.id]
+        less = [x for x in rows if numbers and x[1] is not None and isinstance(x[1][-1], list) and within(x[1], facts)]
+        for r, _ in less:  # a row stating less than c: its sources become c's
+            also.setdefault(c.id, []).extend([{"kind": r.kind, "source": _source(r)}, *also.pop(r.id, [])])
+            raws[c.id] |= raws.pop(r.id)
+            members[c.id] += members.pop(r.id)
+        if less:
+            rows = [x for x in rows if not any(x is y for y in less)]
+        rows.append((c, facts))
+    order = {c.id: i for i, c in enumerate(claims)}
+    return sorted((c for c, _ in rows), key=lambda c: order[c.id]), also, plain, raws, members
 
 
 THIN_TABLE = 3
