@@ -339,3 +339,18 @@ def test_demo_increment_1_states_the_accepted_length_fact_once(demo_kb: Path, ru
         + sep.join(f"`paper-fact` {s}" for s in (
             "inbox/spark/2026-07-31-llm-infra-e1prep.md:50", "inbox/spark/2026-07-31-llm-infra-e1prep.md:81",
             "inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:27", "organized/paper_cards/681-2607-26627.md:29"))]
+
+
+@pytest.mark.parametrize(("lang", "head", "sep"), [("zh", "评级：", "；"), ("en", "rating: ", "; ")])
+def test_one_rating_per_mark_with_every_source(demo_kb: Path, run_kb, lang: str, head: str, sep: str) -> None:  # noqa: ANN001
+    """Issue 9, no fact twice: tom's HF 票 table row (line 11, ``HF 票 118``) and his line 30
+    (``强候选 HF 票 118``) are one rating of arXiv:2607.26627 with both sources."""
+    text = _unlinked(_brief(demo_kb, run_kb, "--lang", lang))
+    block = text.split("\n### ", 2)[1]
+    line = next(x for x in block.splitlines() if head in x)
+    ratings = line.split(head, 1)[1]
+    tom = "inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md"
+    open_, close = ("（", "）") if lang == "zh" else (" (", ")")
+    assert ratings == (f"★★ 建议补 试金石{open_}`internal-rating` inbox/spark/2026-07-31-llm-infra-e1prep.md:53{close}{sep}"
+                       f"强候选 HF 票 118{open_}`internal-rating` {tom}:30{sep}`internal-rating` {tom}:11{close}")
+    assert ratings.count("HF 票 118") == 1

@@ -191,7 +191,19 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
     claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
-    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, claims)
+    rating: list[dict[str, Any]] = []
+    for c in claims:
+        if c.kind != "internal-rating":
+            continue
+        marks = [m.group(0) for m in _RATING_RE.finditer(c.text)]
+        marks += [f"HF 票 {q.raw}" for q in c.quantities if q.metric == "votes"]
+        if marks:
+            rating.append({"marks": " ".join(dict.fromkeys(marks)), "set": set(marks), "claim": reg.get(c),
+                           "also": [], "id": c.id})
+    # a rating on the rating line is no fact row too (``5 | Colibri：候选升档前先核实仓库``), unless it states a fact
+    rated = {r["id"] for r in rating}
+    rows = [c for c in claims if c.id not in rated or _facts(c)]
+    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
         # kind (paper-facts first) and place; the rest is one line pointing at kb claims
@@ -205,14 +217,7 @@ def _subject(night: Night, s: SubjectOut, reg: _Registry, fold: int | None = Non
         folded = 0
     groups = [{"kind": k, "claims": [reg.get(c) for c in listed if c.kind == k]} for k in KINDS]
     card = night.cards.get(s.key)
-    rating = []
-    for c in claims:
-        if c.kind != "internal-rating":
-            continue
-        marks = [m.group(0) for m in _RATING_RE.finditer(c.text)]
-        marks += [f"HF 票 {q.raw}" for q in c.quantities if q.metric == "votes"]
-        if marks:
-            rating.append({"marks": " ".join(dict.fromkeys(marks)), "claim": reg.get(c)})
+    rating = _one_rating_per_mark(rating)
     return {
         "n": None, "key": s.key, "id": s.key[6:] if s.key.startswith("arxiv:") else None, "label": s.label,
         "outcome": s.outcome, "rule": s.rule, "detail": s.detail, "reason": s.reason, "section": s.section_hint,
@@ -299,6 +304,29 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
 
 THIN_TABLE = 3
 """From this many thin increments (:func:`is_thin`) on, they are one table of rows, not blocks."""
+
+
+def _one_rating_per_mark(rating: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Ratings whose marks another rating of the subject holds all of (``HF 票 118`` of an HF
+    table row beside ``强候选 HF 票 118``) become further sources of that one: one rating, every
+    source (issue 9: no fact twice). Order kept; the richer rating takes the place of the first."""
+    out: list[dict[str, Any]] = []
+    for r in rating:
+        home = next((o for o in out if r["set"] <= o["set"]), None)
+        if home is not None:
+            home["also"].append(r["claim"])
+            continue
+        taken = [i for i, o in enumerate(out) if o["set"] < r["set"]]
+        for i in taken:
+            r["also"] += [out[i]["claim"], *out[i]["also"]]
+        if taken:
+            out[taken[0]] = r
+            out = [o for i, o in enumerate(out) if i not in taken[1:]]
+        else:
+            out.append(r)
+    for r in out:
+        del r["set"], r["id"]
+    return out
 
 
 def is_thin(e: dict[str, Any]) -> bool:
