@@ -569,3 +569,42 @@ def test_kb_yaml_value_error_names_its_line_in_plain_words(small_kb: Path, run_k
     assert r.exit_code == 2
     assert "kb.yaml: line 2: 'topics': Input should be a valid list" in r.stderr
     assert "list[str]" not in r.stderr
+
+
+def test_the_parser_fingerprint_covers_every_module_the_parser_imports() -> None:
+    """breaker6 F3: kb.parse imports kb.diff.attrib (and with it the kb.diff package, cards, the
+    store …) and kb.cards; a change to any of them must re-parse, or a checkout of the same
+    version reads another's parses as current."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import kb
+    from kb.ingest import PARSER_SOURCES
+
+    out = subprocess.run([sys.executable, "-c", "import sys; before = set(sys.modules); import kb.parse; "
+                          "print('\\n'.join(m.__file__ for n, m in sys.modules.items() "
+                          "if n.startswith('kb') and n not in before and getattr(m, '__file__', None)))"],
+                         capture_output=True, text=True, check=True).stdout.split()
+    here = Path(kb.__file__).resolve().parent
+    hashed = {f for pattern in PARSER_SOURCES for f in here.glob(pattern)}
+    loaded = {Path(f).resolve() for f in out}
+    assert loaded and loaded <= hashed, sorted(str(p.relative_to(here)) for p in loaded - hashed)
+
+
+def test_a_file_name_that_is_not_utf8_is_reported_and_skipped(tmp_path) -> None:  # noqa: ANN001
+    """breaker6: ``inbox/jay/2026-07-31-bad\\xff.md`` made every ``kb ingest`` end in a traceback."""
+    import os
+
+    from kb.config import KbConfig
+    from kb.ingest import ingest
+
+    (tmp_path / "inbox" / "jay").mkdir(parents=True)
+    (tmp_path / "inbox" / "jay" / "2026-07-31-good.md").write_text("- vLLM 吞吐 1,000 tok/s。\n", encoding="utf-8")
+    bad = os.path.join(os.fsencode(tmp_path / "inbox" / "jay"), b"2026-07-31-bad\xff.md")
+    with open(bad, "wb") as f:
+        f.write("- SGLang 吞吐 2,000 tok/s。\n".encode())
+    report = ingest(tmp_path, KbConfig())
+    assert report.parsed == 1
+    assert [(p.path, p.message) for p in report.problems] == [
+        ("inbox/jay/2026-07-31-bad\ufffd.md", "file name is not valid UTF-8; skipped (rename it)")]

@@ -216,3 +216,48 @@ def test_the_no_change_path_without_a_config_gives_way_on_any_change(tmp_path: P
     assert db.execute("SELECT count(*) FROM claims").fetchone()[0] == 5  # nothing emptied by the look
     db.close()
     assert ingest(root).parsed == 4
+
+
+def _subject_lines(run_kb, root: Path, subject: str) -> list[tuple[str, int]]:  # noqa: ANN001
+    return sorted((c["provenance"]["path"], c["provenance"]["line"]) for c in map(json.loads, run_kb(
+        ["claims", "--subject", subject, "--format", "jsonl"], cwd=root).stdout.splitlines()))
+
+
+def test_a_state_left_never_comes_back_under_the_same_stamp(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """breaker6 F1/F2: a stamp of row count, highest rowid and that row came back after the
+    newest file was removed, another changed and the newest put back, so the name-hit memo and
+    the kept cards served the state before. The write generation (a trigger per files row
+    change) moves on every change."""
+    weekly, note = demo_kb / "inbox/jay/2026-07-31-csdn-weekly.md", demo_kb / "inbox/jay/2026-07-31-note.md"
+    run_kb(["ingest"], cwd=demo_kb)
+    with weekly.open("a", encoding="utf-8") as f:
+        f.write("\n")
+    run_kb(["ingest"], cwd=demo_kb)
+    note.write_text("- 今天没有新进展。\n", encoding="utf-8")
+    run_kb(["ingest"], cwd=demo_kb)
+    before = _subject_lines(run_kb, demo_kb, "arXiv:2603.12831")  # fills the memo
+    kept = note.read_text(encoding="utf-8")
+    note.unlink()
+    with weekly.open("a", encoding="utf-8") as f:
+        f.write("- OmniServe 在我们的测试中吞吐达到 999 tok/s。\n")
+    run_kb(["ingest"], cwd=demo_kb)
+    note.write_text(kept, encoding="utf-8")
+    run_kb(["ingest"], cwd=demo_kb)
+    after = _subject_lines(run_kb, demo_kb, "arXiv:2603.12831")
+    added = ("inbox/jay/2026-07-31-csdn-weekly.md", len(weekly.read_text(encoding="utf-8").splitlines()))
+    assert after == sorted([*before, added])  # the new OmniServe line (its card alias) is found
+
+    # the kept cards: remove the newest card, change another, put the first back
+    cards = demo_kb / "organized/paper_cards"
+    newest, other = cards / "681-2607-26627.md", cards / "680-2607-26533.md"
+    run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=demo_kb)
+    text = newest.read_text(encoding="utf-8")
+    newest.unlink()
+    other.write_text(other.read_text(encoding="utf-8").replace("category: rag", "category: inference-systems"),
+                     encoding="utf-8")
+    run_kb(["ingest"], cwd=demo_kb)
+    newest.write_text(text, encoding="utf-8")
+    out = json.loads(run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=demo_kb).stdout)
+    outcomes = {s["key"]: s["outcome"] for s in out["subjects"]}
+    assert outcomes["arxiv:2607.26533"] == "net-new"  # now carded in the topic (breaker6 F2: missing)
+    assert outcomes["arxiv:2607.26627"] == "net-new"

@@ -560,13 +560,10 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
 
 def _cards_stamp(store: Store) -> list[Any]:
     """What the kept cards depend on: kb's card code (:func:`_card_code`), the parser fingerprint
-    (front matter as stored), and the card rows' count, highest rowid and that row's path and
-    hash (a card added, removed or changed is a new ``files`` row: see :meth:`Store.files_stamp`)."""
-    db = store.db
-    fp = db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
-    count, top = db.execute("SELECT count(*), max(rowid) FROM files WHERE role='card'").fetchone()
-    last = db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
-    return [_card_code(), fp[0] if fp else None, count, top, *(last or ())]
+    (front matter as stored), and the write generation of the card rows (a card added, removed
+    or changed raises it: :meth:`Store.cards_generation`; a count-and-highest-rowid stamp could
+    come back after a card was removed, another changed and the first put back)."""
+    return [_card_code(), store.meta("fingerprint"), store.cards_generation()]
 
 
 @lru_cache(maxsize=1)

@@ -96,6 +96,11 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                 name = entry.name
                 if name[0] == ".":
                     continue
+                if not name.isascii() and not _utf8(name):  # the store and every output are UTF-8
+                    if problems is not None:
+                        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                        problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)"))
+                    continue
                 try:
                     if entry.is_dir(follow_symlinks=False):
                         if descend:
@@ -109,6 +114,15 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     return iter(found)
 
 
+def _utf8(name: str) -> bool:
+    """``name`` (as ``os`` decodes it: undecodable bytes as surrogates) is valid UTF-8."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _signature(found: list[tuple[str, os.stat_result]]) -> str:
     """The files found on disk as :meth:`kb.store.Store.files_signature` writes the stored ones:
     equal when every file is stored with its size, mtime and ctime, and no other is."""
@@ -117,7 +131,7 @@ def _signature(found: list[tuple[str, os.stat_result]]) -> str:
 
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
-    source (kb/parse.py, kb/parsed.py, kb/frontmatter.py, kb/textio.py, kb/extract/*.py) and the config."""
+    source (:data:`PARSER_SOURCES`) and the config."""
     return fingerprint_of(config.model_dump_json())
 
 
@@ -146,12 +160,21 @@ def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
     return mine.count("\x1f") == 3 * len(found) and mine == st.files_signature()  # (no separator in a name)
 
 
+PARSER_SOURCES = ("__init__.py", "parse.py", "parsed.py", "frontmatter.py", "textio.py", "claims.py", "errors.py",
+                  "paths.py", "config.py", "config_kept.py", "values.py", "window.py", "sources/__init__.py", "store.py",
+                  "cards.py", "extract/*.py", "diff/*.py")
+"""The kb sources whose code decides what the parser stores: :mod:`kb.parse` and every kb module
+it imports (``kb.diff.attrib`` brings the ``kb.diff`` package, cards, the store …);
+tests/test_ingest.py checks this against the import closure, so that a change to any of them
+re-parses (a stale parse from a checkout of the same version is never read as current)."""
+
+
 @lru_cache(maxsize=1)
 def _parser_digest() -> str:
     here = Path(__file__).resolve().parent
     h = hashlib.blake2b(digest_size=8)
-    for p in sorted([here / "parse.py", here / "parsed.py", here / "frontmatter.py", here / "textio.py", here / "claims.py",
-                     *(here / "extract").glob("*.py")]):
+    for p in sorted(f for pattern in PARSER_SOURCES for f in here.glob(pattern)):
+        h.update(p.relative_to(here).as_posix().encode())
         h.update(p.read_bytes())
     return h.hexdigest()
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the claim models are imported when claims are read: `kb ingest` with nothing
     from kb.claims import Claim  # changed reads none
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 LOCK_NAME = "ingest.lock"
@@ -51,6 +51,40 @@ CREATE TABLE arxiv_cache (
     id TEXT PRIMARY KEY, fetched_at TEXT NOT NULL, status TEXT NOT NULL, json TEXT
 );
 """
+
+# Write generations: every insert, delete or content change of a ``files`` row (of a card's row)
+# adds one to ``meta`` ``files_gen`` (``cards_gen``) in the same transaction, so a memo keyed by
+# a generation can never match a later state (a stamp of row counts and the highest rowid could:
+# remove the newest file, change another, put the newest back). :meth:`Store.touch` (new times,
+# same content) changes no generation.
+_GENERATIONS = (
+    "INSERT OR IGNORE INTO meta VALUES ('files_gen', '0')",
+    "INSERT OR IGNORE INTO meta VALUES ('cards_gen', '0')",
+    """CREATE TRIGGER IF NOT EXISTS files_gen_insert AFTER INSERT ON files BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen' AND NEW.role = 'card';
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS files_gen_delete AFTER DELETE ON files BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen' AND OLD.role = 'card';
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS files_gen_update AFTER UPDATE OF path, hash, role, front, headings, n_claims ON files
+    BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen'
+            AND (NEW.role = 'card' OR OLD.role = 'card');
+    END""",
+)
+
+
+def _create_schema(db: sqlite3.Connection) -> None:
+    """Tables, indexes and write-generation triggers of a new store (inside the caller's transaction)."""
+    for statement in (_SCHEMA + _INDEXES).split(";"):
+        if statement.strip():
+            db.execute(statement)
+    for statement in _GENERATIONS:
+        db.execute(statement)
+
 
 # Secondary indexes, dropped during a bulk (cold) load and built once after it.
 _INDEXES = """
@@ -179,9 +213,7 @@ class Store:
                         self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
                         for name in tables:
                             db.execute(f'DROP TABLE "{name}"')
-                    for statement in (_SCHEMA + _INDEXES).split(";"):
-                        if statement.strip():
-                            db.execute(statement)
+                    _create_schema(db)
                     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 db.execute("COMMIT")
             except BaseException:
@@ -195,9 +227,7 @@ class Store:
             self._delete()
             db = self._connect()
             db.execute("BEGIN IMMEDIATE")
-            for statement in (_SCHEMA + _INDEXES).split(";"):
-                if statement.strip():
-                    db.execute(statement)
+            _create_schema(db)
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             db.execute("COMMIT")
             return db
@@ -378,16 +408,21 @@ class Store:
         return n
 
     def files_stamp(self) -> str:
-        """Text that changes whenever the stored claims may have: the parser fingerprint, and the
-        ``files`` table's row count, highest rowid and that row's path and hash. A file is stored
-        (:meth:`put`, :meth:`writer`) as a new ``files`` row and removed with it, and a new row
-        takes the highest rowid + 1, so any insert, delete or replace changes the stamp; a new
-        fingerprint re-parses everything. :meth:`touch` (same content) leaves it alone.
-        Memos of what the claims say (:meth:`count_claims`, :mod:`kb.name_hits`) are keyed by it."""
-        fp = self.db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()
-        count, top = self.db.execute("SELECT count(*), max(rowid) FROM files").fetchone()
-        last = self.db.execute("SELECT path, hash FROM files WHERE rowid=?", (top,)).fetchone() if top else None
-        return json.dumps([fp[0] if fp else None, count, top, *(last or ())])
+        """Text that changes whenever the stored claims may have: the parser fingerprint and the
+        write generation of the ``files`` table (``meta`` ``files_gen``, raised by a trigger on
+        every insert, delete or content change of a row: see :data:`_GENERATIONS`), so a state
+        once left never comes back under the same stamp. :meth:`touch` (same content) leaves it
+        alone. Memos of what the claims say (:meth:`count_claims`, :mod:`kb.name_hits`) are keyed by it."""
+        return json.dumps([self.meta("fingerprint"), self.meta("files_gen")])
+
+    def cards_generation(self) -> str | None:
+        """The write generation of the card rows (``meta`` ``cards_gen``; see :meth:`files_stamp`)."""
+        return self.meta("cards_gen")
+
+    def meta(self, key: str) -> str | None:
+        """One ``meta`` value, else None."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
 
     def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
                  until: str | None = None, path: str | None = None) -> list[MentionRow]:
