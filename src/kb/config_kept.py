@@ -32,25 +32,26 @@ def config_file(root: Path) -> Path:
 
 @lru_cache(maxsize=1)
 def config_code() -> str:
-    """A digest of kb's version and the code that validates and dumps a config (kb/config.py):
-    a kept dump made by other code is never used."""
+    """A digest of kb's version and the code that reads ``kb.yaml`` (kb/frontmatter.py's YAML
+    loader) and validates and dumps a config (kb/config.py): nothing kept by other code is used."""
     from kb import __version__
 
     here = Path(__file__).resolve().parent
-    return hashlib.blake2b(__version__.encode() + (here / "config.py").read_bytes(), digest_size=8).hexdigest()
+    return hashlib.blake2b(__version__.encode() + (here / "config.py").read_bytes()
+                           + (here / "frontmatter.py").read_bytes(), digest_size=8).hexdigest()
 
 
 def read_kept(root: Path, path: Path, text: str) -> dict[str, Any] | None:
-    """What was kept for ``path`` holding exactly ``text`` (``data``, and ``dump`` when it was
-    validated by this code), else None."""
+    """What was kept for ``path`` holding exactly ``text`` by this code (``data`` and ``dump``),
+    else None."""
     try:
         got = json.loads((root / PARSED_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(got, dict) or got.get("path") != str(path) or got.get("text") != text or "data" not in got:
         return None
-    if got.get("code") != config_code():
-        got.pop("dump", None)
+    if got.get("code") != config_code():  # read by other code: its YAML data may differ too (breaker6)
+        return None
     return got
 
 
