@@ -608,3 +608,33 @@ def test_a_file_name_that_is_not_utf8_is_reported_and_skipped(tmp_path) -> None:
     assert report.parsed == 1
     assert [(p.path, p.message) for p in report.problems] == [
         ("inbox/jay/2026-07-31-bad\ufffd.md", "file name is not valid UTF-8; skipped (rename it)")]
+
+
+def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    """breaker6 F4: a kb with another kb.yaml emptied the store while a first kb still read it
+    (``kb diff`` printed no subjects, exit 0). A reader holds ``.kb/readers.lock`` shared until
+    it ends; emptying waits for it, then fails with a clear error rather than empty it."""
+    import subprocess
+    import sys
+    import time
+
+    import kb.store
+    from kb.errors import InputError
+
+    open_kb(demo_kb).store.close()
+    reader = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from pathlib import Path; from kb.workspace import open_kb; "
+        f"kb = open_kb(Path({str(demo_kb)!r})); print('reading', flush=True); time.sleep(3); "
+        "print(len(list(kb.store.claims())))")], stdout=subprocess.PIPE, text=True)
+    assert reader.stdout.readline().strip() == "reading"
+    monkeypatch.setattr(kb.store, "EMPTY_WAIT_S", 0.5)
+    started = time.monotonic()
+    with pytest.raises(InputError, match="another kb still reads the store"):
+        Store(demo_kb, "another fingerprint")
+    assert time.monotonic() - started >= 0.5
+    monkeypatch.setattr(kb.store, "EMPTY_WAIT_S", 30.0)
+    store = Store(demo_kb, "another fingerprint")  # waits for the reader to end, then empties
+    count = int(reader.stdout.readline())
+    assert reader.wait() == 0 and count > 200  # the reader saw every claim
+    assert store.count_claims() == 0
+    store.close()

@@ -24,6 +24,7 @@ SCHEMA_VERSION = 5
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 LOCK_NAME = "ingest.lock"
+READERS_NAME = "readers.lock"
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -165,7 +166,7 @@ class Store:
         if row is None or row[0] != fingerprint:
             if row is not None:
                 self.notes.append("configuration or kb version changed: every file will be parsed again")
-            with self.tx():
+            with emptying(root), self.tx():
                 for table in ("files", "claims", "subjects", "quantities", "mentions"):
                     self.db.execute(f"DELETE FROM {table}")
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)", (fingerprint,))
@@ -515,6 +516,92 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+_READERS: dict[str, int] = {}
+"""KB root -> this process's descriptor of its ``.kb/readers.lock``, held shared (:func:`hold_readers`)."""
+_READERS_MAX = 32
+EMPTY_WAIT_S = 60.0
+"""How long emptying the store waits for other kb runs still reading it (:func:`emptying`)."""
+
+
+def _readers_fd(root: Path) -> int | None:
+    path = root / STORE_DIR / READERS_NAME
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return None
+
+
+def hold_readers(root: Path) -> None:
+    """Hold the KB's readers lock (``.kb/readers.lock``, a shared ``flock``) until this process
+    ends: a kb with another ``kb.yaml`` or another version must not empty the store while this
+    one still reads it (breaker6: ``kb diff`` printed no subjects, exit 0). Called under the
+    ingest lock once the store is up to date, so it never waits on a store being emptied.
+    Without ``fcntl`` or a writable ``.kb/``, nothing is held."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        return
+    key = str(root.resolve())
+    if key in _READERS:
+        return
+    fd = _readers_fd(root)
+    if fd is None:
+        return
+    fcntl.flock(fd, fcntl.LOCK_SH)
+    if len(_READERS) >= _READERS_MAX:  # many KBs in one process (tests): let the oldest go
+        os.close(_READERS.pop(next(iter(_READERS))))
+    _READERS[key] = fd
+
+
+@contextmanager
+def emptying(root: Path) -> Iterator[None]:
+    """The readers lock held exclusively while the store is emptied (another fingerprint):
+    waits, saying so once on stderr, until no other kb reads the store, at most
+    :data:`EMPTY_WAIT_S` (then :class:`~kb.errors.InputError`: never a store emptied under a
+    reader). This process's own shared hold is turned exclusive and back.
+
+    :raises InputError: other kb runs still read the store after the wait.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on POSIX
+        yield
+        return
+    key = str(root.resolve())
+    own = _READERS.get(key)
+    fd = own if own is not None else _readers_fd(root)
+    if fd is None:
+        yield
+        return
+    try:
+        deadline = time.monotonic() + EMPTY_WAIT_S
+        told = False
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    from kb.errors import InputError
+
+                    raise InputError(f"another kb still reads the store {root / STORE_DIR / STORE_NAME} (made with "
+                                     "another kb.yaml or kb version); run again when it has finished") from None
+                if not told:
+                    import sys
+
+                    print("kb: another kb is reading the store with another kb.yaml or kb version; waiting for it "
+                          "before the store is rebuilt…", file=sys.stderr, flush=True)
+                    told = True
+                time.sleep(0.05)
+        yield
+    finally:
+        if own is not None:
+            fcntl.flock(fd, fcntl.LOCK_SH)
+        else:
+            os.close(fd)
 
 
 class FileWriter:

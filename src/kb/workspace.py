@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from kb.errors import InputError
 from kb.ingest import IngestReport, Progress, fingerprint, ingest
 from kb.paths import find_root, is_kb_root
-from kb.store import STORE_DIR, STORE_NAME, Store, writer_lock
+from kb.store import STORE_DIR, STORE_NAME, Store, hold_readers, writer_lock
 
 if TYPE_CHECKING:  # pydantic's models are built when a config is read: not on `kb ingest`'s no-change path
     from kb.config import KbConfig
@@ -110,7 +110,9 @@ def ingest_store(root: Path, config: KbConfig, *, progress: Progress | None = No
         damaged after a rebuild), naming it and what to do.
     """
     with writer_lock(root, on_wait):
-        return _ingest_store(root, config, progress, jobs)
+        opened = _ingest_store(root, config, progress, jobs)
+        hold_readers(root)  # until this run ends, no kb of another config empties the store
+        return opened
 
 
 def _ingest_store(root: Path, config: KbConfig, progress: Progress | None,
