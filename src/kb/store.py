@@ -204,22 +204,23 @@ class Store:
             db = self._connect()
             if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
                 return db
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                version = db.execute("PRAGMA user_version").fetchone()[0]
-                if version != SCHEMA_VERSION:
-                    tables = [r[0] for r in db.execute(
-                        "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
-                    if tables:
-                        self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
-                        for name in tables:
-                            db.execute(f'DROP TABLE "{name}"')
-                    _create_schema(db)
-                    db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
+            with emptying(self.root):  # a store of another schema is dropped: not under a reader
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    version = db.execute("PRAGMA user_version").fetchone()[0]
+                    if version != SCHEMA_VERSION:
+                        tables = [r[0] for r in db.execute(
+                            "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
+                        if tables:
+                            self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
+                            for name in tables:
+                                db.execute(f'DROP TABLE "{name}"')
+                        _create_schema(db)
+                        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                    db.execute("COMMIT")
+                except BaseException:
+                    db.execute("ROLLBACK")
+                    raise
             return db
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
