@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the claim models are imported when claims are read: `kb ingest` with nothing
     from kb.claims import Claim  # changed reads none
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 LOCK_NAME = "ingest.lock"
@@ -39,7 +39,7 @@ CREATE TABLE claims (
     role TEXT NOT NULL, author TEXT, written_at TEXT, json TEXT NOT NULL,
     PRIMARY KEY (path, id)
 );
-CREATE TABLE subjects (claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT NOT NULL);
+CREATE TABLE subjects (claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT NOT NULL, written_at TEXT);
 CREATE TABLE quantities (
     claim_id TEXT NOT NULL, path TEXT NOT NULL, subject TEXT, metric TEXT, value REAL,
     low REAL, high REAL, unit TEXT, raw TEXT NOT NULL
@@ -91,7 +91,7 @@ def _create_schema(db: sqlite3.Connection) -> None:
 _INDEXES = """
 CREATE INDEX IF NOT EXISTS claims_written ON claims (written_at);
 CREATE INDEX IF NOT EXISTS claims_id ON claims (id);
-CREATE INDEX IF NOT EXISTS subjects_subject ON subjects (subject);
+CREATE INDEX IF NOT EXISTS subjects_subject ON subjects (subject, written_at);
 CREATE INDEX IF NOT EXISTS subjects_path ON subjects (path);
 CREATE INDEX IF NOT EXISTS quantities_path ON quantities (path);
 CREATE INDEX IF NOT EXISTS quantities_subject ON quantities (subject, metric);
@@ -127,7 +127,8 @@ class FileRows:
 
     file: FileRow
     claims: list[tuple[Any, ...]]
-    subjects: list[tuple[str, str, str]]
+    subjects: list[tuple[str, str, str, str | None]]
+    """``(claim id, path, subject, the claim's written_at)``."""
     quantities: list[tuple[Any, ...]]
     mentions: list[tuple[Any, ...]]
 
@@ -450,7 +451,7 @@ class Store:
     def first_mention(self, subject: str) -> str | None:
         """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None."""
         r = self.db.execute(
-            "SELECT min(c.written_at) FROM subjects s JOIN claims c ON c.id=s.claim_id AND c.path=s.path WHERE s.subject=?",
+            "SELECT min(written_at) FROM subjects WHERE subject=?",  # one index seek (subject, written_at)
             (subject,),
         ).fetchone()
         return r[0] if r else None
@@ -619,7 +620,7 @@ class FileWriter:
         if replace or self.db.execute("SELECT 1 FROM files WHERE path=?", (path,)).fetchone():
             store.remove([path])
 
-    def add(self, claims: Sequence[tuple[Any, ...]], subjects: Sequence[tuple[str, str, str]],
+    def add(self, claims: Sequence[tuple[Any, ...]], subjects: Sequence[tuple[str, str, str, str | None]],
             quantities: Sequence[tuple[Any, ...]], mentions: Sequence[tuple[Any, ...]]) -> None:
         """Insert rows of the shapes of :class:`FileRows` (a repeated claim id of the path
         replaces the earlier one, as in one :meth:`Store.put`)."""
@@ -627,7 +628,7 @@ class FileWriter:
         if claims:
             db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", claims)
         if subjects:
-            db.executemany("INSERT INTO subjects VALUES (?,?,?)", subjects)
+            db.executemany("INSERT INTO subjects VALUES (?,?,?,?)", subjects)
         if quantities:
             db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", quantities)
         if mentions:
