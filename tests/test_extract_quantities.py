@@ -72,6 +72,11 @@ FORMS = [
     ("reduces TTFT by 30%", "30%", -30.0, None, None, "%", "ttft"),
     ("HintServe cuts p99 TTFT by 27% on H100", "27%", -27.0, None, None, "%", "ttft"),  # a percentile before the metric
     ("reduces p99 latency by 30%", "30%", -30.0, None, None, "%", "latency"),
+    # words that qualify the metric between the decrease word and the number (session 4 sizes helper)
+    ("PyramidKV reportedly reduces decoding latency by 20%", "20%", -20.0, None, None, "%", "latency"),
+    ("reduces the end-to-end decoding latency by 20%", "20%", -20.0, None, None, "%", "latency"),
+    ("降低解码延迟 20%", "20%", -20.0, None, None, "%", "latency"),
+    ("reduces memory and raises throughput by 20%", "20%", 20.0, None, None, "%", "throughput"),  # a verb between
     ("30% lower latency", "30%", -30.0, None, None, "%", "latency"),
     ("下降到 30%", "30%", 30.0, None, None, "%", None),  # a level, not a change
     ("reduced to 30%", "30%", 30.0, None, None, "%", None),
