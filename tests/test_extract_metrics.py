@@ -253,6 +253,11 @@ def test_metrics_only_from_words(text: str, number: str, unit: str | None, expec
         ("TurboKV 把 Llama-3.1-8B 128K 上下文的 KV 显存从 16.4 GB 降到 4.1 GB", "128K", None, "context_length"),
         ("LMCache 在 32K 上下文下 TTFT 为 380 ms", "32K", None, "context_length"),
         ("TTFT 在 32K 上下文下为 0.5 s", "32K", None, "context_length"),  # before: TTFT, yet a context
+        # the result beyond a set-up size still takes the phrase: a size is a condition, not another figure
+        ("TTFT 在 32K 上下文下为 0.5 s", "0.5 s", "s", "ttft"),
+        ("TTFT at 32K context is 0.5 s", "0.5 s", "s", "ttft"),
+        ("吞吐 在 8 张卡 上为 1,200 tok/s", "1,200 tok/s", "tok/s", "throughput"),
+        ("TTFT 为 32 ms 和 0.5 s", "0.5 s", "s", None),  # another figure between: no metric by the clause rule
         ("KVQuant needs 37.25 GiB of KV memory for 1M context", "1M", None, "context_length"),
         ("serves 1M tokens of context", "1M tokens", "tokens", "context_length"),
         ("with a 32K-token context window", "32K", None, "context_length"),

@@ -274,6 +274,8 @@ _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_
 _SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:]|为|长度|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+", re.IGNORECASE)
 
 
+_SIZE_NUMBER = re.compile(r"\d[\d,.]*(?:\s*[kKMBT](?![A-Za-z]))?")
+"""A number as a set-up size is written (``32K``, ``128k``, ``8B``, ``1,024``): for the clause rule."""
 _MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
 
 
@@ -472,14 +474,24 @@ class MetricVocab:
         b = _BOUNDARY.search(norm, e, e + _WINDOW)
         ce = b.start() if b else min(len(norm), e + _WINDOW)
         best: tuple[int, int] | None = None  # (distance, phrase index)
-        if i >= 0 and sc.starts[i] >= cs and not _FREE_DIGIT.search(norm, sc.ends[i], s) \
+        if i >= 0 and sc.starts[i] >= cs and not self._free_number(sc, norm, sc.ends[i], s) \
                 and not _CONDITION_AFTER.match(norm, sc.ends[i]):
             best = (s - sc.ends[i], i)
-        if k < len(sc.starts) and sc.ends[k] <= ce and not _FREE_DIGIT.search(norm, e, sc.starts[k]):
+        if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]):
             if best is None or sc.starts[k] - e < best[0]:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)
 
+
+    def _free_number(self, sc: _Scan, norm: str, a: int, b: int) -> bool:
+        """A free-standing number in ``norm[a:b]`` that is no set-up size: the clause rule does
+        not reach over another figure, but a set-up size is a condition of the figure, not
+        another one (``TTFT 在 32K 上下文下为 0.5 s``: 0.5 s is the TTFT)."""
+        for m in _FREE_DIGIT.finditer(norm, a, b):
+            n = _SIZE_NUMBER.match(norm, m.start())
+            if n is None or not sc.setup_starts or self._setup_at(sc, norm, m.start(), n.end()) is None:
+                return True
+        return False
 
     def cell_metric(self, cell: str) -> str | None:
         """The one metric a table cell names (``KV 显存`` → memory, ``HF votes`` → votes,
