@@ -110,6 +110,14 @@ class Lang(str, Enum):
     en = "en"
 
 
+class TextOrJson(str, Enum):
+    """``--format`` of the commands that print text or the JSON their docs page gives
+    (``kb trace``, ``kb history``, ``kb sources``)."""
+
+    text = "text"
+    json = "json"
+
+
 @dataclass
 class State:
     """Global options given before the command."""

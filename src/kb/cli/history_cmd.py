@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, app, console, console_err, load, print_rows
+from kb.cli.common import Column, KbOption, TextOrJson, app, console, console_err, load, print_rows
 from kb.errors import UsageError
 
 if TYPE_CHECKING:
     from kb.history import History
-
-
-class Format(str, Enum):
-    text = "text"
-    json = "json"
 
 
 @app.command("history")
@@ -27,7 +21,7 @@ def history_cmd(
     metric: Annotated[Optional[str], typer.Option("--metric", help="One metric: a key (eol_date, ttft) or a phrase naming it (维护模式).")] = None,
     topic: Annotated[Optional[str], typer.Option("--topic", help="Only this topic's living doc (default: every living doc).")] = None,
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Only what the KB held then (a date: the whole day).")] = None,
-    fmt: Annotated[Format, typer.Option("--format", help="text or json.")] = Format.text,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json.")] = TextOrJson.text,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw the values over time to FILE.svg or FILE.png (needs kb[plot]).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing --plot file.")] = False,
     kb: KbOption = None,
@@ -68,7 +62,7 @@ def history_cmd(
     finally:
         opened.close()
     picture = plot_history(history, suffix) if plot is not None else None
-    if fmt is Format.json:
+    if fmt is TextOrJson.json:
         sys.stdout.write(history.model_dump_json(indent=2) + "\n")
     else:
         _print_history(history)

@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, app, blocks_wanted, console, load, print_rows
-
-
-class SourcesFormat(str, Enum):
-    """Output of ``kb sources``: a table (blocks in a pipe) or the JSON of docs/sources.md."""
-
-    text = "text"
-    json = "json"
+from kb.cli.common import Column, KbOption, TextOrJson, app, blocks_wanted, console, load, print_rows
 
 
 @app.command("sources")
@@ -25,7 +17,7 @@ def sources_cmd(
     since: Annotated[Optional[str], typer.Option(help="Count numbers written at or after this ISO date/time.")] = None,
     until: Annotated[Optional[str], typer.Option(help="Count numbers written before this ISO date/time "
                                                       "(the living doc is the version of that time).")] = None,
-    fmt: Annotated[SourcesFormat, typer.Option("--format", help="text or json.")] = SourcesFormat.text,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json.")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:
     """The source ledger: per author and per cited site, what became of its secondhand numbers.
@@ -61,7 +53,7 @@ def sources_cmd(
         ledger = build_ledger(opened, topic, window)
     finally:
         opened.close()
-    if fmt is SourcesFormat.json:
+    if fmt is TextOrJson.json:
         sys.stdout.write(json.dumps(ledger.as_dict(), ensure_ascii=False, indent=2) + "\n")
         return
     columns = (Column("source", options={"no_wrap": True}), Column("type"),

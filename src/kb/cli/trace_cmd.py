@@ -4,19 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
-from enum import Enum
 from typing import Annotated, Any, Optional
 
 import typer
 
-from kb.cli.common import KbOption, app, escape_controls, load
-
-
-class TraceFormat(str, Enum):
-    """``--format`` of ``kb trace``."""
-
-    text = "text"
-    json = "json"
+from kb.cli.common import KbOption, TextOrJson, app, escape_controls, load
 
 
 @app.command("trace")
@@ -24,7 +16,7 @@ def trace_cmd(
     subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….")],
     metric: Annotated[Optional[str], typer.Option("--metric", help="Only this metric key (e.g. ci_job_minutes).")] = None,
     topic: Annotated[Optional[str], typer.Option("--topic", help="Only chains with a hop in a file of this topic.")] = None,
-    fmt: Annotated[TraceFormat, typer.Option("--format", help="text or json.")] = TraceFormat.text,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json.")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:
     """Relay chains of a subject's values: who stated each value first, who relayed it, where it changed.
@@ -48,7 +40,7 @@ def trace_cmd(
         result = trace(opened, subject, metric=metric, topic=topic)
     finally:
         opened.close()
-    if fmt is TraceFormat.json:
+    if fmt is TextOrJson.json:
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=1) + "\n")
     else:
         sys.stdout.write(escape_controls(render_text(result)))
