@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb import __version__
-from kb.store import FileRow, FileRows, Store
+from kb.store import FileRow, FileRows, Store, files_digest
 from kb.textio import Problem
 
 if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
@@ -123,12 +124,6 @@ def _utf8(name: str) -> bool:
     return True
 
 
-def _signature(found: list[tuple[str, os.stat_result]]) -> str:
-    """The files found on disk as :meth:`kb.store.Store.files_signature` writes the stored ones:
-    equal when every file is stored with its size, mtime and ctime, and no other is."""
-    return "\x1e".join(f"{rel}\x1f{st.st_mtime_ns}\x1f{st.st_ctime_ns}\x1f{st.st_size}" for rel, st in found)
-
-
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
     source (:data:`PARSER_SOURCES`) and the config."""
@@ -155,9 +150,13 @@ def unchanged(root: Path, st: Store) -> IngestReport | None:
 
 
 def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
-    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is."""
-    mine = _signature(found)
-    return mine.count("\x1f") == 3 * len(found) and mine == st.files_signature()  # (no separator in a name)
+    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is: one
+    digest each side (:func:`kb.store.files_digest`; the store's is kept between runs)."""
+    try:
+        mine = files_digest([(rel, s.st_mtime_ns, s.st_ctime_ns, s.st_size) for rel, s in found])
+    except struct.error:  # a time beyond 64 bits: compared file by file
+        return False
+    return mine == st.files_digest()
 
 
 PARSER_SOURCES = ("__init__.py", "parse.py", "parsed.py", "frontmatter.py", "textio.py", "claims.py", "errors.py",
