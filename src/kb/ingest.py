@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,7 +112,7 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                 except OSError as exc:
                     if problems is not None:
                         problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
-    found.sort()
+    found.sort(key=itemgetter(0))  # by path: a key of str sorts 2-3x faster than the tuples (unique paths)
     return iter(found)
 
 
