@@ -305,10 +305,8 @@ class Store:
         if own:
             db.execute("BEGIN")  # one snapshot: the generations and the rows they stand for
         try:
-            gens, kept = db.execute(
-                "SELECT json_array((SELECT value FROM meta WHERE key='files_gen'), "
-                "(SELECT value FROM meta WHERE key='stat_gen')), "
-                "(SELECT value FROM meta WHERE key='files_digest')").fetchone()
+            values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('files_gen', 'stat_gen', 'files_digest')"))
+            gens, kept = json.dumps([values.get("files_gen"), values.get("stat_gen")]), values.get("files_digest")
             try:
                 got = json.loads(kept) if kept else None
             except ValueError:
@@ -329,8 +327,8 @@ class Store:
     def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
         """Record new times for a file whose content hash did not change."""
         self.db.execute("UPDATE files SET mtime_ns=?, ctime_ns=?, size=? WHERE path=?", (mtime_ns, ctime_ns, size, path))
-        self.db.execute("INSERT INTO meta VALUES ('stat_gen', '1') "  # (see files_digest)
-                        "ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('stat_gen', '0')")  # (see files_digest)
+        self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stat_gen'")
 
     def remove(self, paths: Iterable[str]) -> None:
         """Forget files and everything parsed from them."""
