@@ -5,16 +5,18 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
+import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb import __version__
-from kb.store import FileRow, FileRows, Store
+from kb.store import FileRow, FileRows, Store, files_digest
 from kb.textio import Problem
 
 if TYPE_CHECKING:  # the parser is imported only when a file is to be parsed: not on the no-change path
@@ -74,7 +76,14 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
 
     Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
     A folder that cannot be read is reported in ``problems`` (when given) and skipped.
+    The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
+    KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
+    with _no_gc_passes():
+        return iter(_walk(root, problems))
+
+
+def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat_result]]:
     found: list[tuple[str, os.stat_result]] = []
     for top in SCAN_DIRS:
         base = root / top
@@ -110,8 +119,8 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
                 except OSError as exc:
                     if problems is not None:
                         problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
-    found.sort()
-    return iter(found)
+    found.sort(key=itemgetter(0))  # by path: a key of str sorts 2-3x faster than the tuples (unique paths)
+    return found
 
 
 def _utf8(name: str) -> bool:
@@ -121,12 +130,6 @@ def _utf8(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
-
-
-def _signature(found: list[tuple[str, os.stat_result]]) -> str:
-    """The files found on disk as :meth:`kb.store.Store.files_signature` writes the stored ones:
-    equal when every file is stored with its size, mtime and ctime, and no other is."""
-    return "\x1e".join(f"{rel}\x1f{st.st_mtime_ns}\x1f{st.st_ctime_ns}\x1f{st.st_size}" for rel, st in found)
 
 
 def fingerprint(config: KbConfig) -> str:
@@ -155,9 +158,14 @@ def unchanged(root: Path, st: Store) -> IngestReport | None:
 
 
 def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
-    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is."""
-    mine = _signature(found)
-    return mine.count("\x1f") == 3 * len(found) and mine == st.files_signature()  # (no separator in a name)
+    """Every file of ``found`` is stored with its size, mtime and ctime, and no other is: one
+    digest each side (:func:`kb.store.files_digest`; the store's is kept between runs)."""
+    try:
+        with _no_gc_passes():  # (a generator: each row is freed as it is packed)
+            mine = files_digest((rel, s.st_mtime_ns, s.st_ctime_ns, s.st_size) for rel, s in found)
+    except struct.error:  # a time beyond 64 bits: compared file by file
+        return False
+    return mine == st.files_digest()
 
 
 PARSER_SOURCES = ("__init__.py", "parse.py", "parsed.py", "frontmatter.py", "textio.py", "claims.py", "errors.py",

@@ -273,8 +273,9 @@ class OwnBriefs:
                     self._all.setdefault(c.provenance.path, set()).add(c.id)
         if self._all is not None:
             return self._all.get(path, set())
-        if path not in self._derived:
-            self._derived[path] = {c.id for c in self._store.claims(path=path) if is_derived(c)}
+        if path not in self._derived:  # only claims whose JSON holds a mark are read (a pre-filter)
+            self._derived[path] = {c.id for mark in DERIVED_JSON_MARKS
+                                   for c in self._store.claims(path=path, json_has=mark) if is_derived(c)}
         return self._derived[path]
 
     def __contains__(self, m: MentionRow) -> bool:

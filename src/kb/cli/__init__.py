@@ -2,6 +2,11 @@
 
 Each command lives in its own module of this package and registers itself on :data:`app`;
 :func:`main` maps :class:`kb.errors.KbError` to its exit code (``--traceback`` re-raises).
+
+The command modules do not use ``from __future__ import annotations``: Typer reads every
+command's parameters on every run (``kb --version`` too), and string annotations are evaluated
+four times each (~400 ``eval`` calls, ~15 ms CPU); an annotation naming a type imported only
+for type checking is written as a string.
 """
 
 from __future__ import annotations

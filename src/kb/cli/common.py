@@ -1,6 +1,5 @@
 """Shared pieces of the command line: the Typer app, consoles, global options, progress."""
 
-from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -39,7 +38,7 @@ def escape_controls(text: str) -> str:
     return _CONTROL_RE.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
 
 
-def _escaped_text(text: Text) -> Text:
+def _escaped_text(text: "Text") -> "Text":
     """A styled Text with :func:`escape_controls` applied piece by piece, styles kept."""
     from rich.text import Text
 
@@ -88,7 +87,7 @@ class _LazyConsole:
         self._console: Console | None = None
 
     @property
-    def real(self) -> Console:
+    def real(self) -> "Console":
         """The console itself (for APIs that want a ``Console``)."""
         if self._console is None:
             self._console = _plain_console_class()(**self._options)
@@ -98,8 +97,8 @@ class _LazyConsole:
         return getattr(self.real, name)
 
 
-console: Console = _LazyConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)  # type: ignore[assignment]
-console_err: Console = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, markup=False,  # type: ignore[assignment]
+console: "Console" = _LazyConsole(highlight=False, soft_wrap=True, markup=False, emoji=False)  # type: ignore[assignment]
+console_err: "Console" = _LazyConsole(stderr=True, highlight=False, soft_wrap=True, markup=False,  # type: ignore[assignment]
                                     emoji=False)
 
 
@@ -249,7 +248,7 @@ PROGRESS_EVERY = 10.0
 
 
 @contextmanager
-def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> Iterator[Progress]:
+def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "Iterator[Progress]":
     """A ``progress(done, total)`` callback for long work.
 
     On a terminal (stderr) a rich bar appears once the work has taken :data:`PROGRESS_DELAY`
@@ -291,7 +290,7 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> Ite
             bar[0].stop()
 
 
-def load(kb: Path | None = None, *, quiet: bool = False) -> Kb:
+def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
     """Open the KB (``--kb`` of the command, else the global one) with an up-to-date store.
 
     Problems met while ingesting are printed to stderr as warnings unless ``quiet``.

@@ -1,6 +1,5 @@
 """Commands of the foundation: ``kb init``, ``kb ingest``, ``kb claims``."""
 
-from __future__ import annotations
 
 import sys
 from enum import Enum
@@ -135,7 +134,7 @@ def claims_cmd(
         _print_table(claims)
 
 
-def _print_table(claims: list[Claim]) -> None:
+def _print_table(claims: "list[Claim]") -> None:
     """A table on a wide terminal; in a pipe or on a narrow terminal one block per claim, so
     that ``path:line`` and the text never shrink to nothing (:func:`print_rows`)."""
     columns = (Column("kind", pad=15, options={"no_wrap": True}), Column("source", options={"no_wrap": True}),

@@ -1,6 +1,5 @@
 """The nightly commands: ``kb diff``, ``kb digest``, ``kb bump`` (issue 3)."""
 
-from __future__ import annotations
 
 import sys
 from enum import Enum
@@ -98,7 +97,7 @@ def diff_cmd(
         raise typer.Exit(int(ExitCode.FINDINGS))
 
 
-def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
+def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
     from kb.livedoc import load_living_doc
     from kb.nightly import check_topic_name
     from kb.parse import Parser
@@ -144,7 +143,7 @@ def _version_diff(opened: Kb, topic: str, v_from: str | None, v_to: str | None, 
         console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
 
 
-def section_changes(r: SectionRef) -> list[str]:
+def section_changes(r: "SectionRef") -> list[str]:
     """Lines saying what changed inside one section of a version diff: ``+``/``-`` claims
     (with their line), ``~`` values of a subject + metric, ``+``/``-`` values not already
     shown by a claim listed on the same line (``--format json`` has them all)."""
@@ -158,13 +157,13 @@ def section_changes(r: SectionRef) -> list[str]:
     return out
 
 
-def conflict_values(c: ConflictOut) -> str:
+def conflict_values(c: "ConflictOut") -> str:
     """One line per value of a conflict: the value, where it stands (living-doc/window) and
     every ``path:line`` stating it (``2026-03-21  window  inbox/jay/….md:12, …``)."""
     return "\n".join(f"{v.raw}  {'/'.join(v.origin)}  {', '.join(v.sources)}" for v in c.values)
 
 
-def _print_diff(r: DiffResult) -> None:
+def _print_diff(r: "DiffResult") -> None:
     from kb.window import to_minute
 
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],

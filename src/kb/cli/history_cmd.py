@@ -1,6 +1,5 @@
 """``kb history SUBJECT``: the timeline of a subject's values, per source and per doc version (issue 10)."""
 
-from __future__ import annotations
 
 import sys
 from pathlib import Path
@@ -86,7 +85,7 @@ def _when(iso: str | None) -> str:
     return to_minute(iso) if iso else "(no stamp)"
 
 
-def _print_history(h: History) -> None:
+def _print_history(h: "History") -> None:
     """One row per value stated, oldest first: doc versions and sources on one timeline."""
     rows: list[tuple[str, tuple[str, ...]]] = []
     for v in h.versions:

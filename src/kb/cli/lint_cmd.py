@@ -1,6 +1,5 @@
 """``kb lint``: lint living documents (rules in :mod:`kb.lint`), text/json/sarif/github output."""
 
-from __future__ import annotations
 
 import sys
 from enum import Enum
@@ -97,7 +96,7 @@ def _write_bytes(data: bytes) -> None:
     out.flush()
 
 
-def _print_rich(run: LintRun) -> None:
+def _print_rich(run: "LintRun") -> None:
     from rich.text import Text
 
     for result in run.results:

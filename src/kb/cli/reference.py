@@ -3,7 +3,6 @@
 Regenerate with ``python -m kb.cli.reference > docs/cli.md``.
 """
 
-from __future__ import annotations
 
 from typing import Any
 

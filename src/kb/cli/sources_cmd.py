@@ -1,6 +1,5 @@
 """Command ``kb sources``: the source ledger, per author and per cited site (kb.ledger)."""
 
-from __future__ import annotations
 
 import json
 import sys

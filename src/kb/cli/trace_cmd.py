@@ -1,6 +1,5 @@
 """Command ``kb trace``: each value of a subject from its earliest source to every relay (kb.relay)."""
 
-from __future__ import annotations
 
 import json
 import sys

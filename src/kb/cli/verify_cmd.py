@@ -1,6 +1,5 @@
 """Commands ``kb verify`` and ``kb card new``: arXiv ids against arXiv and the KB; new paper cards."""
 
-from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
@@ -142,7 +141,7 @@ def verify_cmd(
     raise typer.Exit(int(tally.exit_code(strict)))
 
 
-def _stream_json(results: Iterator[VerifyResult], tally: Tally) -> None:
+def _stream_json(results: "Iterator[VerifyResult]", tally: "Tally") -> None:
     out = sys.stdout
     out.write("[")
     first = True
@@ -155,13 +154,13 @@ def _stream_json(results: Iterator[VerifyResult], tally: Tally) -> None:
     out.flush()
 
 
-def _headline(r: VerifyResult) -> str:
+def _headline(r: "VerifyResult") -> str:
     label = r.id + (f"v{r.version}" if r.version else "") if r.id else r.input
     line = f"{label}: {r.status.upper()}"
     return line + (f" ({'; '.join(r.reasons)})" if r.reasons else "")
 
 
-def _print_table(results: list[VerifyResult]) -> None:
+def _print_table(results: "list[VerifyResult]") -> None:
     """One row per id: a table on a wide terminal, else one block per id (:func:`print_rows`)."""
     columns = (Column("status", pad=10), Column("id", options={"no_wrap": True}),
                Column("arXiv title", body=True, options={"ratio": 2, "overflow": "fold"}),
@@ -186,7 +185,7 @@ def _print_table(results: list[VerifyResult]) -> None:
     print_rows(columns, rows)
 
 
-def _print_detail(r: VerifyResult) -> None:
+def _print_detail(r: "VerifyResult") -> None:
     from rich.text import Text
 
     console.print()
@@ -252,7 +251,7 @@ def card_new_cmd(
     try:
         lookup = Lookup(opened.store, api_url=opened.config.arxiv.api_url, offline=offline, refresh=refresh)
 
-        def record_for(key: str) -> SourceRecord | None:
+        def record_for(key: str) -> "SourceRecord | None":
             answer = lookup.answers([key])[key]
             if answer.state == "unverified":
                 raise SourceUnavailable(f"{key}: {answer.note}; the card needs arXiv's metadata, try again later")
