@@ -172,7 +172,8 @@ def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
     Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
     (:func:`kb.cards.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
     """
-    index = TitleIndex(known_titles(kb.store, cards) if titles is None else titles, kb.config.diff.title_threshold)
+    index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
+                            kb.config.diff.title_threshold)
     front = doc.parsed.front_end if doc.front_present else 0
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
@@ -191,15 +192,24 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     (a new card re-parses nothing). Their kind is decided as the parser decides it: an explicit
     tag, a cue (:mod:`kb.extract.kinds`), else the file role's default.
 
+    The matcher of the titles (12+ characters) is kept in the store between runs
+    (:meth:`kb.store.Store.kept`, keyed by the titles and the matcher's code).
+
     :returns: one claim per such line, not already a claim's line, with the titled papers as
         subjects.
     """
     from kb.claims import Provenance, claim_id
-    from kb.diff.attrib import NameMatcher
+    from kb.diff.attrib import NameMatcher, names_code
     from kb.textio import decode
 
-    names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
-    matcher = NameMatcher({n: k for n, k in names.items() if len(n) >= 12})
+    def build() -> list[Any]:
+        names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
+        built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
+        return built[0].state()
+
+    built: list[NameMatcher] = []  # kept between runs, keyed by the titles (a changed one builds it again)
+    state = kb.store.kept("title_names", [names_code(), titles], build)
+    matcher = built[0] if built else NameMatcher.from_state(state)
     if not matcher:
         return []
     taken: dict[str, set[int]] = defaultdict(set)
