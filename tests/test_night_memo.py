@@ -88,7 +88,7 @@ TEXTS = [
 
 
 @pytest.mark.parametrize(("text", "found"), TEXTS)
-def test_name_matcher_longest_first_across_prefix_tiers_and_from_its_state(text: str, found: list) -> None:
+def test_name_matcher_longest_first_and_from_its_state(text: str, found: list) -> None:
     fresh = NameMatcher(NAMES)
     assert fresh.find(text) == found
     again = NameMatcher.from_state(json.loads(json.dumps(fresh.state())))  # as read back from the store

@@ -269,27 +269,16 @@ class NameMatcher:
         self._index()
 
     def _index(self) -> None:
-        """Where names can start and which to try there, from ``key_of`` alone.
-
-        Names of four characters or more are tried by their first four characters, and those
-        of 8+ and 16+ characters also by their first 8 and 16 (``_PREFIXES``): at one position
-        the lengths tried are those of names sharing the text's first 16, then 8, then 4
-        characters, longest first — the order of trying every name longest first, without
-        slicing the text for lengths no name there has (thousands of titles sharing common
-        first words). Names of two or three characters are in ``_short``, tried last.
-        """
+        """Where names can start and which to try there, from ``key_of`` alone."""
+        by_prefix: dict[str, dict[int, set[str]]] = {}
         self._short: frozenset[str] = frozenset(n for n in self.key_of if len(n) < 4)
-        tiers: dict[str, list[dict[str, dict[int, set[str]]]]] = {}
         for name in self.key_of:
             if len(name) >= 4:
-                tier = sum(len(name) >= p for p in _PREFIXES) - 1  # 0: 4-7, 1: 8-15, 2: 16+ characters
-                levels = tiers.setdefault(name[:4], [{}, {}, {}])
-                levels[tier].setdefault(name[:_PREFIXES[tier]], {}).setdefault(len(name), set()).add(name)
-        # first four characters -> ({first 16: [(length, names)]}, {first 8: …}, {first 4: …}), longest first
-        self._buckets = {p: tuple({pre: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True,
-                                                key=lambda x: x[0]) for pre, d in levels[t].items()}
-                                  for t in (2, 1, 0))
-                         for p, levels in tiers.items()}
+                by_prefix.setdefault(name[:4], {}).setdefault(len(name), set()).add(name)
+        # first four characters -> [(length, names of that length)], longest first; names of two
+        # or three characters in `_short` (tried after every longer name at the same position)
+        self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
+                         for p, d in by_prefix.items()}
         firsts = {n[:2] for n in self.key_of}
         # where a name can start: one C-speed scan for the names' first two characters, so the
         # Python loop below visits only those positions (thousands of card titles, 200k claims).
@@ -308,10 +297,9 @@ class NameMatcher:
 
     def state(self) -> list[Any]:
         """What :meth:`from_state` builds the same matcher from, JSON-able: the folded names,
-        the short ones, the prefix tiers and the start pattern (nothing folded or sorted again)."""
+        the short ones, the buckets and the start pattern (nothing folded or sorted again)."""
         return [self.key_of, sorted(self._short),
-                [[p, [[[pre, [[n, sorted(names)] for n, names in lengths]] for pre, lengths in level.items()]
-                      for level in levels]] for p, levels in self._buckets.items()],
+                [[p, [[n, sorted(names)] for n, names in lengths]] for p, lengths in self._buckets.items()],
                 self._starts.pattern if self._starts is not None else None]
 
     @classmethod
@@ -321,8 +309,7 @@ class NameMatcher:
         m = cls.__new__(cls)
         m.key_of = key_of
         m._short = frozenset(short)
-        m._buckets = {p: tuple({pre: [(n, frozenset(names)) for n, names in lengths] for pre, lengths in level}
-                               for level in levels) for p, levels in buckets}
+        m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
         m._starts = re.compile(starts) if starts is not None else None
         return m
 
@@ -341,32 +328,19 @@ class NameMatcher:
             i = m.start()
             if i < after or (i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-.")):
                 continue  # inside a name found, or inside an ASCII word: no bounded name starts here
-            found = False
-            levels = buckets.get(low[i:i + 4])
-            if levels is not None:
-                for level, width in zip(levels, _WIDTHS):
-                    for length, names in level.get(low[i:i + width], ()):
-                        end = i + length
-                        if low[i:end] in names and _bounded(text, i, end):
-                            out.append((self.key_of[low[i:end]], i, end))
-                            after = end
-                            found = True
-                            break
-                    if found:
-                        break
-            if not found:
+            for length, names in buckets.get(low[i:i + 4], ()):
+                end = i + length
+                if low[i:end] in names and _bounded(text, i, end):
+                    out.append((self.key_of[low[i:end]], i, end))
+                    after = end
+                    break
+            else:
                 for end in (i + 3, i + 2):
                     if low[i:end] in short and _bounded(text, i, end):
                         out.append((self.key_of[low[i:end]], i, end))
                         after = end
                         break
         return out
-
-
-_PREFIXES = (4, 8, 16)
-"""Prefix lengths :class:`NameMatcher` groups names of at least that many characters by."""
-_WIDTHS = (16, 8, 4)
-"""The same, in the order :meth:`NameMatcher.find` tries them (longest names first)."""
 
 
 _HEADING_NUMBER_RE = re.compile(r"^[\s#§\d.、)）:：\-–—*_]*")
