@@ -110,3 +110,42 @@ def test_store_kept_builds_once_per_inputs(tmp_path: Path) -> None:
     assert store.kept("memo", ["x", 2], build) == {"n": 2, "pair": ["a", "b"]}  # other inputs: built again
     assert store.kept("memo", ["x", 1], build) == {"n": 3, "pair": ["a", "b"]}  # one memo per name
     store.close()
+
+
+INBOX_FILES = {
+    "kb.yaml": KB_YAML,
+    "organized/knowledge/inference.md": DOC,
+    "inbox/jay/2026-07-29T1000-a.md": "# a\n\n- vLLM 吞吐 2.0×。\n",
+    "inbox/jay/2026-07-30T1000-b.md": "# b\n\n- vLLM 吞吐 2.1×。\n",
+    "inbox/tom/2026-07-31T0900-c.md": "# c\n\n- vLLM 吞吐 2.2×。\n",
+    "inbox/tom/2026-08-01-inference-e1prep.md": "# own brief\n\n- vLLM 吞吐 2.3×。\n",  # the topic's own brief
+    "inbox/li/2062-07-31T0900-typo.md": "# typo\n\n- vLLM 吞吐 2.4×。\n",  # a stamp decades away
+}
+
+
+@pytest.mark.parametrize("kept", [1, 2, 3, 64])
+def test_newest_inbox_night_from_the_kept_newest_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                       kept: int) -> None:
+    import kb.nightly as nightly
+    from datetime import datetime, timedelta, timezone
+    from kb.workspace import open_kb
+
+    monkeypatch.setattr(nightly, "_NEWEST_KEPT", kept)  # 1-3: the kept files cannot answer: queried
+    root = write_files(tmp_path / "kb", INBOX_FILES)
+    tz = timezone(timedelta(hours=8))  # kb.yaml's
+    kb = open_kb(root)
+    try:
+        for now, night, future in [
+            (datetime(2026, 8, 1, 12, tzinfo=tz), "2026-07-31", ["inbox/li/2062-07-31T0900-typo.md"]),
+            (datetime(2026, 7, 30, 0, tzinfo=tz), "2026-07-30", ["inbox/li/2062-07-31T0900-typo.md",
+                                                                          "inbox/tom/2026-07-31T0900-c.md",
+                                                                          "inbox/tom/2026-08-01-inference-e1prep.md"]),
+            (datetime(2026, 7, 27, 0, tzinfo=tz), None, [p for p in sorted(INBOX_FILES) if p.startswith("inbox/")]),
+            (datetime(2062, 8, 1, 0, tzinfo=tz), "2062-07-31", []),
+        ]:
+            del kb.report.problems[:]
+            got = nightly.newest_inbox_night(kb, "inference", now)
+            assert (got.isoformat() if got else None) == night, now
+            assert [p.path for p in kb.report.problems] == future, now
+    finally:
+        kb.close()
