@@ -175,6 +175,21 @@ class TitleIndex:
             if len(keys) == 1 and len(head) >= _MIN_EXACT:
                 self.exact.setdefault(head, next(iter(keys)))
 
+    @classmethod
+    def kept(cls, store: Store, titles: Sequence[tuple[str, str]], threshold: float) -> TitleIndex:
+        """The same index as ``TitleIndex(titles, threshold)``, its exact names and fuzzy
+        choices kept in the store between runs (:meth:`kb.store.Store.kept`, keyed by the
+        titles themselves and this module's code), so a night on a KB of thousands of titles
+        normalises none of them when no title changed; any changed title builds it again."""
+        def build() -> list[Any]:
+            index = cls(titles, threshold)
+            return [index.exact, index.choices, index.keys]
+
+        exact, choices, keys = store.kept("title_index", [_card_code(), unicodedata.unidata_version, titles], build)
+        index = cls((), threshold)
+        index.exact, index.choices, index.keys = exact, choices, keys
+        return index
+
     def __len__(self) -> int:
         return len(self.exact)
 

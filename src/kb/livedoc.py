@@ -23,7 +23,7 @@ from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.entities import EntityMatcher
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.parsed import Heading, Mention, ParsedFile
-from kb.paths import read_inside
+from kb.paths import KNOWLEDGE_DIR, read_inside  # noqa: F401 - KNOWLEDGE_DIR re-exported
 from kb.textio import Problem, decode
 
 if TYPE_CHECKING:
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from kb.parse import Parser
     from kb.store import Store
 
-KNOWLEDGE_DIR = "organized/knowledge"
 _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
 
 

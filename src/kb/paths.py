@@ -18,6 +18,9 @@ from kb.errors import InputError
 
 CONFIG_NAME = "kb.yaml"
 """The KB's config file, at its root (or in ``KB_CONFIG_DIR``: :func:`kb.config_kept.config_file`)."""
+KNOWLEDGE_DIR = "organized/knowledge"
+"""The folder of the living documents (``<topic>.md``) and their ``history/`` (DESIGN.md §1;
+re-exported by :mod:`kb.livedoc`)."""
 
 
 def is_kb_root(folder: Path) -> bool:

@@ -185,6 +185,9 @@ def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = Non
     :param cards: the cards, when the caller has loaded them already (a night: the same list
         its diff reads); :param titles: likewise ``known_titles`` of those cards.
     :param headings: more heading texts (a night's baseline: a snapshot's headings).
+    What it knows by name is kept in the store between runs (:class:`kb.diff.attrib.Attributor`
+    ``store``): a plain one (no ``held``, no more headings: the look-ups) and one with more
+    headings (a night, ``--as-of``) under two keys, so neither builds the other's again.
     """
     from kb.diff.attrib import Attributor
 
@@ -192,12 +195,15 @@ def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = Non
 
     if cards is None:
         cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
-    if held is None:
-        held_headings = kb.store.heading_texts("living-doc")
+    if held is None:  # living docs are under organized/knowledge (kb.parse.role_of): one path range, not every file
+        from kb.paths import KNOWLEDGE_DIR
+
+        held_headings = kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc")
     else:
         held_headings = held.headings()
     return Attributor(kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,
-                      [*held_headings, *headings])
+                      [*held_headings, *headings], store=kb.store,
+                      memo="attributor_names" if held is None and not headings else "attributor_names_more")
 
 
 def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

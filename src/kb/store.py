@@ -366,6 +366,15 @@ class Store:
         return [h.get("text", "") for (js,) in self.db.execute(
             "SELECT headings FROM files WHERE role=? ORDER BY path", (role,)) for h in json.loads(js)]
 
+    def heading_texts_in(self, folder: str, role: str) -> list[str]:
+        """:meth:`heading_texts` of the files of ``role`` under ``folder`` (KB-relative, no
+        trailing ``/``), read through the primary key's path range instead of every row (the
+        living docs' headings of a KB of 12k files: its few files under ``organized/knowledge``)."""
+        lo = folder.rstrip("/") + "/"
+        return [h.get("text", "") for (js,) in self.db.execute(
+            "SELECT headings FROM files WHERE path >= ? AND path < ? AND role=? ORDER BY path",
+            (lo, lo[:-1] + chr(ord("/") + 1), role)) for h in json.loads(js)]
+
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""
         r = self.db.execute("SELECT * FROM files WHERE path=?", (path,)).fetchone()
@@ -450,6 +459,36 @@ class Store:
     def cards_generation(self) -> str | None:
         """The write generation of the card rows (``meta`` ``cards_gen``; see :meth:`files_stamp`)."""
         return self.meta("cards_gen")
+
+    def kept(self, name: str, inputs: Any, build: Callable[[], Any]) -> Any:
+        """A value derived from ``inputs``, kept between runs in ``meta`` key ``name``.
+
+        The memo is keyed by a digest of the inputs themselves (their JSON text), not by a
+        stamp of the store, so it cannot outlive what it was built from: any change of an input
+        (a card, an alias, a link text, a heading) is another digest, and the value is built
+        again. ``build()`` must return a JSON-able value that depends on ``inputs`` only (and on
+        the code that builds it: put a digest of that code into ``inputs``); what comes back from
+        the store is its JSON round trip (tuples read back as lists). A store that cannot be
+        written (read-only, busy, inside a transaction) keeps nothing: the value is built each time.
+
+        :param name: the ``meta`` key (one memo per name: the last inputs win).
+        :param inputs: any JSON-able value (keys in the order given).
+        """
+        import hashlib
+
+        digest = hashlib.blake2b(json.dumps(inputs, separators=(",", ":")).encode(), digest_size=16).hexdigest()
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (name,)).fetchone()
+        if row is not None and row[0].startswith(f'["{digest}",'):
+            kept = json.loads(row[0])
+            if isinstance(kept, list) and len(kept) == 2 and kept[0] == digest:
+                return kept[1]
+        text = json.dumps([digest, build()], ensure_ascii=False, separators=(",", ":"))
+        if not self.db.in_transaction:
+            try:
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, text))
+            except sqlite3.OperationalError:  # read-only or busy: built again next time
+                pass
+        return json.loads(text)[1]  # as a later run reads it back, so both runs see one shape
 
     def meta(self, key: str) -> str | None:
         """One ``meta`` value, else None."""

@@ -23,8 +23,10 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from kb.cards import Card
+from kb.store import Store
 from kb.claims import Claim, Quantity
 from kb.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
@@ -264,6 +266,10 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
+        self._index()
+
+    def _index(self) -> None:
+        """Where names can start and which to try there, from ``key_of`` alone."""
         by_prefix: dict[str, dict[int, set[str]]] = {}
         self._short: frozenset[str] = frozenset(n for n in self.key_of if len(n) < 4)
         for name in self.key_of:
@@ -288,6 +294,24 @@ class NameMatcher:
             if other:
                 alts.append("(?=(?:" + "|".join(re.escape(p) for p in other) + "))")
             self._starts = re.compile("|".join(alts))
+
+    def state(self) -> list[Any]:
+        """What :meth:`from_state` builds the same matcher from, JSON-able: the folded names,
+        the short ones, the buckets and the start pattern (nothing folded or sorted again)."""
+        return [self.key_of, sorted(self._short),
+                [[p, [[n, sorted(names)] for n, names in lengths]] for p, lengths in self._buckets.items()],
+                self._starts.pattern if self._starts is not None else None]
+
+    @classmethod
+    def from_state(cls, state: Sequence[Any]) -> NameMatcher:
+        """The matcher whose :meth:`state` is ``state`` (as read back from JSON)."""
+        key_of, short, buckets, starts = state
+        m = cls.__new__(cls)
+        m.key_of = key_of
+        m._short = frozenset(short)
+        m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
+        m._starts = re.compile(starts) if starts is not None else None
+        return m
 
     def __bool__(self) -> bool:
         return bool(self.key_of)
@@ -452,6 +476,55 @@ class View:
     cell), not those named in passing (``其他如 llama.cpp``, ``such as llama.cpp``)."""
 
 
+def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, str]],
+           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
+    ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
+    title, labels: key -> heading label or kb.yaml canonical name)``."""
+    names = entity_names(config)
+    for name, key in heading_names(headings):
+        names.setdefault(name.lower(), key)
+    labels = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
+    known: dict[str, str] = {}
+    group: dict[str, str] = {}
+    for card in cards:
+        for n in card.names():
+            low = n.strip().lower()
+            if len(low) < 3 or low.replace(".", "").isdigit():
+                continue
+            other = names.get(low)
+            if other is not None and other.startswith("entity:"):
+                group.setdefault(other, card.key)  # type: ignore[arg-type]
+            else:
+                names.setdefault(low, card.key)  # type: ignore[arg-type]
+    # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
+    # and arXiv cache titles, whole titles only (12+ characters), never over a name above
+    for key, title in titles:
+        low = " ".join(title.strip().strip("*_.。 ").split()).lower()
+        if title.strip():
+            known.setdefault(key, " ".join(title.split()))
+        if len(low) >= 12:
+            names.setdefault(low, key)
+    return names, group, known, labels
+
+
+@lru_cache(maxsize=1)
+def names_code() -> str:
+    """A digest of kb's version and the code :func:`_names` reads names with (this module,
+    kb.cards for card names, kb.extract.entities and kb.extract.arxiv_ids for headings): the
+    kept names of :class:`Attributor` are built again when any of it changes."""
+    import hashlib
+    from pathlib import Path
+
+    from kb import __version__
+
+    h = hashlib.blake2b(__version__.encode(), digest_size=8)
+    here = Path(__file__).resolve().parent.parent
+    for p in ("diff/attrib.py", "cards.py", "extract/entities.py", "extract/arxiv_ids.py"):
+        h.update((here / p).read_bytes())
+    return h.hexdigest()
+
+
 class Attributor:
     """Subject attribution for one KB (config entities + cards); see the module docstring.
 
@@ -465,41 +538,43 @@ class Attributor:
         (:func:`kb.cards.known_titles`: cards, arXiv link texts, the arXiv cache).
     :param headings: the living docs' heading texts: the names they give a node of their own
         are known subjects too (:func:`heading_names`; DESIGN.md §2: "living-doc headings").
+    :param store: when given, what the Attributor knows by name (:func:`_names`) is kept in it
+        between runs (:meth:`kb.store.Store.kept`, keyed by the entities, every card's key,
+        title and aliases, the titles, the headings and the code): a night on a KB of
+        thousands of cards reads it back instead of building it; any changed input builds it.
+    :param memo: the ``meta`` key it is kept under: callers whose inputs differ (a night adds
+        its baseline's headings) keep theirs apart, so they do not build each other's again.
     """
 
     def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = (),
-                 headings: Iterable[str] = ()) -> None:
+                 headings: Iterable[str] = (), *, store: Store | None = None,
+                 memo: str = "attributor_names") -> None:
         headings = list(headings)
-        names = entity_names(config)
-        for name, key in heading_names(headings):
-            names.setdefault(name.lower(), key)
-        self.labels: dict[str, str] = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
+        cards = sorted(cards, key=lambda c: c.path)
+        titles = list(titles)
         self._named: dict[str, str] = {}  # id -> the name written before it in brackets (learn)
-        self._titles: dict[str, str] = {}  # id -> a title the KB knows it by (titles)
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
-        self._group: dict[str, str] = {}
-        for card in sorted(cards, key=lambda c: c.path):
-            self.cards.setdefault(card.key, card)
+        for card in cards:
+            self.cards.setdefault(card.key, card)  # type: ignore[arg-type]
             self.by_path[card.path] = card
-            for n in card.names():
-                low = n.strip().lower()
-                if len(low) < 3 or low.replace(".", "").isdigit():
-                    continue
-                other = names.get(low)
-                if other is not None and other.startswith("entity:"):
-                    self._group.setdefault(other, card.key)
-                else:
-                    names.setdefault(low, card.key)
-        # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
-        # and arXiv cache titles, whole titles only (12+ characters), never over a name above
-        for key, title in titles:
-            low = " ".join(title.strip().strip("*_.。 ").split()).lower()
-            if title.strip():
-                self._titles.setdefault(key, " ".join(title.split()))
-            if len(low) >= 12:
-                names.setdefault(low, key)
-        self.matcher = NameMatcher(names)
+        built: list[NameMatcher] = []
+
+        def build() -> list[object]:
+            names, group, known, labels = _names(config, cards, titles, headings)
+            built.append(NameMatcher(names))
+            return [built[0].state(), group, known, labels]
+
+        if store is None:
+            _, group, known, labels = build()
+        else:  # kept between runs, keyed by every input (a changed card, alias, title or heading builds it again)
+            inputs = [names_code(), {k: list(v) for k, v in config.entities.items()},
+                      [[c.key, c.title, c.aliases] for c in cards], titles, headings]
+            matcher_state, group, known, labels = store.kept(memo, inputs, build)
+        self.labels: dict[str, str] = labels  # type: ignore[assignment]
+        self._titles: dict[str, str] = known  # type: ignore[assignment]  # id -> a title the KB knows it by
+        self._group: dict[str, str] = group  # type: ignore[assignment]
+        self.matcher = built[0] if built else NameMatcher.from_state(matcher_state)
         self._views: dict[tuple[str, str], View] = {}
         self._atts: dict[tuple[str, str], tuple[list[Anchor], Attribution]] = {}
         self._names_in: dict[str, list[str]] = {}

@@ -90,17 +90,44 @@ def newest_inbox_night(kb: Kb, topic: str, now: datetime | None = None) -> date 
     over, with a warning naming them, so one bad stamp does not pick a night decades away.
     """
     limit = (now or datetime.now(kb.config.tzinfo)) + timedelta(days=1)
-    future = [r[0] for r in kb.store.db.execute(
-        "SELECT path FROM files WHERE role='inbox' AND written_at > ? ORDER BY path", (limit.isoformat(),))]
+    future, newest = _newest_inbox(kb, topic, limit.isoformat())
     for path in future:
         kb.report.problems.append(Problem(path, 0, "dated in the future (a typo in its stamp or front matter?); "
                                           "not used to pick tonight's window", "warning"))
-    row = kb.store.db.execute(
+    return night_of(newest, kb.config) if newest else None
+
+
+_NEWEST_KEPT = 64
+"""How many of the newest inbox files :func:`_newest_inbox` keeps between runs."""
+
+
+def _newest_inbox(kb: Kb, topic: str, limit: str) -> tuple[list[str], str | None]:
+    """``(paths of inbox files dated after limit, by path; the newest written_at at or before
+    it, the topic's own briefs aside)``, read from the :data:`_NEWEST_KEPT` newest inbox files,
+    kept in the store between runs keyed by the files' write generation
+    (:meth:`kb.store.Store.files_stamp`): a KB of 10k inbox files is not scanned each night.
+    When the kept ones cannot answer (all of them dated after ``limit``, or all the topic's
+    own briefs), the files table is queried as before; own briefs are told apart by SQLite's
+    ``LIKE``, as that query does."""
+    db = kb.store.db
+    suffix = f"%{own_brief_suffix(topic)}"
+    rows = kb.store.kept("newest_inbox", [kb.store.files_stamp(), _NEWEST_KEPT], lambda: [list(r) for r in db.execute(
+        "SELECT written_at, path FROM files WHERE role='inbox' AND written_at IS NOT NULL "
+        "ORDER BY written_at DESC, path LIMIT ?", (_NEWEST_KEPT,))])
+    if len(rows) < _NEWEST_KEPT or rows[-1][0] <= limit:  # every inbox file after limit is among them
+        future = sorted(p for w, p in rows if w > limit)
+        for w, p in rows:
+            if w <= limit and db.execute("SELECT ? NOT LIKE ?", (p, suffix)).fetchone()[0]:
+                return future, w
+        if len(rows) < _NEWEST_KEPT:
+            return future, None
+    else:
+        future = [r[0] for r in db.execute(
+            "SELECT path FROM files WHERE role='inbox' AND written_at > ? ORDER BY path", (limit,))]
+    row = db.execute(
         "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND written_at <= ? "
-        "AND path NOT LIKE ?",
-        (limit.isoformat(), f"%{own_brief_suffix(topic)}"),
-    ).fetchone()
-    return night_of(row[0], kb.config) if row and row[0] else None
+        "AND path NOT LIKE ?", (limit, suffix)).fetchone()
+    return future, row[0] if row and row[0] else None
 
 
 def pick_window(kb: Kb, topic: str, *, since: str | None = None, until: str | None = None,
@@ -172,7 +199,8 @@ def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
     Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
     (:func:`kb.cards.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
     """
-    index = TitleIndex(known_titles(kb.store, cards) if titles is None else titles, kb.config.diff.title_threshold)
+    index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
+                            kb.config.diff.title_threshold)
     front = doc.parsed.front_end if doc.front_present else 0
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
@@ -191,15 +219,24 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     (a new card re-parses nothing). Their kind is decided as the parser decides it: an explicit
     tag, a cue (:mod:`kb.extract.kinds`), else the file role's default.
 
+    The matcher of the titles (12+ characters) is kept in the store between runs
+    (:meth:`kb.store.Store.kept`, keyed by the titles and the matcher's code).
+
     :returns: one claim per such line, not already a claim's line, with the titled papers as
         subjects.
     """
     from kb.claims import Provenance, claim_id
-    from kb.diff.attrib import NameMatcher
+    from kb.diff.attrib import NameMatcher, names_code
     from kb.textio import decode
 
-    names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
-    matcher = NameMatcher({n: k for n, k in names.items() if len(n) >= 12})
+    def build() -> list[Any]:
+        names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
+        built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
+        return built[0].state()
+
+    built: list[NameMatcher] = []  # kept between runs, keyed by the titles (a changed one builds it again)
+    state = kb.store.kept("title_names", [names_code(), titles], build)
+    matcher = built[0] if built else NameMatcher.from_state(state)
     if not matcher:
         return []
     taken: dict[str, set[int]] = defaultdict(set)
