@@ -131,10 +131,13 @@ def living_doc(rng: random.Random, topic: str, ids: list[str], end: date) -> str
     return "\n".join(out) + "\n"
 
 
-def generate(out: Path, inbox: int, cards: int, docs: int, seed: int) -> None:
-    """Write the synthetic KB to ``out`` (created; existing files are overwritten)."""
+def generate(out: Path, inbox: int, cards: int, docs: int, seed: int,
+             end: date = date(2026, 7, 31), card_base: int = 0) -> None:
+    """Write the synthetic KB to ``out`` (created; existing files are overwritten).
+
+    ``end`` is the newest inbox day and card date (files go backwards from it); cards are
+    numbered from ``card_base + 1``."""
     rng = random.Random(seed)
-    end = date(2026, 7, 31)
     (out / "inbox").mkdir(parents=True, exist_ok=True)
     (out / "organized/paper_cards").mkdir(parents=True, exist_ok=True)
     (out / "organized/knowledge").mkdir(parents=True, exist_ok=True)
@@ -155,16 +158,29 @@ def generate(out: Path, inbox: int, cards: int, docs: int, seed: int) -> None:
         (folder / f"{day.isoformat()}T{hhmm}-{author}-brief-{i}.md").write_text(inbox_file(rng, day, author, i), encoding="utf-8")
     ids: list[str] = []
     for c in range(cards):
-        created = datetime(2026, 7, 31, 16, 30) - timedelta(hours=4 * c)
+        created = datetime(end.year, end.month, end.day, 16, 30) - timedelta(hours=4 * c)
         aid = arxiv_id(rng, created.date())
         ids.append(aid)
         yymm, seq = aid.split(".")
-        (out / "organized/paper_cards" / f"{c + 1}-{yymm}-{seq}.md").write_text(
-            card_file(rng, c + 1, aid, created.replace(tzinfo=None)).replace(created.isoformat(), created.isoformat() + "+08:00"),
+        (out / "organized/paper_cards" / f"{card_base + c + 1}-{yymm}-{seq}.md").write_text(
+            card_file(rng, card_base + c + 1, aid, created.replace(tzinfo=None)).replace(created.isoformat(), created.isoformat() + "+08:00"),
             encoding="utf-8")
     for d in range(docs):
         topic = TOPICS[d % len(TOPICS)] if d < len(TOPICS) else f"topic{d}"
         (out / "organized/knowledge" / f"{topic}.md").write_text(living_doc(rng, topic, ids or ["2607.26627"], end), encoding="utf-8")
+
+
+def demo_in_background(demo: Path, out: Path, inbox: int, cards: int, docs: int) -> None:
+    """The demo KB's nights inside a synthetic KB of the given size, all of it dated before them.
+
+    ``demo`` is a KB folder (the repo's root); its ``kb.yaml``, ``organized/`` and ``inbox/`` are
+    copied over a synthetic KB that ends on 2026-07-24, with cards numbered from 1001, so the
+    2026-07-30/31 windows hold exactly the demo's files: a digest of them does the demo's work
+    plus whatever grows with the KB around it (issue 11: nightly cost flat in KB size)."""
+    generate(out, inbox, cards, docs, seed=7, end=date(2026, 7, 24), card_base=1000)
+    shutil.copy2(demo / "kb.yaml", out / "kb.yaml")
+    for part in ("organized", "inbox"):
+        shutil.copytree(demo / part, out / part, dirs_exist_ok=True)
 
 
 def add_size_args(ap: argparse.ArgumentParser) -> None:
