@@ -404,6 +404,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         rebuild = bulk or bool(st.missing_indexes())
         if bulk:
             st.drop_indexes()
+            st.bulk_checkpoints(True)
         workers = _workers(jobs)
         small = [t for t in todo if t[3] < STREAM_MIN]
         pooled = small if workers > 1 and len(small) >= PARALLEL_MIN else []
@@ -448,6 +449,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 st.db.execute("ROLLBACK")
             raise
         finally:
+            if bulk:
+                st.bulk_checkpoints(False)
             if rebuild:
                 st.create_indexes()
         report.claims = st.count_claims()
