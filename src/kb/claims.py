@@ -205,11 +205,13 @@ def built(cls: type[M], **values: object) -> M:
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = tuple(cls.model_fields)
-    fields = {name: values[name] for name in names}
-    if len(values) != len(names):
-        raise TypeError(f"{cls.__name__}: unknown fields {sorted(set(values) - set(names))}")
+    if tuple(values) != names:  # (callers name the fields in their declared order: no new dict)
+        fields = {name: values[name] for name in names}
+        if len(values) != len(names):
+            raise TypeError(f"{cls.__name__}: unknown fields {sorted(set(values) - set(names))}")
+        values = fields
     obj = cls.__new__(cls)
-    _set(obj, "__dict__", fields)
+    _set(obj, "__dict__", values)
     _set(obj, "__pydantic_fields_set__", set(names))
     _set(obj, "__pydantic_extra__", None)
     _set(obj, "__pydantic_private__", None)
