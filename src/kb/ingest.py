@@ -449,10 +449,10 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 st.db.execute("ROLLBACK")
             raise
         finally:
-            if bulk:
-                st.bulk_checkpoints(False)
             if rebuild:
                 st.create_indexes()
+            if bulk:
+                st.bulk_checkpoints(False)
         report.claims = st.count_claims()
     finally:
         if own_store:
