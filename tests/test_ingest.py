@@ -656,3 +656,33 @@ def test_first_mention_is_the_earliest_claim_about_the_subject(tmp_path) -> None
     assert store.first_mention("entity:sglang") == "2026-07-31T00:00:00+08:00"
     assert store.first_mention("entity:tgi") is None
     store.close()
+
+
+def test_a_bulk_load_checkpoints_the_wal_every_10000_pages_then_as_sqlite_does(tmp_path: Path) -> None:
+    """A cold ingest of at least BULK_MIN files raises SQLite's automatic checkpoint interval
+    while it loads (Store.bulk_checkpoints) and puts SQLite's default back after; an ingest
+    of a few changed files never raises it."""
+    from kb.ingest import BULK_MIN
+    from kb.store import BULK_CHECKPOINT_PAGES
+
+    root = tmp_path / "kb"
+    write(root, "kb.yaml", "entities: {TGI: []}\n")
+    for k in range(BULK_MIN):
+        write(root, f"inbox/tom/2026-07-31-{k:03d}.md", f"TGI 吞吐 {k + 1} tok/s。\n")
+    st = Store(root, fingerprint_of(root))
+
+    def interval() -> int:
+        return st.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+
+    try:
+        during: list[int] = []
+        report = ingest(root, store=st, jobs=1, progress=lambda done, total: during.append(interval()))
+        assert (report.parsed, report.claims) == (BULK_MIN, BULK_MIN)
+        assert during == [BULK_CHECKPOINT_PAGES] * BULK_MIN
+        assert interval() == 1000 and st.missing_indexes() == []
+        write(root, "inbox/tom/2026-07-31-000.md", "TGI 吞吐 7 tok/s。\n")
+        during.clear()
+        assert ingest(root, store=st, jobs=1, progress=lambda done, total: during.append(interval())).parsed == 1
+        assert during == [1000]
+    finally:
+        st.close()

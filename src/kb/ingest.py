@@ -412,6 +412,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         rebuild = bulk or bool(st.missing_indexes())
         if bulk:
             st.drop_indexes()
+            st.bulk_checkpoints(True)
         workers = _workers(jobs)
         small = [t for t in todo if t[3] < STREAM_MIN]
         pooled = small if workers > 1 and len(small) >= PARALLEL_MIN else []
@@ -458,6 +459,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         finally:
             if rebuild:
                 st.create_indexes()
+            if bulk:
+                st.bulk_checkpoints(False)
         report.claims = st.count_claims()
     finally:
         if own_store:

@@ -25,7 +25,7 @@ from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
 from kb import frontmatter
-from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, claim_id
+from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, built, claim_id
 from kb.config import KbConfig
 from kb.parsed import Heading, Mention, ParsedFile  # noqa: F401 - re-exported (kb.parse.ParsedFile …)
 from kb.diff.attrib import Anchor, NameMatcher, attribute, entity_names, owner
@@ -783,8 +783,8 @@ class _FileCtx:
                     at_line, col = self._locate(text[cand.start:cand.end], line, last, self._seen_bad)
                     self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
                 else:
-                    refs.append(ArxivRef(id=cand.id, version=cand.version, raw=cand.raw,
-                                                         start=cand.start, end=cand.end))
+                    refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=cand.raw,
+                                      start=cand.start, end=cand.end))
         for href in hrefs:
             if "arxiv" not in href.lower():
                 continue
@@ -798,7 +798,7 @@ class _FileCtx:
                     if same.version is None and cand.version is not None:
                         refs[refs.index(same)] = same.model_copy(update={"version": cand.version})
                 elif not any(x.id == cand.id for x in refs):
-                    refs.append(ArxivRef(id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
+                    refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
         return refs
 
     def _locate(self, needle: str, first: int, last: int, seen: dict[int, int]) -> tuple[int, int]:
@@ -933,7 +933,9 @@ class _FileCtx:
         )
         hint = _HINT_RE.search(text) if "§" in text else None
         section_hint = _norm_section(hint.group(1)) if hint else self._section
-        claim = Claim(
+        # every value below was built here of its field's type: no validation (kb.claims.built)
+        claim = built(
+            Claim,
             id=cid,
             kind=kind,
             kind_reason=reason,
@@ -947,7 +949,8 @@ class _FileCtx:
             sources=sources,
             section_hint=section_hint,
             quote_of=stamp.group(2) if stamp is not None else None,
-            provenance=Provenance(
+            provenance=built(
+                Provenance,
                 path=self.path,
                 line=line,
                 end_line=max(end_line, line),

@@ -1,0 +1,55 @@
+"""kb.claims.built: the parser's unvalidated claim records are the validated ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kb.claims import ArxivRef, Claim, Provenance, built
+from kb.config import load_config
+from kb.ingest import iter_kb_files
+from kb.parse import Parser
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _same(a: object, b: object) -> None:
+    """``a`` (as built) and ``b`` (validated from the same values) have one type, field values and
+    set fields, and the records built by :func:`built` inside them too."""
+    assert type(a) is type(b)
+    assert a.__dict__ == b.__dict__  # type: ignore[attr-defined]
+    assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__  # type: ignore[attr-defined]
+    assert a.__pydantic_extra__ is None and b.__pydantic_extra__ is None  # type: ignore[attr-defined]
+    assert a.__pydantic_private__ is None and b.__pydantic_private__ is None  # type: ignore[attr-defined]
+
+
+def test_every_demo_claim_as_built_equals_it_validated() -> None:
+    parser = Parser(load_config(REPO))
+    n_claims = n_refs = 0
+    for rel, _ in iter_kb_files(REPO):
+        for c in parser.parse_bytes(rel, (REPO / rel).read_bytes()).claims:
+            validated = Claim(**{**c.__dict__, "provenance": Provenance(**c.provenance.__dict__),
+                                 "arxiv": [ArxivRef(**r.__dict__) for r in c.arxiv]})
+            _same(c, validated)
+            _same(c.provenance, validated.provenance)
+            for r, v in zip(c.arxiv, validated.arxiv, strict=True):
+                _same(r, v)
+            assert c == Claim.model_validate(c.model_dump())  # every type right
+            assert c.model_dump_json(exclude_defaults=True) == validated.model_dump_json(exclude_defaults=True)
+            n_claims += 1
+            n_refs += len(c.arxiv)
+    assert n_claims > 400 and n_refs > 100  # the demo KB's claims (421) and their arXiv mentions
+
+
+def test_built_equals_validation_and_refuses_missing_or_unknown_fields() -> None:
+    values = dict(path="inbox/tom/a.md", line=3, end_line=4, author="tom", written_at=None, heading=["H"])
+    _same(built(Provenance, **values), Provenance(**values))
+    ref = built(ArxivRef, id="2607.26627", version=2, raw="2607.26627v2", start=5, end=17)
+    assert ref == ArxivRef(id="2607.26627", version=2, raw="2607.26627v2", start=5, end=17)
+    assert ref.key == "arxiv:2607.26627"
+    assert ref.model_copy(update={"version": 3}).version == 3 and ref.version == 2
+    with pytest.raises(KeyError, match="end"):
+        built(ArxivRef, id="2607.26627", version=None, raw="x", start=0)
+    with pytest.raises(TypeError, match=r"unknown fields \['colour'\]"):
+        built(ArxivRef, id="2607.26627", version=None, raw="x", start=0, end=1, colour="red")
