@@ -139,6 +139,8 @@ def is_title_header(cell: str) -> bool:
 # Quoted text is someone else's words or a title, never the writer's own cue: “…”, "…", 「…」,
 # 『…』 and 《…》 (a CJK title mark).
 _QUOTE_RE = re.compile(r"“[^”\n]{1,300}”|\"[^\"\n]{1,300}\"|「[^」\n]{1,300}」|『[^』\n]{1,300}』|《[^》\n]{1,300}》")
+_QUOTE_MARK_RE = re.compile(r"[“\"「『《]")
+"""A character that opens a quote of :data:`_QUOTE_RE` (most texts hold none)."""
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 
 
@@ -177,7 +179,7 @@ def cue_masks(text: str, titles: Sequence[tuple[int, int]] = (), bold: Sequence[
             cue = (cues or _default_cues()).match(text[a:b])
             if cue is None or 2 * len(cue[1]) < len(text[a:b].strip()):
                 spans.append((a, b))
-    if any(q in text for q in "“\"「『《"):
+    if _QUOTE_MARK_RE.search(text):
         spans += [m.span() for m in _QUOTE_RE.finditer(text)]
     if not spans:
         return text

@@ -239,6 +239,17 @@ def _may_end_bound(c: str) -> bool:
 def _may_end_ref(c: str) -> bool:
     """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
     return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
+
+
+def _ref_before(norm: str, s: int) -> bool:
+    """Whether a figure, table, section … word stands before the number at ``norm[s:]``
+    (_REF_BEFORE in the 12 characters before it, searched only when its last character can
+    end one)."""
+    lo = max(0, s - 12)
+    i = s
+    while i > lo and norm[i - 1] in " \t([.":
+        i -= 1
+    return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
 _BOUND_LOOKBACK = 16
 
 
@@ -420,9 +431,9 @@ def find_quantities(
     m = _QTY_RE.search(norm)
     if m is None and "倍" not in norm:
         return []
-    spans = sorted(skip)
+    spans = sorted(skip) if skip else []
     skip_starts = [a for a, _ in spans]
-    skip_maxend = list(accumulate((b for _, b in spans), max))
+    skip_maxend = list(accumulate((b for _, b in spans), max)) if spans else []
     scan: _Scan | None = None  # the text's metric phrases, scanned when a number first needs them
     n = len(norm)
     out: list[Quantity] = []
@@ -464,8 +475,7 @@ def find_quantities(
                     pint, e = found
                     next_pos = e
             q = _single(g, norm, s, vocab, pint)
-        if q is not None and _may_end_ref(_last_char(norm, max(0, s - 12), s, " \t([.")) \
-                and _REF_BEFORE.search(norm, max(0, s - 12), s):
+        if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
             q = None  # glued to letters: part of an identifier
