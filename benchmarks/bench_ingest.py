@@ -116,7 +116,7 @@ def _cpu(fn: Any, repeat: int) -> float:
 def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     """``(stage, CPU seconds)`` of a cold ingest of ``root``, stage by stage, in this process
     (see the module docstring). Extractors are those of :data:`_REPLAYED` plus the KB's entity
-    and cue matchers; ``Claim``/``Provenance`` are the claim records' construction (validation)."""
+    and cue matchers and its metric vocabulary's table and date look-ups; ``Claim``/``Provenance`` are the claim records' construction (validation)."""
     import tempfile
 
     import kb.parse as kp
@@ -169,7 +169,9 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             log.append((a, k))
             return fn(*a, **k)
         return rec
+    bound = (parser.entities, parser.cues, parser.vocab)  # instances: their recorder shadows the class's method
     targets = [(kp, n) for n in _REPLAYED] + [(parser.entities, "find"), (parser.cues, "match"),
+                                              (parser.vocab, "table_metrics"), (parser.vocab, "metric_at"),
                                               (kp, "Claim"), (kp, "Provenance"), (kp.frontmatter, "split")]
     for obj, name in targets:
         saved[name] = getattr(obj, name)
@@ -179,7 +181,7 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             parser.parse_bytes(rel, d)
     finally:
         for obj, name in targets:
-            if name in ("find", "match"):
+            if any(obj is b for b in bound):
                 delattr(obj, name)  # back to the class's method
             else:
                 setattr(obj, name, saved[name])
@@ -189,6 +191,8 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             fn = getattr(obj, name)
             log = calls.get(name, [])
             label = {"find": "entities (NameMatcher.find)", "match": "cues (CueMatcher.match)",
+                     "table_metrics": "table metrics (MetricVocab.table_metrics)",
+                     "metric_at": "date metrics (MetricVocab.metric_at)",
                      "split": "front matter (frontmatter.split)"}.get(name, name)
             out.append((f"  {label} ×{len(log)}", _cpu(lambda: [fn(*a, **k) for a, k in log], repeat)))
     finally:
