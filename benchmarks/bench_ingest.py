@@ -191,8 +191,8 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             fn = getattr(obj, name)
             log = calls.get(name, [])
             label = {"find": "entities (NameMatcher.find)", "match": "cues (CueMatcher.match)",
-                     "table_metrics": "table metrics (MetricVocab.table_metrics)",
-                     "metric_at": "date metrics (MetricVocab.metric_at)",
+                     "table_metrics": "MetricVocab.table_metrics",
+                     "metric_at": "MetricVocab.metric_at",
                      "split": "front matter (frontmatter.split)"}.get(name, name)
             out.append((f"  {label} ×{len(log)}", _cpu(lambda: [fn(*a, **k) for a, k in log], repeat)))
     finally:
