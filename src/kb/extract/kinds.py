@@ -236,7 +236,7 @@ class CueMatcher:
             found.setdefault((strength, kind), text[m.start():m.end()].strip())
             if (strength, kind) == (0, "secondhand"):
                 break
-        for key in _PRIORITY:
+        for key in _PRIORITY if found else ():
             if key in found:
                 return key[1], found[key]
         m = _INTERNAL_ID_RE.search(text)

@@ -135,6 +135,8 @@ _METRIC_MODIFIERS = re.compile(
 )
 _PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
 _HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
+
+
 def _fold(text: str) -> str:
     """``text`` folded as the rules below read it, in one pass, offsets kept: a full-width
     comma after anything but a full-width digit ends a clause (``；``: ``3.1 → 4.4，1.38×`` is
@@ -146,11 +148,14 @@ def _fold(text: str) -> str:
 
 
 def _fold_one(m: re.Match[str]) -> str:
+    """The folded form of one character :func:`_fold` replaces."""
     c = m.group()
     if c == "，":
         i = m.start()
         return "," if i and "０" <= m.string[i - 1] <= "９" else ";"
     return _FOLD[c]
+
+
 _FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
 # A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
 # 400 million to 8B parameters" a range.
