@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
@@ -479,7 +479,10 @@ def find_quantities(
                 else:
                     pint, e = found
                     next_pos = e
-            q = _single(g, norm, s, vocab, pint)
+            # a number that starts inside a skip span (an arXiv id, a date …) is dropped below
+            # whatever it reads: its fields are not worked out
+            i = bisect_right(skip_starts, s)
+            q = None if i and skip_maxend[i - 1] > s else _single(g, norm, s, vocab, pint)
         if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
