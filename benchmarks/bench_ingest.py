@@ -116,8 +116,8 @@ def _cpu(fn: Any, repeat: int) -> float:
 def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     """``(stage, CPU seconds)`` of a cold ingest of ``root``, stage by stage, in this process
     (see the module docstring). Extractors are those of :data:`_REPLAYED` plus the KB's entity
-    and cue matchers; ``built`` is the claim records' construction (:func:`kb.claims.built`: Claim,
-    Provenance, ArxivRef)."""
+    and cue matchers and its metric vocabulary's table and date look-ups; ``built`` is the claim
+    records' construction (:func:`kb.claims.built`: Claim, Provenance, ArxivRef)."""
     import tempfile
 
     import kb.parse as kp
@@ -171,7 +171,9 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             log.append((a, k))
             return fn(*a, **k)
         return rec
+    bound = (parser.entities, parser.cues, parser.vocab)  # instances: their recorder shadows the class's method
     targets = [(kp, n) for n in _REPLAYED] + [(parser.entities, "find"), (parser.cues, "match"),
+                                              (parser.vocab, "table_metrics"), (parser.vocab, "metric_at"),
                                               (kp, "built"), (kp.frontmatter, "split")]
     for obj, name in targets:
         saved[name] = getattr(obj, name)
@@ -181,7 +183,7 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             parser.parse_bytes(rel, d)
     finally:
         for obj, name in targets:
-            if name in ("find", "match"):
+            if any(obj is b for b in bound):
                 delattr(obj, name)  # back to the class's method
             else:
                 setattr(obj, name, saved[name])
@@ -191,6 +193,8 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             fn = getattr(obj, name)
             log = calls.get(name, [])
             label = {"find": "entities (NameMatcher.find)", "match": "cues (CueMatcher.match)",
+                     "table_metrics": "MetricVocab.table_metrics",
+                     "metric_at": "MetricVocab.metric_at",
                      "split": "front matter (frontmatter.split)",
                      "built": "claim records (kb.claims.built)"}.get(name, name)
             out.append((f"  {label} ×{len(log)}", _cpu(lambda: [fn(*a, **k) for a, k in log], repeat)))

@@ -519,3 +519,16 @@ def test_a_range_is_no_transition(text: str, raw: str, low: float, high: float, 
 def test_a_ratio_gets_the_same_metric_in_zh_and_en(zh: str, en: str, metric: str | None) -> None:
     assert [(q.value, q.unit, q.metric) for q in find_quantities(zh)] == [(1.38, "×", metric)]
     assert [(q.value, q.unit, q.metric) for q in find_quantities(en)] == [(1.38, "×", metric)]
+
+
+@pytest.mark.parametrize(("text", "folded"), [
+    ("3.1 → 4.4，1.38×", "3.1 → 4.4;1.38×"),  # a full-width comma after an ASCII digit ends a clause
+    ("１，３００万 tokens", "1,300万 tokens"),  # between full-width digits: a thousands separator
+    ("吞吐（tok/s）：４２％，延迟 −67.6%", "吞吐(tok/s):42%;延迟 -67.6%"),
+    ("，开头", ";开头"),
+    ("plain ascii, 1,300", "plain ascii, 1,300"),
+])
+def test_one_fold_pass_is_the_comma_rule_then_normalise(text: str, folded: str) -> None:
+    from kb.extract.quantities import _fold
+    assert _fold(text) == folded
+    assert len(_fold(text)) == len(text)  # offsets kept

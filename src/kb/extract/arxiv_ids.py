@@ -196,10 +196,20 @@ def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
         if m.group("tail") is not None:
             raw_end = _trim_tail(text, m.start("tail"), raw_end)
         ctx.append((_candidate(text, m, raw_start, raw_end), raw_start, is_url))
-    bare = [
-        (_candidate(text, m, m.start(), m.end()), m.start(), False)
-        for m in _BARE_NEW_RE.finditer(text)
-    ]
+    # a bare token inside a URL or after a prefix is that mention, already counted: skipped
+    # before a candidate is built for it (most bare tokens are the id of an arXiv: prefix)
+    ctx_starts = [raw_start for _, raw_start, _ in ctx]
+    ctx_ends = [raw_start + len(cand.raw) for cand, raw_start, _ in ctx]
+
+    def counted(start: int, end: int) -> bool:
+        i = bisect_right(ctx_starts, start) - 1
+        return (i >= 0 and ctx_ends[i] > start) or (i + 1 < len(ctx_starts) and ctx_starts[i + 1] < end)
+
+    bare: list[tuple[IdCandidate, int, bool]] = []
+    for m in _BARE_NEW_RE.finditer(text):
+        start, end = m.start(), m.end()
+        if not (ctx and counted(start, end)):
+            bare.append((_candidate(text, m, start, end), start, False))
     for m in _SLASH_SEVEN_RE.finditer(text) if "/" in text else ():
         start, floor = m.start(), max(0, m.start() - 40)
         while start > floor and text[start - 1] in _ARCHIVE_CHARS:
@@ -209,21 +219,12 @@ def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
         old = _BARE_OLD_RE.match(text, start)
         if old is None or old.group("id").split("/", 1)[0].split(".", 1)[0] not in KNOWN_ARCHIVES:
             continue  # a bare word/1234567 is not id-like without context
-        bare.append((_candidate(text, old, start, old.end()), start, False))
+        if not (ctx and counted(start, old.end())):
+            bare.append((_candidate(text, old, start, old.end()), start, False))
     bare.sort(key=lambda item: item[1])
     if not ctx:
         return bare
-    # a bare token inside a URL or after a prefix is that mention, already counted
-    ctx_starts = [raw_start for _, raw_start, _ in ctx]
-    ctx_ends = [raw_start + len(cand.raw) for cand, raw_start, _ in ctx]
-    merged = list(ctx)
-    for item in bare:
-        i = bisect_right(ctx_starts, item[1]) - 1
-        if i >= 0 and ctx_ends[i] > item[1]:
-            continue
-        if i + 1 < len(ctx) and ctx_starts[i + 1] < item[1] + len(item[0].raw):
-            continue
-        merged.append(item)
+    merged = ctx + bare
     merged.sort(key=lambda item: item[1])
     return merged
 

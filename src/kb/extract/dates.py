@@ -43,6 +43,11 @@ _DATES_RE = re.compile(
     r")"
 )
 
+#: Text one of which every match of _DATES_RE holds (forms 1–6: ``6-0``/``6/0``, ``2026.07.31``,
+#: ``2026 年``, ``8 月 1``, ``7-3``), led by a digit so that re skips to digits: a text without
+#: any has no date, found in one fast scan.
+_DATE_HINT = re.compile(r"\d(?:[-/]\d|[ \t]*月[ \t]*\d|(?<=(?:19|20)\d\d)(?:\.\d\d\.\d\d|[ \t]*年))")
+
 
 def _day(year: int, month: int, day: int) -> dt.date | None:
     """The calendar date, or None when it does not exist (2026-02-30, month 13)."""
@@ -123,11 +128,10 @@ def find_dates(
     :returns: :class:`~kb.claims.DateRef` in text order; ``value`` is ISO at its precision
         (``2026``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``); ``metric`` is None.
     """
-    spans = sorted(skip)
-    starts = [s for s, _ in spans]
+    if _DATE_HINT.search(text) is None:
+        return []  # most texts hold no date: one fast scan, then nothing else to do
+    starts: list[int] | None = None
     reach: list[int] = []  # reach[i] = max end of spans[: i + 1]
-    for _, e in spans:
-        reach.append(max(e, reach[-1]) if reach else e)
     out: list[DateRef] = []
     for m in _DATES_RE.finditer(text):
         resolved = _resolve(m, ref)
@@ -135,6 +139,11 @@ def find_dates(
             continue
         value, precision, end = resolved
         start = m.start()
+        if starts is None:  # the skip spans, sorted, at the first date
+            spans = sorted(skip)
+            starts = [s for s, _ in spans]
+            for _, e in spans:
+                reach.append(max(e, reach[-1]) if reach else e)
         i = bisect_left(starts, end)  # spans[:i] start before this match ends
         if i and reach[i - 1] > start:
             continue

@@ -139,6 +139,8 @@ def is_title_header(cell: str) -> bool:
 # Quoted text is someone else's words or a title, never the writer's own cue: “…”, "…", 「…」,
 # 『…』 and 《…》 (a CJK title mark).
 _QUOTE_RE = re.compile(r"“[^”\n]{1,300}”|\"[^\"\n]{1,300}\"|「[^」\n]{1,300}」|『[^』\n]{1,300}』|《[^》\n]{1,300}》")
+_QUOTE_MARK_RE = re.compile(r"[“\"「『《]")
+"""A character that opens a quote of :data:`_QUOTE_RE` (most texts hold none)."""
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'’-]*")
 
 
@@ -177,7 +179,7 @@ def cue_masks(text: str, titles: Sequence[tuple[int, int]] = (), bold: Sequence[
             cue = (cues or _default_cues()).match(text[a:b])
             if cue is None or 2 * len(cue[1]) < len(text[a:b].strip()):
                 spans.append((a, b))
-    if any(q in text for q in "“\"「『《"):
+    if _QUOTE_MARK_RE.search(text):
         spans += [m.span() for m in _QUOTE_RE.finditer(text)]
     if not spans:
         return text
@@ -234,7 +236,7 @@ class CueMatcher:
             found.setdefault((strength, kind), text[m.start():m.end()].strip())
             if (strength, kind) == (0, "secondhand"):
                 break
-        for key in _PRIORITY:
+        for key in _PRIORITY if found else ():
             if key in found:
                 return key[1], found[key]
         m = _INTERNAL_ID_RE.search(text)
@@ -321,29 +323,46 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     ends = [m.start() for m in _CLAUSE_RE.finditer(text)]
     has_dispute = any(g == "disputed" for _, g in found)
     part_ends = [m.start() for m in _PART_RE.finditer(text)] if has_dispute else []
+    # where the plan and dispute words are (in text order), so that each figure counts those of
+    # its clause or part by bisection: linear in the text, however many figures and words
+    plans = [pos for pos, g in found if g == "plan"]
+    disputes = [pos for pos, g in found if g == "disputed"]
+    doc_ref: dict[tuple[int, int], bool] = {}  # part -> _has_doc_ref (figures of one part share it)
+    clause_cue: dict[tuple[int, int], tuple[Kind, str] | None] = {}  # clause -> its cue
     out: list[Mood | None] = []
     for a, b in spans:
         lo, hi = _around(ends, a, b, len(text))
-        here = {g for pos, g in found if lo <= pos < hi}
         disputed = False
         if has_dispute:
             plo, phi = _around(part_ends, a, b, len(text))
             # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
             # 2.03×"); the other one is what the source now reports, a value of its own
-            disputed = any(g == "disputed" and plo <= pos < phi for pos, g in found) and (
-                _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None
-                or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None
-                or not _has_doc_ref(text[plo:phi]))
-        if disputed and "disputed" not in here:
-            cue = (cues or _default_cues()).match(text[lo:hi])
+            if _any_in(disputes, plo, phi):
+                if _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None \
+                        or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None:
+                    disputed = True
+                else:
+                    if (plo, phi) not in doc_ref:
+                        doc_ref[plo, phi] = _has_doc_ref(text[plo:phi])
+                    disputed = not doc_ref[plo, phi]
+        if disputed and not _any_in(disputes, lo, hi):
+            if (lo, hi) not in clause_cue:
+                clause_cue[lo, hi] = (cues or _default_cues()).match(text[lo:hi])
+            cue = clause_cue[lo, hi]
             if cue is None or cue[0] != "paper-fact":
                 out.append("disputed")
                 continue
         elif disputed:
             out.append("disputed")
             continue
-        out.append("plan" if "plan" in here else None)
+        out.append("plan" if _any_in(plans, lo, hi) else None)
     return out
+
+
+def _any_in(positions: list[int], lo: int, hi: int) -> bool:
+    """Whether the sorted ``positions`` hold one in ``[lo, hi)``."""
+    i = bisect.bisect_left(positions, lo)
+    return i < len(positions) and positions[i] < hi
 
 
 #: Words right before a figure that say it is the reference's value being disputed.

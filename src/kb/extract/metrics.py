@@ -162,13 +162,25 @@ _WINDOW = 80
 def lower_same_length(norm: str) -> str:
     """``norm.lower()``, except that a character whose lower case is longer stays as it is.
 
+    The last text and its result are kept: a unit's text is lowered by the metric scan, the
+    cue matcher and the mood finder in turn (the same string object), and is lowered once.
+
     :param norm: text (usually folded by :func:`normalise`).
     :returns: a string of the same length, for :attr:`MetricVocab.pattern`.
     """
+    global _LOWERED
+    last = _LOWERED
+    if last[0] is norm:
+        return last[1]
     low = norm.lower()
-    if len(low) == len(norm):
-        return low
-    return "".join(c if len(c.lower()) != 1 else c.lower() for c in norm)
+    if len(low) != len(norm):
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in norm)
+    _LOWERED = (norm, low)
+    return low
+
+
+_LOWERED: tuple[str | None, str] = (None, "")
+"""The last ``(text, lower_same_length(text))`` (one tuple: replaced whole, never half-written)."""
 
 
 def _phrase_key(phrase: str) -> str:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from functools import lru_cache
 from itertools import accumulate
 
 from kb.claims import Quantity
 from kb.extract import units as _units
 from kb.extract.literals import literal_hint
-from kb.extract.metrics import DATE_METRICS, DEFAULT_VOCAB, METRIC_UNITS, MetricVocab, lower_same_length, normalise
+from kb.extract.metrics import (_FOLD, _FOLD_RE, DATE_METRICS, DEFAULT_VOCAB, METRIC_UNITS, MetricVocab, _Scan,
+                                lower_same_length, normalise)
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
 # ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
@@ -92,6 +94,18 @@ _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01
 # An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
 # (look-behind after the first letter: re skips to capitals; the same matches as a leading one)
 _NAME_BEFORE = re.compile(r"([A-Z](?<![A-Za-z0-9_][A-Z])[A-Z]+)[ \t]$")
+
+
+def _may_follow_name(norm: str, s: int) -> bool:
+    """Whether ``_NAME_BEFORE`` can match ``norm[:s]``: a capital, then a space or tab, then
+    the end (``$`` also matches before a final newline)."""
+    c = norm[s - 1] if s else ""
+    if c == "\n":
+        s -= 1
+        c = norm[s - 1] if s else ""
+    return (c == " " or c == "\t") and s >= 3 and "A" <= norm[s - 2] <= "Z"
+
+
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 _DECREASE_WORD = re.compile(
     r"下降|降低|减少|缩短|减小"
@@ -121,7 +135,27 @@ _METRIC_MODIFIERS = re.compile(
 )
 _PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
 _HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
-_CJK_COMMA = re.compile(r"(?<![０-９])，")
+
+
+def _fold(text: str) -> str:
+    """``text`` folded as the rules below read it, in one pass, offsets kept: a full-width
+    comma after anything but a full-width digit ends a clause (``；``: ``3.1 → 4.4，1.38×`` is
+    not "4.4,1"), between full-width digits it stays a thousands separator (``１，３００万``);
+    then :func:`~kb.extract.metrics.normalise`."""
+    if text.isascii():
+        return text
+    return _FOLD_RE.sub(_fold_one, text)
+
+
+def _fold_one(m: re.Match[str]) -> str:
+    """The folded form of one character :func:`_fold` replaces."""
+    c = m.group()
+    if c == "，":
+        i = m.start()
+        return "," if i and "０" <= m.string[i - 1] <= "９" else ";"
+    return _FOLD[c]
+
+
 _FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
 # A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
 # 400 million to 8B parameters" a range.
@@ -210,6 +244,17 @@ def _may_end_bound(c: str) -> bool:
 def _may_end_ref(c: str) -> bool:
     """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
     return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
+
+
+def _ref_before(norm: str, s: int) -> bool:
+    """Whether a figure, table, section … word stands before the number at ``norm[s:]``
+    (_REF_BEFORE in the 12 characters before it, searched only when its last character can
+    end one)."""
+    lo = max(0, s - 12)
+    i = s
+    while i > lo and norm[i - 1] in " \t([.":
+        i -= 1
+    return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
 _BOUND_LOOKBACK = 16
 
 
@@ -243,8 +288,10 @@ def _canonical(unit: str | None) -> _units.Canonical | None:
     return _units.canonical(unit)
 
 
+@lru_cache(maxsize=1024)
 def _unit_of(written: str | None) -> str | None:
-    """Normalised unit of a written unit (leading space allowed), or None."""
+    """Normalised unit of a written unit (leading space allowed), or None (cached: a text
+    writes a handful of units again and again, ``%``, ``×``, `` ms``)."""
     if not written:
         return None
     w = written.strip()
@@ -253,12 +300,12 @@ def _unit_of(written: str | None) -> str | None:
 
 def _number(sign: str | None, digits: str, mag: str | None) -> float:
     """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
-    d = digits.replace(",", "")
-    exp = 0
+    d = digits.replace(",", "") if "," in digits else digits
     if mag:
         mag = mag.strip()
-        exp = _MAG_EXP.get(mag) or _MAG_EXP[mag.lower()]
-    v = float(f"{d}e{exp}") if exp else float(d)
+        v = float(f"{d}e{_MAG_EXP.get(mag) or _MAG_EXP[mag.lower()]}")
+    else:
+        v = float(d)
     return -v if sign == "-" else v
 
 
@@ -385,16 +432,14 @@ def find_quantities(
     :returns: :class:`~kb.claims.Quantity` records; ``start``/``end`` are offsets into
         ``text`` and ``raw`` is ``text[start:end]``.
     """
-    # a full-width comma after an ASCII digit ends a clause (``3.1 → 4.4，1.38×`` is not "4.4,1");
-    # between full-width digits it stays a thousands separator (``１，３００万``)
-    norm = normalise(_CJK_COMMA.sub("；", text) if "，" in text else text)
+    norm = _fold(text)
     m = _QTY_RE.search(norm)
     if m is None and "倍" not in norm:
         return []
-    spans = sorted(skip)
+    spans = sorted(skip) if skip else []
     skip_starts = [a for a, _ in spans]
-    skip_maxend = list(accumulate((b for _, b in spans), max))
-    scan = vocab._scan(norm, DATE_METRICS)
+    skip_maxend = list(accumulate((b for _, b in spans), max)) if spans else []
+    scan: _Scan | None = None  # the text's metric phrases, scanned when a number first needs them
     n = len(norm)
     out: list[Quantity] = []
     carry: list | None = None  # B of a change A → B: [its offset, the unit written on A, A kept]
@@ -434,9 +479,11 @@ def find_quantities(
                 else:
                     pint, e = found
                     next_pos = e
-            q = _single(g, norm, s, vocab, pint)
-        if q is not None and _may_end_ref(_last_char(norm, max(0, s - 12), s, " \t([.")) \
-                and _REF_BEFORE.search(norm, max(0, s - 12), s):
+            # a number that starts inside a skip span (an arXiv id, a date …) is dropped below
+            # whatever it reads: its fields are not worked out
+            i = bisect_right(skip_starts, s)
+            q = None if i and skip_maxend[i - 1] > s else _single(g, norm, s, vocab, pint)
+        if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
             q = None  # glued to letters: part of an identifier
@@ -449,6 +496,8 @@ def find_quantities(
         if q is not None:
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
             f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
+            if scan is None:
+                scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
             if bare and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
@@ -480,7 +529,7 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     if "倍" in norm:
         _cjk_ratios(text, norm, out, spans, scan, vocab)
-    return _transitions(norm, out)
+    return _transitions(norm, out) if out else out
 
 
 def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
@@ -503,14 +552,18 @@ def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
     return out
 
 
-def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]], scan, vocab: MetricVocab) -> None:
-    """Add ``两倍``-style ratios (unit ×) to ``out`` in text order, where nothing else is."""
+def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]], scan: _Scan | None,
+                vocab: MetricVocab) -> None:
+    """Add ``两倍``-style ratios (unit ×) to ``out`` in text order, where nothing else is;
+    ``scan`` is the text's :meth:`~MetricVocab._scan`, or None when it is not made yet."""
     taken = [(q.start, q.end) for q in out] + list(skip)
     added = False
     for c in _CJK_TIMES_RE.finditer(norm):
         s, e = c.span()
         if any(a < e and s < b for a, b in taken):
             continue
+        if scan is None:
+            scan = vocab._scan(norm, DATE_METRICS)
         metric = vocab._resolve(scan, norm, s, e, "×")[0]
         out.append(Quantity(raw=text[s:e], value=_cjk_value(c["n"]), unit="×", metric=metric,
                             bound=_bound(norm, s, e), start=s, end=e))
@@ -574,10 +627,11 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
         digits = g["n1"]
         if not g["sign"] and digits.isdigit() and len(digits) == 4 and 1900 <= int(digits) <= 2100:
             return None  # a year
-        name = _NAME_BEFORE.search(norm, max(0, s - 16), s)
+        name = _NAME_BEFORE.search(norm, max(0, s - 16), s) if _may_follow_name(norm, s) else None
         if name and vocab.phrase_metric(name.group(1)) is None:
             return None  # RTX 5090, PRO 6000
-    value = _number(g["sign"], g["n1"], g["m1"]) + _tail(g["sign"], g.get("tail"))
+    tail = g["tail"]
+    value = _number(g["sign"], g["n1"], g["m1"]) + (_tail(g["sign"], tail) if tail else 0.0)
     return {"value": value, "low": None, "high": None, "unit": unit, "bare": bare, "signed": bool(g["sign"])}
 
 
@@ -609,7 +663,8 @@ def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
         return None
     if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
         return None
-    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + _tail(g["sign"], g.get("tail"))
+    tail = g["tail"]
+    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + (_tail(g["sign"], tail) if tail else 0.0)
     b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,
