@@ -28,7 +28,7 @@ from kb import frontmatter
 from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, built, claim_id
 from kb.config import KbConfig
 from kb.parsed import Heading, Mention, ParsedFile  # noqa: F401 - re-exported (kb.parse.ParsedFile …)
-from kb.diff.attrib import Anchor, NameMatcher, attribute, entity_names, owner
+from kb.diff.attrib import Anchor, NameMatcher, Owners, attribute, entity_names
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import find_dates, parse_stamp
 from kb.extract.kinds import (CueMatcher, column_kind, cue_masks, explicit_tag, is_kind_header, is_title_header, moods,
@@ -914,11 +914,12 @@ class _FileCtx:
         if not subjects:
             subjects = [s for s in _dedupe(list(inherited) or self._subjects_above)
                         if s not in att.hosts]
-        if len(att.own) >= 2:  # a number belongs to one of several subjects only when there are several
-            quantities = [self._attach(q, att.own, text) for q in quantities]
+        who = Owners(att.own, text) if len(att.own) >= 2 else None  # one of several subjects only when there are several
+        if who is not None:
+            quantities = [self._attach(q, who) for q in quantities]
         if dates:
             phrased = self.p.date_phrases.search(text) is not None  # once per unit, not per date
-            dates = [self._attach_date(d, att.own, text, phrased) for d in dates]
+            dates = [self._attach_date(d, who, text, phrased) for d in dates]
         if col_subjects and quantities:
             quantities, owners = _by_column(text, quantities, col_subjects)
             subjects = _dedupe(subjects + owners)
@@ -989,17 +990,17 @@ class _FileCtx:
                 return "§" + m.group(1)
         return None
 
-    def _attach(self, q: Quantity, own: list[Anchor], text: str) -> Quantity:
-        subj = owner(own, text, q.start, q.end) if len(own) >= 2 else None
+    def _attach(self, q: Quantity, who: Owners) -> Quantity:
+        subj = who.of(q.start, q.end)
         return q.model_copy(update={"subject": subj}) if subj else q
 
-    def _attach_date(self, d: DateRef, own: list[Anchor], text: str, phrased: bool) -> DateRef:
+    def _attach_date(self, d: DateRef, who: Owners | None, text: str, phrased: bool) -> DateRef:
         # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
         metric = self.p.vocab.metric_at(text, d.start, d.end, None) if phrased else None
         update: dict[str, Any] = {}
         if metric in ("eol_date", "release_date"):
             update["metric"] = metric
-        subj = owner(own, text, d.start, d.end) if len(own) >= 2 else None
+        subj = who.of(d.start, d.end) if who is not None else None
         if subj:
             update["subject"] = subj
         return d.model_copy(update=update) if update else d

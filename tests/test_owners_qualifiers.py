@@ -1,0 +1,85 @@
+"""Owners and Qualifiers answer every number of a unit at once (issue 11: no input is
+super-linear): their answers must equal the one-number definitions they replaced, which are
+written out here as the reference (the nearest own anchor before the number in its clause; the
+number's clause conditions + set-up sizes in it + the conditions of clauses stating no figure)."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from kb.config import KbConfig
+from kb.diff.attrib import Anchor, Owners, Qualifiers, _clause_marks, _conditions, _norm_qual, clause_bounds
+from kb.extract.metrics import SETUP_METRICS, setup_token
+from kb.parse import Parser
+
+
+def _owner_reference(own: list[Anchor], text: str, start: int, end: int) -> str | None:
+    cs, _ = clause_bounds(text, start, end)
+    inside = [(a.start, a.key) for a in own if cs <= a.start < start]
+    return max(inside)[1] if inside else None
+
+
+def _qualifier_reference(claim, q) -> str | None:
+    text = claim.text
+    if q.qualifier:
+        return _norm_qual(q.qualifier)
+    if q.metric in SETUP_METRICS:
+        return None
+    sizes = [(x.start, t) for x in claim.quantities
+             if (t := setup_token(x.metric, x.value, x.low, x.high, x.bound)) is not None]
+    if claim.unit == "table-row":
+        found = set((_conditions(text) or "").split("+")) | {t for _, t in sizes}
+        found.discard("")
+        return _norm_qual("+".join(sorted(found))) if found else None
+    cs, ce = clause_bounds(text, q.start, q.end)
+    found = set((_conditions(text[cs:ce]) or "").split("+")) - {""}
+    found |= {t for n, t in sizes if cs <= n < ce}
+    starts, ends = _clause_marks(text)
+    numbers = [x.start for x in claim.quantities if x.metric not in SETUP_METRICS]
+    for a, b in zip([0, *ends], [*starts, len(text)]):
+        if not any(a <= n < b for n in numbers):
+            found |= set((_conditions(text[a:b]) or "").split("+")) - {""}
+            found |= {t for n, t in sizes if a <= n < b}
+    return _norm_qual("+".join(sorted(found))) if found else None
+
+
+def test_owners_pick_the_last_anchor_in_the_clause_then_the_larger_key() -> None:
+    text = "vLLM 1.5×，SGLang 与 TGI 2.0×；3.0×"
+    own = [Anchor(0, 4, "entity:vllm", False), Anchor(10, 16, "entity:sglang", False),
+           Anchor(19, 22, "entity:tgi", False), Anchor(19, 22, "entity:aaa", False)]
+    who = Owners(own, text)
+    assert [who.of(s, s + 4) for s in (5, 23, 29)] == ["entity:vllm", "entity:tgi", None]
+    assert [_owner_reference(own, text, s, s + 4) for s in (5, 23, 29)] == ["entity:vllm", "entity:tgi", None]
+
+
+_PARTS = ["vLLM", "SGLang", "TGI", "在 H100 上", "on 8×A100", "batch 32", "128K 上下文", "8B 模型", "FP8",
+          "吞吐 2,400 tok/s", "TTFT 0.5 s", "1.5×", "-35%", "32K 以内", "，", "；", "。", ", ", " | ", "offload",
+          "Llama-3-70B", "准确率 71.2%", "from 3.1 to 4.4", "单请求"]
+
+
+_PARSER = Parser(KbConfig(entities={"vLLM": [], "SGLang": [], "TGI": []}))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_owners_and_qualifiers_equal_the_one_number_definitions(seed: int) -> None:
+    rng = random.Random(seed)
+    lines = [" ".join(rng.choice(_PARTS) for _ in range(rng.randint(3, 18))) for _ in range(6)]
+    table = ["| 系统 | 吞吐 | 备注 |", "| --- | --- | --- |",
+             f"| vLLM | {rng.randint(1, 9)}.{rng.randint(0, 9)}× | {rng.choice(_PARTS)} {rng.choice(_PARTS)} |"]
+    text = "# t\n\n" + "\n".join(f"- {line}" for line in lines) + "\n\n" + "\n".join(table) + "\n"
+    claims = _PARSER.parse_text("inbox/ana/2026-07-31-t.md", text).claims
+    assert claims
+    checked = 0
+    for claim in claims:
+        qual = Qualifiers(claim)
+        assert [qual.of(q) for q in claim.quantities] == [_qualifier_reference(claim, q) for q in claim.quantities]
+        anchors = [Anchor(m.start(), m.end(), f"entity:{m.group(0).lower()}", False)
+                   for name in ("vLLM", "SGLang", "TGI") for m in re.finditer(name, claim.text)]
+        who = Owners(anchors, claim.text)
+        spans = [(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
+        assert [who.of(a, b) for a, b in spans] == [_owner_reference(anchors, claim.text, a, b) for a, b in spans]
+        checked += len(spans)
+    assert checked > 0
