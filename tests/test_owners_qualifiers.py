@@ -83,3 +83,14 @@ def test_owners_and_qualifiers_equal_the_one_number_definitions(seed: int) -> No
         assert [who.of(a, b) for a, b in spans] == [_owner_reference(anchors, claim.text, a, b) for a, b in spans]
         checked += len(spans)
     assert checked > 0
+
+
+@pytest.mark.parametrize("clause, conditions", [
+    ("在 H100 上跑 Llama-3-70B", "h100+llama-3-70b"),
+    ("Qwen2.5-Coder-32B on 8×A100", "a100+qwen2.5-coder-32b"),
+    ("DeepSeek-R1-Distill-Qwen-7B，batch 32", "batch32+deepseek-r1-distill-qwen-7b"),
+    ("Meta-Llama-3.1-8B-Instruct", "meta-llama-3.1-8b"),
+    ("a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-7B", "a-b-c-d-e-f-g-h-i-j-k-l-m-n-o-p-7b"),  # 16 segments: still one name
+])
+def test_model_size_conditions_with_a_bounded_run_of_segments(clause: str, conditions: str | None) -> None:
+    assert _conditions(clause) == conditions

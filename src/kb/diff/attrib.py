@@ -203,10 +203,14 @@ class Owners:
         return self._keys[i] if i >= 0 and self._starts[i] >= cs else None
 
 
+#: Set-up conditions in a clause. The model-size branch (``Llama-3-70B``, ``Qwen2.5-Coder-32B``)
+#: takes at most 16 ``-``/``.`` segments before its size: unbounded, every word of a long
+#: ``a-a-a-…`` run without a size started a scan to the run's end (kb lint of 64 KB took
+#: 28 s, bench_adversarial's ``word-dashes``); no model name has more.
 _COND_RE = re.compile(
     r"RTX\s*(?:PRO\s*)?\d{4}|(?<![A-Za-z0-9])(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)(?![A-Za-z0-9])"
     r"|(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)|batch\s*(?:size\s*)?[=:]?\s*\d+|offload|显存|in[- ]memory|并发\s*\d+"
-    r"|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+)*-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
+    r"|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+){0,16}-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
     re.IGNORECASE,
 )
 _HINT_RE = re.compile(
