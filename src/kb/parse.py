@@ -36,6 +36,7 @@ from kb.extract.kinds import (CueMatcher, column_kind, cue_masks, explicit_tag, 
 from kb.extract.metrics import DATE_METRICS, MetricVocab
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
+from kb.paths import KNOWLEDGE_DIR
 from kb.textio import Problem, decode
 
 _SECTION_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
@@ -69,7 +70,7 @@ def role_of(path: str) -> Role:
         return "inbox"
     if path.startswith("organized/paper_cards/"):
         return "card"
-    if path.startswith("organized/knowledge/") and "/history/" not in path:
+    if path.startswith(KNOWLEDGE_DIR + "/") and "/history/" not in path:  # (kb.store.Store.heading_texts_in reads them there)
         return "living-doc"
     return "other"
 

@@ -488,8 +488,6 @@ class Store:
         :param name: the ``meta`` key (one memo per name: the last inputs win).
         :param inputs: any JSON-able value (keys in the order given).
         """
-        import hashlib
-
         digest = hashlib.blake2b(json.dumps(inputs, separators=(",", ":")).encode(), digest_size=16).hexdigest()
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (name,)).fetchone()
         if row is not None and row[0].startswith(f'["{digest}",'):
