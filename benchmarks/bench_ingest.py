@@ -99,18 +99,11 @@ def cold(root: Path, jobs: list[str], repeat: int) -> tuple[float, float, str]:
 
 #: Functions of kb.parse replayed alone by --breakdown: (label, module name in kb.parse).
 _REPLAYED = ("find_quantities", "find_dates", "scan_arxiv", "find_urls", "find_dois", "find_kb_paths",
-             "explicit_tag", "cue_masks", "moods", "non_claim", "attribute", "owner", "claim_id", "_inline_text",
+             "explicit_tag", "cue_masks", "moods", "non_claim", "attribute", "Owners", "claim_id", "_inline_text",
              "_split_sentences")
 
 
-def _cpu(fn: Any, repeat: int) -> float:
-    """Best CPU seconds (process time) of ``repeat`` calls of ``fn()``."""
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.process_time()
-        fn()
-        best = min(best, time.process_time() - t)
-    return best
+_cpu = gen_kb.best_of  # best CPU seconds of ``repeat`` calls of ``fn()``
 
 
 def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:

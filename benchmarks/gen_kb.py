@@ -15,7 +15,8 @@ import argparse
 import random
 import shutil
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, timedelta
 from pathlib import Path
@@ -45,6 +46,17 @@ METRICS = ["吞吐", "TTFT", "TPOT", "准确率", "延迟", "显存", "throughpu
 CUES = ["上游摘要称", "论文报告", "据", "reportedly", "the paper reports", "二手摘要报告", "", "", ""]
 WORDS = ("推理 引擎 调度 缓存 量化 投机解码 批处理 前缀 复用 路由 专家 稀疏 内核 编译 部署 服务 集群 "
          "serving scheduler kernel prefill decode batch cache offload quantization speculative routing").split()
+
+
+def best_of(fn: Callable[[], object], repeat: int, clock: Callable[[], float] = time.process_time) -> float:
+    """Least seconds of ``repeat`` calls of ``fn()`` by ``clock`` (CPU time by default; the
+    machine may be shared, and noise only adds): the one timing loop of the benchmarks."""
+    out = float("inf")
+    for _ in range(repeat):
+        t = clock()
+        fn()
+        out = min(out, clock() - t)
+    return out
 
 
 def arxiv_id(rng: random.Random, end: date) -> str:
