@@ -197,7 +197,7 @@ def built(cls: type[M], **values: object) -> M:
     parser's hot loop, where every value was built by kb itself (a validated ``Claim(...)``
     costs ~8 µs, this ~1.5 µs; ``model_construct`` is slower than validation). The instance
     equals ``cls(**values)``: the same field values, the same set fields, no extra or private
-    attributes (tests/test_claims.py checks it against validation for every claim of the demo KB).
+    attributes (tests/test_claims_built.py checks it against validation for every claim of the demo KB).
 
     Every field must be given (a missing one raises ``KeyError``, an unknown one ``TypeError``);
     values are kept as given, not copied: lists passed in must not be changed afterwards.
