@@ -96,7 +96,7 @@ def test_look_ups_build_nothing_they_do_not_use(tmp_path: Path) -> None:
     _modules_after(probe.format(argv=["ingest"]), root)  # the look-ups below find the store fresh
     mods = _modules_after(probe.format(argv=["claims", "--subject", "2607.26627", "--format", "json"]), root)
     assert "kb.diff.attrib" in mods and "kb.extract.metrics" in mods
-    assert [m for m in ("kb.diff.model", "kb.diff.rules", "kb.parse") if m in mods] == []
+    assert [m for m in ("kb.diff.model", "kb.diff.rules", "kb.window", "kb.parse") if m in mods] == []
     done = subprocess.run([sys.executable, "-c", probe.format(argv=["verify", "--offline", "2607.26627"])],
                           cwd=root, capture_output=True, text=True, timeout=120)
     assert "STATE ['_CJK_CHAR_RE', '_CTX_RE'] False" in done.stderr, done.stderr
