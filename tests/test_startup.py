@@ -72,3 +72,37 @@ def test_no_change_ingest_and_look_ups_load_no_yaml_parser(tmp_path: Path) -> No
         assert "kb.store" in mods, argv
         assert [m for m in ("ruamel.yaml", "kb.parse", "markdown_it", "rapidfuzz", "rich.table", "arxiv")
                 if m in mods] == [], argv
+
+
+def test_look_ups_build_nothing_they_do_not_use(tmp_path: Path) -> None:
+    """`kb claims --subject ID` reads claims through the Attributor (kb.diff.attrib) without the
+    diff's result models (kb.diff.model), its rules or the metric vocabulary's built-in trie
+    (kb.extract.metrics.DEFAULT_VOCAB); `kb verify --offline ID` loads no logging (the arxiv
+    client's handler is installed where the client is imported); neither compiles the CJK
+    patterns of the title index or the parser (kb.lazyre)."""
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": "entities: {vLLM: []}\n",
+        "inbox/jay/2026-07-31-x.md": "vLLM 吞吐 1.5×（arXiv:2607.26627）。\n",
+        "organized/paper_cards/1-2607-26627.md": '---\ncard: 1\narxiv: "2607.26627"\ntitle: "Bole: Tree Speculation"\n---\n# x\n',
+    })
+    probe = ("import sys\nsys.argv = ['kb', *{argv!r}]\nfrom kb.cli import main\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "import kb.cards, kb.extract.arxiv_ids\n"
+             "from kb.lazyre import LazyPattern\n"
+             "lazy = [n for m, n in ((kb.cards, '_CJK_CHAR_RE'), (kb.extract.arxiv_ids, '_CTX_RE'))"
+             " if isinstance(vars(m)[n], LazyPattern)]\n"
+             "m = sys.modules.get('kb.extract.metrics')\n"
+             "print('STATE', lazy, m is not None and 'DEFAULT_VOCAB' in vars(m), file=sys.__stderr__)\n")
+    _modules_after(probe.format(argv=["ingest"]), root)  # the look-ups below find the store fresh
+    mods = _modules_after(probe.format(argv=["claims", "--subject", "2607.26627", "--format", "json"]), root)
+    assert "kb.diff.attrib" in mods and "kb.extract.metrics" in mods
+    assert [m for m in ("kb.diff.model", "kb.diff.rules", "kb.window", "kb.parse") if m in mods] == []
+    done = subprocess.run([sys.executable, "-c", probe.format(argv=["verify", "--offline", "2607.26627"])],
+                          cwd=root, capture_output=True, text=True, timeout=120)
+    assert "STATE ['_CJK_CHAR_RE', '_CTX_RE'] False" in done.stderr, done.stderr
+    mods = _modules_after(probe.format(argv=["verify", "--offline", "2607.26627"]), root)
+    assert "kb.verify" in mods and "logging" not in mods
+    claims = subprocess.run([sys.executable, "-c", probe.format(argv=["claims", "--subject", "2607.26627",
+                                                                       "--format", "json"])],
+                            cwd=root, capture_output=True, text=True, timeout=120)
+    assert "STATE ['_CJK_CHAR_RE', '_CTX_RE'] False" in claims.stderr, claims.stderr

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.errors import ExitCode, KbError, UsageError
+from kb.lazyre import lazy
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id, scan_arxiv
 from kb.sources import SourceRecord
 from kb.store import Store
@@ -127,7 +128,7 @@ _SPAN_RES = (  # (characters one of which the line must hold, pattern)
 _QUOTES = "\"'“”‘’《》「」『』 "
 _ITEM_RE = re.compile(r"\s*(?:(?:[-*+]|\d+[.)])\s|\|)")
 _MARKUP_RE = re.compile(r"\]\([^)]*\)|[*_`\[\]]|!?\[|<[^>]{1,80}>")
-_CJK_CHAR_RE = re.compile(f"[{_CJK}]")
+_CJK_CHAR_RE = lazy(globals(), "_CJK_CHAR_RE", f"[{_CJK}]")  # compiled on first use: only the title index needs it
 
 
 def _words(norm: str) -> set[str]:

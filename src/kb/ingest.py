@@ -169,7 +169,7 @@ def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
 
 
 PARSER_SOURCES = ("__init__.py", "parse.py", "parsed.py", "frontmatter.py", "textio.py", "claims.py", "errors.py",
-                  "paths.py", "config.py", "config_kept.py", "values.py", "window.py", "sources/__init__.py", "store.py",
+                  "paths.py", "lazyre.py", "config.py", "config_kept.py", "values.py", "window.py", "sources/__init__.py", "store.py",
                   "cards.py", "extract/*.py", "diff/*.py")
 """The kb sources whose code decides what the parser stores: :mod:`kb.parse` and every kb module
 it imports (``kb.diff.attrib`` brings the ``kb.diff`` package, cards, the store …);

@@ -12,7 +12,6 @@ from kb.claims import KINDS, Claim, is_derived
 from kb.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.entities import EntityMatcher
-from kb.window import parse_moment
 from kb.workspace import Kb
 
 
@@ -113,6 +112,8 @@ def to_iso(value: str, kb: Kb, *, option: str) -> str:
 
     :raises UsageError: not ISO 8601, or out of the calendar.
     """
+    from kb.window import parse_moment  # (only with --since/--until: a plain look-up loads no kb.window)
+
     return parse_moment(value, kb.config, option).isoformat()
 
 

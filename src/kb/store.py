@@ -446,6 +446,15 @@ class Store:
         for (js,) in self.db.execute(sql, args):
             yield Claim.model_validate_json(js)
 
+    def claim(self, path: str, claim_id: str) -> Claim | None:
+        """The claim ``claim_id`` of the file ``path`` (one primary-key seek), else None."""
+        row = self.db.execute("SELECT json FROM claims WHERE path=? AND id=?", (path, claim_id)).fetchone()
+        if row is None:
+            return None
+        from kb.claims import Claim
+
+        return Claim.model_validate_json(row[0])
+
     def count_claims(self) -> int:
         """Number of stored claims; counted once per :meth:`files_stamp` (kept in ``meta``, as
         ``claims_count``), so a run that changed nothing does not count 200k rows again."""

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.claims import ArxivRef
+from kb.lazyre import lazy
 
 KNOWN_ARCHIVES: frozenset[str] = frozenset(
     {
@@ -40,7 +41,7 @@ _SPACE = r"[ \t\u00a0\u3000]"
 # that cannot start a match (one alternation with leading lookbehinds ran 5x slower).
 # 1. arxiv.org URL or arXiv prefix, anchored on the letters "arxiv"; the scheme and
 #    www./export. before a URL host are found by looking back (_url_start).
-_CTX_RE = re.compile(
+_CTX_RE = lazy(globals(), "_CTX_RE",  # compiled on first use (a look-up parses no text)
     r"[aA](?<![A-Za-z][aA])(?i:rxiv)"
     rf"(?:(?P<url>(?i:\.org)/(?i:abs|pdf|html)/)|{_SPACE}*[:：]{_SPACE}{{0,3}}|\.)"
     rf"(?P<id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('v')}{_END}"

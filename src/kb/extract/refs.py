@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from kb.lazyre import lazy
+
 # URL characters: printable ASCII except space, ", <>, `, {}, |, \ and ^.
 # Anything non-ASCII (CJK text or punctuation, full-width forms) ends a URL (CASES.md C04).
 _URL_RE = re.compile(r"(?<![A-Za-z0-9])(?i:https?)://[!#-;=?-\[\]_a-z~]+")
@@ -15,7 +17,7 @@ _DOI_RE = re.compile(
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _PATH_CHARS = rf"[A-Za-z0-9_.\-/{_CJK}]"
 _ROOTS = r"(?:inbox|organized|paper_cards|knowledge)/"
-_KB_PATH_RE = re.compile(
+_KB_PATH_RE = lazy(globals(), "_KB_PATH_RE",  # compiled on first use (only the parser finds paths)
     rf"(?<![A-Za-z0-9_.\-/{_CJK}])(?:\./)?(?P<path>"
     # a Markdown file under a KB root (the first ".md" ends it: CJK prose may follow)
     rf"{_ROOTS}{_PATH_CHARS}*?\.md(?![A-Za-z0-9_\-])"

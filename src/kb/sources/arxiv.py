@@ -20,7 +20,6 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
 from __future__ import annotations
 
 import ipaddress
-import logging
 import os
 import re
 import urllib.parse
@@ -48,10 +47,20 @@ MAX_IDS = 100
 
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
 
-logging.getLogger("arxiv").addHandler(logging.NullHandler())
-"""The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
-handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
-the root logger, which the ``arxiv`` logger still propagates to."""
+
+
+def _quiet_client() -> None:
+    """The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
+    handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
+    the root logger, which the ``arxiv`` logger still propagates to. Done where kb imports the
+    client, before it can log (not at import: an offline run loads no :mod:`logging`)."""
+    import logging
+
+    logger = logging.getLogger("arxiv")
+    if not any(getattr(h, "kb_quiet", False) for h in logger.handlers):
+        handler = logging.NullHandler()
+        handler.kb_quiet = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
 
 _SHORT_ID_RE = re.compile(r"(?P<id>.+?)(?:v(?P<v>\d+))?")
 _ATOM = "{http://www.w3.org/2005/Atom}"
@@ -245,6 +254,8 @@ class ArxivSource:
         """The run's one ``arxiv.Client`` (page size 100, the configured delay and retries)."""
         import arxiv
 
+        _quiet_client()
+
         if self._client is None:
             s = self.settings
             client = arxiv.Client(page_size=MAX_IDS, delay_seconds=s.delay, num_retries=s.retries)
@@ -316,6 +327,7 @@ class ArxivSource:
         import arxiv
         import requests
 
+        _quiet_client()
         search = arxiv.Search(id_list=[wire_id(i) for i in batch], max_results=len(batch))
         records: list[SourceRecord] = []
         whole = True
