@@ -245,13 +245,14 @@ def digest_cmd(
 
                 tdir = inside_kb(opened.root, opened.root / opened.config.templates_dir, what="templates_dir")
             text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
-            root = opened.root
+            root, night_date = opened.root, night.window.label_date
+            del night, context  # freed here, not walked by the collection that follows the block
     finally:
         opened.close()
     if out == "-":
         sys.stdout.write(text)
         return
-    target = Path(out) if out else root / brief_path(who, night.window.label_date, name)
+    target = Path(out) if out else root / brief_path(who, night_date, name)
     given = f"--out {out}" if out else _shown(target, root)
     from kb.claims import is_rendered_brief
 
