@@ -202,3 +202,29 @@ def test_snapshot_and_actions_name_a_section_the_doc_lacks(small_kb: Path, run_k
     assert snap.split("\n\n", 1)[0].splitlines() == ["  - §4.2：活文档无此节", "  - §1 引擎：TGI（2025 年 12 月）、vLLM"]
     assert "- 可操作结论：把 2.5×、1,918 补入 §4.2，但这些数字仅二手：先找一手来源（§2）；【执行人判断：是补充还是取代旧值】\n" in res.stdout
     assert "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1；【执行人判断：采信哪个来源】\n" in res.stdout
+
+
+def test_a_kb_process_leaves_its_objects_to_its_exit_and_writes_all_it_printed(small_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """The console script freezes what the command left before the interpreter's shutdown
+    (kb.cli._no_collection_at_exit); in-process calls (main(argv)) do not; and nothing the
+    command printed or wrote is lost by it: the brief of a real process, on standard output and
+    in a file, is the in-process one byte for byte."""
+    import gc
+    import os
+    import sys
+
+    args = ["digest", "inference", "--date", "2026-07-31", "--executor", "tom"]
+    frozen = gc.get_freeze_count()
+    brief = run_kb([*args, "--out", "-"], cwd=small_kb)
+    assert brief.exit_code == 0, brief.stderr
+    assert brief.stdout.startswith("<!-- kb:brief") and gc.get_freeze_count() == frozen
+    env = {k: v for k, v in os.environ.items() if k != "KB_CONFIG_DIR"}
+    probe = ("import atexit, gc, sys; atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0, "
+             "file=sys.stderr)); from kb.cli import main; main()")
+    for out in ("-", "brief.md"):
+        proc = subprocess.run([sys.executable, "-c", probe, *args, "--out", out], cwd=small_kb, env=env,
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr.splitlines()[-1] == "frozen True"
+        written = proc.stdout if out == "-" else (small_kb / out).read_text(encoding="utf-8")
+        assert written == brief.stdout

@@ -149,3 +149,74 @@ def test_newest_inbox_night_from_the_kept_newest_files(tmp_path: Path, monkeypat
             assert [p.path for p in kb.report.problems] == future, now
     finally:
         kb.close()
+
+
+FUZZY_DOC = DOC + "- **Revisiting Lossy Verification for Speculative Decoding**：端到端 1.38×\n"
+
+
+def test_kept_title_index_follows_a_renamed_card_in_a_fuzzy_citation(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """The living doc cites the window's card by a title one word off its card's (a fuzzy match
+    through the kept word postings of kb.cards.TitleIndex.kept): a renamed card is cited no more,
+    the old title back is cited again."""
+    root = write_files(tmp_path / "kb", {**FILES, "organized/knowledge/inference.md": FUZZY_DOC})
+    cited = subjects(run_kb, root)
+    assert cited == {"arxiv:2607.26627": ("update", [LOSSY])}  # the doc holds it (by title), a value of its own
+    assert subjects(run_kb, root) == cited  # read back
+    renamed = FILES[LOSSY].replace("Revisiting Lossy Verification in Speculative Decoding",
+                                   "Prefix Caching for Disaggregated Serving")
+    (root / LOSSY).write_text(renamed, encoding="utf-8")
+    assert subjects(run_kb, root) == {"arxiv:2607.26627": ("net-new", [LOSSY])}
+    (root / LOSSY).write_text(FILES[LOSSY], encoding="utf-8")
+    assert subjects(run_kb, root) == cited
+
+
+TITLES = [("arxiv:2607.26627", "Revisiting Lossy Verification in Speculative Decoding"),
+          ("arxiv:2607.11111", "SpecBench Plus: Benchmarking Drafts"),
+          ("arxiv:2607.22222", "Prefix Caching for Disaggregated Serving")]
+CANDIDATES = ["Revisiting Lossy Verification for Speculative Decoding", "SpecBench Plus", "specbench plus: benchmarking drafts",
+              "Prefix Caching in Disaggregated Serving Systems", "Something Else Entirely Here", "Lossy"]
+
+
+def test_kept_title_index_is_the_built_one_and_follows_its_titles(tmp_path: Path) -> None:
+    from kb.cards import TitleIndex
+
+    store = Store(tmp_path, "fp")
+    try:
+        fresh = TitleIndex(TITLES, 0.85)
+        want = ["arxiv:2607.26627", "arxiv:2607.11111", "arxiv:2607.11111", "arxiv:2607.22222", None, None]
+        assert [fresh.match(c) for c in CANDIDATES] == want
+        for _ in range(2):  # built and kept, then read back
+            kept = TitleIndex.kept(store, TITLES, 0.85)
+            assert [kept.match(c) for c in CANDIDATES] == want
+            assert kept.postings == fresh.postings
+        other = [TITLES[0], ("arxiv:2607.33333", "Prefix Sharing for Multi-Tenant Serving")]
+        kept = TitleIndex.kept(store, other, 0.85)  # titles changed: built again
+        assert [kept.match(c) for c in CANDIDATES] == ["arxiv:2607.26627", None, None, None, None, None]
+        assert kept.match("Prefix Sharing for Multi Tenant Serving Systems") == "arxiv:2607.33333"
+    finally:
+        store.close()
+
+
+def test_files_written_is_the_window_of_the_files_rows(tmp_path: Path) -> None:
+    """Store.files_written (index files_written) gives the rows a scan of every files row gives:
+    since inclusive, until exclusive, only the roles asked, by path."""
+    from kb.ingest import ingest
+
+    root = write_files(tmp_path / "kb", INBOX_FILES)
+    ingest(root)
+    from kb.workspace import open_kb
+
+    kb = open_kb(root)
+    try:
+        rows = kb.store.db.execute("SELECT path, role, author, written_at, n_claims FROM files ORDER BY path").fetchall()
+        stamps = sorted({r[3] for r in rows if r[3]})
+        assert len(stamps) >= 4
+        for since, until in [(stamps[0], stamps[-1]), (stamps[1], stamps[2]), (stamps[0], "9999"), ("", stamps[0])]:
+            for roles in [("inbox", "card"), ("living-doc",), ("inbox",)]:
+                want = [r for r in rows if r[3] is not None and since <= r[3] < until and r[1] in roles]
+                assert kb.store.files_written(since, until, roles) == want
+        assert [r[0] for r in kb.store.files_written(stamps[0], stamps[-1], ("inbox",))] == [
+            "inbox/jay/2026-07-29T1000-a.md", "inbox/jay/2026-07-30T1000-b.md", "inbox/tom/2026-07-31T0900-c.md",
+            "inbox/tom/2026-08-01-inference-e1prep.md"]
+    finally:
+        kb.close()

@@ -184,12 +184,24 @@ class TitleIndex:
         normalises none of them when no title changed; any changed title builds it again."""
         def build() -> list[Any]:
             index = cls(titles, threshold)
-            return [index.exact, index.choices, index.keys]
+            index._index_words()
+            return [index.exact, index.choices, index.keys, index.postings]
 
-        exact, choices, keys = store.kept("title_index", [_card_code(), unicodedata.unidata_version, titles], build)
+        exact, choices, keys, postings = store.kept("title_index", [_card_code(), unicodedata.unidata_version, titles],
+                                                    build)
         index = cls((), threshold)
-        index.exact, index.choices, index.keys = exact, choices, keys
+        index.exact, index.choices, index.keys, index.postings = exact, choices, keys, postings
+        index._indexed = True  # the fuzzy look-up's word postings are kept too (12k KB: 2,137 titles split each run)
         return index
+
+    def _index_words(self) -> None:
+        """Build :attr:`postings` (title word -> indexes into :attr:`choices`, ascending) once:
+        what the fuzzy look-up of :meth:`match` picks its pool from."""
+        if not self._indexed:
+            self._indexed = True
+            for i, choice in enumerate(self.choices):
+                for w in _words(choice):
+                    self.postings.setdefault(w, []).append(i)
 
     def __len__(self) -> int:
         return len(self.exact)
@@ -206,11 +218,7 @@ class TitleIndex:
         hit = self.exact.get(norm)
         if hit is not None or len(norm) < _MIN_FUZZY or not self.choices:
             return hit
-        if not self._indexed:  # built on the first fuzzy look-up
-            self._indexed = True
-            for i, choice in enumerate(self.choices):
-                for w in _words(choice):
-                    self.postings.setdefault(w, []).append(i)
+        self._index_words()  # built on the first fuzzy look-up (or kept: :meth:`kept`)
         known = sorted((len(self.postings[w]), w) for w in _words(norm) if w in self.postings)
         pool = sorted({i for _, w in known[:_RAREST] for i in self.postings[w]})
         if not pool:
@@ -560,7 +568,7 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
     row = db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()
     kept = json.loads(row[0]) if row is not None else None
     if isinstance(kept, list) and len(kept) == 3 and kept[0] == stamp:  # (another shape: another kb's)
-        return [Card(*(tuple(v) if isinstance(v, list) else v for v in r)) for r in kept[1]], kept[2]
+        return [_kept_card(r) for r in kept[1]], kept[2]
     cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
     titles = [normalize_title(c.title) if c.title else "" for c in cards]
@@ -572,6 +580,19 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
         except sqlite3.OperationalError:  # read-only or busy: built again next time
             pass
     return cards, titles
+
+
+_TUPLE_FIELDS = tuple(i for i, f in enumerate(_CARD_FIELDS) if str(Card.__dataclass_fields__[f].type).startswith("tuple"))
+"""Positions in :data:`_CARD_FIELDS` of the tuple fields (``aliases``, ``also``): JSON gives them back as lists."""
+
+
+def _kept_card(row: list[Any]) -> Card:
+    """The :class:`Card` of one row of the kept cards (its fields in :data:`_CARD_FIELDS` order,
+    as :func:`_kept_cards` wrote it): the tuple fields made tuples again, no other field looked
+    at (a night of the 12k KB reads 2,025 cards: a test of every field took ~half of it)."""
+    for i in _TUPLE_FIELDS:
+        row[i] = tuple(row[i])
+    return Card(*row)
 
 
 def _cards_stamp(store: Store) -> list[Any]:

@@ -101,9 +101,10 @@ CREATE INDEX IF NOT EXISTS quantities_path ON quantities (path);
 CREATE INDEX IF NOT EXISTS quantities_subject ON quantities (subject, metric);
 CREATE INDEX IF NOT EXISTS mentions_id ON mentions (arxiv_id);
 CREATE INDEX IF NOT EXISTS mentions_path ON mentions (path);
+CREATE INDEX IF NOT EXISTS files_written ON files (written_at);
 """
 _INDEX_NAMES = ("claims_written", "claims_id", "subjects_subject", "subjects_path", "quantities_path",
-                "quantities_subject", "mentions_id", "mentions_path")
+                "quantities_subject", "mentions_id", "mentions_path", "files_written")
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,6 +389,16 @@ class Store:
         return [h.get("text", "") for (js,) in self.db.execute(
             "SELECT headings FROM files WHERE path >= ? AND path < ? AND role=? ORDER BY path",
             (lo, lo[:-1] + chr(ord("/") + 1), role)) for h in json.loads(js)]
+
+    def files_written(self, since: str, until: str, roles: Sequence[str]) -> list[tuple[str, str, str | None, str | None, int]]:
+        """``(path, role, author, written_at, n_claims)`` of the files of ``roles`` written in
+        ``[since, until)`` (ISO, compared with ``written_at``), by path: read through the index
+        ``files_written`` (a night's few files of a KB of 12k, not every row)."""
+        marks = ",".join("?" * len(roles))
+        return self.db.execute(
+            "SELECT path, role, author, written_at, n_claims FROM files "
+            f"WHERE written_at >= ? AND written_at < ? AND role IN ({marks}) ORDER BY path",
+            (since, until, *roles)).fetchall()
 
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""

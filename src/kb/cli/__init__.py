@@ -155,7 +155,22 @@ def main(argv: list[str] | None = None) -> None:
             _say_error(f"cannot write to standard output: {reason}")
     finally:
         sys.stdout, sys.stderr = real_out, real_err
+        if argv is None:  # the console script (or python -m kb): the process ends after this command
+            _no_collection_at_exit()
     sys.exit(code)
+
+
+def _no_collection_at_exit() -> None:
+    """Leave what the command made to the process's exit, not to the cyclic garbage collector:
+    :func:`gc.freeze` moves every live object to the permanent generation, which the collections
+    of interpreter shutdown pass over (they walked every module, model and kept structure still
+    alive, several times). Memory is freed by the exit itself; kb closes its files and the store
+    itself and flushes standard output above, before this. ``kb digest --out -``, CPU, paired
+    runs on this 2-core machine: the 12k KB's demo night 0.82 -> 0.66 s, the demo KB's 0.63 -> 0.52 s
+    (issue 11). Not done when :func:`main` is called with ``argv`` (in-process: the tests)."""
+    import gc
+
+    gc.freeze()
 
 
 def _say_error(message: str) -> None:

@@ -160,11 +160,7 @@ def check_topic(kb: Kb, topic: str) -> None:
 
 def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
     """Inbox files and cards written in the window, by path (own briefs of the topic left out)."""
-    rows = kb.store.db.execute(
-        "SELECT path, role, author, written_at, n_claims FROM files WHERE written_at >= ? AND written_at < ? "
-        "AND role IN ('inbox', 'card') ORDER BY path",
-        (window.since_iso, window.until_iso),
-    ).fetchall()
+    rows = kb.store.files_written(window.since_iso, window.until_iso, ("inbox", "card"))
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
 

@@ -547,7 +547,8 @@ def _card_stats(night: Night) -> dict[str, Any]:
     by count then name, card numbers (or paths) in order."""
     main: dict[str, list[str]] = defaultdict(list)
     also: dict[str, list[str]] = defaultdict(list)
-    new = [c for c in night.cards.values() if c.path in {f.path for f in night.files if f.role == "card"}]
+    written = {f.path for f in night.files if f.role == "card"}  # once, not once per card of the KB
+    new = [c for c in night.cards.values() if c.path in written]
     for card in sorted(new, key=lambda c: c.path):
         name = card.number or card.path
         main[card.category or "—"].append(name)
