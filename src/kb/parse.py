@@ -1034,7 +1034,7 @@ class _FileCtx:
 def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | None]) -> tuple[list[Quantity], list[str]]:
     """Numbers of a table row that sit in an entity-headed column belong to that entity (the
     row's other cells are its conditions: model, hardware, workload)."""
-    seps = [m.start() for m in re.finditer(r" \| ", text)]
+    seps = [m.start() for m in _CELL_SEP_RE.finditer(text)]
     out: list[Quantity] = []
     owners: list[str] = []
     for q in quantities:
@@ -1046,6 +1046,9 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
         owners.append(key)
         out.append(replaced(q, subject=key))
     return out, owners
+
+
+_CELL_SEP_RE = re.compile(r" \| ")
 
 
 def _column(text: str, at: int) -> int:
@@ -1122,8 +1125,11 @@ _is_paper = methodcaller("startswith", ("arxiv:", "doi:"))
 """A subject key names a paper (an arXiv id or a DOI)."""
 
 
+_HREF_ID_RE = re.compile(r"(\d{4}\.\d{4,5})")
+
+
 def _href_key(href: str) -> str:
-    m = re.search(r"(\d{4}\.\d{4,5})", href)
+    m = _HREF_ID_RE.search(href)
     return m.group(1) if m else href
 
 
