@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.claims import ArxivRef, Claim, Provenance, built
+from kb.claims import ArxivRef, Claim, Provenance, built, replaced
 from kb.config import load_config
 from kb.ingest import iter_kb_files
 from kb.parse import Parser
@@ -53,3 +53,34 @@ def test_built_equals_validation_and_refuses_missing_or_unknown_fields() -> None
         built(ArxivRef, id="2607.26627", version=None, raw="x", start=0)
     with pytest.raises(TypeError, match=r"unknown fields \['colour'\]"):
         built(ArxivRef, id="2607.26627", version=None, raw="x", start=0, end=1, colour="red")
+
+
+def test_replaced_equals_model_copy_for_every_part_of_the_demo_claims() -> None:
+    """kb.claims.replaced is ``model_copy(update=...)``: the same type, field values and set
+    fields (validated parts have fewer set fields than built ones: both kinds are here), and
+    the original is unchanged."""
+    parser = Parser(load_config(REPO))
+    n = 0
+    for rel, _ in iter_kb_files(REPO):
+        for c in parser.parse_bytes(rel, (REPO / rel).read_bytes()).claims:
+            parts = [*c.quantities, *c.dates, *c.arxiv, c.provenance]
+            for part in parts:
+                before = dict(part.__dict__), set(part.__pydantic_fields_set__)
+                for update in _updates(part):
+                    _same(replaced(part, **update), part.model_copy(update=update))
+                    n += 1
+                assert (part.__dict__, part.__pydantic_fields_set__) == before
+            _same(replaced(c, kind="paper-fact", subjects=["entity:x"]),
+                  c.model_copy(update={"kind": "paper-fact", "subjects": ["entity:x"]}))
+    assert n > 1500  # quantities, dates, ids and provenances of 421 claims, three updates each
+    q = replaced(ArxivRef(id="2607.26627", raw="2607.26627"), version=3)
+    assert (q.version, q.__pydantic_fields_set__) == (3, {"id", "raw", "version"})
+
+
+def _updates(part: object) -> list[dict[str, object]]:
+    """Three updates of a claim part: of a field it has set, of one it may not have, and none."""
+    if isinstance(part, Provenance):
+        return [{"line": part.line + 1}, {"author": "x", "heading": []}, {}]
+    if isinstance(part, ArxivRef):
+        return [{"version": 9}, {"start": -1, "end": -1}, {}]
+    return [{"subject": "entity:x"}, {"mood": "plan", "start": 1, "end": 2}, {}]

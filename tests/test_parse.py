@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from kb.config import KbConfig
-from kb.parse import Parser, role_of
+from kb.parse import Parser, _raw_cells, _raw_count, role_of
 
 CONFIG = KbConfig(
     entities={"TGI": ["Text Generation Inference"], "vLLM": [], "SGLang": [], "vllm-mlx": ["vLLM-MLX"]},
@@ -232,6 +232,14 @@ def test_pipe_in_code_cell_keeps_the_provenance_cell(parser: Parser) -> None:
     parsed = parse(parser, text)
     assert [c.text for c in parsed.claims] == ["A 2.03× | grep a | wc | paper", "B 1.9× | `grep b | wc` | paper"]
     assert [(p.line, p.message) for p in parsed.problems] == [(4, "4 cells, header has 3; row read from the raw line")]
+
+
+@pytest.mark.parametrize("line", ["", "   ", "|", "||", "|||", "a", "a|b", "| a | b |", "| a | b", "a | b |", "|a||b|",
+                                  "| `x \\| y` | z |", "| a \\|", "\\|", "| a | b \\| c | d |", "  | a | b |  "])
+def test_raw_cell_count_is_the_number_of_raw_cells(line: str) -> None:
+    """C13's cheap test: kb.parse._raw_count counts the cells _raw_cells splits a raw table line into."""
+    cells = _raw_cells(line)
+    assert _raw_count(line) == (len(cells) if cells is not None else 0)
 
 
 @pytest.mark.parametrize(

@@ -293,12 +293,12 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: in
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     try:
-        with _no_gc_passes():
+        with _no_gc_passes():  # (the rows too: the file's claims are alive while they are made)
             parsed = parser.parse_bytes(rel, data)
-        fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
-        if fatal is not None:
-            return fatal  # nothing of it could be read: failed, reported again next run
-        return to_rows(parsed, digest, mtime_ns, size, ctime_ns)
+            fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
+            if fatal is not None:
+                return fatal  # nothing of it could be read: failed, reported again next run
+            return to_rows(parsed, digest, mtime_ns, size, ctime_ns)
     except Exception as exc:  # noqa: BLE001 - one file never stops the run
         return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 

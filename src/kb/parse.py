@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from functools import lru_cache
+from operator import methodcaller
 from pathlib import PurePosixPath
 from typing import Any, Literal
 
@@ -25,7 +26,7 @@ from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
 
 from kb import frontmatter
-from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, built, claim_id
+from kb.claims import ArxivRef, Claim, DateRef, Kind, Provenance, Quantity, Role, Unit, built, claim_id, replaced
 from kb.config import KbConfig
 from kb.parsed import Heading, Mention, ParsedFile  # noqa: F401 - re-exported (kb.parse.ParsedFile …)
 from kb.diff.attrib import Anchor, NameMatcher, Owners, attribute, entity_names
@@ -505,6 +506,11 @@ class _Inline:
 
 
 def _inline_text(tok: Token) -> _Inline:
+    children = tok.children
+    if children and len(children) == 1 and children[0].type in ("text", "code_inline"):
+        text = children[0].content  # one run of plain text (most table cells and list items): no parts to join
+        if "**" not in text and "__" not in text:
+            return _Inline(text, [], [], [], [])
     parts: list[str] = []
     hrefs: list[str] = []
     breaks: list[int] = []
@@ -671,7 +677,8 @@ class _FileCtx:
     def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
         refs = self._arxiv(text, hrefs, line)
-        self._mention(refs, line, None, None)
+        if refs:
+            self._mention(refs, line, None, None)
         anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0]
         anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in find_dois(text)]
         anchors += [Anchor(a, b, k, False) for k, a, b in self.p.entities.find(text)
@@ -744,8 +751,8 @@ class _FileCtx:
         rating_cols = {k: h for k, h in enumerate(header)
                        if (cue := self.p.cues.match(h)) is not None and cue[0] == "internal-rating"}
         for line, cells, row_hrefs, infos in rows:
-            raw_cells = _raw_cells(self._line(line))
-            text = " | ".join(c for c in cells)
+            raw_cells = _raw_cells(self._line(line)) if header and _raw_count(self._line(line)) > len(header) else None
+            text = " | ".join(cells)
             links, bold = _cell_spans(cells, infos, title_cols)
             if raw_cells is not None and len(raw_cells) > len(header) and header:
                 self.problems.append(
@@ -797,7 +804,7 @@ class _FileCtx:
                 same = next((x for x in refs if x.id == cand.id and x.version in (None, cand.version)), None)
                 if same is not None:
                     if same.version is None and cand.version is not None:
-                        refs[refs.index(same)] = same.model_copy(update={"version": cand.version})
+                        refs[refs.index(same)] = replaced(same, version=cand.version)
                 elif not any(x.id == cand.id for x in refs):
                     refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
         return refs
@@ -846,13 +853,19 @@ class _FileCtx:
                 and not any(_DIGIT_RE.search(h) for h in hrefs)):
             return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
         refs = self._arxiv(text, hrefs, line, end_line)
-        skip = [(r.start, r.end) for r in refs if r.start >= 0]
-        urls = find_urls(text) if ("http" in text) else []
-        skip += [(a, b) for _, a, b in urls]
-        dois = find_dois(text) if "10." in text else []
-        skip += [(a, b) for _, a, b in dois]
-        paths = find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else []
-        skip += [(a, b) for _, a, b in paths]
+        # skip spans in the order ids, URLs, DOIs, KB paths, § numbers, dates (each list only
+        # when the cheap test before its finder says there may be one)
+        skip = [(r.start, r.end) for r in refs if r.start >= 0] if refs else []
+        urls: Sequence[tuple[str, int, int]] = find_urls(text) if ("http" in text) else ()
+        if urls:
+            skip += [(a, b) for _, a, b in urls]
+        dois: Sequence[tuple[str, int, int]] = find_dois(text) if "10." in text else ()
+        if dois:
+            skip += [(a, b) for _, a, b in dois]
+        paths: Sequence[tuple[str, int, int]] = (
+            find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
+        if paths:
+            skip += [(a, b) for _, a, b in paths]
         if "§" in text:
             skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)]
         dates = find_dates(text, ref=self.ref_date, skip=skip)
@@ -895,19 +908,26 @@ class _FileCtx:
                 kind, reason = cue[0], f"cue:{cue[1]}"
             else:
                 kind, reason = "secondhand", f"default:{self.role}"
-        self._mention(refs, line, cid, kind, end_line)
+        if refs:
+            self._mention(refs, line, cid, kind, end_line)
         # subjects: ids, DOIs, entities that are not hosts/baselines (kb.diff.attrib decides);
         # inherit when none of its own
-        anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0]
-        anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in dois]
-        anchors += [Anchor(a, b, f"arxiv:{m.group(1)}.{m.group(2)}", True) for p, a, b in paths
-                    if (m := _CARD_FILE_RE.search(p))]
-        in_url = [(a, b) for _, a, b in urls]
-        anchors += [Anchor(a, b, k, False) for k, a, b in ents if not any(x <= a < y for x, y in in_url)
-                    and not any(a < x.end and x.start < b for x in anchors)]
+        anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0] if refs else []
+        if dois:
+            anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in dois]
+        if paths:
+            anchors += [Anchor(a, b, f"arxiv:{m.group(1)}.{m.group(2)}", True) for p, a, b in paths
+                        if (m := _CARD_FILE_RE.search(p))]
+        if ents:
+            if urls or anchors:  # an entity inside a URL or overlapping an id, DOI or card path is none
+                in_url = [(a, b) for _, a, b in urls]
+                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not any(x <= a < y for x, y in in_url)
+                            and not any(a < x.end and x.start < b for x in anchors)]
+            else:
+                anchors = [Anchor(a, b, k, False) for k, a, b in ents]
         att = attribute(text, anchors)
-        subjects = _dedupe([r.key for r in refs if r.start < 0] + att.keys)
-        if not any(s.startswith(("arxiv:", "doi:")) for s in subjects):
+        subjects = _dedupe([r.key for r in refs if r.start < 0] + att.keys) if refs else att.keys  # (a new list, deduped)
+        if not any(map(_is_paper, subjects)):
             papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
             if not papers:
                 papers = self._papers_above[:1] or self.default_subjects
@@ -915,7 +935,8 @@ class _FileCtx:
         if not subjects:
             subjects = [s for s in _dedupe(list(inherited) or self._subjects_above)
                         if s not in att.hosts]
-        who = Owners(att.own, text) if len(att.own) >= 2 else None  # one of several subjects only when there are several
+        # one of several subjects only when there are several (and a number or date to own)
+        who = Owners(att.own, text) if len(att.own) >= 2 and (quantities or dates) else None
         if who is not None:
             quantities = [self._attach(q, who) for q in quantities]
         if dates:
@@ -926,13 +947,16 @@ class _FileCtx:
             subjects = _dedupe(subjects + owners)
         if quantities or dates:
             quantities, dates = self._moods(masked, quantities, dates)
-        sources = _dedupe(
-            [r.key for r in refs]
-            + [f"doi:{d}" for d, _, _ in dois]
-            + [u for u, _, _ in urls]
-            + [h for h in hrefs if h.startswith("http") and h not in (u for u, _, _ in urls)]
-            + [p for p, _, _ in paths]
-        )
+        if dois or urls or hrefs or paths:
+            sources = _dedupe(
+                [r.key for r in refs]
+                + [f"doi:{d}" for d, _, _ in dois]
+                + [u for u, _, _ in urls]
+                + [h for h in hrefs if h.startswith("http") and h not in (u for u, _, _ in urls)]
+                + [p for p, _, _ in paths]
+            )
+        else:
+            sources = _dedupe([r.key for r in refs]) if refs else []
         hint = _HINT_RE.search(text) if "§" in text else None
         section_hint = _norm_section(hint.group(1)) if hint else self._section
         # every value below was built here of its field's type: no validation (kb.claims.built)
@@ -970,8 +994,8 @@ class _FileCtx:
         ms = moods(masked, [(q.start, q.end) for q in quantities] + [(d.start, d.end) for d in dates], self.p.cues)
         if not any(ms):
             return quantities, dates
-        qs = [q.model_copy(update={"mood": m}) if m else q for q, m in zip(quantities, ms)]
-        ds = [d.model_copy(update={"mood": m}) if m else d for d, m in zip(dates, ms[len(quantities):])]
+        qs = [replaced(q, mood=m) if m else q for q, m in zip(quantities, ms)]
+        ds = [replaced(d, mood=m) if m else d for d, m in zip(dates, ms[len(quantities):])]
         return qs, ds
 
     def _heading_subjects(self, *, papers_only: bool) -> list[str]:
@@ -993,7 +1017,7 @@ class _FileCtx:
 
     def _attach(self, q: Quantity, who: Owners) -> Quantity:
         subj = who.of(q.start, q.end)
-        return q.model_copy(update={"subject": subj}) if subj else q
+        return replaced(q, subject=subj) if subj else q
 
     def _attach_date(self, d: DateRef, who: Owners | None, text: str, phrased: bool) -> DateRef:
         # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
@@ -1004,13 +1028,13 @@ class _FileCtx:
         subj = who.of(d.start, d.end) if who is not None else None
         if subj:
             update["subject"] = subj
-        return d.model_copy(update=update) if update else d
+        return replaced(d, **update) if update else d
 
 
 def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | None]) -> tuple[list[Quantity], list[str]]:
     """Numbers of a table row that sit in an entity-headed column belong to that entity (the
     row's other cells are its conditions: model, hardware, workload)."""
-    seps = [m.start() for m in re.finditer(r" \| ", text)]
+    seps = [m.start() for m in _CELL_SEP_RE.finditer(text)]
     out: list[Quantity] = []
     owners: list[str] = []
     for q in quantities:
@@ -1020,8 +1044,11 @@ def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | N
             out.append(q)
             continue
         owners.append(key)
-        out.append(q.model_copy(update={"subject": key}))
+        out.append(replaced(q, subject=key))
     return out, owners
+
+
+_CELL_SEP_RE = re.compile(r" \| ")
 
 
 def _column(text: str, at: int) -> int:
@@ -1039,7 +1066,7 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
     takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
     alone names no metric, is read as written after that metric's first phrase (``HF 票 96``)
     by the one quantity reader, so it is a quantity of that metric."""
-    out = [q.model_copy(update={"metric": m}) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
+    out = [replaced(q, metric=m) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
            else q for q in quantities]
     if " | ".join(cells) != text:
         return out
@@ -1057,7 +1084,7 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         for q in find_quantities(label + cell.strip(), vocab=vocab):
             if q.start >= len(label) and q.metric == m:
                 d = start - len(label)
-                out.append(q.model_copy(update={"start": q.start + d, "end": q.end + d}))
+                out.append(replaced(q, start=q.start + d, end=q.end + d))
     out.sort(key=lambda q: q.start)
     return out
 
@@ -1094,12 +1121,30 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+_is_paper = methodcaller("startswith", ("arxiv:", "doi:"))
+"""A subject key names a paper (an arXiv id or a DOI)."""
+
+
+_HREF_ID_RE = re.compile(r"(\d{4}\.\d{4,5})")
+
+
 def _href_key(href: str) -> str:
-    m = re.search(r"(\d{4}\.\d{4,5})", href)
+    m = _HREF_ID_RE.search(href)
     return m.group(1) if m else href
 
 
 _PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")
+
+
+def _raw_count(line: str) -> int:
+    """``len(_raw_cells(line))`` (0 for a blank line), without splitting when ``line`` has no
+    backslash (then every pipe is a cell boundary)."""
+    s = line.strip()
+    if not s:
+        return 0
+    if "\\" in s:
+        return len(_raw_cells(s) or ())
+    return s.count("|") + 1 - s.startswith("|") - (len(s) > 1 and s.endswith("|"))
 
 
 def _raw_cells(line: str) -> list[str] | None:
