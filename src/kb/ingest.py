@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import struct
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from operator import itemgetter
@@ -16,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kb import __version__
+from kb.gcpause import no_gc_passes
 from kb.store import FileRow, FileRows, Store, files_digest
 from kb.textio import Problem
 
@@ -79,7 +78,7 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
-    with _no_gc_passes():
+    with no_gc_passes():
         return iter(_walk(root, problems))
 
 
@@ -161,7 +160,7 @@ def _all_stored(st: Store, found: list[tuple[str, os.stat_result]]) -> bool:
     """Every file of ``found`` is stored with its size, mtime and ctime, and no other is: one
     digest each side (:func:`kb.store.files_digest`; the store's is kept between runs)."""
     try:
-        with _no_gc_passes():  # (a generator: each row is freed as it is packed)
+        with no_gc_passes():  # (a generator: each row is freed as it is packed)
             mine = files_digest((rel, s.st_mtime_ns, s.st_ctime_ns, s.st_size) for rel, s in found)
     except struct.error:  # a time beyond 64 bits: compared file by file
         return False
@@ -234,23 +233,6 @@ def mention_rows(path: str, mentions: Iterable[Mention], written_at: str | None)
     return [(path, m.line, m.column, m.id, m.version, m.raw, m.claim_id, m.kind, written_at) for m in mentions]
 
 
-@contextmanager
-def _no_gc_passes() -> Iterator[None]:
-    """The cyclic garbage collector makes no pass while one file is parsed (as kb lint does for
-    a document). Parsing allocates millions of short-lived objects (tokens, matches, claims)
-    that reference counting frees and that form almost no cycles (27 objects a file on the
-    synthetic KB), yet at CPython's threshold every 700 allocations start a pass and every
-    tenth walks an older generation. What a file leaves in cycles is collected after it.
-    Cold ingest of 1,505 files, paired runs: 4-9 % less CPU."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 _WORKER: Parser | None = None
 
 
@@ -293,7 +275,7 @@ def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: in
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     try:
-        with _no_gc_passes():  # (the rows too: the file's claims are alive while they are made)
+        with no_gc_passes():  # (the rows too: the file's claims are alive while they are made)
             parsed = parser.parse_bytes(rel, data)
             fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)
             if fatal is not None:
@@ -325,7 +307,7 @@ def _stream_one(parser: Parser, st: Store, root: Path, rel: str, mtime_ns: int, 
     try:
         decoded = decode(data, rel)
         del data  # the text is all that is needed from here on
-        with _no_gc_passes():
+        with no_gc_passes():
             parsed = parser.parse_text(rel, decoded.text, decoded.problems, sink=sink, batch=STREAM_BATCH)
         del decoded
         fatal = next((p for p in parsed.problems if p.code == "unreadable"), None)

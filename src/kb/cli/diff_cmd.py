@@ -212,7 +212,7 @@ def digest_cmd(
     from kb.nightly import brief_path, link_settings, pick_window, resolve_executor, run_night
     from kb.nightly.context import build_context
     from kb.render import render
-    from kb.ingest import _no_gc_passes
+    from kb.gcpause import no_gc_passes
     from kb.textio import write_atomic
 
     opened = load(kb, quiet=True)
@@ -221,7 +221,7 @@ def digest_cmd(
         # (JSON: tens of thousands of acyclic objects on a 12k KB) made CPython start a full pass
         # over every live object (~35 ms there, none on the demo KB); what cycles the night leaves
         # are collected after it
-        with _no_gc_passes():
+        with no_gc_passes():
             name = opened.config.first_topic() if topic is None else topic
             known = len(opened.report.problems)
             night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))

@@ -8,7 +8,6 @@ of acyclic objects, and collection passes over them cost a third of the time.
 
 from __future__ import annotations
 
-import gc
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from kb.config import KbConfig, LintConfig
 from kb.errors import ConfigError, InputError, UsageError
+from kb.gcpause import no_gc_passes
 from kb.lint.base import SEVERITIES, Finding, LintContext, Rule, Severity
 from kb.lint.lines import LineIndex
 from kb.lint.registry import lookup, select_rules, valid_codes
@@ -146,13 +146,8 @@ class Linter:
         :param in_kb: False when the file is outside any KB: rules that need one are skipped.
         :raises InputError: an inline directive names an unknown rule (exit 2).
         """
-        collecting = gc.isenabled()
-        gc.disable()  # parsing allocates millions of acyclic objects: no collection passes meanwhile
-        try:
+        with no_gc_passes():  # parsing allocates millions of acyclic objects
             return self._lint(path, data, file, in_kb)
-        finally:
-            if collecting:
-                gc.enable()
 
     def _lint(self, path: str, data: bytes, file: Path | None, in_kb: bool) -> LintResult:
         dec = decode(data, path, keep_nul_lines=True)
