@@ -48,7 +48,6 @@ MAX_IDS = 100
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
 
 
-
 def _quiet_client() -> None:
     """The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
     handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
