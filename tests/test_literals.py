@@ -10,7 +10,7 @@ import pytest
 
 from kb.extract import kinds, quantities
 from kb.extract.kinds import BUILTIN_CUES, CueMatcher
-from kb.extract.literals import literal_hint, required_literals
+from kb.extract.literals import first_char_guard, literal_hint, required_literals
 from kb.extract.metrics import lower_same_length
 
 REPO = Path(__file__).resolve().parent.parent
@@ -129,3 +129,45 @@ def test_quick_checks_before_bound_and_figure_searches_never_skip_a_match() -> N
     assert min(hits) > 1000
     assert not quantities._may_end_bound(quantities._last_char("吞吐 ", 0, 3, " \t*_"))
     assert quantities._may_end_ref(quantities._last_char("Table (", 0, 7, " \t([."))
+
+
+@pytest.mark.parametrize(("pattern", "guard"), [
+    (r"(?<![a-z])abc|x\d+|[q-s\]]y", r"[axq-s\]]"),
+    (r"a?b", "[ab]"),
+    (r"(?:ab)?\s+c", r"[a\s]"),
+    (r"^\W*(?:plan|todo)", r"[\Wpt]"),
+    (r"(?P<a>x)|(?P<b>[yz])(?=1)", "[xyz]"),
+    (r"(?>a|bc)*d", "[abd]"),
+])
+def test_first_char_guard_names_where_a_match_can_start(pattern: str, guard: str) -> None:
+    got = first_char_guard(re.compile(pattern))
+    assert got.pattern == f"(?={guard})(?:{pattern})"
+
+
+@pytest.mark.parametrize("pattern", [r"a*", r"(?:x|)", r"[^a]b", r".b", r"(?i:ab)|c", r"(?:(a)|b)?\1", r"\b"])
+def test_first_char_guard_leaves_a_pattern_it_cannot_lead(pattern: str) -> None:
+    p = re.compile(pattern)
+    assert first_char_guard(p) is p
+    ci = re.compile("ab|c", re.IGNORECASE)
+    assert first_char_guard(ci) is ci
+
+
+def test_first_char_guard_finds_the_same_matches() -> None:
+    cm = CueMatcher({"secondhand": ["我们听说"]})
+    cue_plain = re.match(r"\(\?=\[[^\]]*\]\)\(\?:(.*)\)$", cm._re.pattern, re.DOTALL)
+    assert cue_plain is not None
+    cases = [(kinds._MOOD_RE, kinds._MOOD_PLAIN), (cm._re, re.compile(cue_plain.group(1)))]
+    texts = [lower_same_length(t) for t in _corpus()]
+    rnd = random.Random(3)
+    for pattern in [r"(?<![a-z])abc|x\d+|[q-s]y", r"(?P<a>b?)c|(?<=a)d+", r"(?:ab)?\s+c(?!d)", r"^\W*(?:pa|t)"]:
+        plain = re.compile(pattern)
+        cases.append((first_char_guard(plain), plain))
+        texts += ["".join(rnd.choice("abcdqxy1 \t-\n中") for _ in range(rnd.randint(0, 12))) for _ in range(2000)]
+    for guarded, plain in cases:
+        assert guarded is not plain and guarded.pattern.startswith("(?=[")
+        hits = 0
+        for t in texts:
+            a = [(m.span(), m.groups(), m.lastgroup) for m in plain.finditer(t)]
+            assert a == [(m.span(), m.groups(), m.lastgroup) for m in guarded.finditer(t)], (plain.pattern[:40], t)
+            hits += bool(a)
+        assert hits > 50  # the texts exercise the pattern
