@@ -534,16 +534,18 @@ def test_one_fold_pass_is_the_comma_rule_then_normalise(text: str, folded: str) 
     assert len(_fold(text)) == len(text)  # offsets kept
 
 
-def test_quantities_as_built_are_the_validated_ones() -> None:
-    """find_quantities builds its records unvalidated (kb.claims.built): every quantity of the demo
-    KB's claims has the field values, and the value types, that validation gives them."""
+def test_quantities_and_dates_as_built_are_the_validated_ones() -> None:
+    """find_quantities and find_dates build their records unvalidated (kb.claims.built): every
+    quantity and date of the demo KB's claims has the field values, and the value types, that
+    validation gives them."""
+    from kb.claims import DateRef
     from kb.config import load_config
     from kb.ingest import iter_kb_files
     from kb.parse import Parser
 
     repo = Path(__file__).resolve().parents[1]
     parser = Parser(load_config(repo))
-    n = 0
+    n = n_dates = 0
     for rel, _ in iter_kb_files(repo):
         for c in parser.parse_bytes(rel, (repo / rel).read_bytes()).claims:
             for q in c.quantities:
@@ -551,7 +553,12 @@ def test_quantities_as_built_are_the_validated_ones() -> None:
                 assert type(q) is Quantity and q.__dict__ == v.__dict__
                 assert {k: type(x) for k, x in q.__dict__.items()} == {k: type(x) for k, x in v.__dict__.items()}
                 n += 1
-    assert n > 300  # the demo KB's quantities
+            for d in c.dates:
+                w = DateRef(**d.__dict__)
+                assert type(d) is DateRef and d.__dict__ == w.__dict__
+                assert {k: type(x) for k, x in d.__dict__.items()} == {k: type(x) for k, x in w.__dict__.items()}
+                n_dates += 1
+    assert n > 300 and n_dates > 30  # the demo KB's quantities and dates
 
 
 def test_case_insensitive_units_start_with_a_letter() -> None:
