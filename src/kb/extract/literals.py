@@ -270,8 +270,10 @@ def _first(items: list, ci: bool) -> tuple[list[str], bool] | None:
 def first_char_guard(pattern: re.Pattern[str]) -> re.Pattern[str]:
     """``pattern`` led by a look-ahead for the characters its matches can start with
     (``(?=[…])(?:pattern)``, same flags, groups and matches), or ``pattern`` itself when they
-    cannot be named (a match may be empty or start with any character, or ``pattern`` ignores
-    case somewhere).
+    cannot be named (a match may be empty or start with any character, or a ``(?i:…)`` group
+    ignores case in a pattern that does not). The look-ahead is compiled with ``pattern``'s
+    flags: under ``re.IGNORECASE`` its class folds case as the pattern's literals do (``ſ``
+    for ``s``, ``K`` for ``k``).
 
     A pattern led by look-behind guards (``(?<![a-z0-9])(?:the paper reports|…)|据…``) gives
     ``re`` no first character to skip to: every alternative is entered at every position. The
@@ -279,7 +281,7 @@ def first_char_guard(pattern: re.Pattern[str]) -> re.Pattern[str]:
     the pattern runs as before, so every search, match and ``finditer`` finds the same.
     """
     parsed = _parsed(pattern)
-    if parsed is None or parsed[1]:
+    if parsed is None:
         return pattern
     try:
         got = _first(*parsed)
