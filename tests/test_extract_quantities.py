@@ -532,3 +532,43 @@ def test_one_fold_pass_is_the_comma_rule_then_normalise(text: str, folded: str) 
     from kb.extract.quantities import _fold
     assert _fold(text) == folded
     assert len(_fold(text)) == len(text)  # offsets kept
+
+
+def test_quantities_and_dates_as_built_are_the_validated_ones() -> None:
+    """find_quantities and find_dates build their records unvalidated (kb.claims.built): every
+    quantity and date of the demo KB's claims has the field values, and the value types, that
+    validation gives them."""
+    from kb.claims import DateRef
+    from kb.config import load_config
+    from kb.ingest import iter_kb_files
+    from kb.parse import Parser
+
+    repo = Path(__file__).resolve().parents[1]
+    parser = Parser(load_config(repo))
+    n = n_dates = 0
+    for rel, _ in iter_kb_files(repo):
+        for c in parser.parse_bytes(rel, (repo / rel).read_bytes()).claims:
+            for q in c.quantities:
+                v = Quantity(**q.__dict__)
+                assert type(q) is Quantity and q.__dict__ == v.__dict__
+                assert {k: type(x) for k, x in q.__dict__.items()} == {k: type(x) for k, x in v.__dict__.items()}
+                n += 1
+            for d in c.dates:
+                w = DateRef(**d.__dict__)
+                assert type(d) is DateRef and d.__dict__ == w.__dict__
+                assert {k: type(x) for k, x in d.__dict__.items()} == {k: type(x) for k, x in w.__dict__.items()}
+                n_dates += 1
+    assert n > 300 and n_dates > 30  # the demo KB's quantities and dates
+
+
+def test_case_insensitive_units_start_with_a_letter() -> None:
+    """_UNIT skips the case-insensitive units unless (?i:[a-z]) stands there: every one of them
+    must start with an ASCII letter, and each is still read whatever its case."""
+    import re
+
+    from kb.extract.quantities import _ASCII_UNITS_CI, _unit_of
+
+    assert all(re.fullmatch("(?i:[a-z])", form[0]) for form in _ASCII_UNITS_CI)
+    assert [(q.raw, q.unit) for q in find_quantities("3 PP, 2.5 Tok/S, 7 GiB, 4 HOURS, 9 p.p. and 5 Lines")] == [
+        ("3 PP", "pp"), ("2.5 Tok/S", "tok/s"), ("7 GiB", "B"), ("4 HOURS", "s"), ("9 p.p.", "pp"), ("5 Lines", "LoC")]
+    assert _unit_of(" Tok/S") == "tok/s"

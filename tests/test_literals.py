@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from kb.diff import attrib
 from kb.extract import kinds, quantities
 from kb.extract.kinds import BUILTIN_CUES, CueMatcher
-from kb.extract.literals import literal_hint, required_literals
+from kb.extract.literals import first_char_guard, literal_hint, required_literals
 from kb.extract.metrics import lower_same_length
 
 REPO = Path(__file__).resolve().parent.parent
@@ -129,3 +130,63 @@ def test_quick_checks_before_bound_and_figure_searches_never_skip_a_match() -> N
     assert min(hits) > 1000
     assert not quantities._may_end_bound(quantities._last_char("吞吐 ", 0, 3, " \t*_"))
     assert quantities._may_end_ref(quantities._last_char("Table (", 0, 7, " \t([."))
+
+
+@pytest.mark.parametrize(("pattern", "guard"), [
+    (r"(?<![a-z])abc|x\d+|[q-s\]]y", r"[axq-s\]]"),
+    (r"a?b", "[ab]"),
+    (r"(?:ab)?\s+c", r"[a\s]"),
+    (r"^\W*(?:plan|todo)", r"[\Wpt]"),
+    (r"(?P<a>x)|(?P<b>[yz])(?=1)", "[xyz]"),
+    (r"(?>a|bc)*d", "[abd]"),
+])
+def test_first_char_guard_names_where_a_match_can_start(pattern: str, guard: str) -> None:
+    got = first_char_guard(re.compile(pattern))
+    assert got.pattern == f"(?={guard})(?:{pattern})"
+
+
+@pytest.mark.parametrize("pattern", [r"a*", r"(?:x|)", r"[^a]b", r".b", r"(?i:ab)|c", r"(?:(a)|b)?\1", r"\b"])
+def test_first_char_guard_leaves_a_pattern_it_cannot_lead(pattern: str) -> None:
+    p = re.compile(pattern)
+    assert first_char_guard(p) is p
+
+
+def test_first_char_guard_of_a_case_insensitive_pattern_folds_case_as_its_literals() -> None:
+    ci = first_char_guard(re.compile(r"(?<![a-z])(?:stock|kv)|über", re.IGNORECASE))
+    assert ci.pattern == r"(?=[skü])(?:(?<![a-z])(?:stock|kv)|über)" and ci.flags & re.IGNORECASE
+    assert [m.group() for m in ci.finditer("ſtock KV \u212av ÜBER xstock")] == ["ſtock", "KV", "\u212av", "ÜBER"]
+    # every character a case-insensitive literal matches, its one-character class matches too
+    # (the guard's class never leaves out a place where the pattern could start)
+    every = "".join(map(chr, range(0x110000)))
+    firsts = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZµ") | {
+        c for p in (attrib.HOST_BEFORE_RE, quantities._DECREASE_WORD) for c in first_char_guard(p).pattern[4:]
+        .split("]")[0]}
+    for c in sorted(firsts):
+        lit = {m.group() for m in re.finditer(re.escape(c), every, re.IGNORECASE)}
+        assert lit and lit <= {m.group() for m in re.finditer(f"[{re.escape(c)}]", every, re.IGNORECASE)}, c
+
+
+def test_first_char_guard_finds_the_same_matches() -> None:
+    cm = CueMatcher({"secondhand": ["我们听说"]})
+    cue_plain = re.match(r"\(\?=\[[^\]]*\]\)\(\?:(.*)\)$", cm._re.pattern, re.DOTALL)
+    assert cue_plain is not None
+    cases = [(kinds._MOOD_RE, kinds._MOOD_PLAIN), (cm._re, re.compile(cue_plain.group(1))),
+             (attrib._HOST_BEFORE_SEARCH, attrib.HOST_BEFORE_RE),
+             (first_char_guard(quantities._DECREASE_WORD), quantities._DECREASE_WORD)]
+    corpus = _corpus()
+    texts = [lower_same_length(t) for t in corpus] + corpus + [  # host words end the text before a name
+        t + " " + w for t in corpus[:200] for w in ("Compared To the", "BASELINE", "over ", "ſtock", "Outperforms",
+                                                    "相比于", "基于默认的 ", "than", "VS.", "DROPPED", "reduceS")]
+    rnd = random.Random(3)
+    for pattern in [r"(?<![a-z])abc|x\d+|[q-s]y", r"(?P<a>b?)c|(?<=a)d+", r"(?:ab)?\s+c(?!d)", r"^\W*(?:pa|t)"]:
+        plain = re.compile(pattern)
+        cases.append((first_char_guard(plain), plain))
+        texts += ["".join(rnd.choice("abcdqxy1 \t-\n中") for _ in range(rnd.randint(0, 12))) for _ in range(2000)]
+    for guarded, plain in cases:
+        assert guarded is not plain and guarded.pattern.startswith("(?=[")
+        hits = 0
+        for t in texts:
+            a = [(m.span(), m.groups(), m.lastgroup) for m in plain.finditer(t)]
+            assert a == [(m.span(), m.groups(), m.lastgroup) for m in guarded.finditer(t)], (plain.pattern[:40], t)
+            hits += bool(a)
+        assert hits > 50  # the texts exercise the pattern

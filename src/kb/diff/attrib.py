@@ -31,6 +31,7 @@ from kb.claims import Claim, Quantity
 from kb.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.entities import entity_key
+from kb.extract.literals import first_char_guard
 from kb.extract.refs import find_dois
 from kb.extract.metrics import SETUP_METRICS, setup_token
 from kb.values import same_value  # noqa: F401 - re-exported for kb.diff.rules
@@ -48,6 +49,9 @@ HOST_BEFORE_RE = re.compile(
     r"\s*(?:(?:the|stock|vanilla|default|默认(?:的)?|原生(?:的)?|原版(?:的)?)\s*)?$",
     re.IGNORECASE,
 )
+#: HOST_BEFORE_RE led by its words' first characters (kb.extract.literals.first_char_guard: re
+#: entered each of its case-insensitive words at every position of the 24 characters before a name).
+_HOST_BEFORE_SEARCH = first_char_guard(HOST_BEFORE_RE)
 #: "与/和/跟/同 X … 相比": the opening word before a name …
 _PAIR_OPEN_RE = re.compile(r"(?:与|和|跟|同|较之?|相对)\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
 #: … and the closing word after it, in the same clause.
@@ -102,7 +106,7 @@ def is_host(text: str, start: int, end: int) -> bool:
     :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame)."""
     before = text[max(0, start - 24):start]
     after = text[end:end + 40]
-    if HOST_BEFORE_RE.search(before) or HOST_AFTER_RE.match(after):
+    if _HOST_BEFORE_SEARCH.search(before) or HOST_AFTER_RE.match(after):
         return True
     return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
 

@@ -7,7 +7,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from kb.claims import DateRef
+from kb.claims import DateRef, built
 
 _YEAR = r"(?:19|20)\d{2}"
 # A time after a date: "16:30" or "16:30:05"; seconds are read but not kept (precision minute).
@@ -147,9 +147,8 @@ def find_dates(
         i = bisect_left(starts, end)  # spans[:i] start before this match ends
         if i and reach[i - 1] > start:
             continue
-        out.append(
-            DateRef(raw=text[start:end], value=value, precision=precision, start=start, end=end)
-        )
+        out.append(built(DateRef, raw=text[start:end], value=value, precision=precision, metric=None, subject=None,
+                         start=start, end=end, mood=None))  # (unvalidated: kb built every value)
     return out
 
 

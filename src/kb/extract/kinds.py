@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from kb.claims import Kind, Mood
-from kb.extract.literals import literal_hint
+from kb.extract.literals import first_char_guard, literal_hint
 from kb.extract.metrics import lower_same_length
 
 # Explicit tags win over everything (DESIGN.md §2, decision order step 1).
@@ -218,9 +218,11 @@ class CueMatcher:
         # one pass over the lower-cased text finds every cue of every kind (a case-sensitive
         # pattern over lower-cased text is 2-3x faster than re.IGNORECASE here); strong groups
         # come first, so at one position a strong cue wins ("according to the blog")
-        self._re = re.compile("|".join(groups))
+        plain = re.compile("|".join(groups))
         # literals one of which every cue contains: a text without any has no cue (one quick scan)
-        self._hint = literal_hint([self._re])
+        self._hint = literal_hint([plain])
+        # led by the cues' first characters (the guards before them gave re none to skip to)
+        self._re = first_char_guard(plain)
 
     def match(self, text: str) -> tuple[Kind, str] | None:
         """The kind whose cue appears in ``text`` (priority: see :data:`BUILTIN_CUES`).
@@ -288,9 +290,11 @@ _DISPUTE_CUES = (
     r"(?<![a-z])disagrees?\s+with(?![a-z])", r"(?<![a-z])conflicts?\s+with(?![a-z])", r"(?<![a-z])at\s+odds\s+with(?![a-z])",
     r"(?<![a-z])differs?\s+from(?![a-z])", r"(?<![a-z])(?:is|are)\s+wrong(?![a-z])",
 )
-_MOOD_RE = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
+_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
 #: Literals one of which every plan or dispute word contains (a text without any has no mood).
-_MOOD_HINT = literal_hint([_MOOD_RE])
+_MOOD_HINT = literal_hint([_MOOD_PLAIN])
+#: _MOOD_PLAIN led by the characters its words start with (kb.extract.literals.first_char_guard).
+_MOOD_RE = first_char_guard(_MOOD_PLAIN)
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
 #: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
-from kb.claims import Quantity
+from kb.claims import Quantity, built
 from kb.extract import units as _units
 from kb.extract.literals import literal_hint
 from kb.extract.metrics import (_FOLD, _FOLD_RE, DATE_METRICS, DEFAULT_VOCAB, METRIC_UNITS, MetricVocab, _Scan,
@@ -60,9 +60,13 @@ _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
 _NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|[.,]\d)"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
+# The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
+# their first characters, so that re skips their ~60 alternatives at once before anything else
+# (it tries a literal alternative only when its first character is there, but enters every
+# case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(_CJK_UNITS))}|×(?!\d)|[{_COUNTER_CHARS}]"
-    rf"|(?i:{_alt(list(_ASCII_UNITS_CI))}){_W}|(?:{_alt(list(_ASCII_UNITS_CS))}){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{_alt(list(_ASCII_UNITS_CI))}){_W}|(?:{_alt(list(_ASCII_UNITS_CS))}){_W})"
 )
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
@@ -521,9 +525,9 @@ def find_quantities(
                 qualifier = text[w.start():w.end()] if w else None
                 if qualifier and _HARDWARE_RE.fullmatch(qualifier):
                     unit, metric = "devices", None  # 8×H200 is eight GPUs, not a speed-up
-            out.append(
-                Quantity(raw=text[s:e], unit=unit, metric=metric, bound=bound, qualifier=qualifier, start=s, end=e, **q)
-            )
+            out.append(built(Quantity, raw=text[s:e], value=q["value"], low=q["low"], high=q["high"], unit=unit,
+                             metric=metric, bound=bound, qualifier=qualifier, subject=None, start=s, end=e, mood=None,
+                             transition=None))
             if carry is not None:
                 carry[2] = True
         m = _QTY_RE.search(norm, next_pos)
@@ -565,8 +569,9 @@ def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[
         if scan is None:
             scan = vocab._scan(norm, DATE_METRICS)
         metric = vocab._resolve(scan, norm, s, e, "×")[0]
-        out.append(Quantity(raw=text[s:e], value=_cjk_value(c["n"]), unit="×", metric=metric,
-                            bound=_bound(norm, s, e), start=s, end=e))
+        out.append(built(Quantity, raw=text[s:e], value=_cjk_value(c["n"]), low=None, high=None, unit="×",
+                         metric=metric, bound=_bound(norm, s, e), qualifier=None, subject=None, start=s, end=e,
+                         mood=None, transition=None))
         added = True
     if added:
         out.sort(key=lambda q: q.start)
