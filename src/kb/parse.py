@@ -751,7 +751,8 @@ class _FileCtx:
         rating_cols = {k: h for k, h in enumerate(header)
                        if (cue := self.p.cues.match(h)) is not None and cue[0] == "internal-rating"}
         for line, cells, row_hrefs, infos in rows:
-            raw_cells = _raw_cells(self._line(line)) if header and _raw_count(self._line(line)) > len(header) else None
+            raw = self._line(line)
+            raw_cells = _raw_cells(raw) if header and _raw_count(raw) > len(header) else None
             text = " | ".join(cells)
             links, bold = _cell_spans(cells, infos, title_cols)
             if raw_cells is not None and len(raw_cells) > len(header) and header:
