@@ -30,7 +30,8 @@ def cli_only(argv: list[str], walk: str | None = None) -> None:
     """
     import inspect
 
-    from kb.cli import app, main as kb_main
+    from kb.cli.common import app
+    from kb.cli import main as kb_main
 
     for info in app.registered_commands:
         real = info.callback

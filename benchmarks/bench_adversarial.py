@@ -21,9 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from kb.config import load_config
+from kb.core.config import load_config
 from kb.lint.engine import Linter, build_settings
-from kb.parse import Parser
+from kb.read.parse import Parser
 
 SHAPES: dict[str, Callable[[int], str]] = {}
 """name -> function(size in bytes) -> Markdown text of about that size."""

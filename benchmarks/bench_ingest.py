@@ -20,7 +20,7 @@ Prints, in one run:
 
 With ``--breakdown``, first: where a cold ingest's CPU goes, in this process (CPU seconds,
 best of ``--cold-repeat``, over the same files): markdown-it parse-only, kb's own block loop
-over markdown-it (``kb.parse._blocks``), the whole parse (front matter, tokens, units, claims),
+over markdown-it (``kb.read.parse._blocks``), the whole parse (front matter, tokens, units, claims),
 the store rows (claim JSON), the store writes (a fresh store, indexes built after, as a cold
 ingest does), and each extractor the parser calls, replayed alone on the arguments it was
 given during one parse (hot caches, cyclic GC off: a lower bound of its share); and the
@@ -50,7 +50,7 @@ def parse_only(root: Path) -> tuple[float, int]:
     """Seconds to read and markdown-it-parse every file kb would ingest; file count."""
     from markdown_it import MarkdownIt
 
-    from kb.ingest import iter_kb_files
+    from kb.store.ingest import iter_kb_files
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     files = [rel for rel, _ in iter_kb_files(root)]
@@ -97,7 +97,7 @@ def cold(root: Path, jobs: list[str], repeat: int) -> tuple[float, float, str]:
     return best
 
 
-#: Functions of kb.parse replayed alone by --breakdown: (label, module name in kb.parse).
+#: Functions of kb.read.parse replayed alone by --breakdown: (label, module name in kb.read.parse).
 _REPLAYED = ("find_quantities", "find_dates", "scan_arxiv", "find_urls", "find_dois", "find_kb_paths",
              "explicit_tag", "cue_masks", "moods", "non_claim", "attribute", "Owners", "claim_id", "_inline_text",
              "_split_sentences")
@@ -110,14 +110,14 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     """``(stage, CPU seconds)`` of a cold ingest of ``root``, stage by stage, in this process
     (see the module docstring). Extractors are those of :data:`_REPLAYED` plus the KB's entity
     and cue matchers and its metric vocabulary's table and date look-ups; ``built`` is the claim
-    records' construction (:func:`kb.claims.built`: Claim, Provenance, ArxivRef)."""
+    records' construction (:func:`kb.perf.models.built`: Claim, Provenance, ArxivRef)."""
     import tempfile
 
-    import kb.parse as kp
-    from kb.config import load_config
-    from kb.ingest import iter_kb_files, to_rows
-    from kb.store import Store
-    from kb.textio import decode
+    import kb.read.parse as kp
+    from kb.core.config import load_config
+    from kb.store.ingest import iter_kb_files, to_rows
+    from kb.store.db import Store
+    from kb.core.textio import decode
 
     config = load_config(root)
     datas = [(rel, (root / rel).read_bytes()) for rel, _ in iter_kb_files(root)]
@@ -126,7 +126,7 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     parser.parse_bytes(*datas[0])  # lazy imports and caches, before any timing
     out: list[tuple[str, float]] = []
     texts = [(rel, decode(d, rel).text) for rel, d in datas]
-    out.append(("read + decode (kb.textio)", _cpu(lambda: [decode(d, rel) for rel, d in datas], repeat)))
+    out.append(("read + decode (kb.core.textio)", _cpu(lambda: [decode(d, rel) for rel, d in datas], repeat)))
     out.append(("markdown-it parse-only", _cpu(lambda: [md.parse(t) for _, t in texts], repeat)))
     out.append(("kb block loop (_blocks)", _cpu(lambda: [list(kp._blocks(md, t)) for _, t in texts], repeat)))
     parsed: list[Any] = []
@@ -189,7 +189,7 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
                      "table_metrics": "MetricVocab.table_metrics",
                      "metric_at": "MetricVocab.metric_at",
                      "split": "front matter (frontmatter.split)",
-                     "built": "claim records (kb.claims.built)"}.get(name, name)
+                     "built": "claim records (kb.perf.models.built)"}.get(name, name)
             out.append((f"  {label} ×{len(log)}", _cpu(lambda: [fn(*a, **k) for a, k in log], repeat)))
     finally:
         gc.enable()

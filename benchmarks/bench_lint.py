@@ -23,11 +23,11 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from kb.config import load_config
+from kb.core.config import load_config
 from kb.lint.engine import Linter, build_settings
 from kb.lint.kbfacts import load_facts
 from kb.lint.run import lint_paths
-from kb.workspace import open_kb
+from kb.store.workspace import open_kb
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_kb  # noqa: E402  (beside this file)
@@ -139,7 +139,7 @@ def _per_rule(linter: Linter, data: bytes, doc: Path, text: str) -> None:
 
     from kb.lint.base import LintContext
     from kb.lint.lines import LineIndex
-    from kb.livedoc import parse_living_doc
+    from kb.read.livedoc import parse_living_doc
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     gc.disable()
@@ -155,7 +155,7 @@ def _per_rule(linter: Linter, data: bytes, doc: Path, text: str) -> None:
         print("breakdown, collector paused:")
         print(f"  markdown-it-py parse-only:                      {t_md:.3f} s")
         print(f"  Parser.parse_text (markdown-it + claims):       {t_text:.3f} s")
-        print(f"  kb.livedoc.parse_living_doc (what lint uses):   {t_livedoc:.3f} s")
+        print(f"  kb.read.livedoc.parse_living_doc (what lint uses):   {t_livedoc:.3f} s")
         total = 0.0
         for rule in linter.settings.rules:
             t = time.perf_counter()

@@ -12,7 +12,7 @@ demo KB itself: run ``KB_A`` = the grown KB, ``KB_B`` = the demo. Both stores mu
 (``kb ingest`` first), else the first phase (``open_kb``) is an ingest.
 
 Phases: ``open_kb`` (the freshness check), ``window_files``, ``load_cards``, ``known_titles``,
-``title_claims``, ``attributor`` (:func:`kb.query.attributor`), ``doc_title_citations``,
+``title_claims``, ``attributor`` (:func:`kb.facts.query.attributor`), ``doc_title_citations``,
 ``diff``, ``previous_counts``, ``run_night`` (all of the night), ``build_context``, ``render``
 and ``total`` (the whole command, output to a string).
 """
@@ -36,13 +36,13 @@ import gen_kb  # noqa: E402  (beside this file)
 
 gen_kb.as_installed()
 
-#: (module, name, also patched in) of each timed phase: kb.nightly calls some by the names it imported.
-PHASES = [("kb.workspace", "open_kb", ("kb.cli.common",)), ("kb.nightly", "window_files", ()),
-          ("kb.cards", "load_cards", ("kb.nightly",)), ("kb.cards", "known_titles", ("kb.nightly",)),
-          ("kb.nightly", "title_claims", ()), ("kb.query", "attributor", ()),
-          ("kb.nightly", "doc_title_citations", ()), ("kb.diff", "diff", ("kb.nightly",)),
-          ("kb.nightly", "previous_counts", ()), ("kb.nightly", "run_night", ()),
-          ("kb.nightly.context", "build_context", ()), ("kb.render", "render", ())]
+#: (module, name, also patched in) of each timed phase: kb.night.run calls some by the names it imported.
+PHASES = [("kb.store.workspace", "open_kb", ("kb.cli.common",)), ("kb.night.run", "window_files", ()),
+          ("kb.read.cards", "load_cards", ("kb.night.run",)), ("kb.read.cards", "known_titles", ("kb.night.run",)),
+          ("kb.night.run", "title_claims", ()), ("kb.facts.query", "attributor", ()),
+          ("kb.night.run", "doc_title_citations", ()), ("kb.night", "diff", ("kb.night.run",)),
+          ("kb.night.run", "previous_counts", ()), ("kb.night.run", "run_night", ()),
+          ("kb.brief.context", "build_context", ()), ("kb.brief.render", "render", ())]
 
 
 def _wrap(totals: dict[str, float]) -> None:

@@ -36,9 +36,9 @@ Span = tuple[str, int, int]
 
 def _kb_bodies(root: Path) -> list[str]:
     """Bodies of every file kb ingests, as kb parses them (decoded, front matter blanked)."""
-    from kb import frontmatter
-    from kb.ingest import iter_kb_files
-    from kb.textio import decode
+    from kb.core import frontmatter
+    from kb.store.ingest import iter_kb_files
+    from kb.core.textio import decode
 
     out = []
     for rel, _ in iter_kb_files(root):
@@ -49,7 +49,7 @@ def _kb_bodies(root: Path) -> list[str]:
 
 def mdit_spans(src: str) -> list[Span]:
     """Spans from markdown-it-py tokens, as kb reads them (``token.map``)."""
-    from kb.parse import _md
+    from kb.read.parse import _md
 
     spans: list[Span] = []
     for t in _md().parse(src):
@@ -174,7 +174,7 @@ def main() -> None:
     with gen_kb.kb_for(a) as root:
         bodies = _kb_bodies(root)
         print(f"files {len(bodies)}, {sum(len(b.encode()) for b in bodies) / 1e6:.1f} MB")
-        from kb.parse import _md
+        from kb.read.parse import _md
 
         md = _md()
         base = best(a.repeat, lambda: [md.parse(b) for b in bodies])

@@ -11,7 +11,7 @@ floor …) and prints both medians and their ratio; read the ratios, not the sec
 - ``kb --version`` / ``kb --help`` vs ``python -c 'import typer, pydantic, rich'`` (target ≤ 1.5×)
   and bare ``python -c pass``;
 - ``kb ingest`` with nothing changed vs a Python ``os.scandir`` walk that stats every file;
-  the freshness check in-process (``kb.ingest.ingest``; target ≤ 0.3 s);
+  the freshness check in-process (``kb.store.ingest.ingest``; target ≤ 0.3 s);
 - ``kb verify --offline ID`` and ``kb claims --subject ID`` vs ``rg -F ID`` over the KB
   (``grep -rF`` without rg; target ≤ 3×), each followed by its floor: the same argv with the
   command's body a no-op plus the stat walk (``_floors.cli_only``), and kb's own work (the
@@ -108,7 +108,7 @@ def main() -> None:
         row("kb ingest, nothing changed", kb_s, "os.scandir walk + stat (python)", fl_s)
         kb_s, fl_s = paired(KB + ["--kb", str(root), "ingest"], KB + ["--version"], r)
         row("kb ingest, nothing changed", kb_s, "kb --version", fl_s)
-        from kb.ingest import ingest
+        from kb.store.ingest import ingest
 
         times = []
         for _ in range(r):

@@ -1,4 +1,4 @@
-"""Title-citation benchmark: :func:`kb.cards.cited_by_title` on a ~2 MB living doc against
+"""Title-citation benchmark: :func:`kb.store.titles.cited_by_title` on a ~2 MB living doc against
 thousands of known titles (issue 8: no naive N×M fuzzy matching).
 
 Usage:
@@ -17,7 +17,7 @@ import random
 import string
 import time
 
-from kb.cards import TitleIndex, cited_by_title
+from kb.store.titles import TitleIndex, cited_by_title
 
 
 def main() -> None:

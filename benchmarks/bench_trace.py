@@ -1,4 +1,4 @@
-"""Relay benchmark: `kb trace` and the brief's relay step (kb.relay) on a large KB.
+"""Relay benchmark: `kb trace` and the brief's relay step (kb.facts.relay) on a large KB.
 
 Usage:
     python benchmarks/bench_trace.py [KB_DIR] [--inbox 10000 --cards 2000 --docs 5] [--repeat 3]
@@ -6,7 +6,7 @@ Usage:
 Without KB_DIR a synthetic KB is generated (benchmarks/gen_kb.py) in a temporary folder and
 ingested (untimed). Prints the median of ``--repeat`` runs of `kb trace vLLM --metric
 throughput --format json` (one process each), and, in-process, the seconds
-:func:`kb.relay.changes` adds to building the brief of the newest night (its own Attributor,
+:func:`kb.facts.relay.changes` adds to building the brief of the newest night (its own Attributor,
 the conflicts' and secondhand-only rows' subjects and metrics).
 """
 
@@ -42,9 +42,9 @@ def main() -> None:
         result = json.loads(out)
         hops = sum(len(c["hops"]) for c in result["chains"])
 
-        from kb.nightly import pick_window, run_night
-        from kb.nightly.context import _relay_changes
-        from kb.workspace import open_kb
+        from kb.night.run import pick_window, run_night
+        from kb.brief.context import _relay_changes
+        from kb.store.workspace import open_kb
 
         kb = open_kb(root)
         topic = kb.config.first_topic()
@@ -56,7 +56,7 @@ def main() -> None:
             steps.append(time.perf_counter() - t)
         print(f"kb trace vLLM --metric throughput  {statistics.median(runs):8.2f} s   median of {a.repeat}; "
               f"{len(result['chains'])} chains, {hops} hops")
-        print(f"brief relay step (kb.relay)        {statistics.median(steps):8.3f} s   median of {a.repeat}; "
+        print(f"brief relay step (kb.facts.relay)        {statistics.median(steps):8.3f} s   median of {a.repeat}; "
               f"{len(night.result.conflicts)} conflicts, {len(night.result.secondhand_only)} secondhand-only numbers")
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.bump import bump, bump_text
-from kb.errors import InputError
+from kb.history.bump import bump, bump_text
+from kb.core.errors import InputError
 
 TZ = timezone(timedelta(hours=8))
 NOW = datetime(2026, 8, 1, 5, 0, tzinfo=TZ)

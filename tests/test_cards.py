@@ -12,10 +12,13 @@ import pytest
 
 from conftest_arxiv import KB_YAML, card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.cards import CardIndex, card_file_name, name_id, new_card, normalize_title, title_similarity
-from kb.errors import UsageError
-from kb.frontmatter import split
-from kb.sources import SourceRecord
+from kb.store.cards import CardIndex
+from kb.read.cards import card_file_name, name_id
+from kb.verify.card_new import new_card
+from kb.extract.titles import normalize_title, title_similarity
+from kb.core.errors import UsageError
+from kb.core.frontmatter import split
+from kb.core.records import SourceRecord
 
 LOSSY = "Revisiting Lossy Verification in Speculative Decoding"
 
@@ -196,8 +199,8 @@ def test_title_similarity_exact_scores(a: str, b: str, score: float) -> None:
 
 
 def test_load_cards_reads_front_matter_once_and_keeps_bad_ids(make_kb: Callable) -> None:
-    from kb.cards import load_cards
-    from kb.workspace import open_kb
+    from kb.store.cards import load_cards
+    from kb.store.workspace import open_kb
 
     a = card(603, "2603.12831v2", "OmniServe: Serving")
     root = make_kb({a[0]: a[1] + "", "organized/paper_cards/7-2601-00001.md":
@@ -223,9 +226,9 @@ def test_load_cards_reads_front_matter_once_and_keeps_bad_ids(make_kb: Callable)
 
 def test_a_card_version_that_is_no_version_is_reported_with_its_line() -> None:
     """A breaker's find: ``arxiv_version: abc`` was ignored without a word."""
-    from kb.cards import pinned_version
-    from kb.config import KbConfig
-    from kb.parse import Parser
+    from kb.read.cards import pinned_version
+    from kb.core.config import KbConfig
+    from kb.read.parse import Parser
 
     assert [pinned_version(v) for v in (2, "v3", " V4 ", None)] == [2, 3, 4, None]
     assert [pinned_version(v) for v in ("abc", 0, True, [2])] == ["abc", "0", "True", "[2]"]

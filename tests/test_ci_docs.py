@@ -36,7 +36,7 @@ def test_workflows_parse_and_trigger_as_documented() -> None:
 
 
 def test_workflows_name_kb_commands_that_exist() -> None:
-    from kb.cli import app
+    from kb.cli.common import app
 
     commands = {c.name or c.callback.__name__ for c in app.registered_commands}
     commands |= {g.name for g in app.registered_groups}

@@ -1,4 +1,4 @@
-"""kb.claims.built: the parser's unvalidated claim records are the validated ones."""
+"""kb.perf.models.built: the parser's unvalidated claim records are the validated ones."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from kb.claims import ArxivRef, Claim, Provenance, built, replaced
-from kb.config import load_config
-from kb.ingest import iter_kb_files
-from kb.parse import Parser
+from kb.core.claims import ArxivRef, Claim, Provenance
+from kb.perf.models import built, replaced
+from kb.core.config import load_config
+from kb.store.ingest import iter_kb_files
+from kb.read.parse import Parser
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -56,7 +57,7 @@ def test_built_equals_validation_and_refuses_missing_or_unknown_fields() -> None
 
 
 def test_replaced_equals_model_copy_for_every_part_of_the_demo_claims() -> None:
-    """kb.claims.replaced is ``model_copy(update=...)``: the same type, field values and set
+    """kb.perf.models.replaced is ``model_copy(update=...)``: the same type, field values and set
     fields (validated parts have fewer set fields than built ones: both kinds are here), and
     the original is unchanged."""
     parser = Parser(load_config(REPO))

@@ -20,9 +20,9 @@ from pydantic import ValidationError
 
 from conftest import write_files
 
-from kb.config import KbConfig, topic_name_problem
-from kb.errors import UsageError
-from kb.window import parse_moment, parse_span, resolve_window
+from kb.core.config import KbConfig, topic_name_problem
+from kb.core.errors import UsageError
+from kb.core.window import parse_moment, parse_span, resolve_window
 
 KB_YAML = 'timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\nexecutor: tom\n'
 DOC = """\

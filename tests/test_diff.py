@@ -7,13 +7,14 @@ from typing import Any
 
 import pytest
 
-from kb.claims import Claim, DateRef, Provenance, Quantity
-from kb.config import KbConfig
-from kb.cards import Card, card_from_row
-from kb.diff import DiffResult, diff
+from kb.core.claims import Claim, DateRef, Provenance, Quantity
+from kb.core.config import KbConfig
+from kb.read.cards import Card, card_from_row
+from kb.night.model import DiffResult
+from kb.night.rules import diff
 from kb.extract.arxiv_ids import find_arxiv
-from kb.extract.entities import EntityMatcher
-from kb.window import night_window
+from kb.extract.names import EntityMatcher
+from kb.core.window import night_window
 
 CFG = KbConfig(
     topics={"inference": ["inference-systems"], "agent": ["agent"]},
@@ -274,7 +275,7 @@ def test_baseline_after_yu_xiangbi_is_not_the_subject_and_the_heading_subject_wi
 
 
 def test_a_number_after_lingxian_x_belongs_to_the_leader() -> None:
-    from kb.diff.attrib import Attributor
+    from kb.facts.attributor import Attributor
     at = Attributor(CFG, CARDS)
     v = at.view(C("SGLang 在 MLA 上领先 vLLM 29%", q=(("29%", 29.0, "%", "speedup"),)))
     assert (v.subjects, v.hosts, [f.subject for f in v.facts]) == (["entity:sglang"], ["entity:vllm"], ["entity:sglang"])
@@ -371,7 +372,7 @@ def test_a_value_the_other_source_states_under_another_set_up_is_no_conflict() -
 def test_living_doc_heading_names_are_subjects_of_the_window() -> None:
     """A second fresh KB's fault: GPTQ was only a heading of the doc, so an inbox line naming it
     had no subject and its conflict was lost."""
-    from kb.diff.attrib import heading_names
+    from kb.extract.names import heading_names
 
     assert heading_names(["### 1.1 AWQ", "## 2.4 FlashInfer（arXiv:2606.20295）", "## Scheduling", "## 9 开放问题与试金石",
                           "### §1.2 SmoothQuant", "## 3. llama.cpp", "## KV Cache"]) == [
@@ -403,7 +404,7 @@ def test_a_change_log_restating_a_body_value_is_cited_at_the_body_section() -> N
     """tester5's X1 (issue 8): the conflict cited the doc's 380 ms at ``§9 版本记录`` (its change
     log, ``kvcache.md:92``) rather than ``§3.2`` (line 59), which states it. A value only the
     change log states stays cited there."""
-    from kb.diff.rules import changelog_ranges
+    from kb.night.rules import changelog_ranges
 
     sections = [(50, "§3.2", "§3.2 SGLang"), (90, "§9", "§9 版本记录"), (91, "§9.1", "§9.1 v12"), (95, "§10", "§10 展望")]
     assert changelog_ranges(sections) == [(90, 90), (91, 94)]

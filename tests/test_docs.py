@@ -10,7 +10,7 @@ from pathlib import Path
 import typer.main
 
 import kb.cli  # noqa: F401  (registers every command)
-from kb.claims import Claim
+from kb.core.claims import Claim
 from kb.cli.common import app
 from kb.cli.reference import _walk, cli_reference
 

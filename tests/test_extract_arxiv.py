@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.extract.arxiv_ids import (
-    KNOWN_ARCHIVES,
-    InvalidArxivId,
-    find_arxiv,
-    parse_arxiv_id,
-    scan_arxiv,
-)
+from kb.extract.arxiv_ids import KNOWN_ARCHIVES, InvalidArxivId, find_arxiv, parse_arxiv_id, scan_arxiv
 
 # --- forms: (text, id, version, start, end, raw) ----------------------------------------------
 FORMS = [

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.extract.metrics import (
-    BUILTIN_METRICS,
-    DATE_METRICS,
-    DEFAULT_VOCAB,
-    MetricVocab,
-    lower_same_length,
-    normalise,
-)
+from kb.extract.metrics import BUILTIN_METRICS, DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
 
 REQUIRED = {
     "throughput": ["吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"],

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from kb.claims import Quantity
+from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab
 from kb.extract.quantities import find_quantities, parse_number
 
@@ -535,13 +535,13 @@ def test_one_fold_pass_is_the_comma_rule_then_normalise(text: str, folded: str) 
 
 
 def test_quantities_and_dates_as_built_are_the_validated_ones() -> None:
-    """find_quantities and find_dates build their records unvalidated (kb.claims.built): every
+    """find_quantities and find_dates build their records unvalidated (kb.perf.models.built): every
     quantity and date of the demo KB's claims has the field values, and the value types, that
     validation gives them."""
-    from kb.claims import DateRef
-    from kb.config import load_config
-    from kb.ingest import iter_kb_files
-    from kb.parse import Parser
+    from kb.core.claims import DateRef
+    from kb.core.config import load_config
+    from kb.store.ingest import iter_kb_files
+    from kb.read.parse import Parser
 
     repo = Path(__file__).resolve().parents[1]
     parser = Parser(load_config(repo))

@@ -1,6 +1,6 @@
 """The no-change check of every command (issue 11): one digest of the files on disk against the
-store's, kept between runs (kb.store.Store.files_digest), and every add, delete, rename and
-in-place edit still found — by ``kb ingest``'s config-free path (kb.workspace.unchanged_store)
+store's, kept between runs (kb.store.db.Store.files_digest), and every add, delete, rename and
+in-place edit still found — by ``kb ingest``'s config-free path (kb.store.workspace.unchanged_store)
 as by the full one."""
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb import store as store_module
-from kb.ingest import ingest, iter_kb_files
-from kb.store import STORE_DIR, Store, files_digest
-from kb.workspace import unchanged_store
+from kb.store import db as store_module
+from kb.store.ingest import ingest, iter_kb_files
+from kb.core.paths import STORE_DIR
+from kb.store.db import Store, files_digest
+from kb.store.workspace import unchanged_store
 
 FILES = {
     "kb.yaml": "topics: [inference]\n",

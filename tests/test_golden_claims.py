@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import load_config
-from kb.parse import Parser
+from kb.core.config import load_config
+from kb.read.parse import Parser
 
 REPO = Path(__file__).resolve().parents[1]
 GOLDEN = REPO / "tests/golden/claims"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.diff.attrib import heading_labels, heading_names
+from kb.extract.names import heading_labels, heading_names
 
 DOC = """\
 ---

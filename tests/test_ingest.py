@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.ingest import ingest
-from kb.store import SCHEMA_VERSION, Store
-from kb.workspace import open_kb
+from kb.store.ingest import ingest
+from kb.store.db import SCHEMA_VERSION, Store
+from kb.store.workspace import open_kb
 
 
 def write(root: Path, rel: str, text: str | bytes) -> Path:
@@ -73,7 +73,7 @@ def test_parallel_and_serial_ingest_store_the_same_claims(small_kb: Path, tmp_pa
     ingest(small_kb, jobs=1)
     with open_kb(small_kb) as kb:
         serial = [c.model_dump() for c in kb.store.claims()]
-    import kb.ingest as ingest_mod
+    import kb.store.ingest as ingest_mod
 
     (small_kb / ".kb/kb.sqlite").unlink()
     old = ingest_mod.PARALLEL_MIN
@@ -140,7 +140,7 @@ def test_cli_ingest_summary_and_claims_json(small_kb: Path, run_kb) -> None:
     [
         (["--kind", "secondhand"], ["inbox/jay/2026-07-31T1735-tgi.md", "inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
         (["--subject", "Text Generation Inference"], ["inbox/jay/2026-07-31T1735-tgi.md"]),
-        # a card title, matched as kb.cards.normalize_title writes it (full-width, case, spaces)
+        # a card title, matched as kb.extract.titles.normalize_title writes it (full-width, case, spaces)
         (["--subject", "ＬＯＳＳＹ  verification"], ["organized/paper_cards/681-2607-26627.md"]),
         (["--author", "spark"], ["inbox/spark/2026-07-30-blog.md", "inbox/spark/2026-07-30-blog.md"]),
         (["--since", "2026-07-31"], ["inbox/jay/2026-07-31T1735-tgi.md", "organized/paper_cards/681-2607-26627.md"]),
@@ -288,9 +288,9 @@ def test_a_second_kb_waits_for_the_running_one_then_finds_nothing_to_do(small_kb
     neither fails, and the second parses nothing the first already stored."""
     import threading
 
-    from kb.config import load_config
-    from kb.store import writer_lock
-    from kb.workspace import ingest_store
+    from kb.core.config import load_config
+    from kb.store.db import writer_lock
+    from kb.store.workspace import ingest_store
 
     config = load_config(small_kb)
     waited: list[str] = []
@@ -339,8 +339,8 @@ def test_indexes_a_killed_bulk_load_dropped_are_built_by_the_next_run(small_kb: 
 
 
 def fingerprint_of(root: Path) -> str:
-    from kb.config import load_config
-    from kb.ingest import fingerprint
+    from kb.core.config import load_config
+    from kb.store.ingest import fingerprint
 
     return fingerprint(load_config(root))
 
@@ -353,7 +353,7 @@ def test_unwritable_store_is_a_clear_error(small_kb: Path, run_kb) -> None:
 
 
 def test_write_atomic_keeps_permissions_and_refuses_to_clobber(tmp_path: Path) -> None:
-    from kb.textio import write_atomic
+    from kb.core.textio import write_atomic
 
     p = tmp_path / "doc.md"
     p.write_text("old")
@@ -406,7 +406,7 @@ def test_outside_any_kb_is_an_error_and_makes_no_store(tmp_path: Path, run_kb) -
 
 
 def test_write_atomic_never_replaces_devices_and_follows_symlinks(tmp_path: Path) -> None:
-    from kb.textio import NotRegularFileError, write_atomic
+    from kb.core.textio import NotRegularFileError, write_atomic
 
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
@@ -572,32 +572,34 @@ def test_kb_yaml_value_error_names_its_line_in_plain_words(small_kb: Path, run_k
 
 
 def test_the_parser_fingerprint_covers_every_module_the_parser_imports() -> None:
-    """breaker6 F3: kb.parse imports kb.diff.attrib (and with it the kb.diff package, cards, the
-    store …) and kb.cards; a change to any of them must re-parse, or a checkout of the same
-    version reads another's parses as current."""
+    """breaker6 F3: a change to any module the parser imports must re-parse, or a checkout of the
+    same version reads another's parses as current; issue 19: a change to any other module (the
+    store, the diff, the brief) must not."""
     import subprocess
     import sys
     from pathlib import Path
 
     import kb
-    from kb.ingest import PARSER_SOURCES
+    from kb.perf.digest import closure
 
-    out = subprocess.run([sys.executable, "-c", "import sys; before = set(sys.modules); import kb.parse; "
+    out = subprocess.run([sys.executable, "-c", "import sys; before = set(sys.modules); import kb.read.parse; "
                           "print('\\n'.join(m.__file__ for n, m in sys.modules.items() "
                           "if n.startswith('kb') and n not in before and getattr(m, '__file__', None)))"],
                          capture_output=True, text=True, check=True).stdout.split()
     here = Path(kb.__file__).resolve().parent
-    hashed = {f for pattern in PARSER_SOURCES for f in here.glob(pattern)}
+    hashed = {p.resolve() for p in closure("kb.read.parse")}
     loaded = {Path(f).resolve() for f in out}
     assert loaded and loaded <= hashed, sorted(str(p.relative_to(here)) for p in loaded - hashed)
+    packages = {p.relative_to(here).parts[0] for p in hashed if len(p.relative_to(here).parts) > 1}
+    assert packages == {"perf", "core", "extract", "read"}
 
 
 def test_a_file_name_that_is_not_utf8_is_reported_and_skipped(tmp_path) -> None:  # noqa: ANN001
     """breaker6: ``inbox/jay/2026-07-31-bad\\xff.md`` made every ``kb ingest`` end in a traceback."""
     import os
 
-    from kb.config import KbConfig
-    from kb.ingest import ingest
+    from kb.core.config import KbConfig
+    from kb.store.ingest import ingest
 
     (tmp_path / "inbox" / "jay").mkdir(parents=True)
     (tmp_path / "inbox" / "jay" / "2026-07-31-good.md").write_text("- vLLM 吞吐 1,000 tok/s。\n", encoding="utf-8")
@@ -618,12 +620,12 @@ def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, mon
     import sys
     import time
 
-    import kb.store
-    from kb.errors import InputError
+    import kb.store.db
+    from kb.core.errors import InputError
 
     open_kb(demo_kb).store.close()
     reader = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from pathlib import Path; from kb.workspace import open_kb; "
+        "import sys, time; from pathlib import Path; from kb.store.workspace import open_kb; "
         f"kb = open_kb(Path({str(demo_kb)!r})); print('reading', flush=True); time.sleep(3); "
         "print(len(list(kb.store.claims())))")], stdout=subprocess.PIPE, text=True)
     assert reader.stdout.readline().strip() == "reading"
@@ -643,7 +645,7 @@ def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, mon
 def test_first_mention_is_the_earliest_claim_about_the_subject(tmp_path) -> None:  # noqa: ANN001
     """``Store.first_mention`` reads the subjects index (subject, written_at): one seek, not a
     join over every claim of the subject (20k rows for vLLM in the 12k benchmark KB)."""
-    from kb.config import KbConfig
+    from kb.core.config import KbConfig
 
     for day, text in (("2026-07-29", "- vLLM 吞吐 1,000 tok/s。\n"), ("2026-07-30", "- vLLM 吞吐 1,100 tok/s。\n"),
                       ("2026-07-31", "- SGLang 吞吐 2,000 tok/s。\n")):
@@ -651,7 +653,7 @@ def test_first_mention_is_the_earliest_claim_about_the_subject(tmp_path) -> None
         (tmp_path / "inbox" / "jay" / f"{day}-note.md").write_text(text, encoding="utf-8")
     config = KbConfig(entities={"vLLM": [], "SGLang": []})
     ingest(tmp_path, config)
-    store = Store(tmp_path, __import__("kb.ingest").ingest.fingerprint(config))
+    store = Store(tmp_path, __import__("kb.store.ingest").ingest.fingerprint(config))
     assert store.first_mention("entity:vllm") == "2026-07-29T00:00:00+08:00"
     assert store.first_mention("entity:sglang") == "2026-07-31T00:00:00+08:00"
     assert store.first_mention("entity:tgi") is None
@@ -662,8 +664,8 @@ def test_a_bulk_load_checkpoints_the_wal_every_10000_pages_then_as_sqlite_does(t
     """A cold ingest of at least BULK_MIN files raises SQLite's automatic checkpoint interval
     while it loads (Store.bulk_checkpoints) and puts SQLite's default back after; an ingest
     of a few changed files never raises it."""
-    from kb.ingest import BULK_MIN
-    from kb.store import BULK_CHECKPOINT_PAGES
+    from kb.store.ingest import BULK_MIN
+    from kb.store.db import BULK_CHECKPOINT_PAGES
 
     root = tmp_path / "kb"
     write(root, "kb.yaml", "entities: {TGI: []}\n")

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-import kb.ingest as ingest_mod
-import kb.parse as parse_mod
-from kb.config import KbConfig, load_config
-from kb.ingest import ingest
-from kb.parse import Parser, _blocks, _md
-from kb.store import FileWriter
+import kb.store.ingest as ingest_mod
+import kb.read.parse as parse_mod
+from kb.core.config import KbConfig, load_config
+from kb.store.ingest import ingest
+from kb.read.parse import Parser, _blocks, _md
+from kb.store.db import FileWriter
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bench_memory", REPO / "benchmarks" / "bench_memory.py")

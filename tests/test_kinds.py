@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import KbConfig
-from kb.diff import diff
-from kb.parse import Parser
-from kb.window import night_window
+from kb.core.config import KbConfig
+from kb.night.rules import diff
+from kb.read.parse import Parser
+from kb.core.window import night_window
 
 CONFIG = KbConfig(
     topics={"inference": ["inference-systems"]},

@@ -1,4 +1,4 @@
-"""The label of a subject, decided once (kb.diff.attrib.Attributor.label), in every place of the brief.
+"""The label of a subject, decided once (kb.facts.attributor.Attributor.label), in every place of the brief.
 
 Issue 8 (tester5's kvcache KB, written from the docs alone): a paper without a card was shown
 by its bare id although the line names it (``打开 arXiv:2310.07240（2310.07240）`` beside
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.diff.attrib import Attributor, id_names
-from kb.config import KbConfig
+from kb.facts.attributor import Attributor
+from kb.extract.names import id_names
+from kb.core.config import KbConfig
 
 DOC = """---
 topic: kvcache
@@ -91,7 +92,7 @@ def test_a_name_right_before_its_bracketed_id_labels_the_id() -> None:
 
 
 def test_label_order_card_heading_then_the_name_written_with_the_id() -> None:
-    from kb.claims import ArxivRef, Claim, Provenance
+    from kb.core.claims import ArxivRef, Claim, Provenance
 
     at = Attributor(KbConfig(entities={"vLLM": [], "Mooncake": []}), [], [("arxiv:2309.17453", "Efficient Streaming")],
                     ["### §2.2 H2O（arXiv:2306.14048）"])

@@ -49,8 +49,8 @@ def test_ledger_counts_per_author_and_site(run_kb, kb_root: Path) -> None:
 
 
 def test_ledger_numbers_carry_their_fate_and_what_contradicts_them(kb_root: Path) -> None:
-    from kb.ledger import build_ledger
-    from kb.workspace import open_kb
+    from kb.night.ledger import build_ledger
+    from kb.store.workspace import open_kb
 
     kb = open_kb(kb_root)
     try:
@@ -85,7 +85,7 @@ def test_unknown_topic_is_a_usage_error(run_kb, kb_root: Path) -> None:
 
 
 def test_record_line_wording() -> None:
-    from kb.ledger import Record, record_line
+    from kb.night.ledger import Record, record_line
 
     jay = Record("jay", "author", numbers=41, contradicted=3)
     assert record_line(jay) == "jay: 41 numbers, 3 contradicted by the doc or a paper"
@@ -95,7 +95,7 @@ def test_record_line_wording() -> None:
 
 
 def test_site_of() -> None:
-    from kb.ledger import site_of
+    from kb.night.ledger import site_of
 
     assert site_of("https://www.Example-News.com/a?b=1") == "example-news.com"
     assert site_of("http://blog.kvflow.dev") == "blog.kvflow.dev"
@@ -138,11 +138,11 @@ def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Pat
 
 def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Path) -> None:
     """The brief's ledger counts the night's numbers from its own diff; a history window
-    (kb.ledger.history_window) counts earlier nights too: on 2026-08-21 with 7 nights before,
+    (kb.night.ledger.history_window) counts earlier nights too: on 2026-08-21 with 7 nights before,
     jay's file of 2026-08-05 is too old to count, ana's of 2026-08-15 counts."""
-    from kb.ledger import brief_ledger, build_ledger, history_window
-    from kb.nightly import pick_window, run_night
-    from kb.workspace import open_kb
+    from kb.night.ledger import brief_ledger, build_ledger, history_window
+    from kb.night.run import pick_window, run_night
+    from kb.store.workspace import open_kb
 
     kb = open_kb(kb_root)
     try:

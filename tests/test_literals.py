@@ -1,4 +1,4 @@
-"""kb.extract.literals: the literal prefilters of the extractors' regexes are exact and sound."""
+"""kb.perf.literals: the literal prefilters of the extractors' regexes are exact and sound."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from kb.diff import attrib
+from kb.facts import attributor as attrib
 from kb.extract import kinds, quantities
 from kb.extract.kinds import BUILTIN_CUES, CueMatcher
-from kb.extract.literals import first_char_guard, literal_hint, required_literals
+from kb.perf.literals import first_char_guard, literal_hint, required_literals
 from kb.extract.metrics import lower_same_length
 
 REPO = Path(__file__).resolve().parent.parent

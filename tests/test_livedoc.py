@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import KbConfig
-from kb.livedoc import baseline_for, citations_of, parse_living_doc
-from kb.parse import Parser
+from kb.core.config import KbConfig
+from kb.read.livedoc import baseline_for, citations_of, parse_living_doc
+from kb.read.parse import Parser
 
 TZ = timezone(timedelta(hours=8))
 
@@ -70,8 +70,8 @@ def test_a_living_doc_read_from_the_store_is_the_parse_of_it(kb_dir: str, demo_k
     parsing it again: every field must be what the parser gives for the same bytes."""
     import shutil
 
-    from kb.livedoc import LazyParser, history_versions, load_living_doc
-    from kb.workspace import open_kb
+    from kb.read.livedoc import LazyParser, history_versions, load_living_doc
+    from kb.store.workspace import open_kb
 
     if kb_dir == "demo":
         root = demo_kb

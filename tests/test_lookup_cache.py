@@ -1,5 +1,5 @@
 """What a look-up keeps in the store between runs (issue 11): the cards as built
-(kb.cards.load_cards), the claim count (Store.count_claims), and the ingest lock's record;
+(kb.store.cards.load_cards), the claim count (Store.count_claims), and the ingest lock's record;
 each equal to what building or counting afresh gives, and renewed when a card or file changes."""
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.cards import _CACHE, card_from_row, card_titles, load_cards
-from kb.store import STORE_DIR, writer_lock
-from kb.workspace import open_kb
+from kb.store.cards import _CACHE, card_titles, load_cards
+from kb.read.cards import card_from_row
+from kb.core.paths import STORE_DIR
+from kb.store.db import writer_lock
+from kb.store.workspace import open_kb
 
 CARD = ('---\ncard: {no}\narxiv: "{id}"\ntitle: "{title}"\naliases: [{aliases}]\ncategory: inference-systems\n'
         'created: 2026-07-31T16:30:00+08:00\n---\n# {no} · {title}\n\n- 吞吐 2.1×\n')
@@ -116,9 +118,10 @@ def test_the_lock_record_names_the_holder_without_truncating(tmp_path: Path) -> 
 
 
 def test_kb_yaml_is_parsed_once_per_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import kb.frontmatter
-    from kb.config import PARSED_NAME, load_config
-    from kb.errors import ConfigError
+    import kb.core.frontmatter
+    from kb.core.config_kept import PARSED_NAME
+    from kb.core.config import load_config
+    from kb.core.errors import ConfigError
 
     root = write_files(tmp_path / "kb", {"kb.yaml": "topics: [inference]\nentities:\n  TGI: [Text Generation Inference]\n"})
     (root / ".kb").mkdir()
@@ -130,7 +133,7 @@ def test_kb_yaml_is_parsed_once_per_text(tmp_path: Path, monkeypatch: pytest.Mon
         raise AssertionError("kb.yaml parsed again")
 
     with monkeypatch.context() as m:
-        m.setattr(kb.frontmatter, "load_yaml", no_yaml)
+        m.setattr(kb.core.frontmatter, "load_yaml", no_yaml)
         assert load_config(root) == first  # the same text: its kept data, validated again
     write_files(root, {"kb.yaml": "topics: [rag]\n"})
     assert load_config(root).topic_names() == ["rag"]
@@ -169,8 +172,8 @@ def test_kept_values_of_another_shape_are_built_again(tmp_path: Path) -> None:
 
 
 def test_a_no_change_ingest_compares_one_signature(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from kb.ingest import ingest
-    from kb.store import Store
+    from kb.store.ingest import ingest
+    from kb.store.db import Store
 
     root = write_files(tmp_path / "kb", FILES)
     assert ingest(root).parsed == 3
@@ -196,8 +199,8 @@ def test_a_no_change_ingest_compares_one_signature(tmp_path: Path, monkeypatch: 
 
 
 def test_the_no_change_path_without_a_config_gives_way_on_any_change(tmp_path: Path) -> None:
-    from kb.ingest import ingest
-    from kb.workspace import unchanged_store
+    from kb.store.ingest import ingest
+    from kb.store.workspace import unchanged_store
 
     root = write_files(tmp_path / "kb", FILES)
     assert unchanged_store(root) is None  # no store yet

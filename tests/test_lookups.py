@@ -6,10 +6,10 @@ import re
 from pathlib import Path
 
 from conftest import write_files
-from kb.config import load_config
-from kb.ingest import fingerprint, ingest
-from kb.lazyre import LazyPattern, lazy
-from kb.store import Store
+from kb.core.config import load_config
+from kb.store.ingest import fingerprint, ingest
+from kb.perf.lazyre import LazyPattern, lazy
+from kb.store.db import Store
 
 
 def test_store_claim_is_the_claim_of_that_file_with_that_id(tmp_path: Path) -> None:
@@ -52,13 +52,13 @@ def test_lazy_pattern_compiles_on_first_use_and_becomes_the_global() -> None:
 
 def test_lazy_module_patterns_match_as_compiled(tmp_path: Path) -> None:
     """The patterns made lazy find what their compiled forms find."""
-    import kb.cards
     import kb.extract.arxiv_ids
     import kb.extract.refs
+    import kb.store.titles
 
     text = "见 arXiv:2607.26627v2 与 https://arxiv.org/abs/2401.00001 ，inbox/jay/x.md 和 paper_cards/12 中文 标题"
     assert [m.group("id") for m in kb.extract.arxiv_ids._CTX_RE.finditer(text)] == ["2607.26627", "2401.00001"]
     assert [m.group("path") for m in kb.extract.refs._KB_PATH_RE.finditer(text)] == ["inbox/jay/x.md", "paper_cards/12"]
-    assert kb.cards._words("中文 标题 ab x") == {"中文", "标题", "ab"}
-    for module, name in ((kb.cards, "_CJK_CHAR_RE"), (kb.extract.arxiv_ids, "_CTX_RE"), (kb.extract.refs, "_KB_PATH_RE")):
+    assert kb.store.titles._words("中文 标题 ab x") == {"中文", "标题", "ab"}
+    for module, name in ((kb.store.titles, "_CJK_CHAR_RE"), (kb.extract.arxiv_ids, "_CTX_RE"), (kb.extract.refs, "_KB_PATH_RE")):
         assert isinstance(vars(module)[name], re.Pattern), name

@@ -1,4 +1,4 @@
-"""The store's memo of name hits (kb.name_hits): ``Store.claims(text_like=…)`` answers what the
+"""The store's memo of name hits (kb.store.name_hits): ``Store.claims(text_like=…)`` answers what the
 ``LIKE`` over every claim answers, and stays so as files are added, changed and removed, as
 kb.yaml changes, and on a store that cannot be written."""
 
@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb import name_hits
-from kb.name_hits import like_pattern
-from kb.workspace import open_kb
+from kb.store import name_hits
+from kb.store.name_hits import like_pattern
+from kb.store.workspace import open_kb
 
 FILES = {
     "kb.yaml": "topics: [inference]\nentities:\n  TGI: [Text Generation Inference]\n",

@@ -1,5 +1,5 @@
 """What a night keeps in the store between runs (issue 11): the Attributor's names and the title
-index (kb.store.Store.kept, keyed by their inputs), the same as building them afresh, and built
+index (kb.store.db.Store.kept, keyed by their inputs), the same as building them afresh, and built
 again when a card, an alias or a title changes between two digests."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.diff.attrib import NameMatcher
-from kb.store import STORE_DIR, Store
+from kb.extract.names import NameMatcher
+from kb.core.paths import STORE_DIR
+from kb.store.db import Store
 
 KB_YAML = 'timezone: "+08:00"\ncutoff: "22:00"\ntopics: {inference: [inference-systems]}\nentities: {vLLM: []}\n'
 DOC = ("---\ntopic: inference\nversion: 7\nupdated: 2026-07-31T05:00:00+08:00\n---\n# 活文档\n\n## §1 引擎\n\n"
@@ -126,9 +127,9 @@ INBOX_FILES = {
 @pytest.mark.parametrize("kept", [1, 2, 3, 64])
 def test_newest_inbox_night_from_the_kept_newest_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                        kept: int) -> None:
-    import kb.nightly as nightly
+    import kb.night.run as nightly
     from datetime import datetime, timedelta, timezone
-    from kb.workspace import open_kb
+    from kb.store.workspace import open_kb
 
     monkeypatch.setattr(nightly, "_NEWEST_KEPT", kept)  # 1-3: the kept files cannot answer: queried
     root = write_files(tmp_path / "kb", INBOX_FILES)
@@ -156,7 +157,7 @@ FUZZY_DOC = DOC + "- **Revisiting Lossy Verification for Speculative Decoding**�
 
 def test_kept_title_index_follows_a_renamed_card_in_a_fuzzy_citation(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
     """The living doc cites the window's card by a title one word off its card's (a fuzzy match
-    through the kept word postings of kb.cards.TitleIndex.kept): a renamed card is cited no more,
+    through the kept word postings of kb.store.titles.TitleIndex.kept): a renamed card is cited no more,
     the old title back is cited again."""
     root = write_files(tmp_path / "kb", {**FILES, "organized/knowledge/inference.md": FUZZY_DOC})
     cited = subjects(run_kb, root)
@@ -178,7 +179,7 @@ CANDIDATES = ["Revisiting Lossy Verification for Speculative Decoding", "SpecBen
 
 
 def test_kept_title_index_is_the_built_one_and_follows_its_titles(tmp_path: Path) -> None:
-    from kb.cards import TitleIndex
+    from kb.store.titles import TitleIndex
 
     store = Store(tmp_path, "fp")
     try:
@@ -200,11 +201,11 @@ def test_kept_title_index_is_the_built_one_and_follows_its_titles(tmp_path: Path
 def test_files_written_is_the_window_of_the_files_rows(tmp_path: Path) -> None:
     """Store.files_written (index files_written) gives the rows a scan of every files row gives:
     since inclusive, until exclusive, only the roles asked, by path."""
-    from kb.ingest import ingest
+    from kb.store.ingest import ingest
 
     root = write_files(tmp_path / "kb", INBOX_FILES)
     ingest(root)
-    from kb.workspace import open_kb
+    from kb.store.workspace import open_kb
 
     kb = open_kb(root)
     try:

@@ -10,10 +10,11 @@ import re
 
 import pytest
 
-from kb.config import KbConfig
-from kb.diff.attrib import Anchor, Owners, Qualifiers, _clause_marks, _conditions, _norm_qual, clause_bounds
+from kb.core.config import KbConfig
+from kb.extract.subjects import Anchor, Owners, _clause_marks, clause_bounds
+from kb.extract.qualifiers import Qualifiers, _conditions, _norm_qual
 from kb.extract.metrics import SETUP_METRICS, setup_token
-from kb.parse import Parser
+from kb.read.parse import Parser
 
 
 def _owner_reference(own: list[Anchor], text: str, start: int, end: int) -> str | None:

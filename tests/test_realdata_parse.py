@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import KbConfig
-from kb.parse import Parser
+from kb.core.config import KbConfig
+from kb.read.parse import Parser
 
 REPO = Path(__file__).resolve().parents[1]
 REAL = REPO.parent / "shared" / "realdata"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from kb.errors import ExitCode, TemplateError
-from kb.render import cell, clip, md, render, template_dirs
+from kb.core.errors import ExitCode, TemplateError
+from kb.brief.render import cell, clip, md, render, template_dirs
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "demo-2026-07-31"
 GENERATED = Path(__file__).resolve().parent / "golden" / "generated-2026-07-31"

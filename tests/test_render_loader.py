@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.errors import TemplateError
-from kb.render import render
+from kb.core.errors import TemplateError
+from kb.brief.render import render
 
 
 def _brief(demo_kb: Path, run_kb, *args: str) -> str:  # noqa: ANN001

@@ -139,7 +139,7 @@ def test_cache_keeps_the_higher_latest_version(run_kb, kb_root, served) -> None:
 
 
 def test_card_arxiv_version_key_names_the_version_written_from() -> None:
-    from kb.cards import card_from_row
+    from kb.read.cards import card_from_row
 
     path = "organized/paper_cards/702-2608-05678.md"
     assert card_from_row(path, {"arxiv": "2608.05678", "arxiv_version": 2}).version == 2

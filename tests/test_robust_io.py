@@ -14,8 +14,8 @@ import pytest
 from conftest import write_files
 from conftest_arxiv import fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.errors import describe_os_error
-from kb.textio import write_atomic_all
+from kb.core.errors import describe_os_error
+from kb.core.textio import write_atomic_all
 
 DOC = "---\ntopic: inference\nversion: 3\nupdated: 2026-07-31T05:00:00+08:00\n---\n# 活文档\n\n- 正文。\n"
 KB_YAML = 'timezone: "+08:00"\ntopics: {inference: [inference-systems]}\n'
@@ -196,7 +196,7 @@ def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fa
     ("items:\n  - a: 1\n    b: 2\n    b: 3\n", 5, 4),
 ])
 def test_duplicate_key_message_names_the_first_keys_own_line(src: str, line: int, first: int) -> None:
-    from kb.frontmatter import load_yaml
+    from kb.core.frontmatter import load_yaml
 
     problems: list = []
     assert load_yaml(src, "x.md", problems, first_line=2) == {}
@@ -213,7 +213,7 @@ def test_files_over_the_size_limit_are_reported_and_skipped(run_kb, doc_kb: Path
     assert res.exit_code == 0, res.stderr
     assert ("inbox/tom/2026-07-31T0900-big.md: 3,100 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); "
             "skipped") in res.stderr
-    from kb.workspace import open_kb
+    from kb.store.workspace import open_kb
 
     with open_kb(doc_kb) as kb:
         assert sorted(f.path for f in kb.store.files(role="inbox")) == ["inbox/tom/2026-07-31T0901-small.md"]

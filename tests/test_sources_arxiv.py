@@ -1,4 +1,4 @@
-"""kb.sources.arxiv through the real ``arxiv`` client against the fake arXiv server (no internet)."""
+"""kb.verify.arxiv through the real ``arxiv`` client against the fake arXiv server (no internet)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,11 @@ import pytest
 
 from conftest_arxiv import FIXTURES, fake_arxiv, real_atom  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.errors import ExitCode
-from kb.sources import SOURCES, SourceRecord, get_source
-from kb.sources.arxiv import (
-    DEFAULT_DELAY,
-    MAX_IDS,
-    ArxivSettings,
-    ArxivSource,
-    ArxivUnavailable,
-    describe_batch,
-)
-from kb.errors import UsageError
+from kb.core.errors import ExitCode
+from kb.verify.sources import SOURCES, get_source
+from kb.core.records import SourceRecord
+from kb.verify.arxiv import DEFAULT_DELAY, MAX_IDS, ArxivSettings, ArxivSource, ArxivUnavailable, describe_batch
+from kb.core.errors import UsageError
 
 
 def test_production_defaults_are_polite(monkeypatch: pytest.MonkeyPatch) -> None:

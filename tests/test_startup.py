@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conftest import write_files
 
-HEAVY = ("kb.parse", "kb.lint.engine", "kb.verify", "kb.nightly", "kb.render", "markdown_it", "arxiv",
+HEAVY = ("kb.read.parse", "kb.lint.engine", "kb.verify.verifier", "kb.night.run", "kb.brief.render", "markdown_it", "arxiv",
          "requests", "jinja2", "rapidfuzz", "rich.console", "pydantic")
 
 
@@ -40,12 +40,12 @@ def test_ingest_with_nothing_changed_imports_no_parser(tmp_path: Path) -> None:
         "kb.yaml": "entities: {vLLM: []}\n",
         "inbox/jay/2026-07-31-x.md": "vLLM 吞吐 1.5×（arXiv:2607.26627）。\n",
     })
-    first = _modules_after("from pathlib import Path\nfrom kb.ingest import ingest\nprint(ingest(Path('.')).summary())\n", root)
-    assert "kb.parse" in first  # a file was parsed
-    again = _modules_after("from pathlib import Path\nfrom kb.ingest import ingest\n"
+    first = _modules_after("from pathlib import Path\nfrom kb.store.ingest import ingest\nprint(ingest(Path('.')).summary())\n", root)
+    assert "kb.read.parse" in first  # a file was parsed
+    again = _modules_after("from pathlib import Path\nfrom kb.store.ingest import ingest\n"
                            "r = ingest(Path('.'))\nassert (r.parsed, r.unchanged) == (0, 1), r.summary()\n", root)
-    assert "kb.ingest" in again
-    assert [m for m in ("kb.parse", "markdown_it", "kb.extract.quantities") if m in again] == []
+    assert "kb.store.ingest" in again
+    assert [m for m in ("kb.read.parse", "markdown_it", "kb.extract.quantities") if m in again] == []
 
 
 def test_no_change_ingest_and_look_ups_load_no_yaml_parser(tmp_path: Path) -> None:
@@ -63,23 +63,23 @@ def test_no_change_ingest_and_look_ups_load_no_yaml_parser(tmp_path: Path) -> No
                               "try:\n    main()\nexcept SystemExit:\n    pass\n", root)
 
     assert "ruamel.yaml" in cli("ingest")  # parsed kb.yaml, and the files (.kb/ made: kb.yaml's data kept next time)
-    assert "kb.parse" not in cli("ingest")
+    assert "kb.read.parse" not in cli("ingest")
     again = cli("ingest")
-    assert [m for m in ("ruamel.yaml", "kb.config", "kb.parse", "kb.claims", "rapidfuzz", "rich.table")
-            if m in again] == []  # kb.config: no config model built (kb.config_kept's dump)
+    assert [m for m in ("ruamel.yaml", "kb.core.config", "kb.read.parse", "kb.core.claims", "rapidfuzz", "rich.table")
+            if m in again] == []  # kb.core.config: no config model built (kb.core.config_kept's dump)
     for argv in (("verify", "--offline", "2607.26627"), ("claims", "--subject", "2607.26627", "--format", "json")):
         mods = cli(*argv)
-        assert "kb.store" in mods, argv
-        assert [m for m in ("ruamel.yaml", "kb.parse", "markdown_it", "rapidfuzz", "rich.table", "arxiv")
+        assert "kb.store.db" in mods, argv
+        assert [m for m in ("ruamel.yaml", "kb.read.parse", "markdown_it", "rapidfuzz", "rich.table", "arxiv")
                 if m in mods] == [], argv
 
 
 def test_look_ups_build_nothing_they_do_not_use(tmp_path: Path) -> None:
-    """`kb claims --subject ID` reads claims through the Attributor (kb.diff.attrib) without the
-    diff's result models (kb.diff.model), its rules or the metric vocabulary's built-in trie
+    """`kb claims --subject ID` reads claims through the Attributor (kb.facts.attributor) without the
+    diff's result models (kb.night.model), its rules or the metric vocabulary's built-in trie
     (kb.extract.metrics.DEFAULT_VOCAB); `kb verify --offline ID` loads no logging (the arxiv
     client's handler is installed where the client is imported); neither compiles the CJK
-    patterns of the title index or the parser (kb.lazyre)."""
+    patterns of the title index or the parser (kb.perf.lazyre)."""
     root = write_files(tmp_path / "kb", {
         "kb.yaml": "entities: {vLLM: []}\n",
         "inbox/jay/2026-07-31-x.md": "vLLM 吞吐 1.5×（arXiv:2607.26627）。\n",
@@ -87,21 +87,21 @@ def test_look_ups_build_nothing_they_do_not_use(tmp_path: Path) -> None:
     })
     probe = ("import sys\nsys.argv = ['kb', *{argv!r}]\nfrom kb.cli import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "import kb.cards, kb.extract.arxiv_ids\n"
-             "from kb.lazyre import LazyPattern\n"
-             "lazy = [n for m, n in ((kb.cards, '_CJK_CHAR_RE'), (kb.extract.arxiv_ids, '_CTX_RE'))"
+             "import kb.read.cards, kb.extract.arxiv_ids\n"
+             "from kb.perf.lazyre import LazyPattern\n"
+             "lazy = [n for m, n in ((kb.read.cards, '_CJK_CHAR_RE'), (kb.extract.arxiv_ids, '_CTX_RE'))"
              " if isinstance(vars(m)[n], LazyPattern)]\n"
              "m = sys.modules.get('kb.extract.metrics')\n"
              "print('STATE', lazy, m is not None and 'DEFAULT_VOCAB' in vars(m), file=sys.__stderr__)\n")
     _modules_after(probe.format(argv=["ingest"]), root)  # the look-ups below find the store fresh
     mods = _modules_after(probe.format(argv=["claims", "--subject", "2607.26627", "--format", "json"]), root)
-    assert "kb.diff.attrib" in mods and "kb.extract.metrics" in mods
-    assert [m for m in ("kb.diff.model", "kb.diff.rules", "kb.window", "kb.parse") if m in mods] == []
+    assert "kb.facts.attributor" in mods and "kb.extract.metrics" in mods
+    assert [m for m in ("kb.night.model", "kb.night.rules", "kb.core.window", "kb.read.parse") if m in mods] == []
     done = subprocess.run([sys.executable, "-c", probe.format(argv=["verify", "--offline", "2607.26627"])],
                           cwd=root, capture_output=True, text=True, timeout=120)
     assert "STATE ['_CJK_CHAR_RE', '_CTX_RE'] False" in done.stderr, done.stderr
     mods = _modules_after(probe.format(argv=["verify", "--offline", "2607.26627"]), root)
-    assert "kb.verify" in mods and "logging" not in mods
+    assert "kb.verify.verifier" in mods and "logging" not in mods
     claims = subprocess.run([sys.executable, "-c", probe.format(argv=["claims", "--subject", "2607.26627",
                                                                        "--format", "json"])],
                             cwd=root, capture_output=True, text=True, timeout=120)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.cards import TitleIndex, cited_by_title, known_titles, link_titles, title_candidates, title_similarity
-from kb.workspace import open_kb
+from kb.store.titles import TitleIndex, cited_by_title, known_titles, link_titles, title_candidates
+from kb.extract.titles import title_similarity
+from kb.store.workspace import open_kb
 
 TITLES = [
     ("arxiv:2205.14135", "FlashAttention: Fast and Memory-Efficient Exact Attention with IO-Awareness"),

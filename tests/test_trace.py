@@ -157,7 +157,7 @@ def test_unknown_metric_and_topic_are_usage_errors(relay_kb: Path, run_kb) -> No
 
 def test_metric_phrase_is_read_as_kb_history_reads_it(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
     """A breaker's find: `kb trace TGI --metric 维护模式` was refused while `kb history` took it
-    (one reading of --metric: kb.query.resolve_metric)."""
+    (one reading of --metric: kb.facts.query.resolve_metric)."""
     by_key = run_kb(["--kb", str(demo_kb), "trace", "TGI", "--metric", "eol_date", "--format", "json"])
     by_phrase = run_kb(["--kb", str(demo_kb), "trace", "TGI", "--metric", "维护模式", "--format", "json"])
     assert by_phrase.exit_code == by_key.exit_code == 0, by_phrase.stderr

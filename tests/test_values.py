@@ -1,4 +1,4 @@
-"""kb.values: the one decision of whether two stated values are the same."""
+"""kb.facts.values: the one decision of whether two stated values are the same."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.claims import DateRef, Quantity
+from kb.core.claims import DateRef, Quantity
 from kb.lint.kbfacts import PaperFact
-from kb.values import close, date_prefix, same_date, same_value
+from kb.facts.values import close, date_prefix, same_date, same_value
 
 TOL = 0.02
 SRC = Path(__file__).resolve().parents[1] / "src" / "kb"

@@ -11,7 +11,7 @@ import pytest
 
 from conftest_arxiv import card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.workspace import open_kb
+from kb.store.workspace import open_kb
 
 C05_CARD = card(603, "2602.12303", "OmniServe", created="2026-07-08T10:15:00+08:00")
 DOC = "---\ntopic: inference\nversion: 3\nupdated: 2026-07-31T05:00:00+08:00\n---\n## §1 系统\n\n- OmniServe（arXiv:2602.12303）。\n"

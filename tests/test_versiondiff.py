@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import KbConfig
-from kb.errors import UsageError
-from kb.livedoc import parse_living_doc
-from kb.parse import Parser
-from kb.versiondiff import citations_of, parse_version, version_diff
+from kb.core.config import KbConfig
+from kb.core.errors import UsageError
+from kb.read.livedoc import parse_living_doc
+from kb.read.parse import Parser
+from kb.read.livedoc import citations_of
+from kb.history.versiondiff import parse_version, version_diff
 
 PARSER = Parser(KbConfig(entities={"vLLM": [], "TGI": []}))
 

@@ -6,9 +6,9 @@ from datetime import date, datetime, timedelta, timezone
 
 import pytest
 
-from kb.config import KbConfig
-from kb.errors import UsageError
-from kb.window import Window, night_of, night_window, parse_span, resolve_window
+from kb.core.config import KbConfig
+from kb.core.errors import UsageError
+from kb.core.window import Window, night_of, night_window, parse_span, resolve_window
 
 TZ = timezone(timedelta(hours=8))
 CFG = KbConfig()

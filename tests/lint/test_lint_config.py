@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.config import LintConfig
-from kb.errors import ConfigError, InputError, UsageError
+from kb.core.config import LintConfig
+from kb.core.errors import ConfigError, InputError, UsageError
 from kb.lint import registry
 from kb.lint.engine import build_settings
 from kb.lint.run import lint_paths

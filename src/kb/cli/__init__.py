@@ -1,7 +1,7 @@
 """The ``kb`` command line (Typer). Options in, one pipeline call, rich out; no logic here.
 
 Each command lives in its own module of this package and registers itself on :data:`app`;
-:func:`main` maps :class:`kb.errors.KbError` to its exit code (``--traceback`` re-raises).
+:func:`main` maps :class:`kb.core.errors.KbError` to its exit code (``--traceback`` re-raises).
 
 The command modules do not use ``from __future__ import annotations``: Typer reads every
 command's parameters on every run (``kb --version`` too), and string annotations are evaluated
@@ -13,12 +13,10 @@ from __future__ import annotations
 
 import sys
 
-from kb.cli.common import app, console_err, escape_controls, state
-
-from kb.errors import ExitCode, KbError, describe_os_error
-
 # Command modules register themselves on `app` when imported.
 from kb.cli import core as _core  # noqa: E402,F401
+from kb.cli.common import app, console_err, escape_controls, state
+from kb.core.errors import ExitCode, KbError, describe_os_error
 
 for _name in ("diff_cmd", "verify_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
@@ -107,7 +105,7 @@ def main(argv: list[str] | None = None) -> None:
 
     Typer/click handle usage errors themselves (message, exit 2); a :class:`KbError` from a
     command becomes its message on stderr and its exit code; an :class:`OSError` (ENOSPC,
-    EROFS, EACCES, EDQUOT, EIO …) one line naming the file (:func:`kb.errors.describe_os_error`)
+    EROFS, EACCES, EDQUOT, EIO …) one line naming the file (:func:`kb.core.errors.describe_os_error`)
     and exit 2.
 
     Writing to standard output is guarded here, for every command: when the reader of a

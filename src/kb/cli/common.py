@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import Path
 from functools import lru_cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
@@ -18,8 +18,8 @@ if TYPE_CHECKING:  # imported where used: `kb --version` and `--help` load none 
     from rich.console import Console
     from rich.text import Text
 
-    from kb.ingest import Progress
-    from kb.workspace import Kb
+    from kb.store.ingest import Progress
+    from kb.store.workspace import Kb
 
 app = typer.Typer(
     name="kb",
@@ -275,7 +275,8 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "It
         if not bar:
             if t - start < PROGRESS_DELAY:
                 return
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+            from rich.progress import Progress as RichProgress
 
             rich_bar = RichProgress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                                     TimeElapsedColumn(), console=console_err.real, transient=True)  # type: ignore[attr-defined]
@@ -295,7 +296,7 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
 
     Problems met while ingesting are printed to stderr as warnings unless ``quiet``.
     """
-    from kb.workspace import open_kb
+    from kb.store.workspace import open_kb
 
     with progress_bar("parsing") as progress:
         opened = open_kb(kb or state.kb, progress=progress)

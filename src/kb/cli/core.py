@@ -8,11 +8,21 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, app, console, console_err, load, print_rows, progress_bar, state
-from kb.errors import ExitCode, UsageError
+from kb.cli.common import (
+    Column,
+    KbOption,
+    app,
+    console,
+    console_err,
+    load,
+    print_rows,
+    progress_bar,
+    state,
+)
+from kb.core.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:  # the pipeline is imported inside each command (start-up time)
-    from kb.claims import Claim
+    from kb.core.claims import Claim
 
 
 class Format(str, Enum):
@@ -36,7 +46,7 @@ def init_cmd(
 
         kb init ~/rag-kb --topic rag
     """
-    from kb.scaffold import init_kb
+    from kb.core.scaffold import init_kb
 
     if not path.strip():
         raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
@@ -62,12 +72,12 @@ def ingest_cmd(
 
         kb ingest --kb ~/kb
     """
-    from kb.workspace import ingest_store, resolve_root, unchanged_store
+    from kb.store.workspace import ingest_store, resolve_root, unchanged_store
 
     root = resolve_root(kb or state.kb)
     report = unchanged_store(root)  # nothing changed: no config models, no YAML (issue 11)
     if report is None:
-        from kb.config import load_config
+        from kb.core.config import load_config
 
         config = load_config(root)
         with progress_bar("parsing") as progress:
@@ -110,13 +120,13 @@ def claims_cmd(
 
         kb claims --subject TGI --as-of 2026-07-30
     """
-    from kb.query import ClaimFilter, select_claims
+    from kb.facts.query import ClaimFilter, select_claims
 
     opened = load(kb, quiet=True)
     try:
         held = None
         if as_of is not None:
-            from kb.history import held_at
+            from kb.history.timeline import held_at
 
             held = held_at(opened, as_of)
         flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file,

@@ -8,14 +8,23 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, Lang, app, console, console_err, load, print_rows, state
-from kb.errors import ExitCode, UsageError
+from kb.cli.common import (
+    Column,
+    KbOption,
+    Lang,
+    app,
+    console,
+    console_err,
+    load,
+    print_rows,
+    state,
+)
+from kb.core.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
-    from kb.diff import DiffResult
-    from kb.diff.model import ConflictOut
-    from kb.versiondiff import SectionRef
-    from kb.workspace import Kb
+    from kb.history.versiondiff import SectionRef
+    from kb.night.model import ConflictOut, DiffResult
+    from kb.store.workspace import Kb
 
 SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Window start, ISO (inclusive).")]
 UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Window end, ISO (exclusive).")]
@@ -71,10 +80,10 @@ def diff_cmd(
                 raise UsageError("--as-of picks the doc version itself; leave out --from/--to (or --as-of)")
             _version_diff(opened, name, v_from, v_to, fmt)
             return
-        from kb.nightly import check_topic, pick_window, run_night
+        from kb.night.run import check_topic, pick_window, run_night
 
         if as_of is not None:
-            from kb.history import held_at, window_as_of
+            from kb.history.timeline import held_at, window_as_of
 
             check_topic(opened, name)
             held = held_at(opened, as_of)
@@ -98,10 +107,10 @@ def diff_cmd(
 
 
 def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
-    from kb.livedoc import load_living_doc
-    from kb.nightly import check_topic_name
-    from kb.parse import Parser
-    from kb.versiondiff import diff_versions, parse_version
+    from kb.history.versiondiff import diff_versions, parse_version
+    from kb.night.run import check_topic_name
+    from kb.read.livedoc import load_living_doc
+    from kb.read.parse import Parser
 
     check_topic_name(topic)
     parser = Parser(opened.config)
@@ -118,7 +127,7 @@ def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None
             raise UsageError(f"{topic}: the current living doc has no version; give --to")
     else:
         end = parse_version(v_to, "--to")
-    from kb.query import attributor
+    from kb.facts.query import attributor
 
     out = diff_versions(root, topic, parser, start, end, attributor(opened))
     if fmt is Format.json:
@@ -164,7 +173,7 @@ def conflict_values(c: "ConflictOut") -> str:
 
 
 def _print_diff(r: "DiffResult") -> None:
-    from kb.window import to_minute
+    from kb.core.window import to_minute
 
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
                [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],
@@ -209,11 +218,12 @@ def digest_cmd(
 
         kb digest --out - | less
     """
-    from kb.nightly import brief_path, link_settings, pick_window, resolve_executor, run_night
-    from kb.nightly.context import build_context
-    from kb.render import render
-    from kb.gcpause import no_gc_passes
-    from kb.textio import write_atomic
+    from kb.brief.context import build_context
+    from kb.brief.render import render
+    from kb.core.paths import brief_path
+    from kb.core.textio import write_atomic
+    from kb.night.run import link_settings, pick_window, resolve_executor, run_night
+    from kb.perf.gc import no_gc_passes
 
     opened = load(kb, quiet=True)
     try:
@@ -241,7 +251,7 @@ def digest_cmd(
             context["links"] = link_settings(opened.config.links, opened.root, dest)
             tdir = None
             if opened.config.templates_dir:
-                from kb.paths import inside_kb
+                from kb.core.paths import inside_kb
 
                 tdir = inside_kb(opened.root, opened.root / opened.config.templates_dir, what="templates_dir")
             text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
@@ -254,12 +264,12 @@ def digest_cmd(
         return
     target = Path(out) if out else root / brief_path(who, night_date, name)
     given = f"--out {out}" if out else _shown(target, root)
-    from kb.claims import is_rendered_brief
+    from kb.core.claims import is_rendered_brief
 
     if force and target.is_file() and not is_rendered_brief(target):
         raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
-    from kb.paths import write_target
+    from kb.core.paths import write_target
 
     write_target(root, target, force=force, own=out is None, what="brief")
     try:
@@ -304,10 +314,10 @@ def bump_cmd(
 
         kb bump inference --updated 2026-08-01T05:00
     """
-    from kb.bump import bump
-    from kb.config import load_config
-    from kb.window import parse_moment
-    from kb.workspace import resolve_root
+    from kb.core.config import load_config
+    from kb.core.window import parse_moment
+    from kb.history.bump import bump
+    from kb.store.workspace import resolve_root
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)

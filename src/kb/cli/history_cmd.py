@@ -7,11 +7,20 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, TextOrJson, app, console, console_err, load, print_rows
-from kb.errors import UsageError
+from kb.cli.common import (
+    Column,
+    KbOption,
+    TextOrJson,
+    app,
+    console,
+    console_err,
+    load,
+    print_rows,
+)
+from kb.core.errors import UsageError
 
 if TYPE_CHECKING:
-    from kb.history import History
+    from kb.history.timeline import History
 
 
 @app.command("history")
@@ -29,7 +38,7 @@ def history_cmd(
 
     Values are the facts kb diff compares (numbers with a metric or unit, dates of a date
     metric; no plans, no disputed quotes), read through the same attribution as kb claims;
-    values that are the same (kb.values) share a group. A doc line that names the metric
+    values that are the same (kb.facts.values) share a group. A doc line that names the metric
     but gives no value (维护模式（日期待核）) is listed with no value. --plot draws one metric
     (a date metric on a date axis): pip install 'kb-e1brief[plot]'.
     Exit codes: 0 ok; 2 unknown subject, metric or topic, bad --plot, matplotlib missing.
@@ -40,8 +49,8 @@ def history_cmd(
 
         kb history arXiv:2607.26627 --format json --plot /tmp/ttft.svg
     """
-    from kb.history import held_at, subject_history
-    from kb.plot import plot_history
+    from kb.history.plot import plot_history
+    from kb.history.timeline import held_at, subject_history
 
     suffix = plot.suffix.lower() if plot is not None else ""
     if plot is not None and suffix not in (".svg", ".png"):
@@ -52,7 +61,7 @@ def history_cmd(
         raise UsageError(f"--plot {plot} exists; use --force to overwrite it")
     opened = load(kb, quiet=True)
     if plot is not None:  # every check of the picture's path before any output
-        from kb.paths import write_target
+        from kb.core.paths import write_target
 
         write_target(opened.root, plot, force=force, own=False, what="picture")
     try:
@@ -68,7 +77,7 @@ def history_cmd(
     for note in history.notes:
         console_err.print(f"note: {note}", markup=False)
     if picture is not None and plot is not None:
-        from kb.textio import write_atomic
+        from kb.core.textio import write_atomic
 
         try:
             write_atomic(plot, picture[0], overwrite=force)
@@ -80,7 +89,7 @@ def history_cmd(
 
 
 def _when(iso: str | None) -> str:
-    from kb.window import to_minute
+    from kb.core.window import to_minute
 
     return to_minute(iso) if iso else "(no stamp)"
 

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, app, console, console_err, escape_controls, progress_bar, state
+from kb.cli.common import (
+    KbOption,
+    app,
+    console,
+    console_err,
+    escape_controls,
+    progress_bar,
+    state,
+)
 
 if TYPE_CHECKING:  # the linter is imported when `kb lint` runs (start-up time)
     from kb.lint.run import LintRun

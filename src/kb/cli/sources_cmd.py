@@ -1,4 +1,4 @@
-"""Command ``kb sources``: the source ledger, per author and per cited site (kb.ledger)."""
+"""Command ``kb sources``: the source ledger, per author and per cited site (kb.night.ledger)."""
 
 
 import json
@@ -7,7 +7,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, TextOrJson, app, blocks_wanted, console, load, print_rows
+from kb.cli.common import (
+    Column,
+    KbOption,
+    TextOrJson,
+    app,
+    blocks_wanted,
+    console,
+    load,
+    print_rows,
+)
 
 
 @app.command("sources")
@@ -40,8 +49,8 @@ def sources_cmd(
     """
     from rich.text import Text
 
-    from kb.ledger import all_time, build_ledger
-    from kb.window import parse_moment
+    from kb.core.window import parse_moment
+    from kb.night.ledger import all_time, build_ledger
 
     opened = load(kb, quiet=True)
     try:

@@ -1,4 +1,4 @@
-"""Command ``kb trace``: each value of a subject from its earliest source to every relay (kb.relay)."""
+"""Command ``kb trace``: each value of a subject from its earliest source to every relay (kb.facts.relay)."""
 
 
 import json
@@ -32,7 +32,7 @@ def trace_cmd(
 
         kb trace TGI --format json
     """
-    from kb.relay import trace
+    from kb.facts.relay import trace
 
     opened = load(kb, quiet=True)
     try:
@@ -50,7 +50,7 @@ def _hm(iso: str | None) -> str:
 
 
 def render_text(result: dict[str, Any]) -> str:
-    """The text form of :func:`kb.relay.trace`'s result (docs/trace.md shows it)."""
+    """The text form of :func:`kb.facts.relay.trace`'s result (docs/trace.md shows it)."""
     out: list[str] = []
     label = result["label"]
     if not result["chains"]:

@@ -9,12 +9,23 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import Column, KbOption, Lang, app, blocks_wanted, console, console_err, load, print_rows, progress_bar
-from kb.errors import InputError, SourceUnavailable, UsageError
+from kb.cli.common import (
+    Column,
+    KbOption,
+    Lang,
+    app,
+    blocks_wanted,
+    console,
+    console_err,
+    load,
+    print_rows,
+    progress_bar,
+)
+from kb.core.errors import InputError, SourceUnavailable, UsageError
 
 if TYPE_CHECKING:  # the verifier and the arXiv client are imported when a command runs
-    from kb.sources import SourceRecord
-    from kb.verify import Tally, VerifyResult
+    from kb.core.records import SourceRecord
+    from kb.verify.verifier import Tally, VerifyResult
 
 DETAIL_MAX = 20
 """``kb verify ID…`` prints a detail block per id (card, mentions, checks) up to this many ids."""
@@ -99,7 +110,13 @@ def verify_cmd(
         raise UsageError("'-': no standard input to read ids from (it is closed); pipe ids in or give them as arguments")
     from rich.text import Text
 
-    from kb.verify import Tally, Verifier, scope_targets, sort_worst_first, targets_from_inputs
+    from kb.verify.verifier import (
+        Tally,
+        Verifier,
+        scope_targets,
+        sort_worst_first,
+        targets_from_inputs,
+    )
 
     opened = load(kb, quiet=True)
     tally = Tally()
@@ -107,7 +124,7 @@ def verify_cmd(
     try:
         verifier = Verifier(opened, offline=offline, refresh=refresh)
         if all_ids:
-            from kb.window import parse_moment
+            from kb.core.window import parse_moment
 
             targets = scope_targets(
                 opened, topic=topic,
@@ -242,8 +259,9 @@ def card_new_cmd(
     """
     from rich.text import Text
 
-    from kb.cards import CardIndex, new_card
-    from kb.verify import Lookup
+    from kb.store.cards import CardIndex
+    from kb.verify.arxiv import Lookup
+    from kb.verify.card_new import new_card
 
     if offline and refresh:
         raise UsageError("--offline and --refresh contradict each other; pick one")

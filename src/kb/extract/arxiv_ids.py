@@ -7,8 +7,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kb.claims import ArxivRef
-from kb.lazyre import lazy
+from kb.core.claims import ArxivRef
+from kb.perf.lazyre import lazy
 
 KNOWN_ARCHIVES: frozenset[str] = frozenset(
     {
@@ -255,7 +255,7 @@ def find_arxiv(text: str) -> list[ArxivRef]:
     occurrence is its own mention; callers dedupe.
 
     :param text: any text.
-    :returns: one :class:`~kb.claims.ArxivRef` per mention; ``start`` is the offset of the
+    :returns: one :class:`~kb.core.claims.ArxivRef` per mention; ``start`` is the offset of the
         id's first digit (archive letter for old-style ids), ``end`` one past its version.
     """
     scanned = _scan(text)

@@ -7,7 +7,8 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from kb.claims import DateRef, built
+from kb.core.claims import DateRef
+from kb.perf.models import built
 
 _YEAR = r"(?:19|20)\d{2}"
 # A time after a date: "16:30" or "16:30:05"; seconds are read but not kept (precision minute).
@@ -125,7 +126,7 @@ def find_dates(
     :param ref: date whose year resolves month-day shorthand (the file's written-at date).
     :param skip: ``(start, end)`` spans to ignore, e.g. arXiv ids from ``find_arxiv``;
         a match overlapping one is dropped.
-    :returns: :class:`~kb.claims.DateRef` in text order; ``value`` is ISO at its precision
+    :returns: :class:`~kb.core.claims.DateRef` in text order; ``value`` is ISO at its precision
         (``2026``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``); ``metric`` is None.
     """
     if _DATE_HINT.search(text) is None:

@@ -7,9 +7,9 @@ import re
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
-from kb.claims import Kind, Mood
-from kb.extract.literals import first_char_guard, literal_hint
+from kb.core.claims import Kind, Mood
 from kb.extract.metrics import lower_same_length
+from kb.perf.literals import first_char_guard, literal_hint
 
 # Explicit tags win over everything (DESIGN.md §2, decision order step 1).
 _TAGS: dict[str, Kind] = {
@@ -293,7 +293,7 @@ _DISPUTE_CUES = (
 _MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
 #: Literals one of which every plan or dispute word contains (a text without any has no mood).
 _MOOD_HINT = literal_hint([_MOOD_PLAIN])
-#: _MOOD_PLAIN led by the characters its words start with (kb.extract.literals.first_char_guard).
+#: _MOOD_PLAIN led by the characters its words start with (kb.perf.literals.first_char_guard).
 _MOOD_RE = first_char_guard(_MOOD_PLAIN)
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")

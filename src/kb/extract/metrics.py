@@ -82,7 +82,7 @@ SETUP_METRICS: frozenset[str] = SIZE_METRICS | {"concurrency"}
 """Metric keys that describe the set-up of a measurement rather than its result: never a fact
 the diff compares (no conflict, no secondhand-only figure, no history value), never a
 consensus number to support (lint KB108); a size feeds the qualifier of the figures of its
-clause (:func:`kb.diff.attrib.qualifier`, :func:`setup_token`)."""
+clause (:func:`kb.extract.qualifiers.qualifier`, :func:`setup_token`)."""
 
 # Units whose metric is known when no phrase names one (the brief's rule): the normalised
 # unit and the written forms a caller may pass instead.

@@ -8,11 +8,21 @@ from collections.abc import Sequence
 from functools import lru_cache
 from itertools import accumulate
 
-from kb.claims import Quantity, built
+from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.literals import literal_hint
-from kb.extract.metrics import (_FOLD, _FOLD_RE, DATE_METRICS, DEFAULT_VOCAB, METRIC_UNITS, MetricVocab, _Scan,
-                                lower_same_length, normalise)
+from kb.extract.metrics import (
+    _FOLD,
+    _FOLD_RE,
+    DATE_METRICS,
+    DEFAULT_VOCAB,
+    METRIC_UNITS,
+    MetricVocab,
+    _Scan,
+    lower_same_length,
+    normalise,
+)
+from kb.perf.literals import literal_hint
+from kb.perf.models import built
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
 # ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
@@ -419,7 +429,7 @@ def find_quantities(
 
     Issue 8: mixed Chinese numbers (C22: ``3万4000`` → 34000, ``25万6千`` → 256000,
     ``1亿5000万``) and ratios in Chinese numerals (``两倍`` → 2 ``×``, ``二十倍``; not ``一倍``,
-    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.claims.Quantity.bound`) from the
+    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.core.claims.Quantity.bound`) from the
     words around the number (``>80%``, ``超过``, ``至少 7 倍``, ``32K 以内``, ``约 3 千``, ``up
     to``, ``within`` …). Units that kb's vocabulary does not know are read by pint after the
     number (``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``) and every physical or data unit is
@@ -433,7 +443,7 @@ def find_quantities(
     :param skip: ``(start, end)`` spans (arXiv ids, dates, URLs …) no quantity may overlap.
     :param vocab: metric vocabulary; ``metric`` is :meth:`MetricVocab.metric_at` (date
         metrics ignored).
-    :returns: :class:`~kb.claims.Quantity` records; ``start``/``end`` are offsets into
+    :returns: :class:`~kb.core.claims.Quantity` records; ``start``/``end`` are offsets into
         ``text`` and ``raw`` is ``text[start:end]``.
     """
     norm = _fold(text)

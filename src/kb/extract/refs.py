@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from kb.lazyre import lazy
+from kb.perf.lazyre import lazy
 
 # URL characters: printable ASCII except space, ", <>, `, {}, |, \ and ^.
 # Anything non-ASCII (CJK text or punctuation, full-width forms) ends a URL (CASES.md C04).

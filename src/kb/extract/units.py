@@ -57,7 +57,7 @@ class Canonical(NamedTuple):
     """A written unit in kb's canonical unit: ``value_canonical = scale * value + offset``."""
 
     unit: str
-    """Canonical unit as stored in :attr:`kb.claims.Quantity.unit` (``s``, ``B``, ``B/s`` …)."""
+    """Canonical unit as stored in :attr:`kb.core.claims.Quantity.unit` (``s``, ``B``, ``B/s`` …)."""
     scale: float
     offset: float = 0.0
     """Non-zero for temperatures only (°F → °C)."""

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
-from kb.config import KbConfig
+from kb.core.config import KbConfig
 from kb.lint.lines import LineIndex
-from kb.livedoc import LivingDoc, Section
+from kb.read.livedoc import LivingDoc, Section
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
@@ -137,10 +137,10 @@ class LintContext:
 
     def claims(self) -> list[Any]:
         """The doc's claims with the subjects and number owners ``kb diff`` gives them
-        (:meth:`kb.diff.attrib.Attributor.attributed`: kb.yaml entities, card names, baselines,
+        (:meth:`kb.facts.attributor.Attributor.attributed`: kb.yaml entities, card names, baselines,
         name–id pairs), so a lint rule and the diff say the same of a line. Built once per file."""
         if self._claims is None:
-            from kb.diff.attrib import Attributor
+            from kb.facts.attributor import Attributor
 
             at = Attributor(self.config, getattr(self.kb, "cards", None) or [],
                             headings=[s.title for s in self.doc.sections])

@@ -1,6 +1,6 @@
 """Running the selected rules over living documents: settings, inline directives, results.
 
-One parse per file: the :class:`~kb.livedoc.LivingDoc` (one markdown-it pass plus claim
+One parse per file: the :class:`~kb.read.livedoc.LivingDoc` (one markdown-it pass plus claim
 extraction) and a :class:`~kb.lint.lines.LineIndex` are built once and every rule reads them.
 The cyclic garbage collector is paused while one file is linted: the parse allocates millions
 of acyclic objects, and collection passes over them cost a third of the time.
@@ -14,15 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from kb.config import KbConfig, LintConfig
-from kb.errors import ConfigError, InputError, UsageError
-from kb.gcpause import no_gc_passes
+from kb.core.config import KbConfig, LintConfig
+from kb.core.errors import ConfigError, InputError, UsageError
+from kb.core.textio import decode
 from kb.lint.base import SEVERITIES, Finding, LintContext, Rule, Severity
 from kb.lint.lines import LineIndex
 from kb.lint.registry import lookup, select_rules, valid_codes
-from kb.livedoc import parse_living_doc
-from kb.parse import Parser
-from kb.textio import decode
+from kb.perf.gc import no_gc_passes
+from kb.read.livedoc import parse_living_doc
+from kb.read.parse import Parser
 
 _DIRECTIVE_RE = re.compile(r"<!--\s*kb-lint\s+(disable-next-line|disable-line|disable-file|disable|enable)\b([^>]*?)-->")
 ALL = "*"
@@ -97,7 +97,7 @@ class LintResult:
 
     :ivar findings: findings left after inline directives, in output order.
     :ivar skipped: codes of rules that need a KB and were skipped (file outside any KB).
-    :ivar data: the bytes linted; :ivar encoding: how they were decoded (see kb.textio.decode).
+    :ivar data: the bytes linted; :ivar encoding: how they were decoded (see kb.core.textio.decode).
     :ivar lines: the decoded lines; :ivar index: their line index (fixes reuse it).
     """
 

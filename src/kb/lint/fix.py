@@ -17,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.core.textio import write_atomic
 from kb.lint.base import Edit, Finding
 from kb.lint.lines import LineIndex
-from kb.textio import write_atomic
 
 _BOM = b"\xef\xbb\xbf"
 _EOL_RE = re.compile(rb"(\r\n|\r|\n)")
@@ -54,7 +54,7 @@ def fix_bytes(path: str, data: bytes, encoding: str, lines: list[str], findings:
 
     :param path: the path notes name.
     :param data: the file's bytes.
-    :param encoding: how kb decoded ``data`` (:func:`kb.textio.decode`); UTF-8 (with or
+    :param encoding: how kb decoded ``data`` (:func:`kb.core.textio.decode`); UTF-8 (with or
         without BOM) and GB18030 files are fixed in their own encoding; a file read with
         replacement characters is not, and gets a note.
     :param lines: the decoded lines the findings' edits refer to; a raw line that does not
@@ -119,7 +119,7 @@ def fix_bytes(path: str, data: bytes, encoding: str, lines: list[str], findings:
 
 
 def write_fixed(file: Path, outcome: FixOutcome) -> None:
-    """Write the fixed bytes atomically (permission bits kept, see :func:`kb.textio.write_atomic`).
+    """Write the fixed bytes atomically (permission bits kept, see :func:`kb.core.textio.write_atomic`).
 
     :raises OSError: the folder is not writable.
     """

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 from pathlib import Path
+from typing import Any
 
-from kb.cards import load_cards
-from kb.store import Store
+from kb.store.cards import load_cards
+from kb.store.db import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +41,9 @@ class KbFacts:
     card_ids: dict[str, str] = field(default_factory=dict)
     facts: dict[str, list[PaperFact]] = field(default_factory=dict)
     cards: list[Any] = field(default_factory=list)
-    """Every card with a valid id (:func:`kb.cards.load_cards`), for the one attribution."""
+    """Every card with a valid id (:func:`kb.store.cards.load_cards`), for the one attribution."""
     latest: dict[str, Any] = field(default_factory=dict)
-    """Canonical id -> :class:`kb.revised.Latest` (arXiv's cached latest version, else a
+    """Canonical id -> :class:`kb.facts.revised.Latest` (arXiv's cached latest version, else a
     card's), for every id the KB cites with a version (KB118)."""
 
 
@@ -51,7 +51,7 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     """Read card ids and card paper-facts from an up-to-date store.
 
     :param root: the KB root.
-    :param store: the KB's store (``kb.workspace.open_kb`` brings it up to date).
+    :param store: the KB's store (``kb.store.workspace.open_kb`` brings it up to date).
     :returns: :class:`KbFacts`; cards whose ``arxiv`` is missing or invalid are left out.
     """
     out = KbFacts(root)
@@ -61,7 +61,7 @@ def load_facts(root: Path, store: Store) -> KbFacts:
         if card.key and card.arxiv_id:
             out.card_ids.setdefault(card.arxiv_id, card.path)
             card_key[card.path] = card.key
-    from kb.revised import latest_of
+    from kb.facts.revised import latest_of
 
     card_versions: dict[str, list[tuple[int, str]]] = {}
     for card in out.cards:

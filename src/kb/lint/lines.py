@@ -125,7 +125,7 @@ class LineIndex:
 
 @lru_cache(maxsize=1)
 def _block_parser() -> MarkdownIt:
-    """kb's markdown-it configuration (:mod:`kb.parse`) with the inline pass turned off."""
+    """kb's markdown-it configuration (:mod:`kb.read.parse`) with the inline pass turned off."""
     return MarkdownIt("commonmark", {"html": True}).enable("table").disable("inline")
 
 
@@ -210,7 +210,7 @@ def mask_code_spans(line: str) -> str:
 
 
 def _front_end(lines: list[str]) -> int:
-    """Closing line of front matter as :func:`kb.frontmatter.split` finds it, else 0."""
+    """Closing line of front matter as :func:`kb.core.frontmatter.split` finds it, else 0."""
     if not lines or lines[0].rstrip() != "---":
         return 0
     for i in range(1, len(lines)):

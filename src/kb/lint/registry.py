@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kb.errors import KbError, UsageError
+from kb.core.errors import KbError, UsageError
 from kb.lint.base import Rule
 from kb.lint.rules.kb101_front_matter_invalid import FrontMatterInvalid
 from kb.lint.rules.kb102_version_not_bumped import VersionNotBumped
@@ -19,7 +19,9 @@ from kb.lint.rules.kb104_arxiv_id_without_card import ArxivIdWithoutCard
 from kb.lint.rules.kb105_dangling_section_reference import DanglingSectionReference
 from kb.lint.rules.kb106_section_numbering import SectionNumbering
 from kb.lint.rules.kb107_internal_id_as_evidence import InternalIdAsEvidence
-from kb.lint.rules.kb108_secondhand_only_consensus_number import SecondhandOnlyConsensusNumber
+from kb.lint.rules.kb108_secondhand_only_consensus_number import (
+    SecondhandOnlyConsensusNumber,
+)
 from kb.lint.rules.kb109_citation_count_stale import CitationCountStale
 from kb.lint.rules.kb110_source_path_missing import SourcePathMissing
 from kb.lint.rules.kb111_conflicting_values import ConflictingValues

@@ -7,10 +7,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.config import find_root, is_kb_root, load_config
-from kb.errors import InputError, UsageError
+from kb.core.config import load_config
+from kb.core.errors import InputError, UsageError
+from kb.core.paths import find_root, is_kb_root
 from kb.lint.base import Rule
-from kb.lint.engine import LintResult, LintSettings, Linter, build_settings
+from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
 
@@ -83,7 +84,7 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     root_abs = root.resolve()
 
     def facts() -> KbFacts:
-        from kb.workspace import open_kb
+        from kb.store.workspace import open_kb
 
         opened = open_kb(root, progress=progress)
         run.notes.extend(opened.report.notes)
@@ -136,7 +137,7 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
 
 def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -> None:
     """Write one fixed file; a failure is an :class:`InputError` naming it (exit 2)."""
-    from kb.paths import write_target
+    from kb.core.paths import write_target
 
     write_target(file.parent, file, own=False, what="file to fix")
     try:

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from kb.errors import UsageError
+from kb.core.errors import UsageError
 from kb.lint.base import LintContext, Rule, Violation
 
 _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")

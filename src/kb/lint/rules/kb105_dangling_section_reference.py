@@ -6,9 +6,9 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.diff.rules import CHANGELOG_HEADINGS
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.lines import mask_code_spans
+from kb.night.rules import CHANGELOG_HEADINGS
 
 _REF_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.claims import Quantity
+from kb.core.claims import Quantity
 from kb.extract.metrics import SETUP_METRICS
+from kb.facts.values import same_value
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.kbfacts import PaperFact
-from kb.values import same_value
 
 
 class SecondhandOnlyConsensusNumber(Rule):
@@ -123,7 +123,7 @@ def _consensus_ranges(ctx: LintContext, words: list[str]) -> list[tuple[int, int
 
 def _supports(f: PaperFact, q: Quantity, tol: float) -> bool:
     """A card's number supports ``q``: same metric when both name one (× ratios excepted)
-    and the same value (:func:`kb.values.same_value`: units, ranges, bounds, tolerance)."""
+    and the same value (:func:`kb.facts.values.same_value`: units, ranges, bounds, tolerance)."""
     if f.metric and q.metric and f.metric != q.metric and q.unit != "×":
         return False
     return same_value(q, f, tol)

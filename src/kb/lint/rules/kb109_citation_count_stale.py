@@ -8,13 +8,13 @@ from typing import Any
 
 from kb.lint.base import Edit, LintContext, Rule, Violation
 from kb.lint.lines import LineIndex
-from kb.livedoc import citations_of
+from kb.read.livedoc import citations_of
 
 _VALUE_RE = re.compile(r"^(citations[ \t]*:[ \t]*)(\d+)(?=[ \t]*(?:#.*)?$)")
 
 
 def distinct_sources(lines: list[str], index: LineIndex) -> set[str]:
-    """The document's distinct cited sources: :func:`kb.livedoc.citations_of` over the body
+    """The document's distinct cited sources: :func:`kb.read.livedoc.citations_of` over the body
     outside front matter and fenced code (the one definition kb uses everywhere).
 
     :param lines: the document's decoded lines.

@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.claims import Claim, DateRef, Quantity
+from kb.core.claims import Claim, DateRef, Quantity
+from kb.facts.values import same_value
 from kb.lint.base import LintContext, Rule, Violation
-from kb.values import same_value
 
 
 def subject_label(key: str, entities: Mapping[str, Any] | None = None) -> str:
@@ -30,7 +30,7 @@ class ConflictingValues(Rule):
     with different ends, a value a stated bound excludes (`>80%` vs `70%`), or two dates that differ at the precision both state (`2025 年
     12 月` vs `2026 年 1 月`; `2026-03` and `2026-03-21` agree). Values within one sentence
     are never compared: a sentence stating two values of one group (before → after, or two
-    settings) is left out of that group. Sameness is `kb.values.same_value` (units
+    settings) is left out of that group. Sameness is `kb.facts.values.same_value` (units
     converted, signs as magnitudes), the one definition the diff uses too.
 
     ## Why is this bad?

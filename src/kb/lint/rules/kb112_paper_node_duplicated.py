@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.claims import Claim
+from kb.core.claims import Claim
 from kb.lint.base import LintContext, Rule, Violation
 
 # A source cue before an id inside the same bracket makes it a citation, not the node's paper.

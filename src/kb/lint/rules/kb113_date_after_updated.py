@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from kb.facts.values import date_prefix
 from kb.lint.base import LintContext, Rule, Violation
-from kb.values import date_prefix
 
 
 class DateAfterUpdated(Rule):

@@ -57,7 +57,7 @@ class ArxivVersionOutdated(Rule):
     needs_kb = True
 
     def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
-        from kb.revised import is_older, revised_note
+        from kb.facts.revised import is_older, revised_note
 
         latest = ctx.kb.latest
         for m in sorted(ctx.doc.parsed.mentions, key=lambda m: (m.line, m.column or 0)):

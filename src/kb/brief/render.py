@@ -1,0 +1,275 @@
+"""Rendering briefs with Jinja2: strict undefined, Markdown-safe filters, template lookup order.
+
+Lookup order (first hit wins, a jinja ChoiceLoader): ``--template``'s folder,
+``templates_dir`` of ``kb.yaml`` (inside the KB, :mod:`kb.core.paths`), the templates shipped in
+the package (``kb.templates``, an installed wheel), the repo's top-level ``templates/`` (an
+editable install). So a KB may override one file and ``{% extends "e1prep.en.md.j2" %}``
+(or ``"kb/e1prep.en.md.j2"``: always the shipped file, even from a file of that name).
+Templates and includes are read only from inside those folders, never through a link out. A template that uses an undefined value
+fails with :class:`~kb.core.errors.TemplateError` naming the template, the variable and, when
+the value belongs to a claim, the claim's index (CASES.md C15); nothing is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+
+import kb
+from kb.core.errors import TemplateError
+
+_WS_RE = re.compile(r"\s+")
+_MD_SPECIAL = re.compile(r"([\\`*<>])")
+
+
+class _UndefinedUse(jinja2.UndefinedError):
+    """Raised by :class:`_KbUndefined` with what was undefined and on which object."""
+
+    def __init__(self, name: str | None, obj: Any, hint: str | None) -> None:
+        super().__init__(hint or f"{name!r} is undefined")
+        self.name = name
+        self.obj = obj
+
+
+class _KbUndefined(jinja2.StrictUndefined):
+    """StrictUndefined that remembers the variable name and its parent object."""
+
+    __slots__ = ()
+
+    def _fail_with_undefined_error(self, *args: Any, **kwargs: Any) -> Any:
+        raise _UndefinedUse(self._undefined_name, self._undefined_obj, self._undefined_hint)
+
+
+# Jinja binds the failing dunders (__str__, __iter__, __add__ …) to the base method at class
+# creation; rebind every one of them to ours.
+for _cls in (jinja2.Undefined, jinja2.StrictUndefined):
+    for _attr, _val in vars(_cls).items():
+        if _val is jinja2.Undefined._fail_with_undefined_error and _attr.startswith("__"):
+            setattr(_KbUndefined, _attr, _KbUndefined._fail_with_undefined_error)
+
+
+def md(value: Any) -> str:
+    """Text for Markdown body: ``\\ ` * < >`` escaped, so claim text never opens emphasis or HTML (C12)."""
+    return _MD_SPECIAL.sub(r"\\\1", _WS_RE.sub(" ", str(value)).strip())
+
+
+def cell(value: Any) -> str:
+    """Text for a Markdown table cell: :func:`md` plus ``|`` escaped and newlines as spaces."""
+    return md(value).replace("|", "\\|")
+
+
+_SOURCE_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
+
+
+@jinja2.pass_context
+def src(ctx: Any, value: Any) -> str:
+    """A ``path:line`` source for a table cell or list item, as a clickable link when the
+    context's ``links`` allows: ``[path:line](<base>path#L<line>)`` — GitHub and GitLab open
+    the line. ``links.base`` is a relative prefix from the brief's folder to the KB root
+    (``../../`` for ``inbox/<executor>/…``) or a web base URL from kb.yaml ``links``; with
+    ``links.enabled`` false (kb.yaml ``links: none``) the text as :func:`cell` prints it.
+    Values that are not ``path:line`` are printed as plain cells."""
+    from urllib.parse import quote
+
+    text = cell(value)
+    links = ctx.get("links") or {}
+    m = _SOURCE_RE.match(str(value))
+    if not links.get("enabled") or m is None:
+        return text
+    target = quote(m.group("path"), safe="/._-~")
+    return f"[{text}]({links.get('base', '')}{target}#L{m.group('line')})"
+
+
+def clip(value: Any, width: int = 160) -> str:
+    """Whitespace collapsed; cut to ``width`` characters with ``…`` when longer."""
+    text = _WS_RE.sub(" ", str(value)).strip()
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) -> list[Path]:
+    """Existing template folders in lookup order (see the module docstring)."""
+    dirs: list[Path] = []
+    if extra is not None:
+        dirs.append(extra)
+    if templates_dir is not None:
+        dirs.append(templates_dir)
+    dirs += _shipped_dirs()
+    seen: list[Path] = []
+    for d in dirs:
+        if d.is_dir() and d.resolve() not in [s.resolve() for s in seen]:
+            seen.append(d)
+    return seen
+
+
+def _shipped_dirs() -> list[Path]:
+    """The templates kb ships: package data of a wheel, the repo's ``templates/`` (editable)."""
+    dirs: list[Path] = []
+    try:
+        shipped = resources.files("kb") / "templates"
+        if shipped.is_dir():
+            dirs.append(Path(str(shipped)))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - exotic loaders
+        pass
+    dirs.append(Path(kb.__file__).resolve().parents[2] / "templates")
+    return [d for d in dirs if d.is_dir()]
+
+
+class _Loader(jinja2.FileSystemLoader):
+    """FileSystemLoader of one folder: a template it lacks is "not found" (so the
+    ChoiceLoader asks the next folder: a KB's ``templates_dir`` may override one file and
+    ``{% extends "e1prep.en.md.j2" %}`` the shipped one); a template that is a link leading
+    out of the folder is a :class:`TemplateError` (a brief never copies a file from outside,
+    issue 12); read failures (not UTF-8, unreadable) are :class:`TemplateError` naming the file.
+    Jinja itself refuses names with ``..`` or an absolute path (``/etc/hostname``)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Any]:
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except jinja2.TemplateNotFound:  # an OSError too: not ours to translate
+            raise
+        except UnicodeDecodeError as exc:
+            path = _find(self.searchpath, template)
+            data = exc.object if isinstance(exc.object, bytes) else b""
+            line = data.count(b"\n", 0, exc.start) + 1
+            bad = data[exc.start:exc.start + 1].hex()
+            raise TemplateError(f"{path}:{line}: not UTF-8 (byte 0x{bad} at offset {exc.start}); "
+                                "save the template as UTF-8") from exc
+        except OSError as exc:
+            path = exc.filename or _find(self.searchpath, template)
+            raise TemplateError(f"{path}: cannot read the template: {exc.strerror or exc}") from exc
+        from kb.core.paths import is_inside, resolved
+
+        folder = self.searchpath[0]
+        if not is_inside(Path(folder), Path(filename)):
+            raise TemplateError(f"{filename}: a symbolic link to {resolved(Path(filename))}, outside the template "
+                                f"folder {folder}; templates are read only from inside it (copy the file in)")
+        return source, filename, uptodate
+
+
+def _find(searchpath: Iterable[str], template: str) -> str:
+    """The file ``template`` names in the first folder of ``searchpath`` holding it (for messages)."""
+    for folder in searchpath:
+        candidate = Path(folder, *template.split("/"))
+        if candidate.is_file():
+            return str(candidate)
+    return template
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Jinja's own file cache of compiled templates, in its per-user folder of the system temp
+    dir (``_jinja2-cache-<uid>``, mode 0700, owner checked by Jinja), else None.
+
+    Compiling the brief template costs ~0.1 s on every run (issue 8's nightly cost); a cached
+    entry is used only while the template's source is unchanged (Jinja keys it by name and
+    file and checks a checksum of the source). The file pattern carries kb's version and the
+    environment's options, so another tool's cache, or another kb, never shares an entry. The
+    folder is not inside the KB: a KB handed over with its ``.kb/`` must not bring code that
+    runs outside the sandbox.
+    """
+    try:
+        return jinja2.FileSystemBytecodeCache(pattern=f"__kb-{kb.__version__}-{_ENV_TAG}-%s.cache")
+    except (OSError, RuntimeError):  # no safe temp folder: compile every run, as without a cache
+        return None
+
+
+_ENV_OPTIONS: dict[str, Any] = {"autoescape": False, "trim_blocks": True, "lstrip_blocks": True,
+                                "keep_trailing_newline": True}
+_ENV_TAG = "sandbox-strict-" + "".join("1" if v else "0" for v in _ENV_OPTIONS.values())
+
+
+def environment(dirs: Iterable[Path]) -> jinja2.Environment:
+    """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
+    ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
+    autoescape, filters ``md``/``cell``/``clip``; compiled templates cached by
+    :func:`_bytecode_cache`."""
+    dirs = list(dirs)
+    shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in _shipped_dirs()}]
+    loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
+    if shipped:  # "kb/e1prep.en.md.j2" is always the shipped file, even when a user overrides that name
+        loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
+    env = SandboxedEnvironment(
+        loader=jinja2.ChoiceLoader(loaders),
+        undefined=_KbUndefined, bytecode_cache=_bytecode_cache(), **_ENV_OPTIONS,
+    )
+    env.filters.update(md=md, cell=cell, clip=clip, src=src)
+    return env
+
+
+def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: Path | None = None) -> str:
+    """Render a brief template.
+
+    :param template: a template name (``e1prep.zh.md.j2``) looked up in :func:`template_dirs`,
+        or a path to a template file (its folder is searched first, for its includes too).
+    :param context: the values (see :func:`kb.brief.context.build_context`); a list under
+        ``claims`` is how an undefined value is traced to a claim index.
+    :param templates_dir: ``templates_dir`` of ``kb.yaml``, resolved against the KB root.
+    :returns: the rendered Markdown.
+    :raises TemplateError: template missing, unreadable, not UTF-8, invalid, using an
+        undefined value (``e1prep.zh.md.j2: undefined 'source' (claim 1)``), or failing
+        while it renders (``mine.md.j2:3: ZeroDivisionError: division by zero``): the
+        template and, where Jinja knows it, the line are named. Nothing is returned, so
+        the caller writes nothing.
+    """
+    path = Path(template) if isinstance(template, Path) or "/" in str(template) else None
+    extra = path.resolve().parent if path is not None else None
+    name = path.name if path is not None else str(template)
+    if path is not None and not path.is_file():
+        why = "is a folder, not a template file" if path.is_dir() else "no such file"
+        raise TemplateError(f"--template {template}: {why}")
+    env = environment(template_dirs(templates_dir, extra))
+    try:
+        return env.get_template(name).render(**context)
+    except TemplateError:
+        raise
+    except jinja2.TemplateNotFound as exc:
+        where = ", ".join(str(d) for d in template_dirs(templates_dir, extra))
+        raise TemplateError(f"template {exc.name!r} not found (searched: {where})") from exc
+    except jinja2.TemplateSyntaxError as exc:
+        raise TemplateError(f"{exc.filename or exc.name or name}:{exc.lineno}: {exc.message}") from exc
+    except jinja2.UndefinedError as exc:
+        found = _template_of(exc)
+        where = Path(found[0]).name if found else name
+        var = getattr(exc, "name", None)
+        what = f"undefined {var!r}" if var else str(exc)
+        index = _claim_index(context, getattr(exc, "obj", None))
+        suffix = f" (claim {index})" if index is not None else ""
+        raise TemplateError(f"{where}: {what}{suffix}; fix the template or pass the value") from exc
+    except Exception as exc:  # noqa: BLE001 - anything a template's expressions raise (1/0, int('x'), recursion)
+        raise TemplateError(f"{_where(exc, name)}: {type(exc).__name__}: {exc}; fix the template") from exc
+
+
+def _where(exc: BaseException, name: str) -> str:
+    """``file:line`` of the innermost template frame of the traceback, else ``name``."""
+    found = _template_of(exc)
+    return f"{found[0]}:{found[1]}" if found else name
+
+
+def _template_of(exc: BaseException) -> tuple[str, int] | None:
+    """File (as Jinja knows it: the path, or the name) and line of the innermost template frame, if any.
+
+    Jinja rewrites a rendering error's traceback so that template code shows as frames of
+    the template file at its line; those frames carry ``__jinja_exception__``.
+    """
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if "__jinja_exception__" in tb.tb_frame.f_globals:
+            found = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+    return found
+
+
+def _claim_index(context: Mapping[str, Any], obj: Any) -> int | None:
+    """1-based index (or the ``i`` field) of ``obj`` in ``context['claims']``, else None."""
+    if obj is None:
+        return None
+    for n, item in enumerate(context.get("claims") or (), 1):
+        if item is obj:
+            return item.get("i", n) if isinstance(item, Mapping) else n
+    return None

@@ -1,0 +1,252 @@
+"""KbConfig: defaults, then ``kb.yaml`` at the KB root; KB root discovery.
+
+Precedence (lowest first): the defaults written in :class:`KbConfig`, then ``kb.yaml`` at
+the KB root. Every key is optional; unknown keys are an error that names them
+(pydantic ``extra="forbid"``), never a silent default. ``KB_CONFIG_DIR``, when set, is
+where ``kb.yaml`` is read from instead of the KB root (tests use it).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from kb.core.config_kept import config_file, read_kept, write_kept
+from kb.core.errors import ConfigError
+from kb.core.paths import CONFIG_NAME
+
+_TOPIC_RE = re.compile(r"(?!\.)[\w.-]+")
+
+
+def topic_name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be a topic, or None for a plain name.
+
+    A topic names files (``organized/knowledge/<topic>.md``, ``history/<topic>/``, briefs
+    ``<date>-<topic>-e1prep.md``), so it is letters, digits, ``-``, ``_`` and ``.``, not
+    starting with ``.``: no ``/``, no ``..``, never a path out of the KB.
+    """
+    if isinstance(name, str) and _TOPIC_RE.fullmatch(name):
+        return None
+    return (f"topic {name!r} is not a plain name: use letters, digits, '-', '_' and '.', "
+            "not starting with '.' (it names organized/knowledge/<topic>.md)")
+
+
+def executor_problem(name: str) -> str | None:
+    """Why ``name`` cannot be an executor (it names the folder ``inbox/<executor>/``), else
+    None; the text follows the option or key that gave it (``--executor is empty; …``)."""
+    if not name.strip():
+        return "is empty; give a name (the inbox folder), or leave it out"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return f"{name!r} is not a plain name: it names the inbox folder (e.g. tom)"
+    return None
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ArxivConfig(_Strict):
+    """``arxiv:`` section: where the API is and how close a card title must be."""
+
+    api_url: str | None = None
+    """Query endpoint, e.g. ``http://127.0.0.1:8080/api/query``; None = the client's default."""
+    title_threshold: float = Field(default=0.85, ge=0.0, le=1.0)
+    """Minimum normalised title similarity (0..1, rapidfuzz ratio / 100) card vs arXiv."""
+
+
+class DiffConfig(_Strict):
+    """``diff:`` section: how the diff reads the living document."""
+
+    title_threshold: float = Field(default=0.9, ge=0.5, le=1.0)
+    """Minimum title similarity (0..1, :func:`kb.extract.titles.title_similarity`) at which a title
+    written in the living doc (link text, bold or quoted text, a table cell) cites a paper
+    known by that title (card, link text in the KB, arXiv cache). Exact normalised titles
+    always match. See docs/diff.md "Title citations"."""
+
+
+class LintConfig(_Strict):
+    """``lint:`` section (issue 5)."""
+
+    select: list[str] = Field(default_factory=list)
+    ignore: list[str] = Field(default_factory=list)
+    consensus_headings: list[str] = Field(default_factory=lambda: ["共识", "consensus"])
+    severity: dict[str, str] = Field(default_factory=dict)
+    rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
+class CuesConfig(_Strict):
+    """Extra cue phrases per claim kind, added to the built-in zh/en defaults."""
+
+    secondhand: list[str] = Field(default_factory=list)
+    paper_fact: list[str] = Field(default_factory=list, alias="paper-fact")
+    internal_rating: list[str] = Field(default_factory=list, alias="internal-rating")
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class KbConfig(_Strict):
+    """The whole of ``kb.yaml``. Shape and defaults: DESIGN.md §6."""
+
+    timezone: str = "+08:00"
+    """UTC offset of file-name stamps and of the night cut-off, ``+HH:MM``."""
+    cutoff: str = "22:00"
+    """Local time at which a night's 24 h window ends."""
+    default_topic: str | None = None
+    """Topic ``kb digest`` uses with no argument; None = the first of ``topics``."""
+    topics: list[str] | dict[str, list[str]] = Field(default_factory=lambda: ["inference"])
+    """Topic names, or topic -> card categories that belong to it."""
+    entities: dict[str, list[str]] = Field(default_factory=dict)
+    """Canonical entity name -> aliases (matched case-insensitively, longest first)."""
+    metrics: dict[str, list[str]] = Field(default_factory=dict)
+    """Metric key -> phrases; extends the built-in vocabulary."""
+    cues: CuesConfig = Field(default_factory=CuesConfig)
+    tolerance: float = Field(default=0.02, ge=0.0, lt=1.0)
+    """Relative tolerance under which two numbers are the same value (0 <= t < 1)."""
+    arxiv: ArxivConfig = Field(default_factory=ArxivConfig)
+    diff: DiffConfig = Field(default_factory=DiffConfig)
+    lint: LintConfig = Field(default_factory=LintConfig)
+    templates_dir: str | None = None
+    """Folder (relative to the KB root) searched before the shipped templates."""
+    max_file_mb: float = Field(default=20.0, gt=0)
+    """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
+    links: str = "relative"
+    """``path:line`` in the brief: ``relative`` (a link from the brief's folder, ``#L<line>``),
+    ``none`` (plain text), or a web base URL such as ``https://github.com/o/r/blob/main/``."""
+    brief_fold: int = Field(default=5, ge=1)
+    """How many rows a long group of the brief shows (the subjects that are not increments)
+    before "… and M more (kb diff --format json)"."""
+    executor: str | None = None
+    """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
+    given no ``--executor``; None = the KB's ``git config user.name``."""
+
+    @field_validator("timezone")
+    @classmethod
+    def _tz(cls, v: str) -> str:
+        m = re.fullmatch(r"[+-](\d{2}):(\d{2})", v)
+        if not m or int(m.group(1)) > 14 or int(m.group(2)) > 59:
+            raise ValueError(f"timezone must be a UTC offset from -14:00 to +14:00 such as +08:00, got {v!r}")
+        return v
+
+    @field_validator("cutoff")
+    @classmethod
+    def _cutoff(cls, v: str) -> str:
+        m = re.fullmatch(r"(\d{1,2}):(\d{2})", v)
+        if not m or int(m.group(1)) > 23 or int(m.group(2)) > 59:
+            raise ValueError(f"cutoff must be a local time from 00:00 to 23:59 such as 22:00, got {v!r}")
+        return v
+
+    @field_validator("executor")
+    @classmethod
+    def _executor(cls, v: str | None) -> str | None:
+        if v is not None and executor_problem(v):
+            raise ValueError(executor_problem(v))
+        return v
+
+    @field_validator("entities", "metrics")
+    @classmethod
+    def _phrases(cls, v: dict[str, list[str]]) -> dict[str, list[str]]:
+        for name, phrases in v.items():
+            if not str(name).strip() or any(not str(p).strip() for p in phrases):
+                raise ValueError(f"{name!r}: names and phrases must not be empty")
+        return v
+
+    @property
+    def tzinfo(self) -> timezone:
+        """The configured offset as a :class:`datetime.timezone`."""
+        sign = -1 if self.timezone.startswith("-") else 1
+        hours, minutes = self.timezone[1:].split(":")
+        return timezone(sign * timedelta(hours=int(hours), minutes=int(minutes)))
+
+    @field_validator("topics", "default_topic")
+    @classmethod
+    def _topic_names(cls, v: Any) -> Any:
+        for name in [v] if isinstance(v, str) else list(v or ()):  # list items or mapping keys
+            problem = topic_name_problem(name)
+            if problem:
+                raise ValueError(problem)
+        return v
+
+    def topic_names(self) -> list[str]:
+        """Topic names in the order written."""
+        return list(self.topics) if isinstance(self.topics, (list, dict)) else []
+
+    def topic_categories(self, topic: str) -> list[str]:
+        """Card categories that count as ``topic`` (the topic name itself by default)."""
+        if isinstance(self.topics, dict) and topic in self.topics:
+            return list(self.topics[topic]) or [topic]
+        return [topic]
+
+    def first_topic(self) -> str:
+        """The topic used when a command is given none."""
+        if self.default_topic:
+            return self.default_topic
+        names = self.topic_names()
+        if not names:
+            raise ConfigError(f"{CONFIG_NAME}: no topics configured; add `topics: [inference]`")
+        return names[0]
+
+
+def load_config(root: Path) -> KbConfig:
+    """Read ``kb.yaml`` (safe loader) from ``KB_CONFIG_DIR`` or ``root``; defaults if absent.
+
+    :raises ConfigError: unreadable YAML, unknown keys or bad values, naming the file,
+        the key and, where known, the line.
+    """
+    path = config_file(root)
+    if not path.is_file():
+        return KbConfig()
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from exc
+    kept = read_kept(root, path, text)  # the same text as last time: its YAML data (kb.core.config_kept)
+    data = kept["data"] if kept is not None else _parse_yaml(path, text)
+    if data is None:
+        return KbConfig()
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of settings at top level")
+    try:
+        config = KbConfig.model_validate(data)
+    except ValidationError as exc:
+        messages: list[str] = []
+        for err in exc.errors():
+            # union members show up as loc parts such as 'list[str]': not the user's words
+            parts = [str(p) for p in err["loc"] if not re.search(r"[\[\]]|^(?:str|int|float|bool|dict|list)$", str(p))]
+            key = ".".join(parts)
+            line = _key_line(text, parts[0]) if parts else None
+            where = f"line {line}: " if line else ""
+            if err["type"] == "extra_forbidden":
+                msg = f"{where}unknown key '{key}'"
+            else:
+                msg = f"{where}'{key}': {err['msg']}"
+            if msg not in messages:
+                messages.append(msg)
+        raise ConfigError(f"{path}: " + "; ".join(messages)) from exc
+    if kept is None or "dump" not in kept:
+        write_kept(root, path, text, data, config.model_dump_json())
+    return config
+
+
+def _parse_yaml(path: Path, text: str) -> Any:
+    """The YAML data of ``kb.yaml`` (ruamel, safe).
+
+    :raises ConfigError: the YAML is invalid, naming the file and line.
+    """
+    from kb.core.frontmatter import load_yaml
+    from kb.core.textio import Problem
+
+    problems: list[Problem] = []
+    data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
+    if problems:
+        raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
+    return data
+
+
+def _key_line(text: str, key: str) -> int | None:
+    """1-based line of a top-level ``key:`` in the YAML text, else None."""
+    m = re.search(rf"(?m)^{re.escape(key)}\s*:", text)
+    return text.count("\n", 0, m.start()) + 1 if m else None

@@ -1,0 +1,216 @@
+"""YAML front matter: split it from the body and load it safely, with file line numbers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, tzinfo
+from functools import lru_cache
+from typing import Any
+
+from kb.core.textio import Problem
+
+_OPEN = "---"
+_CLOSE = ("---", "...")
+_TAB_RE = re.compile(r"found character '\\t' that cannot start any token")
+
+
+@dataclass(slots=True)
+class FrontMatter:
+    """Front matter of one file.
+
+    ``data`` is the loaded mapping ({} when absent or invalid); ``raw`` maps each top-level
+    key to its scalar text as written (so ``arxiv: 2608.04410`` stays a string, DESIGN.md §3);
+    ``body_line`` is the 1-based file line where the body starts (1 without front matter).
+    """
+
+    data: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, str] = field(default_factory=dict)
+    present: bool = False
+    start_line: int = 1
+    end_line: int = 0
+    body_line: int = 1
+    key_lines: dict[str, int] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def as_datetime(value: Any, tz: tzinfo) -> datetime | None:
+    """A front-matter value as an aware datetime (a date -> 00:00 local; naive -> local ``tz``;
+    an ISO string is read), else None."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, date):
+        return datetime.combine(value, time(0, 0), tz)
+    if isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip())
+        except ValueError:
+            return None
+        return dt if dt.tzinfo else dt.replace(tzinfo=tz)
+    return None
+
+
+def kept(fm: FrontMatter) -> dict[str, Any]:
+    """The front matter as kb keeps it (:attr:`kb.core.parsed.ParsedFile.front`): the loaded values,
+    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float)."""
+    front = dict(fm.data)
+    if "arxiv" in fm.raw:
+        front["arxiv"] = fm.raw["arxiv"]
+    return front
+
+
+_KEY_RE = re.compile(r"^([A-Za-z_][\w-]*)\s*:[ \t]*(.*?)\s*$")
+
+
+def split(text: str, path: str) -> tuple[FrontMatter, str]:
+    """Split ``text`` (LF, no BOM — see :func:`kb.core.textio.decode`) into front matter and body.
+
+    The body keeps its line positions: the front-matter lines are replaced by empty lines,
+    so token line maps are file lines. Invalid YAML is reported as a :class:`Problem` at the
+    file line ruamel names (its 0-based line + 2 for the opening ``---``) and the body is
+    still returned (C10: duplicate keys and tabs get their own messages).
+
+    :returns: ``(front_matter, body_text)``; never raises on content.
+    """
+    fm = FrontMatter()
+    if not text.startswith(_OPEN):
+        return fm, text
+    lines = text.split("\n")
+    if lines[0].rstrip() != _OPEN:
+        return fm, text
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in _CLOSE), None)
+    if close is None:
+        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body"))
+        return fm, text
+    fm.present = True
+    fm.end_line = close + 1
+    fm.body_line = close + 2
+    yaml_lines = lines[1:close]
+    for offset, line in enumerate(yaml_lines):
+        m = _KEY_RE.match(line)
+        if m:
+            key, value = m.group(1), m.group(2)
+            fm.key_lines.setdefault(key, offset + 2)
+            if value and not value.startswith(("#", "|", ">")):
+                fm.raw.setdefault(key, _strip_scalar(value))
+    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter")
+    body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
+    return fm, body
+
+
+def _strip_scalar(value: str) -> str:
+    """Text of a plain or quoted one-line scalar, comment removed."""
+    if value[:1] in "'\"":
+        q = value[0]
+        end = value.find(q, 1)
+        return value[1:end] if end > 0 else value[1:]
+    return re.split(r"\s+#", value, maxsplit=1)[0].strip()
+
+
+@lru_cache(maxsize=1)
+def _yaml() -> Any:
+    """One safe YAML 1.2 loader, reused: ruamel's C parser when ``ruamel.yaml.clib`` is
+    installed (3x faster, same results), else the pure-Python one."""
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe")
+
+
+def _tab_indented(src: str, line: int) -> bool:
+    """True when the 0-based ``line`` of ``src`` is indented with a tab."""
+    lines = src.split("\n")
+    if not 0 <= line < len(lines):
+        return False
+    text = lines[line]
+    return "\t" in text[: len(text) - len(text.lstrip(" \t"))]
+
+
+def _first_key_line(src: str, name: str, start: Any, dup: Any) -> int | None:
+    """0-based line of the first ``name:`` key of the mapping that repeats it: the first line
+    from the mapping's start (``start``) to the duplicate (``dup``) holding the key at the
+    duplicate's column (ruamel's ``context_mark`` is the mapping's first line, not the key's)."""
+    if start is None or dup is None:
+        return None
+    lines = src.split("\n")
+    key_re = re.compile(r"""(["']?)""" + re.escape(name) + r"""\1\s*:""")
+    for i in range(start.line, min(dup.line, len(lines))):
+        text = lines[i]
+        if key_re.match(text, dup.column) and not text[:dup.column].strip(" -"):
+            return i
+    return start.line
+
+
+def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
+              what: str = "front matter") -> dict[str, Any]:
+    """Load a YAML mapping safely (YAML 1.2), reporting faults at file lines, never raising.
+
+    :param src: the YAML text.
+    :param first_line: the file line of ``src``'s first line (2 for front matter after its
+        ``---``, 1 for ``kb.yaml``).
+    :param what: how messages name the text (``front matter``, ``kb.yaml``).
+    :returns: the mapping, or ``{}`` when it is invalid (the fault appended to ``problems``:
+        duplicate keys and tabs get their own messages, C10).
+    """
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if not src.strip():
+        return {}
+    try:
+        data = _yaml().load(src)
+    except DuplicateKeyError as exc:
+        key = re.search(r'found duplicate key "([^"]*)"', str(exc))
+        line = exc.problem_mark.line + first_line if exc.problem_mark else 0
+        name = key.group(1) if key else "?"
+        first = _first_key_line(src, name, exc.context_mark, exc.problem_mark)
+        first = first + first_line if first is not None else None
+        problems.append(Problem(path, line, f"duplicate {what.replace(' ', '-')} key '{name}' (first at line {first}); {what} ignored"))
+        return {}
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark
+        line = mark.line + first_line if mark else 0
+        col = mark.column + 1 if mark else None
+        if _TAB_RE.search(str(exc)) or (mark is not None and _tab_indented(src, mark.line)):
+            msg = f"tab used for indentation in {what}; use spaces"
+        else:
+            msg = f"invalid {what}: {exc.problem or exc.context}"
+        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else f"; {what} ignored"), column=col))
+        return {}
+    except YAMLError as exc:
+        problems.append(Problem(path, first_line, f"invalid {what}: {exc}; {what} ignored"))
+        return {}
+    except (ValueError, OverflowError, TypeError, RecursionError) as exc:
+        # ruamel builds dates and times itself: 2026-02-30, 25:61, year 0, offset +99:00
+        problems.append(Problem(path, first_line, f"invalid {what} value: {exc}; {what} ignored"))
+        return {}
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        problems.append(Problem(path, first_line, f"{what} is a {type(data).__name__}, not a mapping; ignored"))
+        return {}
+    if _too_big(data):
+        problems.append(Problem(path, first_line, f"{what} holds more than {MAX_VALUES:,} values (YAML aliases?); ignored"))
+        return {}
+    return {str(k): v for k, v in data.items()}
+
+
+#: Most values a front matter may hold once YAML aliases are expanded: a card needs tens; a
+#: 334-byte alias bomb expands to hundreds of millions.
+MAX_VALUES = 10_000
+
+
+def _too_big(data: object) -> bool:
+    """True when walking ``data`` meets more than :data:`MAX_VALUES` values (stops early)."""
+    seen = 0
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_VALUES:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple, set)):
+            stack.extend(item)
+    return False

@@ -1,0 +1,54 @@
+"""(moved from kb.verify.sources)"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class SourceRecord(BaseModel):
+    """What an upstream source says about one paper (one version of it), as plain data.
+
+    Built straight from the client's object (``arxiv.Result``) so nothing else in kb ever
+    sees a third-party type; stored as JSON in the store's ``arxiv_cache`` table.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    id: str
+    """Canonical id without version: ``2607.26627``, ``hep-ex/0406020``."""
+    version: int | None
+    """Version of the entry the source returned (``2607.26627v2`` -> 2), None if unstated."""
+    short_id: str
+    """The id as the source returned it (``result.get_short_id()``), version included."""
+    title: str
+    """Title with runs of whitespace collapsed; may legitimately be ``"0"``."""
+    authors: list[str]
+    published: datetime
+    """First publication (v1), UTC."""
+    updated: datetime
+    """Last update of the returned version, UTC."""
+    primary_category: str
+    categories: list[str] = []
+    comment: str | None = None
+    journal_ref: str | None = None
+    doi: str | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        """True when the comment says the paper (this version) has been withdrawn.
+
+        arXiv keeps the abstract page of a withdrawn paper; only ``<arxiv:comment>`` tells
+        (CASES.md C07).
+        """
+        return bool(self.comment and _WITHDRAWN_RE.search(self.comment))
+
+    def to_cache(self) -> dict[str, Any]:
+        """JSON-ready dict for :meth:`kb.store.db.Store.cache_put`."""
+        return self.model_dump(mode="json")
+
+
+_WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)

@@ -1,0 +1,230 @@
+"""Reading user files: bytes to text (BOM, GB18030 fallback, NUL bytes, CRLF) and atomic writes."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from kb.core.errors import InputError
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """Something wrong with one input file, with its position (1-based line, 0 = whole file)."""
+
+    path: str
+    line: int
+    message: str
+    severity: Severity = "error"
+    column: int | None = None
+    code: str | None = None
+
+    def __str__(self) -> str:
+        where = self.path if not self.line else f"{self.path}:{self.line}"
+        if self.line and self.column:
+            where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(slots=True)
+class Decoded:
+    """A file's text as kb reads it: LF line ends, no BOM, NUL lines blanked."""
+
+    text: str
+    encoding: str
+    problems: list[Problem] = field(default_factory=list)
+
+
+def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
+    """Decode a user file for parsing.
+
+    UTF-8 (with or without BOM) first; else GB18030 with a warning naming the file
+    (DESIGN.md §1: GBK files exist). CRLF and lone CR become LF, so line numbers are those
+    an editor shows. A line holding NUL bytes is blanked and reported (error with its line);
+    the other lines are still parsed.
+
+    :param data: the file's bytes.
+    :param path: the KB-relative path, for messages.
+    :param keep_nul_lines: (``kb lint``) instead of blanking a line with NUL bytes, replace
+        each NUL by a space, so the rest of the line is still read and columns stay as they
+        are; one problem per such line, code ``nul``, with the 1-based column of its first NUL.
+    :returns: :class:`Decoded`; never raises on content.
+    """
+    problems: list[Problem] = []
+    encoding = "utf-8"
+    wide = _utf16(data)
+    if wide is not None:
+        try:
+            text = data.decode(wide).lstrip("\ufeff")
+        except UnicodeDecodeError:
+            pass
+        else:
+            problems.append(Problem(path, 0, f"UTF-16 file ({wide}); read as such — save it as UTF-8", "warning"))
+            return Decoded(text.replace("\r\n", "\n").replace("\r", "\n"), wide, problems)
+    if _binary(data):
+        problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped", code="unreadable"))
+        return Decoded("", "binary", problems)
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        encoding = "utf-8-sig"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        try:
+            text = data.decode("gb18030")
+            encoding = "gb18030"
+            problems.append(Problem(path, 0, f"not UTF-8 (first bad byte on line {line}); read as GB18030", "warning"))
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", errors="replace")
+            encoding = "utf-8-replace"
+            problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text and keep_nul_lines:
+        lines = text.split("\n")
+        for i, ln in enumerate(lines):
+            if "\x00" in ln:
+                problems.append(Problem(path, i + 1, f"{ln.count(chr(0))} NUL byte(s) in the line", column=ln.index("\x00") + 1,
+                                        code="nul"))
+                lines[i] = ln.replace("\x00", " ")
+        text = "\n".join(lines)
+    elif "\x00" in text:
+        lines = text.split("\n")
+        bad = [i for i, ln in enumerate(lines) if "\x00" in ln]
+        for i in bad:
+            lines[i] = ""
+        shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
+        problems.append(Problem(path, bad[0] + 1, f"NUL bytes on {len(bad)} line(s) ({shown}); those lines skipped"))
+        text = "\n".join(lines)
+    return Decoded(text, encoding, problems)
+
+
+class NotRegularFileError(InputError):
+    """The target of a write exists and is not a regular file (exit code 2)."""
+
+
+def _utf16(data: bytes) -> str | None:
+    """``utf-16-le``/``utf-16-be`` when ``data`` is UTF-16 (a BOM, or NUL bytes — the high
+    halves of ASCII characters — at odd positions only, or at even ones only), else None."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return "utf-16"
+    head = data[:4096]
+    if len(head) < 8 or len(head) % 2:
+        return None
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    if odd > len(head) // 20 and even * 20 <= odd:
+        return "utf-16-le"
+    if even > len(head) // 20 and odd * 20 <= even:
+        return "utf-16-be"
+    return None
+
+
+_CONTROL = bytes(set(range(32)) - {9, 10, 12, 13, 27})
+
+
+def _binary(data: bytes) -> bool:
+    """True for data that is no text: in its first 8 KiB over 10 % NUL bytes, or over 5 %
+    other control bytes (text has tabs and line ends, not these). A text file with a few
+    NUL bytes is text: those lines are skipped and reported (see :func:`decode`)."""
+    head = data[:8192]
+    if not head:
+        return False
+    nul = head.count(0)
+    other = len(head) - len(head.translate(None, _CONTROL)) - nul
+    return nul * 10 > len(head) or other * 20 > len(head)
+
+
+def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> None:
+    """Write ``text`` (str as UTF-8, or bytes as they are) to ``path`` through a temporary
+    file in the same folder and a rename.
+
+    A reader sees the old file or the new one, never half of either. An overwritten file
+    keeps its permission bits.
+
+    :param overwrite: when False and ``path`` exists, raise :class:`FileExistsError`
+        (checked again at rename time with a hard link, so a racing writer is not clobbered).
+    A symbolic link is followed: its target is replaced, the link stays. Anything that is
+    not a regular file (a folder, a device such as ``/dev/null``, a FIFO) is never replaced.
+    (Whether a path may be written at all, inside the KB, is :mod:`kb.core.paths`' decision.)
+
+    :raises FileExistsError: see ``overwrite``.
+    :raises IsADirectoryError: ``path`` is a folder.
+    :raises NotRegularFileError: ``path`` exists and is not a regular file.
+    :raises OSError: the folder is not writable, the disk is full …
+    """
+    write_atomic_all([(path, text, overwrite)])
+
+
+def write_atomic_all(items: list[tuple[Path, str | bytes, bool]]) -> None:
+    """Write several files so that a failure leaves every one as it was (issue 12: bump's
+    doc and snapshot): each is written to a temporary file first (fsynced); only when all are
+    written are they renamed into place, in order; if a rename fails, the files this call
+    created before are removed again. Put new files first and the overwritten one last.
+
+    :param items: ``(path, text, overwrite)`` as for :func:`write_atomic`.
+    :raises OSError: as :func:`write_atomic`; nothing is left behind.
+    """
+    staged: list[tuple[Path, str, bool]] = []
+    try:
+        for path, text, overwrite in items:
+            target, tmp = _stage(path, text, overwrite)
+            staged.append((target, tmp, overwrite))
+        created: list[Path] = []
+        try:
+            for target, tmp, overwrite in staged:
+                if overwrite:
+                    existed = target.exists()
+                    os.replace(tmp, target)
+                    if not existed:
+                        created.append(target)
+                else:
+                    os.link(tmp, target)  # fails with FileExistsError if someone else won the race
+                    created.append(target)
+                    os.unlink(tmp)
+        except BaseException:
+            for target in created:
+                target.unlink(missing_ok=True)
+            raise
+    finally:
+        for _target, tmp, _ in staged:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+
+
+def _stage(path: Path, text: str | bytes, overwrite: bool) -> tuple[Path, str]:
+    """``(file to replace, temporary file holding text)`` (see :func:`write_atomic`)."""
+    if path.is_symlink():
+        path = path.resolve()
+    if path.exists() or path.is_symlink():
+        if path.is_dir():
+            raise IsADirectoryError(f"{path} is a folder")
+        if not path.is_file():
+            raise NotRegularFileError("not a regular file (a device, FIFO or socket); kb only writes files", str(path))
+        if not overwrite:
+            raise FileExistsError(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:  # keep an existing file's permissions; a new file gets the usual 0666 & ~umask
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(text.encode("utf-8") if isinstance(text, str) else text)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path, tmp

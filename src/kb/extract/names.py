@@ -1,0 +1,282 @@
+"""Entity matching: ``kb.yaml`` entities and their aliases, case-insensitive, longest match first."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from kb.core.config import KbConfig
+from kb.extract.arxiv_ids import find_arxiv
+
+_SEP_RE = re.compile(r"(?:\\ |\\-|_)")
+
+
+def _norm(name: str) -> str:
+    return re.sub(r"[-_ ]", " ", name.lower())
+
+
+def entity_key(name: str) -> str:
+    """Subject key of an entity: ``entity:`` + the canonical name lower-cased (issue 3)."""
+    return "entity:" + name.strip().lower()
+
+
+class EntityMatcher:
+    """Finds entity mentions in text.
+
+    Aliases match case-insensitively; the longest alias wins at a position, so ``vllm-mlx``
+    is not ``vLLM`` (DESIGN.md §3). ASCII aliases must not be glued to letters or digits on
+    either side (``vLLM`` is not in ``vLLMs``? it is: a trailing ``s`` is allowed), CJK ones
+    may stand anywhere.
+
+    :param entities: canonical name -> aliases (the canonical name is an alias of itself).
+    """
+
+    def __init__(self, entities: Mapping[str, Sequence[str]]) -> None:
+        self._key_of: dict[str, str] = {}
+        for canon, aliases in entities.items():
+            for alias in (canon, *aliases):
+                if alias and alias.strip():
+                    self._key_of.setdefault(alias.strip().lower(), entity_key(canon))
+        self._norm = {_norm(a): k for a, k in self._key_of.items()}
+        names = sorted(self._key_of, key=len, reverse=True)
+        if names:
+            # "Text Generation Inference" also matches "text-generation-inference"
+            alts = "|".join(_SEP_RE.sub(r"[-_ ]", re.escape(n)) for n in names)
+            self._re: re.Pattern[str] | None = re.compile(
+                rf"(?<![A-Za-z0-9_\-.])(?:{alts})(?![A-Za-z0-9_]|-[A-Za-z0-9]|\.\d)", re.IGNORECASE
+            )
+        else:
+            self._re = None
+
+    def __bool__(self) -> bool:
+        return self._re is not None
+
+    def key_for(self, alias: str) -> str | None:
+        """Subject key for an alias or canonical name (``-``, ``_`` and space alike), else None."""
+        return self._key_of.get(alias.strip().lower()) or self._norm.get(_norm(alias.strip()))
+
+    def find(self, text: str) -> list[tuple[str, int, int]]:
+        """Entity mentions in ``text`` as ``(key, start, end)``, in text order, no overlaps."""
+        if self._re is None:
+            return []
+        return [(self._lookup(m.group(0)), m.start(), m.end()) for m in self._re.finditer(text)]
+
+    def _lookup(self, found: str) -> str:
+        return self._key_of.get(found.lower()) or self._norm[_norm(found)]
+
+
+
+def _fold(text: str) -> str:
+    """Lower case with ``-`` and ``_`` read as spaces, same length as ``text`` (positions kept):
+    ``text-generation-inference`` finds ``Text Generation Inference``."""
+    low = text.lower()
+    if len(low) != len(text):
+        low = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    return low.replace("-", " ").replace("_", " ")
+
+
+class NameMatcher:
+    """Case-insensitive, longest-first name finder over many names (kb.yaml entities and thousands
+    of card aliases); the one name matcher of kb (parser and diff alike).
+
+    ``-``, ``_`` and spaces are alike; ASCII names do not match inside a word (``vllm-mlx`` is not
+    ``vLLM``, ``v0.5`` no ``v0``).
+
+    :param names: name (any case) -> subject key; names shorter than 2 characters are ignored.
+    """
+
+    def __init__(self, names: Mapping[str, str]) -> None:
+        self.key_of: dict[str, str] = {}
+        for n, k in names.items():
+            f = _fold(n.strip())
+            if len(f) >= 2:
+                self.key_of.setdefault(f, k)
+        self._index()
+
+    def _index(self) -> None:
+        """Where names can start and which to try there, from ``key_of`` alone."""
+        by_prefix: dict[str, dict[int, set[str]]] = {}
+        self._short: frozenset[str] = frozenset(n for n in self.key_of if len(n) < 4)
+        for name in self.key_of:
+            if len(name) >= 4:
+                by_prefix.setdefault(name[:4], {}).setdefault(len(name), set()).add(name)
+        # first four characters -> [(length, names of that length)], longest first; names of two
+        # or three characters in `_short` (tried after every longer name at the same position)
+        self._buckets = {p: sorted(((n, frozenset(v)) for n, v in d.items()), reverse=True, key=lambda x: x[0])
+                         for p, d in by_prefix.items()}
+        firsts = {n[:2] for n in self.key_of}
+        # where a name can start: one C-speed scan for the names' first two characters, so the
+        # Python loop below visits only those positions (thousands of card titles, 200k claims).
+        # A name that opens with an ASCII letter or digit starts a word: the scan passes over the
+        # inside of words (`find` checks the rest: `_` and `-` are folded to spaces here)
+        self._starts = None
+        if firsts:
+            inside = sorted((p for p in firsts if _word(p[0])), key=len, reverse=True)
+            other = sorted((p for p in firsts if not _word(p[0])), key=len, reverse=True)
+            alts = []
+            if inside:
+                alts.append("(?<![a-z0-9.])(?=(?:" + "|".join(re.escape(p) for p in inside) + "))")
+            if other:
+                alts.append("(?=(?:" + "|".join(re.escape(p) for p in other) + "))")
+            self._starts = re.compile("|".join(alts))
+
+    def state(self) -> list[Any]:
+        """What :meth:`from_state` builds the same matcher from, JSON-able: the folded names,
+        the short ones, the buckets and the start pattern (nothing folded or sorted again)."""
+        return [self.key_of, sorted(self._short),
+                [[p, [[n, sorted(names)] for n, names in lengths]] for p, lengths in self._buckets.items()],
+                self._starts.pattern if self._starts is not None else None]
+
+    @classmethod
+    def from_state(cls, state: Sequence[Any]) -> NameMatcher:
+        """The matcher whose :meth:`state` is ``state`` (as read back from JSON)."""
+        key_of, short, buckets, starts = state
+        m = cls.__new__(cls)
+        m.key_of = key_of
+        m._short = frozenset(short)
+        m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
+        m._starts = re.compile(starts) if starts is not None else None
+        return m
+
+    def __bool__(self) -> bool:
+        return bool(self.key_of)
+
+    def find(self, text: str) -> list[tuple[str, int, int]]:
+        """``(key, start, end)`` of names in ``text``, left to right, no overlaps."""
+        if not self.key_of:
+            return []
+        low = _fold(text)
+        out: list[tuple[str, int, int]] = []
+        buckets, short = self._buckets, self._short
+        after = 0  # names do not overlap: a start inside the last name found is passed over
+        for m in self._starts.finditer(low):  # type: ignore[union-attr]
+            i = m.start()
+            if i < after or (i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-.")):
+                continue  # inside a name found, or inside an ASCII word: no bounded name starts here
+            for length, names in buckets.get(low[i:i + 4], ()):
+                end = i + length
+                if low[i:end] in names and _bounded(text, i, end):
+                    out.append((self.key_of[low[i:end]], i, end))
+                    after = end
+                    break
+            else:
+                for end in (i + 3, i + 2):
+                    if low[i:end] in short and _bounded(text, i, end):
+                        out.append((self.key_of[low[i:end]], i, end))
+                        after = end
+                        break
+        return out
+
+
+_HEADING_NUMBER_RE = re.compile(r"^[\s#§\d.、)）:：\-–—*_]*")
+_HEADING_NAME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9.+#_-]{1,38}$")
+
+
+def heading_names(headings: Iterable[str]) -> list[tuple[str, str]]:
+    """Names a living doc's headings give nodes of their own: ``(name, subject key)``.
+
+    ``### 1.1 AWQ`` names ``entity:awq``; ``## 2.4 FlashInfer（arXiv:2606.20295）`` names
+    ``arxiv:2606.20295``. Only a heading whose text (numbering and a bracketed id aside) is one
+    name-like token counts. Without an id the token must look like a name: a capital inside, a
+    digit, ``.`` or ``-`` (``GPTQ``, ``SmoothQuant``, ``llama.cpp``, ``TensorRT-LLM``), so that
+    "Scheduling" or "开放问题" are no subject names; with exactly one id beside it, any word is
+    the paper's name (``### §1.2 Medusa（arXiv:2401.10774）``). Several words are never a name
+    here ("Speculative Decoding（arXiv:…）" would take every mention of the technique), but
+    they label the id (:func:`heading_labels`).
+    """
+    out: list[tuple[str, str]] = []
+    for h in headings:
+        refs, text = _heading_text(h)
+        if not _HEADING_NAME_RE.match(text):
+            continue
+        if len(refs) != 1 and not _looks_like_name(text):
+            continue
+        out.append((text, refs[0].key if len(refs) == 1 else entity_key(text)))
+    return out
+
+
+def _looks_like_name(token: str) -> bool:
+    """A token that looks like a system's or paper's name, not a word: a capital inside, a digit,
+    ``.``, ``-``, ``+`` or ``#`` (``GPTQ``, ``SmoothQuant``, ``H2O``, ``llama.cpp``), not "Scheduling"."""
+    return any(c.isupper() for c in token[1:]) or any(c.isdigit() or c in ".-+#" for c in token)
+
+
+#: A name right before its own id in brackets, ``CacheGen（arXiv:2310.07240）``, ``KVSplice (2611.09981)``
+#: (the text before the id's digits).
+_NAME_BEFORE_ID_RE = re.compile(r"(?<![A-Za-z0-9_.+#-])(?P<name>[A-Za-z][A-Za-z0-9.+#_-]{1,38})\s*[（(【\[]\s*"
+                                r"(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
+
+
+def id_names(text: str, refs: Iterable[tuple[str, int]],
+             known: Callable[[str], str | None] = lambda token: None) -> list[tuple[str, str]]:
+    """``(arXiv key, name)`` for each id of ``text`` written in brackets right after a name:
+    a name-like token (:func:`_looks_like_name`) or one ``known`` names (a kb.yaml entity, as
+    its canonical name): ``CacheGen（arXiv:2310.07240）`` names ``arxiv:2310.07240`` "CacheGen",
+    ``Mooncake（arXiv:2407.00079）`` "Mooncake" (issue 8: the brief showed
+    ``arXiv:2310.07240（2310.07240）``). A word that is no name (``Channels (arXiv:…)``, the end
+    of a title) names nothing.
+
+    :param refs: ``(key, start)`` of each id, ``start`` the offset of its digits in ``text``.
+    :param known: token -> the label of the kb.yaml entity it names, else None."""
+    out = []
+    for key, start in refs:
+        if start <= 0 or not key.startswith("arxiv:"):
+            continue
+        m = _NAME_BEFORE_ID_RE.search(text, max(0, start - 60), start)
+        if m is None:
+            continue
+        token = m.group("name").rstrip(".-_")
+        name = known(token) or (token if _looks_like_name(token) else None)
+        if name:
+            out.append((key, name))
+    return out
+
+
+def heading_labels(headings: Iterable[str]) -> dict[str, str]:
+    """``arXiv key -> name`` for headings that name one paper by its id: the words before the
+    bracket (``### 2.3 Lookahead Decoding（arXiv:2402.02057）`` labels ``arxiv:2402.02057``
+    "Lookahead Decoding"), shown for a paper without a card instead of its bare id."""
+    out: dict[str, str] = {}
+    for h in headings:
+        refs, text = _heading_text(h)
+        if len(refs) == 1 and _HEADING_LABEL_RE.match(text):
+            out.setdefault(refs[0].key, text)
+    return out
+
+
+_HEADING_LABEL_RE = re.compile(r"^[A-Za-z][A-Za-z0-9.+#_-]*(?: [A-Za-z0-9.+#_:-]+){0,5}$")
+
+
+def _heading_text(heading: str) -> tuple[list, str]:
+    """The ids of a heading and its text without numbering and bracketed parts."""
+    refs = find_arxiv(heading)
+    text = re.sub(r"[（(【\[][^）)】\]]*[）)】\]]", " ", heading)
+    return refs, _HEADING_NUMBER_RE.sub("", text).strip().strip("*_ ")
+
+
+def entity_names(config: KbConfig) -> dict[str, str]:
+    """kb.yaml entities as matcher names: every alias and canonical name -> ``entity:…`` key."""
+    names: dict[str, str] = {}
+    for canon, aliases in config.entities.items():
+        key = entity_key(canon)
+        for n in (canon, *aliases):
+            if n and n.strip():
+                names.setdefault(n.strip().lower(), key)
+    return names
+
+
+def _word(c: str) -> bool:
+    return c.isascii() and (c.isalnum() or c == "_")
+
+
+def _bounded(text: str, start: int, end: int) -> bool:
+    """ASCII names do not stand inside a word (``vllm-mlx`` is not ``vLLM``, ``v0.5`` no ``v0``)."""
+    if _word(text[start]) and start > 0 and (_word(text[start - 1]) or text[start - 1] in "-."):
+        return False
+    if _word(text[end - 1]) and end < len(text):
+        nxt = text[end]
+        after = text[end + 1] if end + 1 < len(text) else ""
+        if _word(nxt) or (nxt == "-" and _word(after)) or (nxt == "." and after.isdigit()):
+            return False
+    return True

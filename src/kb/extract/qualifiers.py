@@ -1,0 +1,139 @@
+"""(moved from kb.facts.attributor)"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kb.core.claims import Claim, Quantity
+from kb.extract.metrics import SETUP_METRICS, setup_token
+from kb.extract.subjects import _OF_RE, Anchor, _clause_marks, clause_bounds
+
+#: Set-up conditions in a clause. The model-size branch (``Llama-3-70B``, ``Qwen2.5-Coder-32B``)
+#: takes at most 16 ``-``/``.`` segments before its size: unbounded, every word of a long
+#: ``a-a-a-…`` run without a size started a scan to the run's end (kb lint of 64 KB took
+#: 28 s, bench_adversarial's ``word-dashes``); no model name has more.
+_COND_RE = re.compile(
+    r"RTX\s*(?:PRO\s*)?\d{4}|(?<![A-Za-z0-9])(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)(?![A-Za-z0-9])"
+    r"|(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)|batch\s*(?:size\s*)?[=:]?\s*\d+|offload|显存|in[- ]memory|并发\s*\d+"
+    r"|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+){0,16}-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
+    re.IGNORECASE,
+)
+
+
+#: Words before a name that say it is named in passing, not a node: ``其他如 X``, ``such as X``.
+_PASSING_RE = re.compile(r"(?:如|例如|比如|包括|其他|其它|等|such as|like|including|e\.g\.|for example|other)", re.IGNORECASE)
+_LEAD_PREFIX_RE = re.compile(r"^[\s\-*+#>§\d.、)）(（\[\]【】|:：]*(?:[A-Z]\d{2,4}\s*)?")
+
+
+def _leads(text: str, own: Sequence[Anchor]) -> list[str]:
+    """Own subjects that open ``text`` (after list marks, numbering and an internal id such as
+    ``C103``) or its first table cell; a name after 如/包括/such as/like is named in passing."""
+    first_cell_end = text.find(" | ")
+    lead_end = _LEAD_PREFIX_RE.match(text).end() + 2  # type: ignore[union-attr]
+    out = []
+    prev: Anchor | None = None
+    for a in sorted(own, key=lambda x: x.start):
+        head = text[:a.start]
+        if _PASSING_RE.search(head):
+            break
+        if a.start <= lead_end or (first_cell_end > 0 and a.start < first_cell_end and " | " not in head) \
+                or (prev is not None and prev.key in out and _OF_RE.match(text[prev.end:a.start])):
+            out.append(a.key)
+        prev = a
+    return list(dict.fromkeys(out))
+
+
+#: Metrics that describe the set-up of a measurement rather than its result (decided in
+#: kb.extract.metrics: concurrency, model size, context length, batch size, GPU count).
+CONDITION_METRICS = SETUP_METRICS
+
+
+def qualifier(claim: Claim, q: Quantity) -> str | None:
+    """What a number is conditional on (DESIGN.md §3: subject + metric + qualifier must match
+    before two values can conflict), normalised (``h100+llama-3-70b``): the parser's, else the
+    conditions written in the number's clause (a table row: anywhere in the row) together with
+    those of the clauses of its sentence or item that state no number (``在 H100 上跑
+    Llama-3-70B，吞吐 2,400 tok/s``, ``…3.2×，测试平台为 RTX 4090、batch 1``: the set-up often
+    stands in a clause of its own). For every number of one claim, build one :class:`Qualifiers`."""
+    return Qualifiers(claim).of(q)
+
+
+class Qualifiers:
+    """:func:`qualifier` for every number of one claim: what does not depend on the number (the
+    set-up sizes, the set-up clauses' conditions, a table row's conditions) is found once, and
+    each clause's answer is kept, so a claim with n numbers costs O(n log n) plus one pass over
+    its text, not n² (bench_adversarial's ``percent-run`` shape: ``5%`` repeated, in kb lint)."""
+
+    def __init__(self, claim: Claim) -> None:
+        self._claim = claim
+        self._sizes: list[tuple[int, str]] | None = None
+        self._setup: set[str] | None = None
+        self._table: str | None = None
+        self._by_clause: dict[tuple[int, int], str | None] = {}
+
+    def of(self, q: Quantity) -> str | None:
+        """The normalised qualifier of ``q``, one of the claim's quantities, or None."""
+        if q.qualifier:
+            return _norm_qual(q.qualifier)
+        if q.metric in SETUP_METRICS:
+            return None  # a set-up size is a condition, not a figure with conditions
+        text = self._claim.text
+        if self._claim.unit == "table-row":
+            if self._table is None:
+                found = set((_conditions(text) or "").split("+")) | {t for _, t in self._size_tokens()}
+                found.discard("")
+                self._table = _norm_qual("+".join(sorted(found))) or ""
+            return self._table or None
+        key = clause_bounds(text, q.start, q.end)
+        if key not in self._by_clause:
+            cs, ce = key
+            found = set((_conditions(text[cs:ce]) or "").split("+")) - {""}
+            found |= set(self._tokens_in(cs, ce)) | self._setup_conditions()
+            self._by_clause[key] = _norm_qual("+".join(sorted(found))) if found else None
+        return self._by_clause[key]
+
+    def _size_tokens(self) -> list[tuple[int, str]]:
+        """``(start, token)`` of the claim's set-up sizes written as numbers (128K 上下文, 8B
+        级模型, 32K 以内: conditions too), by start."""
+        if self._sizes is None:
+            self._sizes = sorted((x.start, t) for x in self._claim.quantities
+                                 if (t := setup_token(x.metric, x.value, x.low, x.high, x.bound)) is not None)
+        return self._sizes
+
+    def _tokens_in(self, a: int, b: int) -> list[str]:
+        sizes = self._size_tokens()
+        lo = bisect_left(sizes, (a, ""))
+        hi = bisect_left(sizes, (b, ""))
+        return [t for _, t in sizes[lo:hi]]
+
+    def _setup_conditions(self) -> set[str]:
+        """Conditions of the set-up clauses: those that state no figure of their own."""
+        if self._setup is None:
+            text = self._claim.text
+            found: set[str] = set()
+            starts, ends = _clause_marks(text)
+            numbers = sorted(x.start for x in self._claim.quantities if x.metric not in SETUP_METRICS)
+            for a, b in zip([0, *ends], [*starts, len(text)]):
+                i = bisect_left(numbers, a)
+                if i < len(numbers) and numbers[i] < b:
+                    continue
+                found |= set((_conditions(text[a:b]) or "").split("+")) - {""}
+                found.update(self._tokens_in(a, b))
+            self._setup = found
+        return self._setup
+
+
+@lru_cache(maxsize=1024)
+def _conditions(clause: str) -> str | None:
+    """The set-up conditions written in ``clause`` (GPUs, batch, precision, model size),
+    normalised and joined with ``+``; cached, since each number of a sentence asks about the
+    same set-up clauses."""
+    found = sorted({re.sub(r"\s+", "", m.group(0).lower()) for m in _COND_RE.finditer(clause)})
+    return "+".join(found) if found else None
+
+
+def _norm_qual(q: str | None) -> str | None:
+    return re.sub(r"\s+", "", q.lower()) if q else None

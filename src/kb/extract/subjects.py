@@ -1,0 +1,180 @@
+"""(moved from kb.facts.attributor)"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
+from kb.perf.literals import first_char_guard
+
+#: Words right before a name that make it a host or baseline, not the subject of the numbers
+#: (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
+#: The one list: the parser (kb.yaml entities) and the diff (entities and card names) use it.
+HOST_BEFORE_RE = re.compile(
+    r"(?:集成(?:到|至|进|于)?|合(?:进|入|并到)|接入|接进|接到|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较(?:于)?|对比|对照|比|较|"
+    r"领先|优于|快于|慢于|高于|低于|超过|胜过|强于|弱于|"
+    r"vs\.?|versus|baselines?|基线|integrated into|merged into|on top of|built on|compared (?:with|to)|relative to|"
+    r"than|over|against|outperforms?|beats?)"
+    r"\s*(?:(?:the|stock|vanilla|default|默认(?:的)?|原生(?:的)?|原版(?:的)?)\s*)?$",
+    re.IGNORECASE,
+)
+#: HOST_BEFORE_RE led by its words' first characters (kb.perf.literals.first_char_guard: re
+#: entered each of its case-insensitive words at every position of the 24 characters before a name).
+_HOST_BEFORE_SEARCH = first_char_guard(HOST_BEFORE_RE)
+#: "与/和/跟/同 X … 相比": the opening word before a name …
+_PAIR_OPEN_RE = re.compile(r"(?:与|和|跟|同|较之?|相对)\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
+#: … and the closing word after it, in the same clause.
+_PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:相比|相较|对比|比较|比起来|比)")
+#: Words right after a name that make it a host, platform or baseline (``SGLang 后端``,
+#: ``vLLM 中集成``, ``vLLM (baseline)``).
+HOST_AFTER_RE = re.compile(
+    r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:后端|backend|插件|plugin|中集成|上集成|作为基线|为基线|基线|[(（]\s*baseline|as (?:the )?baseline)",
+    re.IGNORECASE,
+)
+# "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
+_OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
+_CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
+#: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
+_ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
+#: A bracket that cites a source: ``（来源：arXiv:…）``, ``(source: arXiv:…)``, ``（见 arXiv:…）``.
+_SOURCE_BRACKET_RE = re.compile(r"[（(【\[]\s*(?:来源|出处|原文|论文|source|paper|see|见|via)?\s*[:：]?\s*(?:arxiv\s*[:：]?\s*)?$",
+                                re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A subject written in a claim's text: ``text[start:end]`` names ``key``.
+
+    :ivar is_id: an arXiv id, DOI or card path (never a host); else a name (entity, card title).
+    """
+
+    start: int
+    end: int
+    key: str
+    is_id: bool
+
+
+@dataclass(slots=True)
+class Attribution:
+    """Who a claim's text is about: ``own`` anchors (subjects, in reading order, possessive
+    rotated), ``hosts`` (baselines and platforms), and name→id pairs written as
+    ``Name（arXiv:…）`` (one subject: the id)."""
+
+    own: list[Anchor]
+    hosts: list[str]
+    pairs: list[tuple[str, str]]
+
+    @property
+    def keys(self) -> list[str]:
+        """Own subject keys, first = primary."""
+        return list(dict.fromkeys(a.key for a in self.own))
+
+
+def is_host(text: str, start: int, end: int) -> bool:
+    """True when the name at ``text[start:end]`` is a host or baseline (see :data:`HOST_BEFORE_RE`,
+    :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame)."""
+    before = text[max(0, start - 24):start]
+    after = text[end:end + 40]
+    if _HOST_BEFORE_SEARCH.search(before) or HOST_AFTER_RE.match(after):
+        return True
+    return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
+
+
+def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
+    """Decide which anchors of ``text`` are its subjects (DESIGN.md §3).
+
+    Rules, in order: ids are always subjects; a name right before its own id in brackets
+    (``Mooncake … （来源：arXiv:2407.00079）``, ``HydraServe（arXiv:…）``) is the same subject as
+    the id and is dropped in its favour (the pair is returned); a name that is a host or
+    baseline (:func:`is_host`) is no subject; ``X 的 Y`` makes Y lead.
+
+    :param anchors: every id and name found in ``text``, any order, no overlaps.
+    """
+    ordered = sorted(anchors, key=lambda a: (a.start, a.end))
+    own: list[Anchor] = []
+    hosts: list[str] = []
+    pairs: list[tuple[str, str]] = []
+    paired: set[int] = set()
+    for i, a in enumerate(ordered):
+        if i in paired:
+            continue
+        if a.is_id:
+            own.append(a)
+            continue
+        nxt = ordered[i + 1] if i + 1 < len(ordered) else None
+        if nxt is not None and nxt.is_id and nxt.key.startswith("arxiv:") and not a.key.startswith("arxiv:") \
+                and _cites(text, a.end, nxt.start):
+            pairs.append((a.key, nxt.key))
+            own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
+            paired.add(i + 1)
+            continue
+        if is_host(text, a.start, a.end):
+            hosts.append(a.key)
+        else:
+            own.append(a)
+    while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]):
+        own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
+    keys = {a.key for a in own}
+    return Attribution(own, [h for h in dict.fromkeys(hosts) if h not in keys], pairs)
+
+
+def _cites(text: str, end: int, id_start: int) -> bool:
+    """The id at ``id_start`` is the name's own: right after it, or in a source bracket later in
+    the same clause."""
+    gap = text[end:id_start]
+    if _ID_GAP_RE.match(gap):
+        return True
+    if _CLAUSE_RE.search(gap) or _SOURCE_BRACKET_RE.search(gap) is None or len(gap) > 80:
+        return False
+    # a bare bracket right after another name is that name's id, not this one's: "vLLM 的分页管理
+    # 来自 PagedAttention（arXiv:2309.06180）" (tester5's doc; a source bracket "（来源：…" is ours)
+    other = _NAME_BEFORE_ID_RE.search(gap)
+    return other is None or not _looks_like_name(other.group("name"))
+
+
+@lru_cache(maxsize=8)
+def _clause_marks(text: str) -> tuple[list[int], list[int]]:
+    """Starts and ends of the clause marks of ``text``, found once per text (a unit with n
+    numbers costs one scan, not n)."""
+    marks = [(m.start(), m.end()) for m in _CLAUSE_RE.finditer(text)]
+    return [a for a, _ in marks], [b for _, b in marks]
+
+
+def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """Bounds of the clause holding ``text[start:end]`` (split at ，；。 etc. and table pipes)."""
+    starts, ends = _clause_marks(text)
+    i = bisect_right(ends, start) - 1  # the last mark that ends at or before ``start``
+    j = bisect_left(starts, end)  # the first mark that starts at or after ``end``
+    return (ends[i] if i >= 0 else 0), (starts[j] if j < len(starts) else len(text))
+
+
+def owner(own: Sequence[Anchor], text: str, start: int, end: int) -> str | None:
+    """The subject a number at ``text[start:end]`` belongs to: the nearest own anchor before it
+    in its clause, else None (then: the claim's first subject). For many numbers of one text,
+    build one :class:`Owners`."""
+    return Owners(own, text).of(start, end)
+
+
+class Owners:
+    """:func:`owner` for every number of one text: the anchors sorted once, each number answered
+    by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
+    (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
+
+    __slots__ = ("_text", "_starts", "_keys")
+
+    def __init__(self, own: Sequence[Anchor], text: str) -> None:
+        ordered = sorted((a.start, a.key) for a in own)
+        self._text = text
+        self._starts = [a for a, _ in ordered]
+        self._keys = [k for _, k in ordered]
+
+    def of(self, start: int, end: int) -> str | None:
+        """The subject of the number at ``text[start:end]``: the last anchor (by start, then
+        key) that starts in its clause before it, else None."""
+        cs, _ = clause_bounds(self._text, start, end)
+        i = bisect_left(self._starts, start) - 1
+        return self._keys[i] if i >= 0 and self._starts[i] >= cs else None

@@ -1,0 +1,82 @@
+"""(moved from kb.read.cards)"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import Any
+
+# TeX accent commands (``\"o``, ``\'{e}``) -> the combining mark they stand for.
+_TEX_ACCENTS = {"'": "\u0301", '"': "\u0308", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304", ".": "\u0307"}
+_TEX_ACCENT_RE = re.compile(r"\\([" + re.escape("".join(_TEX_ACCENTS)) + r"])\s*\{?([A-Za-z])\}?")
+_TEX_CMD_RE = re.compile(r"\\[A-Za-z]+\*?\s*")
+_CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_NON_WORD_RE = re.compile(r"[\W_]+")
+_CJK_GAP_RE = re.compile(rf"(?<=[{_CJK}]) (?=[{_CJK}])")
+
+
+@lru_cache(maxsize=1 << 16)
+def normalize_title(text: str) -> str:
+    r"""A title as compared everywhere (verify, lint, the diff's title citations); cached, as
+    a night normalises every card's title more than once (known titles, the title index).
+
+    Steps: TeX accents become the letter (``Schr\"odinger`` -> ``schrodinger``), other TeX
+    commands are dropped with their ``{}``/``$`` kept as text (``$\mathcal{O}(n)$`` ->
+    ``o n``, ``\textit{Fast}`` -> ``fast``); NFKC (full-width ``ＬＬＭ`` -> ``llm``); case-fold;
+    accents on Latin letters dropped (``é`` -> ``e``; kana and hangul keep theirs); every run
+    of punctuation, symbols, ``_`` and white space becomes one space (``--``, ``{Braces}``,
+    ``：``); a space between two CJK characters is dropped. ``""`` for a title of punctuation only.
+    """
+    t = text
+    if "\\" in t:
+        t = _TEX_ACCENT_RE.sub(lambda m: m[2] + _TEX_ACCENTS[m[1]], t)
+        t = _TEX_CMD_RE.sub(" ", t)
+    if t.isascii():
+        return " ".join(_NON_WORD_RE.sub(" ", t.lower()).split())
+    t = unicodedata.normalize("NFKC", t).casefold()
+    t = unicodedata.normalize("NFC", "".join(c for c in unicodedata.normalize("NFD", t) if c not in _LATIN_MARKS))
+    t = " ".join(_NON_WORD_RE.sub(" ", t).split())
+    return _CJK_GAP_RE.sub("", t)
+
+
+_LATIN_MARKS = frozenset(chr(c) for c in range(0x0300, 0x0370))
+
+
+def _head(title: str) -> str | None:
+    """The part of ``title`` before its first colon (``Bole: Tree …`` -> ``Bole``), else None."""
+    head = re.split(r"[:：]", title, maxsplit=1)[0].strip()
+    return head if head and head != title.strip() else None
+
+
+@lru_cache(maxsize=1)
+def _ratio() -> Any:
+    """The one score of two normalised titles (0..100): rapidfuzz's ``fuzz.ratio``, also the
+    scorer of :class:`TitleIndex`; imported on first use (a look-up that compares no titles,
+    ``kb claims --subject``, ``kb verify --offline`` of an uncached id, never loads rapidfuzz)."""
+    from rapidfuzz import fuzz
+
+    return fuzz.ratio
+
+
+def normalized_ratio(a: str, b: str) -> float:
+    """rapidfuzz ``ratio`` (0..100) of two already normalised titles (:func:`_ratio`)."""
+    return float(_ratio()(a, b))
+
+
+def title_similarity(a: str, b: str) -> float:
+    """Similarity of two titles in 0..1, rounded to 3 places: rapidfuzz ``ratio`` of their
+    :func:`normalize_title` forms / 100.
+
+    When exactly one of them has a subtitle after a colon, the part before the colon is
+    compared too and the higher score wins (a card titled ``Bole`` is the paper
+    ``Bole: Tree Speculation …``). Used by ``kb verify`` (card vs arXiv, threshold
+    ``arxiv.title_threshold``), the brief's arXiv table and the diff's title citations.
+    """
+    na, nb = normalize_title(a), normalize_title(b)
+    score = normalized_ratio(na, nb)
+    ha, hb = _head(a), _head(b)
+    if (ha is None) != (hb is None):
+        head, other = (normalize_title(ha), nb) if ha is not None else (normalize_title(hb or ""), na)
+        score = max(score, normalized_ratio(head, other))
+    return round(score / 100, 3)

@@ -1,0 +1,406 @@
+"""Which subject a claim and each of its numbers are about, on top of the parser's claims.
+
+The parser knows arXiv ids, DOIs and ``kb.yaml`` entities. The diff also needs card titles
+and aliases (``Bole``, ``Lossy Verification``), hosts and baselines that are not the subject
+(``集成 SGLang``, ``比 vLLM 低 21%``: DESIGN.md §3), subjects from the enclosing heading,
+and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×``). Rules:
+
+* A card's own claims are about the card's paper (its body rarely repeats the id).
+* Names: kb.yaml entities and card names (title, title before ``:``, aliases), matched
+  case-insensitively, longest first, ASCII names on word boundaries. A card name equal to an
+  entity name makes the two keys one *group* (``entity:flashinfer`` ~ ``arxiv:2606.20295``)
+  for comparing values; both keys stay subjects.
+* A name right after a host/baseline word is a host, never the subject.
+* A number belongs to the nearest subject before it in its clause, else the claim's first.
+* A claim with no subject of its own takes the parser's inherited ids, else (list items and
+  table rows only) the names in its innermost heading that has any.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from kb.core.claims import Claim
+from kb.core.config import KbConfig
+from kb.extract.arxiv_ids import find_arxiv
+from kb.extract.names import (
+    NameMatcher,
+    _fold,
+    entity_key,
+    entity_names,
+    heading_labels,
+    heading_names,
+    id_names,
+)
+from kb.extract.qualifiers import CONDITION_METRICS, Qualifiers, _leads
+from kb.extract.refs import find_dois
+from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
+from kb.perf.digest import code_digest
+from kb.read.cards import Card
+from kb.store.db import Store
+
+DATE_METRICS = frozenset({"eol_date", "release_date"})
+RATING_METRICS = frozenset({"votes"})
+_HINT_RE = re.compile(
+    r"(?:建议(?:归入|归位|补入|补到|补充到|写入|放入|并入|收入|入)|归入|归位|补入|suggested section|file under|belongs in)"
+    r"\s*[:：]?[^§\n]{0,16}?§\s*(\d+(?:\.\d+)*)",
+    re.IGNORECASE,
+)
+_COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
+_NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One comparable value: a number with a metric or unit, or a date with a date metric."""
+
+    subject: str
+    group: str
+    metric: str | None
+    qualifier: str | None
+    unit: str | None
+    value: float | None
+    low: float | None
+    high: float | None
+    date: str | None
+    precision: str | None
+    raw: str
+    kind: str
+    claim_id: str
+    path: str
+    line: int
+    bound: str | None = None
+    """``>``, ``≥``, ``<``, ``≤``, ``~`` as stated (:class:`kb.core.claims.Quantity`), read by
+    :func:`kb.facts.values.same_value`: ``>80%`` is the same value as ``85%``."""
+    transition: str | None = None
+    """``from`` or ``to`` for an end of a change ``A → B`` (:attr:`kb.core.claims.Quantity.transition`):
+    a ``from`` value is stated (it matches the doc's) but is no new value."""
+
+    @property
+    def source(self) -> str:
+        """``path:line``."""
+        return f"{self.path}:{self.line}"
+
+    @property
+    def is_date(self) -> bool:
+        return self.date is not None
+
+    @property
+    def value_out(self) -> float | str:
+        """The ISO date, the number, or a range's lower end."""
+        if self.date is not None:
+            return self.date
+        return self.value if self.value is not None else (self.low if self.low is not None else 0.0)
+
+
+@dataclass(slots=True)
+class View:
+    """A claim as the diff sees it: subjects (first = primary), hosts, facts, section hint."""
+
+    claim: Claim
+    subjects: list[str]
+    hosts: list[str]
+    facts: list[Fact]
+    hint: str | None
+    mismatches: list[dict[str, str]] = field(default_factory=list)
+    qualifiers: list[str | None] = field(default_factory=list)
+    """Per quantity of the claim: what it is conditional on (:func:`qualifier`)."""
+    owners: list[str | None] = field(default_factory=list)
+    """Per quantity of the claim, then per date: the subject named before it in its clause
+    (:func:`owner`), else None (then: the claim's first subject)."""
+    leads: list[str] = field(default_factory=list)
+    """Subjects the claim's text starts with (a node of its own: ``- vLLM：…``, a row's first
+    cell), not those named in passing (``其他如 llama.cpp``, ``such as llama.cpp``)."""
+
+
+def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, str]],
+           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+    """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
+    ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
+    title, labels: key -> heading label or kb.yaml canonical name)``."""
+    names = entity_names(config)
+    for name, key in heading_names(headings):
+        names.setdefault(name.lower(), key)
+    labels = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
+    known: dict[str, str] = {}
+    group: dict[str, str] = {}
+    for card in cards:
+        for n in card.names():
+            low = n.strip().lower()
+            if len(low) < 3 or low.replace(".", "").isdigit():
+                continue
+            other = names.get(low)
+            if other is not None and other.startswith("entity:"):
+                group.setdefault(other, card.key)  # type: ignore[arg-type]
+            else:
+                names.setdefault(low, card.key)  # type: ignore[arg-type]
+    # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
+    # and arXiv cache titles, whole titles only (12+ characters), never over a name above
+    for key, title in titles:
+        low = " ".join(title.strip().strip("*_.。 ").split()).lower()
+        if title.strip():
+            known.setdefault(key, " ".join(title.split()))
+        if len(low) >= 12:
+            names.setdefault(low, key)
+    return names, group, known, labels
+
+
+def names_code() -> str:
+    """The digest of the code :func:`_names` reads names with (this module and what it imports:
+    :func:`kb.perf.digest.code_digest`): the kept names of :class:`Attributor` are built again
+    when any of it changes."""
+    return code_digest("kb.facts.attributor")
+
+
+class Attributor:
+    """Subject attribution for one KB (config entities + cards); see the module docstring.
+
+    The rules themselves are :func:`attribute` and :func:`owner`, which the parser also uses
+    (with kb.yaml entities only, since a parse must not depend on cards); the Attributor adds
+    card names, the enclosing heading and the parser's inherited subjects.
+
+    :param config: the KB config (entities, tolerance).
+    :param cards: every paper card of the KB.
+    :param titles: ``(subject key, title)`` of papers known by title
+        (:func:`kb.store.titles.known_titles`: cards, arXiv link texts, the arXiv cache).
+    :param headings: the living docs' heading texts: the names they give a node of their own
+        are known subjects too (:func:`heading_names`; DESIGN.md §2: "living-doc headings").
+    :param store: when given, what the Attributor knows by name (:func:`_names`) is kept in it
+        between runs (:meth:`kb.store.db.Store.kept`, keyed by the entities, every card's key,
+        title and aliases, the titles, the headings and the code): a night on a KB of
+        thousands of cards reads it back instead of building it; any changed input builds it.
+    :param memo: the ``meta`` key it is kept under: callers whose inputs differ (a night adds
+        its baseline's headings) keep theirs apart, so they do not build each other's again.
+    """
+
+    def __init__(self, config: KbConfig, cards: Iterable[Card], titles: Iterable[tuple[str, str]] = (),
+                 headings: Iterable[str] = (), *, store: Store | None = None,
+                 memo: str = "attributor_names") -> None:
+        headings = list(headings)
+        cards = sorted(cards, key=lambda c: c.path)
+        titles = list(titles)
+        self._named: dict[str, str] = {}  # id -> the name written before it in brackets (learn)
+        self.cards: dict[str, Card] = {}
+        self.by_path: dict[str, Card] = {}
+        for card in cards:
+            self.cards.setdefault(card.key, card)  # type: ignore[arg-type]
+            self.by_path[card.path] = card
+        built: list[NameMatcher] = []
+
+        def build() -> list[object]:
+            names, group, known, labels = _names(config, cards, titles, headings)
+            built.append(NameMatcher(names))
+            return [built[0].state(), group, known, labels]
+
+        if store is None:
+            _, group, known, labels = build()
+        else:  # kept between runs, keyed by every input (a changed card, alias, title or heading builds it again)
+            inputs = [names_code(), {k: list(v) for k, v in config.entities.items()},
+                      [[c.key, c.title, c.aliases] for c in cards], titles, headings]
+            matcher_state, group, known, labels = store.kept(memo, inputs, build)
+        self.labels: dict[str, str] = labels  # type: ignore[assignment]
+        self._titles: dict[str, str] = known  # type: ignore[assignment]  # id -> a title the KB knows it by
+        self._group: dict[str, str] = group  # type: ignore[assignment]
+        self.matcher = built[0] if built else NameMatcher.from_state(matcher_state)
+        self._views: dict[tuple[str, str], View] = {}
+        self._atts: dict[tuple[str, str], tuple[list[Anchor], Attribution]] = {}
+        self._names_in: dict[str, list[str]] = {}
+        self._heading_anchors: dict[str, list[Anchor]] = {}
+        self._learnt: set[tuple[str, str]] = set()
+
+    def group(self, key: str) -> str:
+        """The key values of ``key`` are compared under (an entity named like a card, or written
+        with its id in brackets -> the paper)."""
+        return self._group.get(key, key)
+
+    def card_of(self, key: str) -> Card | None:
+        return self.cards.get(key)
+
+    def label(self, key: str) -> str:
+        """How every output names subject ``key`` (the one decision; issue 8), first that
+        applies: the card's title; the kb.yaml canonical name (an entity) or the name a living
+        doc's heading gives the id (:func:`heading_labels`); the name written right before the
+        id in brackets in a claim :meth:`learn` read — a kb.yaml entity's canonical name
+        (``Mooncake（来源：arXiv:2407.00079）``) or a name-like token (:func:`id_names`,
+        ``CacheGen（arXiv:2310.07240）``); else the key without its prefix (``2310.07240``)."""
+        card = self.cards.get(key)
+        if card and card.title:
+            return card.title
+        return self.labels.get(key) or self._named.get(key) or key.split(":", 1)[1]
+
+    def _known(self, token: str) -> str | None:
+        """The canonical name of the kb.yaml entity ``token`` names (any alias), else None."""
+        key = self.matcher.key_of.get(_fold(token.strip()))
+        return self.labels.get(key) if key and key.startswith("entity:") else None
+
+    def title(self, key: str) -> str | None:
+        """The title of paper ``key``: its card's, else the first the KB knows
+        (:func:`kb.store.titles.known_titles`: link texts ``[Title](https://arxiv.org/abs/…)``, the
+        arXiv cache), else None."""
+        card = self.cards.get(key)
+        return card.title if card and card.title else self._titles.get(key)
+
+    def anchors(self, text: str, claim: Claim | None = None) -> list[Anchor]:
+        """Ids, DOIs and names written in ``text`` (a claim's spans when given), no overlaps."""
+        if claim is not None:
+            out = [Anchor(r.start, r.end, r.key, True) for r in claim.arxiv if r.start >= 0]
+            low = text.lower()
+            for s in claim.subjects:
+                if s.startswith("doi:") and (pos := low.find(s[4:])) >= 0:
+                    out.append(Anchor(pos, pos + len(s) - 4, s, True))
+        else:
+            out = [Anchor(r.start, r.end, r.key, True) for r in find_arxiv(text)]
+            out += [Anchor(a, b, f"doi:{d}", True) for d, a, b in find_dois(text)]
+        taken = [(a.start, a.end) for a in out]
+        for key, a, b in self.matcher.find(text):
+            if not any(a < y and x < b for x, y in taken):
+                out.append(Anchor(a, b, key, False))
+        return sorted(out, key=lambda x: x.start)
+
+    def names_in(self, text: str) -> list[str]:
+        """Subject keys ``text`` is about (ids, DOIs, names; hosts and baselines left out);
+        cached per text (every claim under a heading asks about the same heading)."""
+        hit = self._names_in.get(text)
+        if hit is None:
+            hit = self._names_in[text] = attribute(text, self.anchors(text)).keys
+        return hit
+
+    def _claim_anchors(self, claim: Claim) -> tuple[list[Anchor], Attribution]:
+        """A claim's anchors and their :func:`attribute`, computed once (``learn`` and ``view``)."""
+        key = (claim.id, claim.text)
+        hit = self._atts.get(key)
+        if hit is None:
+            anchors = self.anchors(claim.text, claim)
+            hit = self._atts[key] = (anchors, attribute(claim.text, anchors))
+        return hit
+
+    def _heading_mismatches(self, heading: str, claim: Claim) -> list[dict[str, str]]:
+        """:meth:`_mismatches` of one heading text, its anchors found once per heading."""
+        anchors = self._heading_anchors.get(heading)
+        if anchors is None:
+            anchors = self._heading_anchors[heading] = self.anchors(heading)
+        return self._mismatches(heading, anchors, claim) if anchors else []
+
+    def learn(self, claims: Iterable[Claim]) -> None:
+        """Group each name written with its own id (``Mooncake（来源：arXiv:2407.00079）``) with
+        that id, so the name and the id are one subject everywhere, and let the name label the
+        id (:meth:`label`; also a name no kb.yaml entity has, :func:`id_names`); call before
+        :meth:`view`. The first claim to name an id, in the order given, names it. A claim
+        learnt once is passed over (the diff, the brief's baseline snapshot and its ledger each
+        learn the same night's claims)."""
+        for c in claims:
+            key = (c.id, c.text)
+            if key in self._learnt:
+                continue
+            self._learnt.add(key)
+            if "arxiv" in c.text.lower() or any(ch.isdigit() for ch in c.text):
+                for name, paper in self._claim_anchors(c)[1].pairs:
+                    if not name.startswith("arxiv:"):
+                        self._group.setdefault(name, paper)
+                if c.arxiv:
+                    for paper, name in id_names(c.text, ((r.key, r.start) for r in c.arxiv), self._known):
+                        self._named.setdefault(paper, name)
+
+    def view(self, claim: Claim) -> View:
+        """Attribute one claim (see the module docstring for the rules); cached per claim id and text."""
+        hit = self._views.get((claim.id, claim.text))
+        if hit is not None:
+            return hit
+        text = claim.text
+        anchors, att = self._claim_anchors(claim)
+        self._atts.pop((claim.id, claim.text), None)  # the view is cached instead
+        mismatches = self._mismatches(claim.text, anchors, claim)
+        for h in claim.provenance.heading:  # "## RetroSpec: …（arXiv:2612.00771）" over its bullets
+            if "arxiv" in h.lower() or any(ch.isdigit() for ch in h):
+                mismatches += [m for m in self._heading_mismatches(h, claim)
+                               if m["cited"] not in {x["cited"] for x in mismatches}]
+        fixed = {m["cited"]: m["card_subject"] for m in mismatches if m["cited"] not in self.cards}
+        typos = set(fixed)
+        own = [a for a in att.own if a.key not in typos]
+        own_keys = list(dict.fromkeys(a.key for a in own))
+        card = self.by_path.get(claim.provenance.path) if claim.role == "card" else None
+        if card is not None:
+            subjects, own = [card.key], []
+        else:
+            in_text = {a.key for a in anchors} | {n for n, _ in att.pairs}
+            context = list(dict.fromkeys(fixed.get(s, s) for s in claim.subjects
+                                         if s not in in_text and s not in att.hosts))
+            papers = [s for s in context if s.startswith(("arxiv:", "doi:"))]
+            if papers and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
+                subjects = list(dict.fromkeys(papers + own_keys))
+            elif own_keys:
+                subjects = own_keys
+            elif context:
+                subjects = context
+            elif claim.unit in ("list-item", "table-row"):  # bullets under "## 2. HydraServe（arXiv:…）"
+                subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
+            else:
+                subjects = []
+        who = Owners(own, text)
+        owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
+        qual = Qualifiers(claim)
+        quals = [qual.of(q) for q in claim.quantities]
+        facts = self._facts(claim, [o or subjects[0] for o in owners], quals) if subjects else []
+        hint = None
+        if claim.role == "inbox":
+            m = _HINT_RE.search(text)
+            hint = claim.section_hint or (f"§{m.group(1)}" if m else None)
+        elif claim.role == "living-doc":
+            hint = claim.section_hint
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners,
+                 _leads(text, own) if claim.unit != "sentence" else [])
+        self._views[(claim.id, claim.text)] = v
+        return v
+
+    def attributed(self, claim: Claim) -> Claim:
+        """``claim`` with the subjects :meth:`view` gives it, and each quantity's and date's
+        ``subject`` (what ``kb claims`` prints, so it says what ``kb diff`` uses)."""
+        v = self.view(claim)
+        n = len(claim.quantities)
+        return claim.model_copy(update={
+            "subjects": v.subjects,
+            "quantities": [q.model_copy(update={"subject": v.owners[i], "qualifier": v.qualifiers[i]})
+                           for i, q in enumerate(claim.quantities)],
+            "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
+        })
+
+    def _facts(self, claim: Claim, owners: Sequence[str | None], quals: Sequence[str | None]) -> list[Fact]:
+        text = claim.text
+        p = claim.provenance
+        out: list[Fact] = []
+        n = len(claim.quantities)
+        for i, q in enumerate(claim.quantities):
+            if (q.metric is None and q.unit is None) or q.metric in RATING_METRICS or q.metric in DATE_METRICS:
+                continue
+            if q.mood is not None:
+                continue  # a plan or forecast is no figure; a value quoted to dispute it is no value
+            if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
+                continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
+            if q.unit in ("devices", "卡", "台") or q.metric in CONDITION_METRICS:
+                continue  # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
+            subj = owners[i] or ""
+            out.append(Fact(subj, self.group(subj), q.metric, quals[i], q.unit, q.value, q.low, q.high,
+                            None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound, q.transition))
+        for i, d in enumerate(claim.dates):
+            if d.metric not in DATE_METRICS or d.mood is not None:
+                continue
+            subj = owners[n + i] or ""
+            out.append(Fact(subj, self.group(subj), d.metric, None, None, None, None, None, d.value, d.precision,
+                            d.raw, claim.kind, claim.id, p.path, p.line))
+        return out
+
+    def _mismatches(self, text: str, anchors: Sequence[Anchor], claim: Claim) -> list[dict[str, str]]:
+        """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)
+        in ``text`` (the claim's or one of its headings): a suspected typo of the card's id; the
+        cited id, when it has no card, is then no subject of its own and stands for the card."""
+        out = []
+        for i, a in enumerate(anchors):
+            if a.is_id or not a.key.startswith("arxiv:"):
+                continue
+            nxt = next((x for x in anchors[i + 1:] if x.key.startswith("arxiv:")), None)
+            if nxt and nxt.is_id and nxt.key != a.key and _ID_GAP_RE.match(text[a.end:nxt.start]):
+                out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
+                            "name": text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
+        return out

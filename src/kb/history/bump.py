@@ -1,0 +1,249 @@
+"""``kb bump``: keep version N in ``history/<topic>/v<N>.md`` and set ``version: N+1``.
+
+The seeds' habit is to edit the living document during the night and to 落版 (bump) at
+05:00: the edited text is version N+1, so the snapshot of version N must be the text N had
+*before* the edits. kb takes it from, in order: the copy it wrote when N was bumped in
+(``history/<topic>/.bumped-in/v<N>.md``; a hidden folder, so neither ``kb lint`` KB102 nor
+the history listing see it), else git (the first commit in which the doc has version N —
+``HEAD`` while tonight's edits are uncommitted), else — for a KB with neither — the current
+text, with a note saying so.
+
+Every byte other than the two values changed is preserved: the BOM, CRLF line ends,
+comments, key order and quoting of the front matter, and the whole body. ruamel.yaml
+(round-trip mode) reads the front matter and says where ``version`` and ``updated`` are;
+only those scalars are replaced in the original text, in the style they were written in.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from kb.core.config import topic_name_problem
+from kb.core.errors import InputError, UsageError
+from kb.core.paths import doc_path, history_dir, write_target
+from kb.core.textio import write_atomic_all
+from kb.read.livedoc import git_first_revision, git_show
+
+_BOM = b"\xef\xbb\xbf"
+_DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")
+
+
+@dataclass(frozen=True, slots=True)
+class BumpResult:
+    """What a bump did: the snapshot written, the versions, the new ``updated`` as written."""
+
+    doc: str
+    snapshot: str
+    old_version: int
+    new_version: int
+    updated: str
+    snapshot_existed: bool
+    source: str = "current"
+    """Where the text of version N came from: ``bumped-in`` (kb's copy), ``git <rev>`` or
+    ``current`` (none found: the edited text was stored, as a note says)."""
+
+
+def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
+         force: bool = False) -> BumpResult:
+    """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
+
+    The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
+    same bytes is accepted (a re-run after a crash), one with other bytes is an error.
+
+    :param now: the new ``updated`` (default: the clock), written in the style of the old one.
+    :param tz: the KB's zone, for ``now`` and for values written with an offset.
+    :param force: bump even when the body is the same as the previous snapshot's.
+    :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
+        different snapshot already exists, or nothing changed since the previous snapshot
+        (file and line named, plus what to do).
+    :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
+        outside ``organized/knowledge``.
+    """
+    problem = topic_name_problem(topic)
+    if problem:
+        raise UsageError(problem)
+    rel = doc_path(topic)
+    path = write_target(root, root / rel, what="living document")
+    if not path.is_file():
+        raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
+    data = path.read_bytes()
+    bom = _BOM if data.startswith(_BOM) else b""
+    try:
+        text = data[len(bom):].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError("not UTF-8; kb bump rewrites UTF-8 files only (convert it first)", rel) from exc
+    new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz)
+    base, source = _text_of_version(root, topic, old)
+    kept = base if base is not None else data
+    if not force and base is not None and _body(base) == _body(data):
+        where = bumped_in_path(topic, old) if source == "bumped-in" else source
+        raise InputError(f"nothing changed in the body since v{old} was bumped in ({where}); "
+                         "edit the document first, or pass --force", rel)
+    prev = root / history_dir(topic) / f"v{old - 1}.md"
+    if not force and base is None and prev.is_file() and _body(prev.read_bytes()) == _body(data):
+        raise InputError(f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); "
+                         "edit the document first, or pass --force", rel)
+    snap_rel = f"{history_dir(topic)}/v{old}.md"
+    snap = write_target(root, root / snap_rel, what="snapshot")
+    existed = snap.exists()
+    if existed and snap.read_bytes() != kept:
+        raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
+                         f"(check the doc's version, or move the snapshot away)", rel)
+    new_data = bom + new_text.encode("utf-8")
+    # all to temporary files first, then renamed: an interrupted bump leaves them as before
+    copy = write_target(root, root / bumped_in_path(topic, new), what="bumped-in copy")
+    writes: list[tuple[Path, str | bytes, bool]] = [] if existed else [(snap, kept, False)]
+    write_atomic_all([*writes, (copy, new_data, True), (path, new_data, True)])
+    return BumpResult(rel, snap_rel, old, new, updated, existed, source if base is not None else "current")
+
+
+def bumped_in_path(topic: str, version: int) -> str:
+    """KB-relative path of the copy ``kb bump`` keeps of version ``version`` as it was bumped in."""
+    return f"{history_dir(topic)}/.bumped-in/v{version}.md"
+
+
+def _text_of_version(root: Path, topic: str, version: int) -> tuple[bytes | None, str]:
+    """The bytes of ``version`` as it was bumped in, and where they came from; ``(None, "")``
+    when kb has no copy and git has no commit with that version (see the module docstring)."""
+    copy = root / bumped_in_path(topic, version)
+    if copy.is_file():
+        return copy.read_bytes(), "bumped-in"
+    rev = git_first_revision(root, topic, version)
+    if rev is not None:
+        text = git_show(root, rev, doc_path(topic), raw=True)
+        if text is not None:
+            return text, f"git {rev[:10]}"
+    return None, ""
+
+
+def _body(data: bytes) -> bytes:
+    """A document's bytes after its front matter, line ends normalised (what a bump versions)."""
+    text = data.removeprefix(_BOM).replace(b"\r\n", b"\n")
+    if text.startswith(b"---\n"):
+        end = text.find(b"\n---\n", 3)
+        if end >= 0:
+            return text[end + 5:]
+    return text
+
+
+def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone | None = None) -> tuple[str, int, int, str]:
+    """The doc's text with ``version`` incremented and ``updated`` set; nothing else changes.
+
+    :returns: ``(new_text, old_version, new_version, updated_as_written)``.
+    :raises InputError: see :func:`bump`.
+    """
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import YAMLError
+
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].rstrip("\r\n") != "---":
+        raise InputError("no front matter (a first line '---'); add topic/version/updated", path, 1)
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") in ("---", "...")), None)
+    if close is None:
+        raise InputError("front matter opened with '---' but never closed", path, 1)
+    yaml_src = "".join(lines[1:close])
+    try:
+        front = YAML(typ="rt").load(yaml_src)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise InputError(f"invalid front matter: {getattr(exc, 'problem', exc)}", path,
+                         mark.line + 2 if mark else 2) from exc
+    if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
+        raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
+    old = int(front["version"])
+    if old < 1:
+        raise InputError(f"version: {old} is not a version (versions start at 1)", path,
+                         front.lc.value("version")[0] + 2)
+    zone = tz or timezone.utc
+    moment = (now or datetime.now(zone)).astimezone(zone)
+    before = front.get("updated")
+    if isinstance(before, datetime):
+        before_aware = before if before.tzinfo else before.replace(tzinfo=zone)
+        if moment < before_aware:
+            raise InputError(f"the new updated {moment.isoformat()} is before the current one "
+                             f"({before_aware.isoformat()}); give a later --updated", path,
+                             front.lc.value("updated")[0] + 2)
+    edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, replacement)
+    vline, vcol = front.lc.value("version")
+    edits.append(_edit(lines, vline + 1, vcol, str(old + 1)))
+    if "updated" in front:
+        uline, ucol = front.lc.value("updated")
+        start, end, raw = _scalar(lines[uline + 1], ucol)
+        written = _format_like(raw, moment)
+        edits.append((uline + 1, start, end, _requote(lines[uline + 1][ucol:start], written)))
+    else:
+        written = moment.isoformat(timespec="seconds")
+    for index, start, end, new in sorted(edits, reverse=True):
+        lines[index] = lines[index][:start] + new + lines[index][end:]
+    if "updated" not in front:
+        nl = "\r\n" if lines[vline + 1].endswith("\r\n") else "\n"
+        lines.insert(vline + 2, f"updated: {written}{nl}")
+        close += 1
+    new_text = "".join(lines)
+    safe = YAML(typ="safe", pure=True)
+    _check(safe.load("".join(lines[1:close])), safe.load(yaml_src), old, path)
+    return new_text, old, old + 1, written
+
+
+def _edit(lines: list[str], index: int, col: int, value: str) -> tuple[int, int, int, str]:
+    start, end, _ = _scalar(lines[index], col)
+    return index, start, end, _requote(lines[index][col:start], value)
+
+
+def _scalar(line: str, col: int) -> tuple[int, int, str]:
+    """``(start, end, text)`` of the scalar at ``col`` (inside its quotes, if quoted)."""
+    body = line.rstrip("\r\n")
+    if body[col:col + 1] in ("'", '"'):
+        q = body[col]
+        end = body.find(q, col + 1)
+        if end < 0:
+            raise InputError("multi-line quoted scalar; kb bump edits one-line values only")
+        return col + 1, end, body[col + 1:end]
+    m = re.match(r"[^#]*?(?=\s+#|\s*$)", body[col:])
+    end = col + (m.end() if m else len(body) - col)
+    return col, end, body[col:end]
+
+
+def _requote(prefix: str, value: str) -> str:
+    """The value as it goes between the quotes (or bare) it had."""
+    if prefix == "'":
+        return value.replace("'", "''")
+    if prefix == '"':
+        return value.replace("\\", "\\\\").replace('"', '\\"')
+    return value
+
+
+def _format_like(raw: str, moment: datetime) -> str:
+    """``moment`` in the style of ``raw``: date only, ``T`` or space, seconds, offset or ``Z``."""
+    m = _DT_RE.match(raw.strip())
+    if not m:
+        return moment.isoformat(timespec="seconds")
+    if m.group(2) is None:
+        return moment.date().isoformat()
+    zone = m.group(6)
+    if zone == "Z":
+        moment = moment.astimezone(timezone.utc)
+    out = moment.strftime("%Y-%m-%d") + m.group(2) + moment.strftime("%H:%M")
+    if m.group(4):
+        out += moment.strftime(":%S")
+    if zone == "Z":
+        out += "Z"
+    elif zone:
+        off = moment.strftime("%z")
+        out += off[:3] + (":" if ":" in zone else "") + off[3:]
+    return out
+
+
+def _check(after: Any, before: dict[str, Any], old: int, path: str) -> None:
+    """The rewritten front matter loads, has version old+1, and every other key is unchanged."""
+    if not isinstance(after, dict) or after.get("version") != old + 1:
+        raise InputError("internal: rewritten front matter does not read back; file left unchanged", path, 2)
+    for key, value in before.items():
+        if key in ("version", "updated"):
+            continue
+        if after.get(key) != value:
+            raise InputError(f"internal: key {key!r} would change; file left unchanged", path, 2)

@@ -1,0 +1,295 @@
+"""The source ledger (``kb sources``): per author and per cited site, what became of its numbers.
+
+The one place that decides a source's record. A *number* is a fact (a value with a metric or
+unit, never a date: the diff's ``numbers``) of a ``secondhand`` claim about a subject of the
+topic, as :class:`kb.facts.attributor.Attributor` attributes it; one per (subject, raw, path:line).
+Its *source* is the claim's author (the inbox folder) and each site (host of a URL in
+``Claim.sources``, ``www.`` dropped) the claim cites. Its fate, from the diff of the topic over
+every dated file of the KB (:func:`kb.night.run.run_night`, the nightly diff itself), first that
+applies:
+
+1. ``backed``: a paper-fact of the KB states the same value (not among the diff's
+   ``secondhand_only``);
+2. ``contradicted``: the diff lists it in a conflict in which another value is stated by a
+   paper-fact or by the living doc;
+3. ``in-doc``: the living doc states the same value (the diff's own same-fact rule,
+   ``kb.facts.same.same_fact``: "taken into the living doc");
+4. ``unsettled``: anything else (only other secondhand sources agree or disagree).
+
+The fates are as the KB stands now: whether the backing came before or after the number
+is not looked at. Without a topic, every topic of ``kb.yaml`` that has a living document is
+diffed, and a number seen by several keeps its best fate in the order above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from kb.store.workspace import Kb
+
+Fate = Literal["backed", "contradicted", "in-doc", "unsettled"]
+FATES: tuple[Fate, ...] = ("backed", "contradicted", "in-doc", "unsettled")
+"""The fates, in the order that decides (the first that applies wins)."""
+
+
+@dataclass(slots=True)
+class Number:
+    """One number of a secondhand claim and its fate.
+
+    :ivar subject: subject key; :ivar metric: metric key or None; :ivar raw: as written.
+    :ivar source: ``path:line``; :ivar author: the claim's author, or None.
+    :ivar sites: hosts of the URLs the claim cites. :ivar against: for a contradicted number,
+        the ``path:line`` of every statement of the other values that a paper-fact or the
+        living doc states (the diff's value groups).
+    """
+
+    subject: str
+    metric: str | None
+    raw: str
+    source: str
+    author: str | None
+    sites: tuple[str, ...]
+    fate: Fate
+    against: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Record:
+    """One source's record: ``jay: 41 numbers, 3 contradicted by the doc or a paper``.
+
+    :ivar source: author name or site host; :ivar type: ``author`` or ``site``.
+    :ivar contradicted_at: ``path:line`` of each of its contradicted numbers.
+    """
+
+    source: str
+    type: Literal["author", "site"]
+    numbers: int = 0
+    backed: int = 0
+    contradicted: int = 0
+    in_doc: int = 0
+    unsettled: int = 0
+    contradicted_at: list[str] = field(default_factory=list)
+
+    def add(self, n: Number) -> None:
+        """Count one number."""
+        self.numbers += 1
+        attr = n.fate.replace("-", "_")
+        setattr(self, attr, getattr(self, attr) + 1)
+        if n.fate == "contradicted" and n.source not in self.contradicted_at:
+            self.contradicted_at.append(n.source)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON object of one record (docs/sources.md)."""
+        return {"source": self.source, "type": self.type, "numbers": self.numbers, "backed": self.backed,
+                "contradicted": self.contradicted, "in_doc": self.in_doc, "unsettled": self.unsettled,
+                "contradicted_at": list(self.contradicted_at)}
+
+
+@dataclass(slots=True)
+class Ledger:
+    """Every source's record and the numbers behind them."""
+
+    topics: list[str]
+    records: list[Record]
+    numbers: list[Number]
+
+    def record(self, source: str, type: str = "author") -> Record | None:
+        """The record of one author (or site), else None."""
+        return next((r for r in self.records if r.source == source and r.type == type), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        """What ``kb sources --format json`` prints."""
+        return {"topics": self.topics, "sources": [r.as_dict() for r in self.records]}
+
+
+def site_of(url: str) -> str | None:
+    """``https://www.example-news.com/a`` -> ``example-news.com``; None for what is no http(s) URL."""
+    if not url.lower().startswith(("http://", "https://")):
+        return None
+    host = (urlsplit(url).hostname or "").lower()
+    return host.removeprefix("www.") or None
+
+
+def ledger_topics(kb: Kb, topic: str | None) -> list[str]:
+    """The topics a ledger diffs: ``topic`` (checked), else every ``kb.yaml`` topic with a
+    living document.
+
+    :raises UsageError: ``topic`` is unknown (the message lists the configured ones).
+    """
+    from kb.core.paths import doc_path
+    from kb.night.run import check_topic
+
+    if topic is not None:
+        check_topic(kb, topic)
+        return [topic]
+    return [t for t in kb.config.topic_names() if (kb.root / doc_path(t)).is_file()]
+
+
+def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = None):  # noqa: ANN201 - kb.core.window.Window
+    """The window holding every dated file of the KB: from the earliest ``written_at`` (or
+    ``since``) to one minute after the latest (or ``until``).
+
+    :raises UsageError: ``since`` is not before ``until``.
+    """
+    from kb.core.errors import UsageError
+    from kb.core.window import Window
+
+    lo, hi = kb.store.db.execute(
+        "SELECT min(written_at), max(written_at) FROM files WHERE written_at IS NOT NULL").fetchone()
+    tz = kb.config.tzinfo
+    now = datetime.now(tz).replace(second=0, microsecond=0)
+    start = since or (datetime.fromisoformat(lo).astimezone(tz) if lo else now - timedelta(minutes=1))
+    end = until or (datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1) if hi else now)
+    if start >= end:
+        raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
+    return Window(start, end)
+
+
+BRIEF_NIGHTS = 0
+"""Earlier nights a brief's record also counts (:func:`brief_ledger`). 0: the night's own
+numbers, from the diff the brief already ran (no second diff). Each earlier night costs a
+diff of more files: on the 12,000-file synthetic KB (benchmarks/gen_kb.py) a night's diff takes
+0.9 s, a ledger of the night and the 7 before it 11.4 s (``kb.night.rules._conflicts`` compares
+every pair of files stating a subject), so the brief stays on its own night."""
+
+
+def history_window(night_window: Any, nights: int | None = None):  # noqa: ANN201 - kb.core.window.Window
+    """The night and the ``nights`` windows of the same length before it (default
+    :data:`kb.core.window.HISTORY_WINDOWS`, the nights the density compares)."""
+    from kb.core.window import HISTORY_WINDOWS, Window
+
+    step = night_window.until - night_window.since
+    back = HISTORY_WINDOWS if nights is None else nights
+    return Window(night_window.since - back * step, night_window.until)
+
+
+def brief_ledger(night: Any, nights: int = BRIEF_NIGHTS) -> Ledger:
+    """The ledger behind a brief's records: the night's own numbers (``nights`` 0, from its
+    diff), else those of the night and the ``nights`` before it (:func:`history_window`)."""
+    if nights <= 0:
+        return ledger_of([night.topic], night_numbers(night))
+    return build_ledger(night.kb, night.topic, history_window(night.window, nights))
+
+
+def topic_numbers(kb: Kb, topic: str, window: Any = None) -> list[Number]:
+    """The numbers of secondhand claims about ``topic``'s subjects, each with its fate, from
+    the topic's diff over ``window`` (default :func:`all_time`: every dated file) by
+    :func:`kb.night.run.run_night`."""
+    from kb.night.run import run_night
+
+    return night_numbers(run_night(kb, topic, window if window is not None else all_time(kb)))
+
+
+def night_numbers(night: Any) -> list[Number]:
+    """The numbers of a :class:`kb.night.run.Night`'s secondhand claims with their fates, from
+    that night's own diff result (the brief reuses its diff: no second diff)."""
+    from kb.facts.attributor import Attributor
+    from kb.facts.same import same_fact
+    from kb.store.titles import known_titles
+
+    kb, r = night.kb, night.result
+    listed = {s.key for s in r.subjects}
+    unsupported = {(s.subject, s.raw, s.source) for s in r.secondhand_only}
+    claims = sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line))
+    cards = list(night.cards.values())
+    # the diff's own Attributor (a night made by hand has none: built as kb.night.rules.diff builds it)
+    at = night.attributor or Attributor(kb.config, cards, known_titles(kb.store, cards),
+                                        [s.title for s in night.doc.sections])
+    at.learn([*claims, *night.doc.claims])
+    doc_facts: dict[str, list[Any]] = {}
+    for c in night.doc.claims:
+        for f in at.view(c).facts:
+            doc_facts.setdefault(f.group, []).append(f)
+    tol = kb.config.tolerance
+    out: list[Number] = []
+    seen: set[tuple[str, str, str]] = set()
+    for c in claims:
+        if c.kind != "secondhand":
+            continue
+        sites = tuple(dict.fromkeys(s for u in c.sources if (s := site_of(u))))
+        for f in at.view(c).facts:
+            key = (f.subject, f.raw, f.source)
+            if f.is_date or f.subject not in listed or key in seen:
+                continue
+            seen.add(key)
+            against = _against(r.conflicts, f.subject, f.metric, f.source)
+            if key not in unsupported:
+                fate: Fate = "backed"
+            elif against:
+                fate = "contradicted"
+            elif any(same_fact(f, d, tol) for d in doc_facts.get(f.group, ())):
+                fate = "in-doc"
+            else:
+                fate = "unsettled"
+            out.append(Number(f.subject, f.metric, f.raw, f.source, c.provenance.author, sites, fate,
+                              against if fate == "contradicted" else []))
+    return out
+
+
+def _against(conflicts: Iterable[Any], subject: str, metric: str | None, source: str) -> list[str]:
+    """Sources of the paper-fact or living-doc values of the diff's conflicts that hold the
+    value ``source`` states (subject and metric as the conflict's), other than that value."""
+    out: list[str] = []
+    for c in conflicts:
+        if c.subject != subject or c.metric != (metric or ""):
+            continue
+        mine = next((v for v in c.values if source in v.sources), None)
+        if mine is None:
+            continue
+        for v in c.values:
+            if v is not mine and ("paper-fact" in v.kinds or "living-doc" in v.origin):
+                out.extend(s for s in v.sources if s not in out)
+    return out
+
+
+def build_ledger(kb: Kb, topic: str | None = None, window: Any = None) -> Ledger:
+    """The ledger of ``topic`` (else of every topic with a living doc), records sorted: authors
+    before sites, then most numbers first, then by name.
+
+    :param window: the files whose numbers count (default: every dated file of the KB).
+    :raises UsageError: unknown topic.
+    """
+    topics = ledger_topics(kb, topic)
+    return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window)))
+
+
+def ledger_of(topics: list[str], found: Iterable[Number]) -> Ledger:
+    """The :class:`Ledger` of numbers (a number found by several topics keeps its best fate,
+    in the order of :data:`FATES`)."""
+    best: dict[tuple[str, str, str], Number] = {}
+    for n in found:
+        key = (n.subject, n.raw, n.source)
+        if key not in best or FATES.index(n.fate) < FATES.index(best[key].fate):
+            best[key] = n
+    numbers = [best[k] for k in sorted(best, key=lambda k: (k[2].rsplit(":", 1)[0], int(k[2].rsplit(":", 1)[1]), k[1]))]
+    records: dict[tuple[str, str], Record] = {}
+    for n in numbers:
+        owners = ([("author", n.author)] if n.author else []) + [("site", s) for s in n.sites]
+        for type_, name in owners:
+            records.setdefault((type_, name), Record(name, type_)).add(n)  # type: ignore[arg-type]
+    ordered = sorted(records.values(), key=lambda r: (r.type != "author", -r.numbers, r.source))
+    return Ledger(topics, ordered, numbers)
+
+
+def record_line(r: Record, lang: str = "en") -> str:
+    """``jay: 41 numbers, 3 contradicted by the doc or a paper`` (zh ``jay：41 个数字，3 个与活文档/论文不符``);
+    with none: ``jay: 41 numbers, none contradicted by the doc or a paper`` (zh ``jay：41 个数字，无与活文档/论文不符``).
+
+    The words say what ``contradicted`` counts (the module docstring, fate 2): a conflict in
+    which the living doc or a paper-fact states another value, settled or not; not that the
+    number was later overturned (tester5's ``mira：11 个数字，1 个后被推翻`` was H2O's 10×
+    against the doc's 5×, which nobody had settled)."""
+    if lang == "zh":
+        tail = f"{r.contradicted} 个与活文档/论文不符" if r.contradicted else "无与活文档/论文不符"
+        return f"{r.source}：{r.numbers} 个数字，{tail}"
+    noun = "number" if r.numbers == 1 else "numbers"
+    tail = f"{r.contradicted or 'none'} contradicted by the doc or a paper"
+    return f"{r.source}: {r.numbers} {noun}, {tail}"
+
+
+__all__ = ["BRIEF_NIGHTS", "FATES", "Ledger", "Number", "Record", "brief_ledger", "build_ledger", "history_window", "ledger_of", "night_numbers",
+           "record_line", "site_of", "topic_numbers"]

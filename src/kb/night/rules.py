@@ -1,0 +1,433 @@
+"""The outcome rules of DESIGN.md §3: one outcome per subject, conflicts, secondhand-only numbers.
+
+Pure: claims, the doc's claims and the cards in, a :class:`~kb.night.model.DiffResult` out.
+Which subject a number is about is decided by :mod:`kb.facts.attributor`.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from kb.core.claims import Claim
+from kb.core.config import KbConfig
+from kb.core.window import Window
+from kb.facts.attributor import Attributor, Fact, View
+from kb.facts.same import _comparable, _disjoint_from, _Grouped, same_fact
+from kb.facts.values import same_value
+from kb.night.model import (
+    OUTCOMES,
+    ConflictOut,
+    DiffResult,
+    MismatchOut,
+    SecondhandOut,
+    SourceOut,
+    SubjectOut,
+    ValueOut,
+)
+from kb.read.cards import Card
+
+
+def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Sequence[Card],
+         config: KbConfig, window: Window, topic: str, *, baseline: Mapping[str, Any],
+         first_mention: Callable[[str], str | None] = lambda key: None,
+         card_claims: Callable[[Card], Iterable[Claim]] = lambda card: (),
+         files: Sequence[tuple[str, str]] | None = None,
+         doc_sections: Sequence[tuple[int, str, str]] = (),
+         topic_paths: Iterable[str] = (),
+         title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None,
+         titles: Iterable[tuple[str, str]] = (), at: Attributor | None = None) -> DiffResult:
+    """Diff the claims of a window against a living document.
+
+    :param window_claims: claims of inbox files and cards written in the window (the caller
+        has dropped the topic's own earlier briefs), by path and line.
+    :param doc_claims: claims of the living document (``LivingDoc.claims``).
+    :param cards: every paper card of the KB (:class:`kb.attrib.Card`).
+    :param window: the window; ``first_mention`` answers for times before ``window.since``.
+    :param baseline: ``{"path", "version", "updated"}`` of the doc (copied to the result).
+    :param first_mention: subject key -> earliest ISO ``written_at`` of any claim or
+        arXiv mention about it in the store (history), else None.
+    :param card_claims: claims of a card's file, any date: paper-facts of cards lend support
+        whenever the card was written (a card is the paper; see docs/diff.md).
+    :param files: ``(path, role)`` of every window file, also those without claims.
+    :param doc_sections: ``(line, label, heading text)`` of each doc section, in line order.
+    :param topic_paths: window files whose front matter names the topic (its name or a
+        category); with the heading path, the file name and a row's cells, this is where "the
+        topic is named around" a subject without a card (DESIGN.md §3).
+    :param title_citations: subject key -> ``(line, is list item or table row)`` of the doc
+        lines citing it by title only (:func:`kb.store.titles.cited_by_title`); the doc then holds
+        that subject (a node of its own on an item or row).
+    :param titles: ``(subject key, title)`` of papers known by title (:func:`kb.store.titles.known_titles`):
+        a window claim naming one by its whole title is about that paper.
+    :param at: the night's :class:`kb.facts.attributor.Attributor` (:func:`kb.facts.query.attributor`),
+        shared with the brief; else one is built from ``cards``, ``titles`` and the doc's headings.
+    :returns: :class:`DiffResult`, deterministic for the same inputs.
+    """
+    at = at if at is not None else Attributor(config, cards, titles, [title for _, _, title in doc_sections])
+    at.learn([*window_claims, *doc_claims])
+    cats = set(config.topic_categories(topic))
+    tol = config.tolerance
+    views = [at.view(c) for c in window_claims]
+    doc_views = [at.view(c) for c in doc_claims]
+    doc = _DocIndex(at, doc_views, doc_sections, title_citations or {}, tol)
+    typos = {m["cited"] for v in views for m in v.mismatches} - set(at.cards)
+    named = _TopicNames(topic, cats, topic_paths)
+
+    by_subject: dict[str, list[View]] = defaultdict(list)
+    for v in views:
+        for s in v.subjects:
+            if s not in typos:  # a suspected typo is listed once, beside the card it probably means
+                by_subject[s].append(v)
+    listed: dict[str, SubjectOut] = {}
+    for key, vs in by_subject.items():
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named)
+        if out is not None:
+            listed[key] = out
+
+    conflicts = _conflicts(views, doc, listed, tol)
+    for c in conflicts:
+        if "window" in c.against and c.subject in listed:
+            listed[c.subject].in_window_conflict = True
+    # support: any paper-fact of the KB (window files, cards of any date, the doc's 论文报告 lines)
+    support = [f for v in (*views, *doc_views) if v.claim.kind == "paper-fact" for f in v.facts]
+    for key in sorted(listed):
+        card = at.card_of(key)
+        if card is not None:
+            support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in at.view(c).facts)
+    secondhand = _secondhand_only(views, listed, support, tol)
+    rank = {o: i for i, o in enumerate(OUTCOMES)}
+    subjects = sorted(listed.values(), key=lambda s: (rank[s.outcome], s.key))
+    return DiffResult(
+        topic=topic,
+        window={"since": window.since_iso, "until": window.until_iso},
+        baseline=dict(baseline),
+        subjects=subjects,
+        conflicts=conflicts,
+        secondhand_only=secondhand,
+        sources_checked=_sources(views, listed, files),
+        id_mismatches=_mismatches(views),
+        counts={**{o: sum(1 for s in subjects if s.outcome == o) for o in OUTCOMES},
+                "numbers": len({(f.subject, f.raw, f.source) for v in views if v.claim.kind != "internal-rating"
+                                for f in v.facts if not f.is_date and f.subject in listed}),
+                "secondhand_only": len(secondhand)},
+    )
+
+
+#: Titles of a living doc's change-log sections (any case, contained in the title): a section
+#: so titled and its subsections record changes (``## §9 版本记录``), they do not state values of
+#: their own. The one list: lint KB105's default ``exclude_headings`` is this list.
+CHANGELOG_HEADINGS = ("版本记录", "版本历史", "changelog", "version history")
+
+
+def changelog_ranges(sections: Sequence[tuple[int, str, str]]) -> list[tuple[int, int]]:
+    """``(first line, last line)`` of the change-log sections of a doc (:data:`CHANGELOG_HEADINGS`)
+    and their subsections (labels under theirs: ``§9.1`` under ``§9``); the last section runs
+    to the end (``10**9``).
+
+    :param sections: ``(line, label, heading text)`` of each section, in line order."""
+    out: list[tuple[int, int]] = []
+    logs: list[str] = []
+    for i, (line, label, title) in enumerate(sections):
+        low = title.lower()
+        if any(h in low for h in CHANGELOG_HEADINGS) or any(label.startswith(x + ".") for x in logs if x):
+            logs.append(label)
+            out.append((line, sections[i + 1][0] - 1 if i + 1 < len(sections) else 10**9))
+    return out
+
+
+class _DocIndex:
+    """What the living doc says: subjects, node subjects, sections and facts per subject group.
+
+    The doc's value of a fact is cited where a section states it: a change-log section
+    (:func:`changelog_ranges`) restating a value that a body section states (same group, metric,
+    unit and value) cites that body line (``§3.2`` ``kvcache.md:59``, not ``§9 版本记录`` ``:92``),
+    its qualifier kept, so it compares as before; a value only the change log states stays
+    cited there (tester5's KB, issue 8)."""
+
+    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]],
+                 titled: Mapping[str, Sequence[tuple[int, bool]]], tol: float = 0.02) -> None:
+        self.at = at
+        self.mentioned: dict[str, list[str]] = defaultdict(list)
+        self.nodes: dict[str, list[str]] = defaultdict(list)
+        self.facts: dict[str, list[Fact]] = defaultdict(list)
+        lines = [line for line, _, _ in sections]
+        for _, label, title in sections:
+            for key in at.names_in(title):
+                _add(self.nodes[key], label)
+                _add(self.mentioned[key], label)
+        for v in views:
+            i = bisect_right(lines, v.claim.provenance.line) - 1
+            label = sections[i][1] if i >= 0 else ""
+            for key in (*v.subjects, *v.hosts):
+                _add(self.mentioned[key], label)
+            for key in v.leads:  # "- vLLM：…" is a node; "- 其他如 llama.cpp …" names it in passing
+                _add(self.nodes[key], label)
+            for f in v.facts:
+                self.facts[f.group].append(f)
+        logs = changelog_ranges(sections)
+        if logs:
+            for group, facts in self.facts.items():
+                self.facts[group] = _cite_body(facts, logs, tol)
+        for key, at_lines in titled.items():  # cited by title only
+            for line, item in at_lines:
+                i = bisect_right(lines, line) - 1
+                label = sections[i][1] if i >= 0 else ""
+                _add(self.mentioned[key], label)
+                if item:
+                    _add(self.nodes[key], label)
+        for index in (self.mentioned, self.nodes):
+            for key in list(index):
+                if at.group(key) != key:
+                    for label in index[key]:
+                        _add(index[at.group(key)], label)
+
+    def has(self, key: str) -> bool:
+        """True when the doc mentions ``key`` or a key of its group."""
+        return key in self.mentioned or self.at.group(key) in self.mentioned
+
+    def is_node(self, key: str) -> bool:
+        """True when ``key`` (or its group) heads a section, list item or table row."""
+        return bool(self.nodes.get(key) or self.nodes.get(self.at.group(key)))
+
+    def sections(self, key: str) -> list[str]:
+        """Section labels mentioning ``key``: node sections first, then the others."""
+        keys = (key, self.at.group(key))
+        return _uniq(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s)
+
+
+def _cite_body(facts: list[Fact], logs: Sequence[tuple[int, int]], tol: float) -> list[Fact]:
+    """``facts`` (one group's, of the doc) with each change-log fact that a body fact restates
+    (same metric, unit and value; the first by line) replaced by that body fact under the
+    change-log fact's qualifier (:class:`_DocIndex`)."""
+    def in_log(f: Fact) -> bool:
+        return any(a <= f.line <= b for a, b in logs)
+
+    body = sorted((f for f in facts if not in_log(f)), key=lambda f: f.line)
+    out = []
+    for f in facts:
+        twin = next((b for b in body if b.metric == f.metric and b.unit == f.unit and b.is_date == f.is_date
+                     and same_value(b, f, tol)), None) if in_log(f) else None
+        out.append(f if twin is None else replace(twin, qualifier=f.qualifier))
+    return out
+
+
+def _add(items: list[str], item: str) -> None:
+    if item not in items:
+        items.append(item)
+
+
+def _uniq(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+class _TopicNames:
+    """Whether the topic is named around a claim: its heading path, file name, the file's front
+    matter (``topic_paths``) or a cell of its table row (a direction column) names the topic or
+    one of its categories; ``-``, ``_`` and spaces alike, whole words, any case."""
+
+    def __init__(self, topic: str, cats: Iterable[str], topic_paths: Iterable[str]) -> None:
+        names = sorted({_fold(n) for n in (topic, *cats) if n.strip()}, key=len, reverse=True)
+        self._re = re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(n) for n in names) + r")(?![a-z0-9])")
+        self._paths = set(topic_paths)
+
+    def around(self, v: View) -> str | None:
+        """Where the topic is named for ``v``'s claim (``heading``, ``file``, ``front matter``,
+        ``row``), else None."""
+        p = v.claim.provenance
+        if any(self._re.search(_fold(h)) for h in p.heading):
+            return "heading"
+        if self._re.search(_fold(p.path.rsplit("/", 1)[-1])):
+            return "file"
+        if p.path in self._paths:
+            return "front matter"
+        if v.claim.unit == "table-row" and any(self._re.fullmatch(_fold(c.strip())) for c in v.claim.text.split(" | ")):
+            return "row"
+        return None
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"[-_\s]+", " ", text.lower()).strip()
+
+
+def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set[str],
+             window: Window, first_mention: Callable[[str], str | None], tol: float,
+             named: _TopicNames) -> SubjectOut | None:
+    """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
+    card = at.card_of(key)
+    facts = [f for v in vs for f in v.facts if f.subject == key]
+    claims = _uniq(v.claim.id for v in vs)
+    hint = _hint([v for v in vs if v.subjects[:1] == [key]])
+    base = dict(key=key, label=at.label(key), claims=claims, card=card.path if card else None)
+    if doc.has(key):
+        secs = doc.sections(key)
+        doc_facts = doc.facts.get(at.group(key), [])
+        clash = [f for fs in _by_path(facts).values() for f in _disjoint_from(fs, doc_facts, tol)]
+        if clash:
+            why = "same subject and metric, different value than the living doc: " + ", ".join(
+                _uniq(f"{f.metric} {f.raw}" for f in clash))
+            return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs,
+                              rule="doc-conflict", detail=", ".join(_uniq(f.raw for f in clash)))
+        # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
+        new = [f for f in facts if f.transition != "from" and not any(same_fact(f, d, tol) for d in doc_facts)]
+        if new:
+            why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
+            return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
+                              doc_sections=secs, new_values=_uniq(f.raw for f in new), rule="doc-new-values",
+                              detail=", ".join(_uniq(f.raw for f in new)))
+        if not doc.is_node(key):
+            return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), doc_sections=secs,
+                              reason="mentioned in the living doc only in passing, not a node of its own",
+                              rule="doc-in-passing")
+        return SubjectOut(**base, outcome="covered", section_hint=hint or _first(secs), doc_sections=secs,
+                          reason="in the living doc with every value the window states", rule="doc-covered")
+    in_cat = card is not None and card.category in cats
+    in_also = card is not None and bool(cats & set(card.also))
+    if card is not None and not in_cat and not in_also:
+        return None  # out of the topic: not listed
+    if card is not None and in_also and not in_cat:
+        return SubjectOut(**base, outcome="adjacent", section_hint=hint,
+                          reason=f"card's main category is {card.category}; the topic only under also",
+                          rule="card-also", detail=card.category or "")
+    first = first_mention(key)
+    if first is not None and first < window.since_iso:
+        return SubjectOut(**base, outcome="supplement", section_hint=hint,
+                          reason=f"first mentioned {first[:16]}, before the window", rule="mentioned-before",
+                          detail=first[:16].replace("T", " "))
+    if in_cat:
+        return SubjectOut(**base, outcome="net-new", section_hint=hint,
+                          reason=f"not in the living doc, first seen in the window, card category {card.category}",
+                          rule="card-category", detail=card.category or "")
+    where = next((w for v in vs if (w := named.around(v))), None) if card is None else None
+    if where is not None:
+        return SubjectOut(**base, outcome="net-new", section_hint=hint,
+                          reason=f"not in the living doc, first seen in the window, no card yet (topic named in its {where})",
+                          rule="no-card-on-topic", detail=where)
+    return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
+
+
+def _mismatches(views: Sequence[View]) -> list[MismatchOut]:
+    """Suspected typos, once per (name, card, cited id): the first claim that shows each."""
+    seen: dict[tuple[str, str, str], MismatchOut] = {}
+    for v in views:
+        for m in v.mismatches:
+            seen.setdefault((m["name"], m["card_subject"], m["cited"]), MismatchOut(**m))
+    return list(seen.values())
+
+
+def _first(items: Sequence[str]) -> str | None:
+    return items[0] if items else None
+
+
+def _hint(vs: Sequence[View]) -> str | None:
+    """Most frequent section hint among the subject's window claims (earliest on a tie)."""
+    hints = [v.hint for v in vs if v.hint]
+    if not hints:
+        return None
+    counts = Counter(hints)
+    best = max(counts.values())
+    return next(h for h in hints if counts[h] == best)
+
+
+def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
+    out: dict[str, list[Fact]] = defaultdict(list)
+    for f in facts:
+        out[f.path].append(f)
+    return out
+
+
+def _conflicts(views: Sequence[View], doc: _DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
+    """Conflicts against the doc and between window files, one record per subject/metric/qualifier."""
+    groups: dict[tuple[str, str, str], dict[str, Any]] = {}
+
+    def record(f: Fact, against: str, members: Iterable[tuple[Fact, str]]) -> None:
+        entry = groups.setdefault((f.subject, f.metric or "", f.qualifier or ""), {"against": set(), "members": []})
+        entry["against"].add(against)
+        entry["members"].extend(members)
+
+    by_subject: dict[str, list[Fact]] = defaultdict(list)
+    for v in views:
+        for f in v.facts:
+            if f.metric and f.subject in listed:
+                by_subject[f.subject].append(f)
+    for subject in sorted(by_subject):
+        paths = _by_path(by_subject[subject])
+        doc_facts = doc.facts.get(by_subject[subject][0].group, [])
+        doc_grouped = _Grouped(doc_facts)
+        grouped = {path: _Grouped(facts) for path, facts in paths.items()}
+        for path in sorted(paths):
+            for f in _disjoint_from(grouped[path], doc_grouped, tol):
+                record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if _comparable(f, d))])
+            for other in sorted(paths):
+                if other != path:
+                    for f in _disjoint_from(grouped[path], grouped[other], tol):
+                        record(f, "window", [(f, "window"), *((g, "window") for g in paths[other] if _comparable(f, g))])
+    out = []
+    for (subject, metric, qualifier), entry in sorted(groups.items()):
+        out.append(ConflictOut(subject=subject, metric=metric, qualifier=qualifier or None,
+                               against=sorted(entry["against"]), values=_value_groups(entry["members"], tol)))
+    return out
+
+
+def _value_groups(members: Sequence[tuple[Fact, str]], tol: float) -> list[ValueOut]:
+    """Cluster facts by value (within tolerance / at shared date precision), doc values first."""
+    clusters: list[list[tuple[Fact, str]]] = []
+    seen: set[tuple[str, str]] = set()
+    for f, origin in sorted(members, key=lambda m: (m[1] != "living-doc", m[0].path, m[0].line, m[0].raw)):
+        if (f.source, f.raw) in seen:
+            continue
+        seen.add((f.source, f.raw))
+        home = next((c for c in clusters if same_value(c[0][0], f, tol)), None)
+        if home is None:
+            clusters.append([(f, origin)])
+        else:
+            home.append((f, origin))
+    out = []
+    for c in clusters:
+        head = c[0][0]
+        out.append(ValueOut(raw=head.raw, value=head.value_out, high=head.high,
+                            kinds=sorted({f.kind for f, _ in c}), sources=_uniq(f.source for f, _ in c),
+                            origin=sorted({o for _, o in c})))
+    return out
+
+
+def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], support: Sequence[Fact],
+                     tol: float) -> list[SecondhandOut]:
+    """Numbers of secondhand claims about listed subjects that no paper-fact supports."""
+    by_group: dict[str, list[Fact]] = defaultdict(list)
+    for f in support:
+        by_group[f.group].append(f)
+    out: list[SecondhandOut] = []
+    seen: set[tuple[str, str, str]] = set()
+    for v in views:
+        if v.claim.kind != "secondhand":
+            continue
+        for f in v.facts:
+            if f.is_date or f.subject not in listed or (f.subject, f.raw, f.source) in seen:
+                continue
+            if any(same_fact(f, s, tol) for s in by_group.get(f.group, ())):
+                continue
+            seen.add((f.subject, f.raw, f.source))
+            out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id))
+    return out
+
+
+def _sources(views: Sequence[View], listed: Mapping[str, SubjectOut],
+             files: Sequence[tuple[str, str]] | None) -> list[SourceOut]:
+    """Every window file with its claim count and the outcomes of the subjects it speaks about."""
+    per: dict[str, SourceOut] = {}
+    for path, role in files or ():
+        per[path] = SourceOut(path=path, claims=0, role=role)
+    for v in views:
+        p = v.claim.provenance.path
+        src = per.setdefault(p, SourceOut(path=p, claims=0, role=v.claim.role))
+        src.claims += 1
+        keys = [s for s in v.subjects if s in listed]
+        for k in keys:
+            src.outcomes.setdefault(k, listed[k].outcome)
+        if not keys:
+            src.unlisted += 1
+    return [per[p] for p in sorted(per)]

@@ -1,0 +1,401 @@
+"""The nightly pipeline: open the KB, select the window, load the living doc and cards, run the diff.
+
+Only the window and the subjects in it are queried (indexes on ``claims.written_at``,
+``subjects.subject``, ``mentions.arxiv_id``), so the cost of a night does not grow with the
+KB. :func:`kb.brief.context.build_context` turns the result into what the templates render.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from kb.core import frontmatter
+from kb.core.claims import Claim, is_derived
+from kb.core.config import KbConfig, topic_name_problem
+from kb.core.errors import InputError, UsageError
+from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
+from kb.core.textio import Problem
+from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
+from kb.night.model import DiffResult
+from kb.night.rules import diff
+from kb.read.cards import Card
+from kb.read.livedoc import LazyParser, LivingDoc, baseline_for
+from kb.store.cards import load_cards
+from kb.store.titles import TitleIndex, cited_by_title, known_titles
+from kb.store.workspace import Kb
+
+SOURCE_ROLES = ("inbox", "card")
+
+
+@dataclass(slots=True)
+class WindowFile:
+    """A file written in the window (an inbox briefing or a card created then)."""
+
+    path: str
+    role: str
+    author: str | None
+    written_at: str | None
+    n_claims: int
+
+
+@dataclass(slots=True)
+class Night:
+    """Everything one night's diff and brief need.
+
+    :ivar claims: window claims by id (what the subjects' ``claims`` lists refer to).
+    :ivar density: ``claims`` and ``files`` of this window; ``previous``: claims per
+        earlier window of the same length (7 of them, newest first).
+    """
+
+    kb: Kb
+    topic: str
+    window: Window
+    doc: LivingDoc
+    result: DiffResult
+    claims: dict[str, Claim]
+    cards: dict[str, Card]
+    files: list[WindowFile]
+    previous: list[int] = field(default_factory=list)
+    attributor: Any = None
+    """The :class:`kb.facts.attributor.Attributor` the diff read the night with (the brief, the
+    relay notes and the source records read it again through the same one)."""
+
+
+def newest_inbox_night(kb: Kb, topic: str, now: datetime | None = None) -> date | None:
+    """The night holding the newest inbox file (the topic's own briefs aside), else None.
+
+    Files dated more than a day after ``now`` (a typo such as ``2062-07-31-…``) are passed
+    over, with a warning naming them, so one bad stamp does not pick a night decades away.
+    """
+    limit = (now or datetime.now(kb.config.tzinfo)) + timedelta(days=1)
+    future, newest = _newest_inbox(kb, topic, limit.isoformat())
+    for path in future:
+        kb.report.problems.append(Problem(path, 0, "dated in the future (a typo in its stamp or front matter?); "
+                                          "not used to pick tonight's window", "warning"))
+    return night_of(newest, kb.config) if newest else None
+
+
+_NEWEST_KEPT = 64
+"""How many of the newest inbox files :func:`_newest_inbox` keeps between runs."""
+
+
+def _newest_inbox(kb: Kb, topic: str, limit: str) -> tuple[list[str], str | None]:
+    """``(paths of inbox files dated after limit, by path; the newest written_at at or before
+    it, the topic's own briefs aside)``, read from the :data:`_NEWEST_KEPT` newest inbox files,
+    kept in the store between runs keyed by the files' write generation
+    (:meth:`kb.store.db.Store.files_stamp`): a KB of 10k inbox files is not scanned each night.
+    When the kept ones cannot answer (all of them dated after ``limit``, or all the topic's
+    own briefs), the files table is queried as before; own briefs are told apart by SQLite's
+    ``LIKE``, as that query does."""
+    db = kb.store.db
+    suffix = f"%{own_brief_suffix(topic)}"
+    rows = kb.store.kept("newest_inbox", [kb.store.files_stamp(), _NEWEST_KEPT], lambda: [list(r) for r in db.execute(
+        "SELECT written_at, path FROM files WHERE role='inbox' AND written_at IS NOT NULL "
+        "ORDER BY written_at DESC, path LIMIT ?", (_NEWEST_KEPT,))])
+    if len(rows) < _NEWEST_KEPT or rows[-1][0] <= limit:  # every inbox file after limit is among them
+        future = sorted(p for w, p in rows if w > limit)
+        for w, p in rows:
+            if w <= limit and db.execute("SELECT ? NOT LIKE ?", (p, suffix)).fetchone()[0]:
+                return future, w
+        if len(rows) < _NEWEST_KEPT:
+            return future, None
+    else:
+        future = [r[0] for r in db.execute(
+            "SELECT path FROM files WHERE role='inbox' AND written_at > ? ORDER BY path", (limit,))]
+    row = db.execute(
+        "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND written_at <= ? "
+        "AND path NOT LIKE ?", (limit, suffix)).fetchone()
+    return future, row[0] if row and row[0] else None
+
+
+def pick_window(kb: Kb, topic: str, *, since: str | None = None, until: str | None = None,
+                day: str | None = None, span: str | None = None) -> Window:
+    """The window of the options; with none, the night of the newest inbox day.
+
+    :raises UsageError: see :func:`kb.core.window.resolve_window`.
+    """
+    default = None if (since or until or day or span) else newest_inbox_night(kb, topic)
+    return resolve_window(kb.config, since=since, until=until, day=day, span=span, default_night=default)
+
+
+def check_topic_name(topic: str) -> None:
+    """:raises UsageError: ``topic`` is not a plain name (``../k``, ``a/b``, ``.hidden``): it
+    would name files outside ``organized/knowledge`` and ``inbox/<executor>``."""
+    problem = topic_name_problem(topic)
+    if problem:
+        raise UsageError(problem)
+
+
+def check_topic(kb: Kb, topic: str) -> None:
+    """:raises UsageError: ``topic`` is not a plain name (see :func:`check_topic_name`), or not
+    in ``kb.yaml`` and has no living document."""
+    check_topic_name(topic)
+    if topic in kb.config.topic_names() or (kb.root / doc_path(topic)).is_file():
+        return
+    known = ", ".join(kb.config.topic_names()) or "none"
+    raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")
+
+
+def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
+    """Inbox files and cards written in the window, by path (own briefs of the topic left out)."""
+    rows = kb.store.files_written(window.since_iso, window.until_iso, ("inbox", "card"))
+    return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
+
+
+_FRONT_TOPIC_KEYS = ("topic", "topics", "tags", "category", "categories", "direction", "方向")
+
+
+def topic_paths(kb: Kb, paths: list[str], names: list[str]) -> set[str]:
+    """Paths among ``paths`` whose front matter names one of ``names`` under a topic-like key
+    (topic, topics, tags, category, categories, direction, 方向); ``-``/``_``/space and case alike."""
+    def fold(x: object) -> str:
+        return " ".join(str(x).lower().replace("-", " ").replace("_", " ").split())
+
+    wanted = {fold(n) for n in names}
+    out: set[str] = set()
+    for path in paths:
+        row = kb.store.file(path)
+        if row is None:
+            continue
+        for key in _FRONT_TOPIC_KEYS:
+            value = row.front.get(key)
+            values = value if isinstance(value, (list, tuple)) else [value] if value is not None else []
+            if any(fold(v) in wanted for v in values):
+                out.add(path)
+                break
+    return out
+
+
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
+                        titles: list[tuple[str, str]] | None = None) -> dict[str, list[tuple[int, bool]]]:
+    """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
+
+    Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
+    (:func:`kb.store.titles.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
+    """
+    index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
+                            kb.config.diff.title_threshold)
+    front = doc.parsed.front_end if doc.front_present else 0
+    return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
+
+
+_ITEM_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+
+
+def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
+                 titles: list[tuple[str, str]]) -> list[Claim]:
+    """Claims for window lines that name a known paper only by its whole title (DESIGN.md §3:
+    "a paper cited by title only is still the same subject") and so gave the parser no anchor:
+    ``- Efficient Streaming Language Models with Attention Sinks is the reference …``.
+
+    Titles (:func:`kb.store.titles.known_titles`: cards, arXiv link texts, the arXiv cache) are known
+    only at diff time, so these claims are made here, for the window's files, and never stored
+    (a new card re-parses nothing). Their kind is decided as the parser decides it: an explicit
+    tag, a cue (:mod:`kb.extract.kinds`), else the file role's default.
+
+    The matcher of the titles (12+ characters) is kept in the store between runs
+    (:meth:`kb.store.db.Store.kept`, keyed by the titles and the matcher's code).
+
+    :returns: one claim per such line, not already a claim's line, with the titled papers as
+        subjects.
+    """
+    from kb.core.claims import Provenance, claim_id
+    from kb.core.textio import decode
+    from kb.extract.names import NameMatcher
+    from kb.facts.attributor import names_code
+
+    def build() -> list[Any]:
+        names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
+        built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
+        return built[0].state()
+
+    built: list[NameMatcher] = []  # kept between runs, keyed by the titles (a changed one builds it again)
+    state = kb.store.kept("title_names", [names_code(), titles], build)
+    matcher = built[0] if built else NameMatcher.from_state(state)
+    if not matcher:
+        return []
+    taken: dict[str, set[int]] = defaultdict(set)
+    for c in claims:
+        taken[c.provenance.path].update(range(c.provenance.line, c.provenance.end_line + 1))
+    cues = None  # the cue matcher, built at the first titled line (most nights have none: ~30 ms)
+    out: list[Claim] = []
+    for f in files:
+        if f.role != "inbox":
+            continue
+        try:
+            text = decode((kb.root / f.path).read_bytes(), f.path).text
+        except OSError:
+            continue
+        _, body = frontmatter.split(text, f.path)
+        fence = False
+        for no, line in enumerate(body.split("\n"), 1):
+            if line.lstrip().startswith(("```", "~~~")):
+                fence = not fence
+            if fence or no in taken[f.path] or line.lstrip().startswith(("#", "|", "<!--")):
+                continue
+            found = matcher.find(line)
+            if not found:
+                continue
+            from kb.extract.kinds import (  # at the first titled line: ~50 ms of regexes
+                CueMatcher,
+                explicit_tag,
+            )
+
+            plain = _ITEM_MARK_RE.sub("", line).replace("**", "").strip()
+            tag = explicit_tag(plain)
+            if tag is None and cues is None:
+                cues = CueMatcher({"secondhand": kb.config.cues.secondhand, "paper-fact": kb.config.cues.paper_fact,
+                                   "internal-rating": kb.config.cues.internal_rating})
+            cue = cues.match(plain) if tag is None else None  # type: ignore[union-attr]
+            kind, reason = (tag[0], f"tag:{tag[1]}") if tag else (cue[0], f"cue:{cue[1]}") if cue else (
+                "secondhand", "default:inbox")
+            out.append(Claim(id=claim_id(f.path, no, 0, plain), kind=kind, kind_reason=reason, text=plain,
+                             unit="list-item" if _ITEM_MARK_RE.match(line) else "sentence", role="inbox",
+                             subjects=list(dict.fromkeys(k for k, _, _ in found)),
+                             provenance=Provenance(path=f.path, line=no, end_line=no, author=f.author,
+                                                   written_at=f.written_at)))
+    return out
+
+
+def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
+    """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
+
+    def first(key: str) -> str | None:
+        found = kb.store.first_mention(key)
+        if found is not None and found < since:
+            return found
+        if key.startswith("arxiv:"):
+            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since) if m.written_at]
+            return min(earlier) if earlier else None
+        return None
+
+    return first
+
+
+def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WINDOWS) -> list[int]:
+    """Claims (inbox and cards, own briefs aside) in each of the ``nights`` earlier windows."""
+    step = window.until - window.since
+    start = window.since - nights * step
+    counts = [0] * nights
+    rows = kb.store.db.execute(  # one row per file and time: a night of 10k files, not 200k claims
+        "SELECT written_at, path, COUNT(*) FROM claims WHERE written_at >= ? AND written_at < ? "
+        "AND role IN ('inbox', 'card') GROUP BY written_at, path",
+        (start.isoformat(), window.since_iso),
+    )
+    from datetime import datetime
+
+    for written_at, path, n in rows:
+        if is_own_brief(path, topic):
+            continue
+        back = int((window.since - datetime.fromisoformat(written_at)) / step)
+        if 0 <= back < nights:
+            counts[back] += n
+    return counts
+
+
+def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
+    """Diff one window of ``topic`` against its living document.
+
+    :param held: a :class:`kb.history.timeline.Held` (``kb diff --as-of``): the baseline is the doc
+        version current then and only the cards created before then are known.
+    :raises InputError: the topic has no living document (names the path to create).
+    """
+    check_topic(kb, topic)
+    try:
+        doc = (baseline_for(kb.root, topic, LazyParser(kb.config), window.until, store=kb.store) if held is None
+               else held.doc(topic))  # type: ignore[attr-defined]
+        if doc is None:
+            raise FileNotFoundError(doc_path(topic))
+    except FileNotFoundError as exc:
+        raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
+                         doc_path(topic)) from exc
+    files = window_files(kb, window, topic)
+    claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
+              if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
+    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
+    cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]  # type: ignore[attr-defined]
+    titles = known_titles(kb.store, cards)
+    claims += title_claims(kb, files, claims, titles)
+    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
+    baseline = {
+        "path": doc.path, "version": doc.version,
+        "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
+    }
+    from kb.facts.query import attributor
+
+    at = attributor(kb, held, cards=cards, titles=titles, headings=[s.title for s in doc.sections])
+    result = diff(
+        claims, doc.claims, cards, kb.config, window, topic, baseline=baseline, at=at,
+        first_mention=first_mention_before(kb, window.since_iso),
+        card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
+        files=[(f.path, f.role) for f in files],
+        doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
+        topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
+        title_citations=doc_title_citations(kb, doc, cards, titles),
+        titles=titles,
+    )
+    result.notes.extend(doc.notes)
+    return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
+                 cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic),
+                 attributor=at)
+
+
+def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:
+    """Who runs the night, and where that came from: ``given`` (``--executor``), else
+    ``executor`` in kb.yaml, else the git user of the KB (``git config user.name`` run in
+    the KB root). Never the author of some file: the brief goes into ``inbox/<executor>/``,
+    and another analyst's folder must not be picked silently.
+
+    :returns: ``(name, source)``, source one of ``--executor``, ``kb.yaml``, ``git``.
+    :raises UsageError: an empty or non-plain name (it names a folder), or none of the three
+        is set (the message says how to set one).
+    """
+    import subprocess
+
+    from kb.core.config import executor_problem
+
+    for name, source in ((given, "--executor"), (config.executor, "kb.yaml")):
+        if name is not None:
+            problem = executor_problem(name)
+            if problem:
+                raise UsageError(f"{source if source == '--executor' else 'kb.yaml executor'} {problem}")
+            return name.strip(), source
+    try:
+        git = subprocess.run(["git", "-C", str(root), "config", "user.name"], capture_output=True, text=True,
+                             timeout=10)
+        name = git.stdout.strip() if git.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        name = ""
+    if name and executor_problem(name) is None:
+        return name, "git"
+    raise UsageError("who runs this night? give --executor NAME, or set `executor: NAME` in kb.yaml "
+                     "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
+
+
+def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
+    """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.brief.render`),
+    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
+    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
+    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
+    and in editors alike."""
+    import os
+
+    if setting.strip().lower() in ("none", "off", "false", ""):
+        return {"enabled": False}
+    if setting.strip().lower() != "relative":
+        return {"enabled": True, "base": setting.rstrip("/") + "/"}
+    if dest is None:
+        return {"enabled": True, "base": ""}
+    rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
+    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}
+
+
+def window_days(window: Window) -> list[date]:
+    """Local dates the window touches (for messages)."""
+    first, last = window.since.date(), (window.until - timedelta(microseconds=1)).date()
+    return [first + timedelta(days=n) for n in range((last - first).days + 1)]

@@ -1,0 +1,158 @@
+"""Paper cards: file names ``<card>-<YYMM>-<NNNNN>.md``, an index by arXiv id, and ``kb card new``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
+
+_NEW_NAME_RE = re.compile(r"(?P<no>\d+)-(?P<yymm>\d{4})-(?P<seq>\d{4,5})\.md")
+_OLD_NAME_RE = re.compile(r"(?P<no>\d+)-(?P<archive>[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?)-(?P<num>\d{7})\.md")
+_NO_RE = re.compile(r"(\d+)-")
+
+HEADINGS = {
+    "zh": ("论文", ("问题", "方法", "结果", "局限")),
+    "en": ("Paper", ("Problem", "Method", "Results", "Limitations")),
+}
+"""Body skeleton per language: the label of the paper link line and the four section headings."""
+"""Combining diacritics (U+0300–U+036F) dropped by :func:`normalize_title`; kana voicing
+marks (U+3099/U+309A) are outside this block and stay."""
+"""Shortest normalised title (characters) matched exactly: ``SnapKV`` yes, ``KV`` no."""
+"""Shortest normalised title matched fuzzily (shorter ones differ by a letter too easily)."""
+"""How many of a candidate's rarest title words pick the titles it is compared with."""
+
+
+def name_id(file_name: str) -> tuple[int | None, str | None]:
+    """``(card number, arXiv id)`` a card file name states; None for what it does not state.
+
+    ``681-2607-26627.md`` -> ``(681, "2607.26627")``; ``12-hep-th-9901001.md`` ->
+    ``(12, "hep-th/9901001")`` (DESIGN.md §1).
+    """
+    m = _NEW_NAME_RE.fullmatch(file_name)
+    if m:
+        return int(m["no"]), f"{m['yymm']}.{m['seq']}"
+    m = _OLD_NAME_RE.fullmatch(file_name)
+    if m:
+        return int(m["no"]), f"{m['archive']}/{m['num']}"
+    m = _NO_RE.match(file_name)
+    return (int(m.group(1)) if m else None), None
+
+
+def card_file_name(number: int, arxiv_id: str) -> str:
+    """The file name of card ``number`` for ``arxiv_id`` (no version), the inverse of :func:`name_id`."""
+    if "/" in arxiv_id:
+        archive, num = arxiv_id.split("/", 1)
+        return f"{number}-{archive}-{num}.md"
+    yymm, seq = arxiv_id.split(".", 1)
+    return f"{number}-{yymm}-{seq}.md"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One paper card (``organized/paper_cards/*.md``) as every command sees it.
+
+    Built only by :func:`card_from_row` from the store's ``files`` row (front matter as the
+    parser stored it, ``arxiv`` as written: DESIGN.md §1), so front matter is read in one
+    place. Attribute names are those the diff's ``Attributor`` uses.
+
+    :ivar key: subject key ``arxiv:<id>`` (no version) of front-matter ``arxiv``; None when
+        it is missing or not an arXiv id (such a card is never a subject).
+    :ivar path: KB-relative path.
+    :ivar title: front-matter ``title``, stripped; ``""`` when absent.
+    :ivar aliases: front-matter ``aliases`` (short names such as ``Bole``).
+    :ivar category: ``category`` (主分类); :ivar also: ``also`` (副分类).
+    :ivar created: the file's ``written_at`` (ISO, KB time zone): its ``created``, else its stamp.
+    :ivar number: front-matter ``card`` when an integer, else the file name's number.
+    :ivar arxiv_raw: front-matter ``arxiv`` as written; :ivar arxiv_id: its id (no version);
+        :ivar version: its version (the one the card was written from), else front-matter
+        ``arxiv_version`` (``2`` or ``v2``), None when neither names one.
+    :ivar name_number: / :ivar name_id: what the file name states (:func:`name_id`).
+    """
+
+    key: str | None
+    path: str
+    title: str = ""
+    aliases: tuple[str, ...] = ()
+    category: str | None = None
+    also: tuple[str, ...] = ()
+    created: str | None = None
+    number: int | None = None
+    arxiv_raw: str | None = None
+    arxiv_id: str | None = None
+    version: int | None = None
+    name_number: int | None = None
+    name_id: str | None = None
+
+    def names(self) -> list[str]:
+        """Title, the title before its colon (``Bole: …`` -> ``Bole``), and aliases."""
+        out = [self.title] if self.title else []
+        short = re.split(r"[:：]", self.title, maxsplit=1)[0].strip() if self.title else ""
+        if short and short != self.title:
+            out.append(short)
+        return out + list(self.aliases)
+
+
+_CARD_FIELDS = tuple(Card.__dataclass_fields__)
+"""The fields of :class:`Card` in order (how :func:`_kept_cards` writes a card)."""
+
+
+def _strs(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, (list, tuple)) else [value] if value not in (None, "") else []
+    return tuple(str(x).strip() for x in items if str(x).strip())
+
+
+def pinned_version(value: object) -> int | str | None:
+    """A card's ``arxiv_version`` front-matter value: the version as an int (``2``, ``"v2"``),
+    None when absent, else the value as text (not a version: the parser warns, naming the
+    line, and the card names no version)."""
+    if value is None:
+        return None
+    if isinstance(value, (int, str)) and not isinstance(value, bool):
+        text = str(value).strip().lower().removeprefix("v")
+        if text.isdigit() and int(text) > 0:
+            return int(text)
+    return str(value)[:40]
+
+
+def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card:
+    """The :class:`Card` of one stored card file: the one reader of card front matter.
+
+    :param path: KB-relative path (its file name gives ``name_number``/``name_id``).
+    :param front: front matter as stored (``arxiv`` as raw text, never a YAML float).
+    :param written_at: the store's ``written_at`` of the file.
+    """
+    name_number, nid = name_id(path.rsplit("/", 1)[-1])
+    raw = front.get("arxiv")
+    raw_text = str(raw).strip() if raw is not None and str(raw).strip() else None
+    arxiv_id = version = None
+    if raw_text:
+        try:
+            ref = parse_arxiv_id(raw_text)
+            arxiv_id, version = ref.id, ref.version
+        except InvalidArxivId:
+            pass
+    pinned = pinned_version(front.get("arxiv_version"))  # the version the card was written from
+    if arxiv_id and version is None and isinstance(pinned, int):
+        version = pinned
+    number = front.get("card")
+    title = front.get("title")
+    category = front.get("category")
+    return Card(
+        key=f"arxiv:{arxiv_id}" if arxiv_id else None,
+        path=path,
+        title=str(title).strip() if title is not None else "",
+        aliases=_strs(front.get("aliases")),
+        category=str(category).strip() if category not in (None, "") else None,
+        also=_strs(front.get("also")),
+        created=written_at,
+        number=number if isinstance(number, int) and not isinstance(number, bool) else name_number,
+        arxiv_raw=raw_text,
+        arxiv_id=arxiv_id,
+        version=version,
+        name_number=name_number,
+        name_id=nid,
+    )
+"""Positions in :data:`_CARD_FIELDS` of the tuple fields (``aliases``, ``also``): JSON gives them back as lists."""

@@ -1,0 +1,426 @@
+"""Living documents: front matter, ``§`` sections, the subjects and values they hold, history.
+
+A living document is ``organized/knowledge/<topic>.md`` (DESIGN.md §1) with front matter
+``topic``, ``version``, ``updated`` and optionally ``citations``; earlier versions live in
+``organized/knowledge/history/<topic>/v<N>.md`` or, failing that, in git history.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from kb.core import frontmatter
+from kb.core.claims import Claim, DateRef, Quantity
+from kb.core.parsed import Heading, ParsedFile
+from kb.core.paths import doc_path, history_dir, read_inside
+from kb.core.textio import Problem, decode
+from kb.extract.arxiv_ids import scan_arxiv
+from kb.extract.names import EntityMatcher
+from kb.extract.refs import find_dois, find_kb_paths, find_urls
+
+if TYPE_CHECKING:
+    from kb.core.config import KbConfig
+    from kb.read.parse import Parser
+
+_VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
+
+
+@dataclass(slots=True)
+class Section:
+    """One heading's section: from its line to the line before the next heading of any level.
+
+    ``number`` is the ``§`` number as written (``2.13``), or ``#<n>`` (position among all
+    headings, 1-based) for a heading without ``§`` — such headings are noted on the doc.
+    """
+
+    number: str
+    title: str
+    level: int
+    line: int
+    end_line: int
+    numbered: bool
+    heading_subjects: list[str] = field(default_factory=list)
+    subjects: list[str] = field(default_factory=list)
+    claims: list[Claim] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``§2.13`` for numbered sections, else the title."""
+        return f"§{self.number}" if self.numbered else self.title
+
+
+@dataclass(slots=True)
+class LivingDoc:
+    """A parsed living document.
+
+    :ivar version: front-matter ``version`` (int) or None when missing/invalid.
+    :ivar updated: front-matter ``updated`` as an aware datetime, or None.
+    :ivar citations: front-matter ``citations`` (int) or None.
+    :ivar notes: remarks such as headings without ``§`` numbered by position.
+    """
+
+    path: str
+    topic: str | None
+    version: int | None
+    updated: datetime | None
+    citations: int | None
+    front: dict[str, Any]
+    front_lines: dict[str, int]
+    front_present: bool
+    sections: list[Section]
+    claims: list[Claim]
+    headings: list[Heading]
+    parsed: ParsedFile
+    problems: list[Problem] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    text: str = ""
+
+    # -- lookups --------------------------------------------------------------------------------
+
+    def section_at(self, line: int) -> Section | None:
+        """The innermost section holding ``line`` (1-based), else None (text before any heading)."""
+        i = bisect_right([s.line for s in self.sections], line)
+        return self.sections[i - 1] if i and line <= self.sections[i - 1].end_line else None
+
+    def section(self, number: str) -> Section | None:
+        """The section numbered ``number`` (``2.13`` or ``§2.13``), else None."""
+        n = number.lstrip("§").strip()
+        return next((s for s in self.sections if s.numbered and s.number == n), None)
+
+    def subject_index(self) -> dict[str, list[Section]]:
+        """Subject key -> the sections that mention it (heading or body), in document order."""
+        index: dict[str, list[Section]] = {}
+        for s in self.sections:
+            for subj in s.subjects:
+                index.setdefault(subj, []).append(s)
+        return index
+
+    def has_subject(self, key: str) -> bool:
+        """True when the document mentions ``key`` anywhere."""
+        return any(key in s.subjects for s in self.sections) or any(key in c.subjects for c in self.claims)
+
+    def node_sections(self, key: str) -> list[Section]:
+        """Sections where ``key`` is a node of its own: named in the heading, or leading a
+        list item or table row (its first anchor), rather than mentioned in passing."""
+        out: list[Section] = []
+        for s in self.sections:
+            if key in s.heading_subjects or any(c.subjects[:1] == [key] and c.unit in ("list-item", "table-row")
+                                                for c in s.claims):
+                out.append(s)
+        return out
+
+    def values(self, key: str, metric: str | None = None) -> list[tuple[Quantity | DateRef, Claim]]:
+        """Quantities and dates the document states about ``key`` (of ``metric`` when given)."""
+        out: list[tuple[Quantity | DateRef, Claim]] = []
+        for c in self.claims:
+            for v in (*c.quantities, *c.dates):
+                subj = v.subject or (c.subjects[0] if c.subjects else None)
+                if subj != key and not (v.subject is None and key in c.subjects):
+                    continue
+                if metric is not None and v.metric != metric:
+                    continue
+                out.append((v, c))
+        return out
+
+    def body_text(self) -> str:
+        """The text with front-matter and fenced-code lines blanked (line numbers kept)."""
+        lines = self.text.split("\n")
+        end = self.parsed.front_end if self.front_present else 0
+        out = [""] * end
+        fence: str | None = None
+        for line in lines[end:]:
+            m = _FENCE_RE.match(line)
+            if fence is None and m:
+                fence = m.group(1)[0] * len(m.group(1))
+                out.append("")
+            elif fence is not None:
+                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                    fence = None
+                out.append("")
+            else:
+                out.append(line)
+        return "\n".join(out)
+
+    def cited_sources(self) -> set[str]:
+        """Distinct sources the body cites anywhere (see :func:`citations_of`)."""
+        return citations_of(self.body_text())
+
+
+_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ARXIV_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/", re.IGNORECASE)
+_DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
+
+
+class ParsedFiles(Protocol):
+    """What the living-doc readers need of the store (:class:`kb.store.db.Store`): the parser's
+    result for a file whose bytes it holds as they are, else None."""
+
+    def parsed_file(self, path: str, data: bytes, text: str) -> ParsedFile | None: ...
+
+
+def citations_of(text: str) -> set[str]:
+    """Distinct sources written in ``text`` — the one definition kb uses for "cited sources"
+    (KB109's count, ``kb diff --from/--to`` citations, the front-matter ``citations`` figure).
+
+    arXiv ids in any form count as ``arxiv:<id>`` (any version; an arxiv.org link is its id,
+    not a URL); DOIs as ``doi:<doi>`` (a doi.org link is its DOI); other http(s) URLs as
+    written, a trailing ``/`` ignored; KB paths (``inbox/…``, ``paper_cards/…``) as written.
+
+    :param text: any text; callers blank what must not count (front matter, fenced code).
+    :returns: source keys.
+    """
+    out: set[str] = {f"arxiv:{c.id}" for c in scan_arxiv(text) if c.id}
+    if "10." in text:
+        out.update(f"doi:{d}" for d, _, _ in find_dois(text))
+    for url, _, _ in find_urls(text):
+        if _ARXIV_URL_RE.match(url):
+            continue
+        m = _DOI_URL_RE.match(url)
+        out.add(f"doi:{m.group(1).lower()}" if m else url.rstrip("/"))
+    if "/" in text:
+        out.update(p for p, _, _ in find_kb_paths(text))
+    return out
+
+
+class LazyParser:
+    """A :class:`kb.read.parse.Parser` for ``config``, built at its first use: building one costs
+    ~30 ms and loads the Markdown parser and every extractor, which a living doc read back
+    from the store (:meth:`kb.store.db.Store.parsed_file`) does not need. Has the Parser's ``tz`` and
+    ``parse_text``."""
+
+    def __init__(self, config: KbConfig) -> None:
+        self.config = config
+        self.tz = config.tzinfo
+        self._parser: Parser | None = None
+
+    def parse_text(self, *args: Any, **kwargs: Any) -> ParsedFile:
+        if self._parser is None:
+            from kb.read.parse import Parser
+
+            self._parser = Parser(self.config)
+        return self._parser.parse_text(*args, **kwargs)
+
+
+def parse_living_doc(parser: Parser | LazyParser, path: str, data: bytes | str,
+                     aliases: EntityMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
+    """Parse a living document from bytes or text.
+
+    :param path: KB-relative path (for provenance and messages).
+    :param aliases: extra names -> subject keys (card titles and aliases) to find in the text.
+    :param store: an up-to-date store: when it holds this very file (:meth:`kb.store.db.Store.parsed_file`),
+        its parse is used and ``parser`` is not called.
+    :returns: :class:`LivingDoc`; problems (front matter, encoding) are collected, not raised.
+    """
+    parsed: ParsedFile | None = None
+    if isinstance(data, bytes):
+        dec = decode(data, path)
+        text, problems = dec.text, list(dec.problems)
+        if store is not None:
+            parsed = store.parsed_file(path, data, text)
+    else:
+        text, problems = data, []
+    if parsed is None:
+        parsed = parser.parse_text(path, text, problems)
+    total_lines = text.count("\n") + 1
+    sections: list[Section] = []
+    notes: list[str] = []
+    unnumbered = 0
+    for pos, h in enumerate(parsed.headings, 1):
+        if h.section:
+            number, numbered = h.section, True
+        else:
+            number, numbered = f"#{pos}", False
+            if h.level > 1:
+                unnumbered += 1
+        sections.append(Section(number, h.text, h.level, h.line, total_lines, numbered, list(h.subjects)))
+    for a, b in zip(sections, sections[1:]):
+        a.end_line = b.line - 1
+    if unnumbered:
+        notes.append(f"{path}: {unnumbered} heading(s) without a § number, numbered by position (#n)")
+    starts = [sec.line for sec in sections]
+    for c in parsed.claims:
+        i = bisect_right(starts, c.provenance.line)
+        if i:
+            sections[i - 1].claims.append(c)
+    for s in sections:
+        subj: list[str] = list(s.heading_subjects)
+        for c in s.claims:
+            subj.extend(c.subjects)
+            if aliases:
+                subj.extend(k for k, _, _ in aliases.find(c.text))
+        if aliases:
+            subj.extend(k for k, _, _ in aliases.find(s.title))
+        s.subjects = list(dict.fromkeys(subj))
+    front = parsed.front
+    return LivingDoc(
+        path=path,
+        topic=_str(front.get("topic")),
+        version=front.get("version") if isinstance(front.get("version"), int) and not isinstance(front.get("version"), bool) else None,
+        updated=_dt(front.get("updated"), parser),
+        citations=front.get("citations") if isinstance(front.get("citations"), int) else None,
+        front=front,
+        front_lines=dict(parsed.front_lines),
+        front_present=parsed.front_end > 0,
+        sections=sections,
+        claims=parsed.claims,
+        headings=parsed.headings,
+        parsed=parsed,
+        problems=parsed.problems,
+        notes=notes,
+        text=text,
+    )
+
+
+def _str(v: Any) -> str | None:
+    return str(v) if v is not None else None
+
+
+def _dt(v: Any, parser: Parser | LazyParser) -> datetime | None:
+    return frontmatter.as_datetime(v, parser.tz)
+
+
+def load_living_doc(root: Path, topic: str, parser: Parser | LazyParser, aliases: EntityMatcher | None = None,
+                    *, store: ParsedFiles | None = None) -> LivingDoc:
+    """The current living document of ``topic`` (from ``store`` when it holds the file as it is:
+    :func:`parse_living_doc`).
+
+    :raises FileNotFoundError: ``organized/knowledge/<topic>.md`` does not exist.
+    """
+    rel = doc_path(topic)
+    return parse_living_doc(parser, rel, read_inside(root, rel, what="living document"), aliases, store=store)
+
+
+def history_versions(root: Path, topic: str) -> dict[int, str]:
+    """Version number -> KB-relative path of each snapshot in ``history/<topic>/``."""
+    folder = root / history_dir(topic)
+    out: dict[int, str] = {}
+    if folder.is_dir():
+        for p in folder.iterdir():
+            m = _VERSION_FILE_RE.match(p.name)
+            if m:
+                out[int(m.group(1))] = p.relative_to(root).as_posix()
+    return dict(sorted(out.items()))
+
+
+def _git_doc_revisions(root: Path, topic: str) -> list[tuple[int, str]]:
+    """``(version, revision)`` of each commit touching the doc, oldest first (versions read
+    from the committed front matter); empty outside a git work tree or without git."""
+    rel = doc_path(topic)
+    try:
+        revs = subprocess.run(
+            ["git", "-C", str(root), "log", "--format=%H", "--", rel],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        return []
+    out: list[tuple[int, str]] = []
+    for rev in reversed(revs):
+        text = git_show(root, rev, rel)
+        if text is None:
+            continue
+        m = re.search(r"(?m)^version:\s*(\d+)\s*$", text[:2000])
+        if m:
+            out.append((int(m.group(1)), rev))
+    return out
+
+
+def git_versions(root: Path, topic: str) -> dict[int, str]:
+    """Version number -> git revision holding it as it was bumped in: the *first* commit in
+    which the doc has that version (later commits under the same number are the edits that
+    the next bump turns into the next version).
+
+    Empty when ``root`` is not in a git work tree or git is missing.
+    """
+    out: dict[int, str] = {}
+    for version, rev in _git_doc_revisions(root, topic):
+        out.setdefault(version, rev)
+    return out
+
+
+def git_first_revision(root: Path, topic: str, version: int) -> str | None:
+    """The first commit in which the topic's doc has ``version`` (see :func:`git_versions`), else None."""
+    return git_versions(root, topic).get(version)
+
+
+def git_show(root: Path, rev: str, rel: str, *, raw: bool = False) -> Any:
+    """A file's text at a git revision (its bytes with ``raw``), else None."""
+    try:
+        r = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{rel}"], capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if r.returncode != 0:
+        return None
+    return r.stdout if raw else r.stdout.decode("utf-8", errors="replace")
+
+
+def load_version(root: Path, topic: str, version: int, parser: Parser,
+                 aliases: EntityMatcher | None = None) -> LivingDoc:
+    """Version ``version`` of a topic's living doc: the current file, a history snapshot or git.
+
+    :raises LookupError: no such version anywhere; the message lists the versions found.
+    """
+    current = root / doc_path(topic)
+    if current.is_file():
+        doc = parse_living_doc(parser, doc_path(topic), read_inside(root, doc_path(topic), what="living document"),
+                               aliases)
+        if doc.version == version:
+            return doc
+    snaps = history_versions(root, topic)
+    if version in snaps:
+        return parse_living_doc(parser, snaps[version], read_inside(root, snaps[version], what="snapshot"), aliases)
+    revs = git_versions(root, topic)
+    if version in revs:
+        text = git_show(root, revs[version], doc_path(topic)) or ""
+        return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
+    known = sorted(set(snaps) | set(revs) | ({doc.version} if current.is_file() and doc.version else set()))
+    raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
+
+
+def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: datetime,
+                 aliases: EntityMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
+    """The living document as it stood at ``until`` (the end of a window): the current file
+    if it was updated before then, else the newest history snapshot that was, else (no such
+    snapshot) the newest version in git history that was (:func:`git_versions`: a version as
+    it was bumped in) — so a past night is diffed against the document of that night, not of
+    today. Git is asked only when no snapshot qualifies (it costs one ``git show`` per commit
+    of the doc).
+
+    The current file and history snapshots are read from ``store`` when it holds them as
+    they are (:meth:`kb.store.db.Store.parsed_file`).
+
+    :raises FileNotFoundError: the topic has no living document.
+    """
+    current = load_living_doc(root, topic, parser, aliases, store=store)
+    if current.version is None:
+        current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
+                             "add topic/version/updated")
+    if current.updated is None or current.updated < until:
+        return current
+    best: LivingDoc | None = None
+    for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
+        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases, store=store)
+        if snap.updated is not None and snap.updated < until:
+            best = snap
+            break
+    if best is None:
+        for version, rev in sorted(git_versions(root, topic).items(), reverse=True):
+            if version == current.version:
+                continue
+            old = parse_living_doc(parser, f"{doc_path(topic)}@{rev[:10]}", git_show(root, rev, doc_path(topic)) or "",
+                                   aliases)
+            if old.updated is not None and old.updated < until:
+                best = old
+                break
+    if best is None:
+        current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
+                             f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")
+        return current
+    best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
+                      f"{current.path} is now v{current.version}")
+    return best

@@ -1,0 +1,92 @@
+"""(moved from kb.read.cards)"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from kb.core.errors import ExitCode, KbError, UsageError
+from kb.core.paths import CARDS_DIR
+from kb.core.records import SourceRecord
+from kb.core.textio import write_atomic
+from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from kb.read.cards import HEADINGS, card_file_name
+from kb.store.cards import CardIndex, _q
+
+
+class PaperNotFound(KbError):
+    """arXiv has no paper with the id asked for (exit code 1, as a failed verification)."""
+
+    exit_code = ExitCode.FINDINGS
+
+
+def render_card(number: int, record: SourceRecord, *, asked_version: int | None, created: datetime,
+                lang: str = "zh", category: str | None = None) -> str:
+    """Text of a new card: front matter from arXiv metadata and an empty body skeleton.
+
+    :param asked_version: the version the user named; kept in ``arxiv`` (C01), else none.
+    :param created: aware local time of creation (``kb.yaml`` timezone), written to the second.
+    :param lang: ``zh`` (问题/方法/结果/局限) or ``en`` (Problem/Method/Results/Limitations).
+    :param category: the KB's main category; default the arXiv primary category.
+    """
+    label, headings = HEADINGS[lang]
+    arxiv = record.id + (f"v{asked_version}" if asked_version else "")
+    lines = [
+        "---",
+        f"card: {number}",
+        f"arxiv: {_q(arxiv)}",
+        f"title: {_q(record.title)}",
+        "authors: [" + ", ".join(_q(a) for a in record.authors) + "]",
+        f"category: {_q(category or record.primary_category)}",
+        f"created: {created.replace(microsecond=0).isoformat()}",
+        "---",
+        f"# {number} · {record.title}",
+        "",
+        f"{label}：https://arxiv.org/abs/{arxiv}" if lang == "zh" else f"{label}: https://arxiv.org/abs/{arxiv}",
+        "",
+    ]
+    for h in headings:
+        lines += [f"## {h}", "", ""]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, now: datetime,
+             lang: str = "zh", category: str | None = None) -> Path:
+    """Write ``organized/paper_cards/<max+1>-<YYMM>-<NNNNN>.md`` for one arXiv id; never overwrite.
+
+    :param root: the KB root.
+    :param index: the KB's cards (numbering, and a paper that already has a card).
+    :param ref_text: the id in any form :func:`~kb.extract.arxiv_ids.parse_arxiv_id` accepts.
+    :param record_for: ``callable(key) -> SourceRecord | None`` (cache, then arXiv); it raises
+        :class:`~kb.core.errors.SourceUnavailable` when arXiv is needed and unreachable (exit 3).
+    :param now: aware creation time in the KB's time zone.
+    :returns: the path written.
+    :raises UsageError: invalid id, unknown ``lang``, a card for the paper exists already, or
+        the target file exists (exit 2).
+    :raises PaperNotFound: arXiv has no such paper (exit 1).
+    """
+    if lang not in HEADINGS:
+        raise UsageError(f"--lang {lang!r}: expected one of {', '.join(HEADINGS)}")
+    try:
+        ref = parse_arxiv_id(ref_text)
+    except InvalidArxivId as exc:
+        raise UsageError(f"{ref_text!r} is not a valid arXiv id: {exc.reason}") from None
+    existing = index.by_front.get(ref.id) or index.by_name.get(ref.id)
+    if existing:
+        raise UsageError(f"{ref.id} already has a card: {existing[0].path}; not writing another")
+    key = ref.id + (f"v{ref.version}" if ref.version else "")
+    record = record_for(key)
+    if record is None:
+        raise PaperNotFound(f"arXiv has no paper {key}; check the id (kb verify {key})")
+    number = index.max_number() + 1
+    path = root / CARDS_DIR / card_file_name(number, ref.id)
+    text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
+    from kb.core.paths import write_target
+
+    write_target(root, path, what="card")
+    try:
+        write_atomic(path, text, overwrite=False)
+    except FileExistsError:
+        raise UsageError(f"{path.relative_to(root).as_posix()} exists; not overwritten") from None
+    return path
