@@ -629,12 +629,12 @@ def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, mon
         f"kb = open_kb(Path({str(demo_kb)!r})); print('reading', flush=True); time.sleep(3); "
         "print(len(list(kb.store.claims())))")], stdout=subprocess.PIPE, text=True)
     assert reader.stdout.readline().strip() == "reading"
-    monkeypatch.setattr(kb.store, "EMPTY_WAIT_S", 0.5)
+    monkeypatch.setattr(kb.store.db, "EMPTY_WAIT_S", 0.5)
     started = time.monotonic()
     with pytest.raises(InputError, match="another kb still reads the store"):
         Store(demo_kb, "another fingerprint")
     assert time.monotonic() - started >= 0.5
-    monkeypatch.setattr(kb.store, "EMPTY_WAIT_S", 30.0)
+    monkeypatch.setattr(kb.store.db, "EMPTY_WAIT_S", 30.0)
     store = Store(demo_kb, "another fingerprint")  # waits for the reader to end, then empties
     count = int(reader.stdout.readline())
     assert reader.wait() == 0 and count > 200  # the reader saw every claim
@@ -653,7 +653,7 @@ def test_first_mention_is_the_earliest_claim_about_the_subject(tmp_path) -> None
         (tmp_path / "inbox" / "jay" / f"{day}-note.md").write_text(text, encoding="utf-8")
     config = KbConfig(entities={"vLLM": [], "SGLang": []})
     ingest(tmp_path, config)
-    store = Store(tmp_path, __import__("kb.store.ingest").ingest.fingerprint(config))
+    store = Store(tmp_path, __import__("kb.store.ingest").store.ingest.fingerprint(config))
     assert store.first_mention("entity:vllm") == "2026-07-29T00:00:00+08:00"
     assert store.first_mention("entity:sglang") == "2026-07-31T00:00:00+08:00"
     assert store.first_mention("entity:tgi") is None

@@ -111,7 +111,8 @@ def violations(root: Path = SRC) -> list[str]:
         if path.name != "__init__.py" or lines > MAX_FACE:
             used = _used_names(tree)
             for node in tree.body:
-                if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                if isinstance(node, ast.ImportFrom) and node.module != "__future__" and not (
+                        stage == "cli" and (node.module or "").startswith("kb.cli")):  # (a command registers itself)
                     for a in node.names:
                         if (a.asname or a.name) not in used:
                             out.append(f"{where}:{node.lineno}: re-export of {a.asname or a.name}")
@@ -134,11 +135,11 @@ def test_the_house_keeps_its_rules() -> None:
 def test_a_planted_fault_is_reported(tmp_path: Path, file: str, planted: str, expected: str) -> None:
     root = tmp_path / "kb"
     shutil.copytree(SRC, root, ignore=shutil.ignore_patterns("__pycache__"))
-    assert not [v for v in violations(root) if v.startswith(file)]
+    before = set(violations(root))
     target = root / file
     target.write_text(target.read_text(encoding="utf-8") + "\n" + planted, encoding="utf-8")
-    found = [v for v in violations(root) if v.startswith(file)]
-    assert any(expected in v for v in found), found
+    found = [v for v in violations(root) if v not in before]
+    assert found and all(v.startswith(file) for v in found) and any(expected in v for v in found), found
 
 
 def test_a_long_module_is_reported(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.facts import attributor as attrib
+from kb.extract import subjects as attrib
 from kb.extract import kinds, quantities
 from kb.extract.kinds import BUILTIN_CUES, CueMatcher
 from kb.perf.literals import first_char_guard, literal_hint, required_literals

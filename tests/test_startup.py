@@ -87,9 +87,9 @@ def test_look_ups_build_nothing_they_do_not_use(tmp_path: Path) -> None:
     })
     probe = ("import sys\nsys.argv = ['kb', *{argv!r}]\nfrom kb.cli import main\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "import kb.read.cards, kb.extract.arxiv_ids\n"
+             "import kb.store.titles, kb.extract.arxiv_ids\n"
              "from kb.perf.lazyre import LazyPattern\n"
-             "lazy = [n for m, n in ((kb.read.cards, '_CJK_CHAR_RE'), (kb.extract.arxiv_ids, '_CTX_RE'))"
+             "lazy = [n for m, n in ((kb.store.titles, '_CJK_CHAR_RE'), (kb.extract.arxiv_ids, '_CTX_RE'))"
              " if isinstance(vars(m)[n], LazyPattern)]\n"
              "m = sys.modules.get('kb.extract.metrics')\n"
              "print('STATE', lazy, m is not None and 'DEFAULT_VOCAB' in vars(m), file=sys.__stderr__)\n")

@@ -38,7 +38,7 @@ def history_cmd(
 
     Values are the facts kb diff compares (numbers with a metric or unit, dates of a date
     metric; no plans, no disputed quotes), read through the same attribution as kb claims;
-    values that are the same (kb.facts.values) share a group. A doc line that names the metric
+    values that are the same (as kb diff compares them) share a group. A doc line that names the metric
     but gives no value (维护模式（日期待核）) is listed with no value. --plot draws one metric
     (a date metric on a date axis): pip install 'kb-e1brief[plot]'.
     Exit codes: 0 ok; 2 unknown subject, metric or topic, bad --plot, matplotlib missing.
