@@ -1,0 +1,7 @@
+"""Stage 0, speed machinery: what makes kb fast, kept apart from the rules it speeds up.
+
+GC pauses (:mod:`kb.perf.gc`), regexes compiled on first use (:mod:`kb.perf.lazyre`), a
+regex's first-character guard (:mod:`kb.perf.literals`), model builders without validation
+(:mod:`kb.perf.models`) and the one digest of kb's own code (:mod:`kb.perf.digest`). Nothing
+here knows a claim, a KB or a command; every other stage may use it.
+"""
