@@ -147,3 +147,58 @@ def test_a_long_module_is_reported(tmp_path: Path) -> None:
     (root / "core").mkdir(parents=True)
     (root / "core" / "long.py").write_text("x = 1\n" * (MAX_LINES + 1), encoding="utf-8")
     assert violations(root) == [f"core/long.py:1: {MAX_LINES + 1} lines (at most {MAX_LINES})"]
+
+
+DECISIONS = SRC.parents[1] / "docs" / "decisions.md"
+
+
+def _top_level_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+    return names
+
+
+def decision_homes(text: str) -> list[tuple[str, list[str], list[str]]]:
+    """``(decision, modules, names)`` per row of docs/decisions.md's table: the ``kb.…`` modules and
+    the other code names of its "the one place" cell."""
+    import re
+
+    rows = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("decision", "---"):
+            continue
+        codes = re.findall(r"`([^`]+)`", cells[1])
+        modules = [c for c in codes if c.startswith("kb.")]
+        names = [re.split(r"[.(]", c)[0] for c in codes if not c.startswith("kb.")]
+        rows.append((cells[0], modules, [n for n in names if n.isidentifier()]))
+    return rows
+
+
+def test_each_decision_has_one_home_and_no_second_definition() -> None:
+    """docs/decisions.md names the one module of each decision; each name it gives is defined
+    at the top level of one of those modules and of no other module of kb."""
+    defined: dict[str, list[str]] = {}
+    for path in SRC.rglob("*.py"):
+        for name in _top_level_names(path):
+            defined.setdefault(name, []).append(_module(path, SRC))
+    rows = decision_homes(DECISIONS.read_text(encoding="utf-8"))
+    assert len(rows) >= 15
+    problems = []
+    for decision, modules, names in rows:
+        assert modules, f"{decision}: names no module"
+        for m in modules:
+            assert (SRC.parent / (m.replace(".", "/") + ".py")).is_file() or (
+                SRC.parent / m.replace(".", "/") / "__init__.py").is_file(), f"{decision}: no module {m}"
+        for name in names:
+            homes = sorted(defined.get(name, []))
+            if not homes or not set(homes) & set(modules):
+                problems.append(f"{decision[:40]}: {name} is not defined in {modules} (found in {homes})")
+            elif len(homes) > 1:
+                problems.append(f"{decision[:40]}: {name} is defined in {homes}")
+    assert problems == []
