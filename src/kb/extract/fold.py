@@ -44,7 +44,7 @@ def lower_same_length(norm: str) -> str:
     cue matcher and the mood finder in turn (the same string object), and is lowered once.
 
     :param norm: text (usually folded by :func:`normalise`).
-    :returns: a string of the same length, for :attr:`MetricVocab.pattern`.
+    :returns: a string of the same length, for :attr:`kb.extract.metrics.MetricVocab.pattern`.
     """
     global _LOWERED
     last = _LOWERED

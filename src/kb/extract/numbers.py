@@ -78,7 +78,7 @@ def _fold(text: str) -> str:
     """``text`` folded as the rules below read it, in one pass, offsets kept: a full-width
     comma after anything but a full-width digit ends a clause (``；``: ``3.1 → 4.4，1.38×`` is
     not "4.4,1"), between full-width digits it stays a thousands separator (``１，３００万``);
-    then :func:`~kb.extract.metrics.normalise`."""
+    then :func:`~kb.extract.fold.normalise`."""
     if text.isascii():
         return text
     return _FOLD_RE.sub(_fold_one, text)

@@ -71,9 +71,9 @@ def find_quantities(
       and one unit written on either end (:func:`_is_transition`: ``3.1 → 4.4 个 token``, ``从 120
       降到 80 ms``, ``from 73.97% to 80.14%``, ``raises … from 3.1 to 4.4 tokens``);
     * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿``, ``400
-      million`` (see :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
-      noun in ``25+ engines`` is not kept: it is not a condition, so not a qualifier);
-      ``15%+`` keeps unit ``%``;
+      million`` (see :func:`~kb.extract.numbers.parse_number`); ``1,918`` → 1918; ``25+`` → 25
+      unit ``+`` (at least; the counted noun in ``25+ engines`` is not kept: it is not a
+      condition, so not a qualifier); ``15%+`` keeps unit ``%``;
     * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
       ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
       ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
@@ -223,7 +223,7 @@ def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
     """Mark the two ends of every change A → B (:func:`_is_transition`: ``从 2.1% 降到 0.4%``,
     ``3.1 → 4.4``, ``from 90 ms in 2024 to 35 ms``) ``from`` and ``to``: adjacent quantities of
     one unit and at most one metric; the metric word stands once, and both ends have it. Then a
-    number of a metric counted in one unit (:data:`~kb.extract.metrics.METRIC_UNITS`) written
+    number of a metric counted in one unit (:data:`~kb.extract.vocab.metrics.METRIC_UNITS`) written
     without one gets it."""
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
