@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.extract import kinds, numbers, qualifiers, subjects
+from kb.extract import kinds, number_words, numbers, qualifiers, subjects
 from kb.extract.metrics import METRIC_COLUMN_HEADERS, MetricVocab
 from kb.extract.vocab import units as vocab_units
 
@@ -50,6 +50,12 @@ NOW = {
     "kinds._MOOD_PLAIN": lambda: _rx(kinds._MOOD_PLAIN),
     "kinds.CueMatcher": lambda: _cue_key(kinds.CueMatcher({"secondhand": ["我们听说"]})._re.pattern),
     "numbers._QTY_RE": lambda: _rx(numbers._QTY_RE),
+    "number_words._DECREASE_WORD": lambda: _rx(number_words._DECREASE_WORD),
+    "number_words._NEUTRAL_GAP": lambda: _rx(number_words._NEUTRAL_GAP),
+    "number_words._DECREASE_AFTER": lambda: _rx(number_words._DECREASE_AFTER),
+    "number_words._METRIC_MODIFIERS": lambda: _rx(number_words._METRIC_MODIFIERS),
+    "number_words._CHANGE_BEFORE": lambda: _rx(number_words._CHANGE_BEFORE),
+    "number_words._REF_BEFORE": lambda: _rx(number_words._REF_BEFORE),
     "numbers._UNIT": lambda: numbers._UNIT,
     "numbers._PARSE_RE": lambda: _rx(numbers._PARSE_RE),
     "numbers._UNIT_OF": lambda: [list(kv) for kv in sorted(numbers._UNIT_OF.items())],

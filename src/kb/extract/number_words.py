@@ -2,7 +2,7 @@
 figure or table number before it (``Fig. 7``, ``表 2``), a decrease word that makes a
 percentage negative (``下降 0.27``), a change A → B (``从 3.1 提到 4.4``), a product name before
 it (``RTX 5090``). Rules over text folded by :func:`kb.extract.numbers._fold`, used by
-:func:`kb.extract.quantities.find_quantities`.
+:func:`kb.extract.quantities.find_quantities`; the words are data in :mod:`kb.extract.vocab.quantities`.
 """
 
 from __future__ import annotations
@@ -12,6 +12,19 @@ import re
 from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
+from kb.extract.vocab.quantities import (
+    CHANGE_WORDS_EN,
+    CHANGE_WORDS_ZH,
+    DECREASE_AFTER_WORDS,
+    DECREASE_WORDS_EN,
+    DECREASE_WORDS_ZH,
+    METRIC_MODIFIERS_EN,
+    METRIC_MODIFIERS_ZH,
+    NEUTRAL_WORDS_EN,
+    NEUTRAL_WORDS_ZH,
+    REF_WORDS_EN,
+    REF_WORDS_ZH,
+)
 from kb.perf.literals import literal_hint
 
 # An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
@@ -31,29 +44,24 @@ def _may_follow_name(norm: str, s: int) -> bool:
 
 
 _DECREASE_WORD = re.compile(
-    r"下降|降低|减少|缩短|减小"
-    r"|(?<![A-Za-z])(?:drop(?:s|ped)?|decrease[sd]?|reduce[sd]?|reduction|lower(?:s|ed)?|down|cut(?:s)?)(?![A-Za-z])",
+    "|".join(DECREASE_WORDS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(DECREASE_WORDS_EN) + r")(?![A-Za-z])",
     re.IGNORECASE,
 )
 # What may follow a decrease word before the number (besides one metric phrase): no increase
 # word, no 至/到/"to" (下降到 30% is a level, not a change).
 _NEUTRAL_GAP = re.compile(
-    r"(?:[\s*_~≈:=]|约为|约|仅|了|高达|达|超过|近|平均|均|分别为|分别"
-    r"|(?<![A-Za-z])(?:by|of|about|around|approx\.?|approximately|only|just|nearly|over)(?![A-Za-z]))*+",
+    r"(?:[\s*_~≈:=]|" + "|".join(NEUTRAL_WORDS_ZH)
+    + r"|(?<![A-Za-z])(?:" + "|".join(NEUTRAL_WORDS_EN) + r")(?![A-Za-z]))*+",
     re.IGNORECASE,
 )
-_DECREASE_AFTER = re.compile(
-    r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE
-)
+_DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:" + "|".join(DECREASE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 _DECREASE_LOOKBACK = 56
 # Words that qualify a metric phrase between a decrease word and its number ("reduces decoding
 # latency by 20%", "cuts the end-to-end TTFT by 27%", "降低解码延迟 20%"): passed over like
 # neutral words. Set-up and stage words only: never a verb, so "reduces memory and raises
 # throughput by 20%" stays an increase.
 _METRIC_MODIFIERS = re.compile(
-    r"解码|推理|预填充|端到端|首\s*token|尾部"
-    r"|(?<![A-Za-z])(?:the|its|their|mean|median|average|avg|overall|end-to-end|e2e|decoding|decode|prefill"
-    r"|first-token|per-token|tail|inference|serving|generation)(?![A-Za-z-])",
+    "|".join(METRIC_MODIFIERS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(METRIC_MODIFIERS_EN) + r")(?![A-Za-z-])",
     re.IGNORECASE,
 )
 _PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
@@ -64,11 +72,8 @@ _FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
 # A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
 # 400 million to 8B parameters" a range.
 _CHANGE_BEFORE = re.compile(
-    r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|改善|变化"
-    r"|(?<![A-Za-z])(?:rais(?:e[sd]?|ing)|increas(?:e[sd]?|ing)|improv(?:e[sd]?|ing|ement)|boost(?:s|ed)?|lift(?:s|ed)?"
-    r"|grow(?:s|n)?|grew|rise[sn]?|rising|rose|jump(?:s|ed)?|climb(?:s|ed)?|cut(?:s|ting)?|reduc(?:e[sd]?|ing|tion)"
-    r"|lower(?:s|ed)?|drop(?:s|ped)?|decreas(?:e[sd]?|ing)|fall(?:s|en)?|fell|shr[iau]nk(?:s)?|shorten(?:s|ed)?"
-    r"|change[sd]?|went|goes|gain(?:s|ed)?)(?![A-Za-z]))[^,，;；。!?！？:：|()\n]{0,48}$",
+    "(?:" + "|".join(CHANGE_WORDS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(CHANGE_WORDS_EN) + r")(?![A-Za-z]))"
+    r"[^,，;；。!?！？:：|()\n]{0,48}$",
     re.IGNORECASE,
 )
 #: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
@@ -97,9 +102,7 @@ def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
 
 # A figure, table, section, equation or step number, and what is before a list number.
 _REF_BEFORE = re.compile(
-    r"(?:(?<![A-Za-z])(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eqs?|equations?|alg(?:orithm)?s?|appendix|"
-    r"steps?|chapters?|ch|thm|theorem|lemma|def(?:inition)?|ref|no|item|page|p|pp|line)\.?"
-    r"|[表图式节]|步骤|公式|附录|章)[ \t]*[(\[]?$",
+    r"(?:(?<![A-Za-z])(?:" + "|".join(REF_WORDS_EN) + r")\.?|" + "|".join(REF_WORDS_ZH) + r")[ \t]*[(\[]?$",
     re.IGNORECASE,
 )
 # Bounds written before the number (directly, with spaces or emphasis between) and after it.
