@@ -13,7 +13,7 @@ from kb.read.cards import Card, card_from_row
 from kb.night.model import DiffResult
 from kb.night.rules import diff
 from kb.extract.arxiv_ids import find_arxiv
-from kb.extract.names import EntityMatcher
+from kb.extract.names import NameMatcher, entity_names
 from kb.core.window import night_window
 
 CFG = KbConfig(
@@ -51,7 +51,7 @@ def C(text: str, *, path: str = INBOX, line: int = 1, kind: str = "secondhand", 
     role = "card" if "paper_cards" in path else "living-doc" if path == DOC else "inbox"
     refs = find_arxiv(text)
     if subjects is None:
-        subjects = list(dict.fromkeys([r.key for r in refs] + [k for k, _, _ in EntityMatcher(CFG.entities).find(text)]))
+        subjects = list(dict.fromkeys([r.key for r in refs] + [k for k, _, _ in NameMatcher(entity_names(CFG)).find(text)]))
     quantities = []
     for raw, value, unit_, metric, *qual in q:
         start = text.index(raw)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from kb.extract.metrics import BUILTIN_METRICS, DATE_METRICS, DEFAULT_VOCAB, MetricVocab, lower_same_length, normalise
+from kb.extract.fold import lower_same_length, normalise
+from kb.extract.metrics import DEFAULT_VOCAB, MetricVocab
+from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS
 
 REQUIRED = {
     "throughput": ["吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"],
@@ -274,7 +276,8 @@ def test_setup_sizes(text: str, number: str, unit: str | None, expected: str | N
 
 
 def test_setup_metrics_and_tokens() -> None:
-    from kb.extract.metrics import SETUP_METRICS, SIZE_METRICS, setup_token
+    from kb.extract.metrics import SETUP_METRICS, SIZE_METRICS
+    from kb.extract.qualifiers import setup_token
 
     assert SIZE_METRICS == {"params", "context_length", "batch_size", "gpu_count"}
     assert SETUP_METRICS == SIZE_METRICS | {"concurrency"}

@@ -9,7 +9,8 @@ import pytest
 
 from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab
-from kb.extract.quantities import find_quantities, parse_number
+from kb.extract.numbers import parse_number
+from kb.extract.quantities import find_quantities
 
 SEEDS = sorted(Path("/work/shared/seeds").glob("*.txt"))
 
@@ -451,7 +452,7 @@ def test_c22_ratio_in_chinese_numerals_gets_its_metric() -> None:
     assert q.metric == "throughput"
 
 
-# Issue 9: a change A → B is one shape, decided in one place (kb.extract.quantities._is_transition):
+# Issue 9: a change A → B is one shape, decided in one place (kb.extract.number_words._is_transition):
 # two quantities, ``from`` A and ``to`` B, one metric and one unit, whichever end they are written on.
 # text -> [(raw, value, unit, metric, bound, transition)]
 ACC = [("3.1", 3.1, "tokens", "acceptance_length", None, "from")]
@@ -459,7 +460,7 @@ TRANSITIONS = [
     # zh prose: the unit on the second end only, the metric before 从
     ("宽松阈值把平均接受长度从 3.1 提到 4.4 个 token，端到端 1.38×。",
      [*ACC, ("4.4 个 token", 4.4, "tokens", "acceptance_length", None, "to"), ("1.38×", 1.38, "×", None, None, None)]),
-    # a table cell, an arrow, no unit: acceptance length is counted in tokens (kb.extract.metrics.METRIC_UNITS);
+    # a table cell, an arrow, no unit: acceptance length is counted in tokens (kb.extract.vocab.metrics.METRIC_UNITS);
     # a full-width comma ends the clause, it joins no digits ("4.4，1.38" is not 4.4 and 1.38)
     ("1 | 681：接受长度 3.1 → 4.4，1.38× | 论文事实 | paper_cards/681-2607-26627.md",
      [*ACC, ("4.4", 4.4, "tokens", "acceptance_length", None, "to"), ("1.38×", 1.38, "×", None, None, None)]),
@@ -529,7 +530,7 @@ def test_a_ratio_gets_the_same_metric_in_zh_and_en(zh: str, en: str, metric: str
     ("plain ascii, 1,300", "plain ascii, 1,300"),
 ])
 def test_one_fold_pass_is_the_comma_rule_then_normalise(text: str, folded: str) -> None:
-    from kb.extract.quantities import _fold
+    from kb.extract.numbers import _fold
     assert _fold(text) == folded
     assert len(_fold(text)) == len(text)  # offsets kept
 
@@ -566,7 +567,8 @@ def test_case_insensitive_units_start_with_a_letter() -> None:
     must start with an ASCII letter, and each is still read whatever its case."""
     import re
 
-    from kb.extract.quantities import _ASCII_UNITS_CI, _unit_of
+    from kb.extract.numbers import _unit_of
+    from kb.extract.vocab.units import ASCII_UNITS_CI as _ASCII_UNITS_CI
 
     assert all(re.fullmatch("(?i:[a-z])", form[0]) for form in _ASCII_UNITS_CI)
     assert [(q.raw, q.unit) for q in find_quantities("3 PP, 2.5 Tok/S, 7 GiB, 4 HOURS, 9 p.p. and 5 Lines")] == [

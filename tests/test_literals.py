@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from kb.extract import subjects as attrib
-from kb.extract import kinds, quantities
-from kb.extract.kinds import BUILTIN_CUES, CueMatcher
+from kb.extract import kinds, number_words, subjects
+from kb.extract.kinds import CueMatcher
+from kb.extract.vocab.kinds import BUILTIN_CUES
 from kb.perf.literals import first_char_guard, literal_hint, required_literals
-from kb.extract.metrics import lower_same_length
+from kb.extract.fold import lower_same_length
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ def _corpus() -> list[str]:
 
 def test_hints_of_the_extractors_never_miss_a_match() -> None:
     cm = CueMatcher({"secondhand": ["我们听说"]})
-    cases = [(kinds._MOOD_RE, True), (cm._re, True), (quantities._BOUND_BEFORE, False)]
+    cases = [(kinds._MOOD_RE, True), (cm._re, True), (number_words._BOUND_BEFORE, False)]
     texts = _corpus()
     for pattern, lower in cases:
         hint = literal_hint([pattern])
@@ -87,7 +87,7 @@ def test_hints_of_the_extractors_never_miss_a_match() -> None:
 
 @pytest.mark.parametrize(("fast", "plain", "alphabet"), [
     (kinds._INTERNAL_ID_RE, r"(?<![A-Za-z0-9])[CQO]\d{2,4}(?![A-Za-z0-9])", "CQOc0123456789 x-_é中"),
-    (quantities._NAME_BEFORE, r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$", "AB1_. \tx9中Z"),
+    (number_words._NAME_BEFORE, r"(?<![A-Za-z0-9_])([A-Z]{2,})[ \t]$", "AB1_. \tx9中Z"),
     (__import__("kb.extract.metrics", fromlist=["_FREE_DIGIT"])._FREE_DIGIT, r"(?<![A-Za-z0-9_.])\d", "a1._ 9中"),
 ])
 def test_lookbehind_after_the_first_character_matches_the_same(fast: re.Pattern[str], plain: str, alphabet: str) -> None:
@@ -118,18 +118,18 @@ def test_quick_checks_before_bound_and_figure_searches_never_skip_a_match() -> N
     # _bound and the figure-number rule look at the last character before a number first
     rnd = random.Random(7)
     hits = [0, 0]
-    checks = ((quantities._BOUND_BEFORE, quantities._BOUND_LOOKBACK, " \t*_", quantities._may_end_bound),
-              (quantities._REF_BEFORE, 12, " \t([.", quantities._may_end_ref))
+    checks = ((number_words._BOUND_BEFORE, number_words._BOUND_LOOKBACK, " \t*_", number_words._may_end_bound),
+              (number_words._REF_BEFORE, 12, " \t([.", number_words._may_end_ref))
     for _ in range(40000):
         s = "".join(rnd.choice(_BOUND_AND_REF_WORDS) for _ in range(rnd.randint(0, 5)))
         for k, (pattern, back, skip, may_end) in enumerate(checks):
             lo = max(0, len(s) - back)
             if pattern.search(s, lo, len(s)):
                 hits[k] += 1
-                assert may_end(quantities._last_char(s, lo, len(s), skip)), repr(s)
+                assert may_end(number_words._last_char(s, lo, len(s), skip)), repr(s)
     assert min(hits) > 1000
-    assert not quantities._may_end_bound(quantities._last_char("吞吐 ", 0, 3, " \t*_"))
-    assert quantities._may_end_ref(quantities._last_char("Table (", 0, 7, " \t([."))
+    assert not number_words._may_end_bound(number_words._last_char("吞吐 ", 0, 3, " \t*_"))
+    assert number_words._may_end_ref(number_words._last_char("Table (", 0, 7, " \t([."))
 
 
 @pytest.mark.parametrize(("pattern", "guard"), [
@@ -159,7 +159,7 @@ def test_first_char_guard_of_a_case_insensitive_pattern_folds_case_as_its_litera
     # (the guard's class never leaves out a place where the pattern could start)
     every = "".join(map(chr, range(0x110000)))
     firsts = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZµ") | {
-        c for p in (attrib.HOST_BEFORE_RE, quantities._DECREASE_WORD) for c in first_char_guard(p).pattern[4:]
+        c for p in (subjects.HOST_BEFORE_RE, number_words._DECREASE_WORD) for c in first_char_guard(p).pattern[4:]
         .split("]")[0]}
     for c in sorted(firsts):
         lit = {m.group() for m in re.finditer(re.escape(c), every, re.IGNORECASE)}
@@ -171,8 +171,8 @@ def test_first_char_guard_finds_the_same_matches() -> None:
     cue_plain = re.match(r"\(\?=\[[^\]]*\]\)\(\?:(.*)\)$", cm._re.pattern, re.DOTALL)
     assert cue_plain is not None
     cases = [(kinds._MOOD_RE, kinds._MOOD_PLAIN), (cm._re, re.compile(cue_plain.group(1))),
-             (attrib._HOST_BEFORE_SEARCH, attrib.HOST_BEFORE_RE),
-             (first_char_guard(quantities._DECREASE_WORD), quantities._DECREASE_WORD)]
+             (subjects._HOST_BEFORE_SEARCH, subjects.HOST_BEFORE_RE),
+             (first_char_guard(number_words._DECREASE_WORD), number_words._DECREASE_WORD)]
     corpus = _corpus()
     texts = [lower_same_length(t) for t in corpus] + corpus + [  # host words end the text before a name
         t + " " + w for t in corpus[:200] for w in ("Compared To the", "BASELINE", "over ", "ſtock", "Outperforms",

@@ -12,8 +12,8 @@ import pytest
 
 from kb.core.config import KbConfig
 from kb.extract.subjects import Anchor, Owners, _clause_marks, clause_bounds
-from kb.extract.qualifiers import Qualifiers, _conditions, _norm_qual
-from kb.extract.metrics import SETUP_METRICS, setup_token
+from kb.extract.qualifiers import Qualifiers, _conditions, _norm_qual, setup_token
+from kb.extract.metrics import SETUP_METRICS
 from kb.read.parse import Parser
 
 

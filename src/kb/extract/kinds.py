@@ -1,4 +1,6 @@
-"""Claim-kind signals: explicit tags, kind-column values and zh/en cue phrases (DESIGN.md §2)."""
+"""Claim-kind signals: explicit tags, kind-column values and zh/en cue phrases (DESIGN.md §2),
+moods (plans, disputes) and units that are no claim (bylines, titles). The words are data in
+:mod:`kb.extract.vocab.kinds`."""
 
 from __future__ import annotations
 
@@ -8,73 +10,22 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from kb.core.claims import Kind, Mood
-from kb.extract.metrics import lower_same_length
+from kb.extract.fold import lower_same_length
+from kb.extract.vocab.kinds import (
+    BUILTIN_CUES,
+    COLUMN_VALUES,
+    DISPUTE_CUES,
+    KIND_HEADERS,
+    PLAN_CUES,
+    TAGS,
+    TITLE_HEADERS,
+    WEAK_CUES,
+)
 from kb.perf.literals import first_char_guard, literal_hint
 
-# Explicit tags win over everything (DESIGN.md §2, decision order step 1).
-_TAGS: dict[str, Kind] = {
-    "paper-fact": "paper-fact",
-    "论文事实": "paper-fact",
-    "secondhand": "secondhand",
-    "摘要转述": "secondhand",
-    "二手": "secondhand",
-    "internal-rating": "internal-rating",
-    "内部评级": "internal-rating",
-}
-TAG_RE = re.compile(r"[\[【]\s*(" + "|".join(map(re.escape, _TAGS)) + r")\s*[\]】]", re.IGNORECASE)
+TAG_RE = re.compile(r"[\[【]\s*(" + "|".join(map(re.escape, TAGS)) + r")\s*[\]】]", re.IGNORECASE)
+"""An explicit kind tag (:data:`~kb.extract.vocab.kinds.TAGS`) in brackets."""
 
-# Values of a table's kind column (step 2).
-_COLUMN_VALUES: dict[str, Kind] = {
-    **_TAGS,
-    "论文": "paper-fact",
-    "paper": "paper-fact",
-    "论文报告": "paper-fact",
-    "一手": "paper-fact",
-    "转述": "secondhand",
-    "摘要": "secondhand",
-    "二手摘要": "secondhand",
-    "blog": "secondhand",
-    "博客": "secondhand",
-    "news": "secondhand",
-    "评级": "internal-rating",
-    "内部": "internal-rating",
-    "rating": "internal-rating",
-}
-KIND_HEADERS = ("类型", "kind", "claim kind", "性质", "证据类型", "证据", "evidence", "来源类型")
-#: Table columns that hold a paper's title: their cells are no cue text (issue 8: "Portable",
-#: "Stable Diffusion Serving via …" in a title column made claims paper-facts or secondhand).
-TITLE_HEADERS = ("title", "paper", "paper title", "name", "标题", "论文", "题目", "论文标题", "论文题目", "名称")
-
-# Cue phrases (step 4). A *strong* cue names who states the figure ("the paper reports",
-# "上游摘要称"); a *weak* one only hints at it ("according to", "据", "Table 3"). Priority when
-# several are present: strong secondhand > strong paper-fact > weak secondhand > weak paper-fact
-# > internal-rating (a sentence that relays anything is not first-hand; a first-hand cue outranks
-# a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要转述" / "本棒待核",
-# "二手摘要报告", "候选升档", "★★ 建议补", "HF 票数和内部 Q105 编号不得替代论文证据"); issue 8
-# ("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
-BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
-    "secondhand": (
-        "上游摘要", "二手摘要", "二手材料", "摘要称", "摘要转述", "摘要报告", "转述", "据称", "据报道",
-        "据悉", "报道称", "援引", "reportedly", "is said to", "per the blog", "the blog says",
-        "the post says", "according to the blog", "according to the post", "according to a blog",
-        "according to the news", "according to reports",
-    ),
-    "paper-fact": (
-        "论文报告", "论文已报告", "论文指出", "论文称", "论文显示", "论文表", "论文实验",
-        "作者报告", "the paper reports", "the paper shows", "the authors report", "paper reports",
-        "in the paper", "as reported in table", "the paper claims", "the authors claim",
-        "according to the paper", "according to the authors",
-    ),
-    "internal-rating": (
-        "★", "☆", "候选升档", "升档", "降级", "建议补", "强候选", "内部评级", "共识候选", "试金石",
-        "hf 票", "hf votes", "upvotes", "we rate", "our rating",
-    ),
-}
-#: Weak cues, outranked by any strong cue (see above).
-WEAK_CUES: dict[Kind, tuple[str, ...]] = {
-    "secondhand": ("according to", "claims that"),
-    "paper-fact": (),
-}
 # "据" alone ("据 X 报道") is a weak secondhand cue, but not inside 数据/根据/依据/证据/占据/票据.
 _JU_RE = re.compile(r"(?<![数根依证占票收单字])据(?![悉称报])")
 # A table or figure of the paper cited by number ("Table 3", "Fig. 7"): a weak paper-fact cue;
@@ -115,14 +66,14 @@ def explicit_tag(text: str) -> tuple[Kind, str, tuple[int, int]] | None:
     m = TAG_RE.search(text)
     if not m:
         return None
-    return _TAGS[m.group(1).lower() if m.group(1).isascii() else m.group(1)], m.group(0), m.span()
+    return TAGS[m.group(1).lower() if m.group(1).isascii() else m.group(1)], m.group(0), m.span()
 
 
 def column_kind(value: str) -> Kind | None:
     """Kind named by a table kind-column cell (``论文事实``, ``secondhand``, ``评级`` …), else None."""
     v = value.strip().strip("[]【】").strip().lower()
-    return _COLUMN_VALUES.get(v) or next(
-        (k for name, k in _COLUMN_VALUES.items() if len(name) > 1 and name in v), None
+    return COLUMN_VALUES.get(v) or next(
+        (k for name, k in COLUMN_VALUES.items() if len(name) > 1 and name in v), None
     )
 
 
@@ -225,7 +176,8 @@ class CueMatcher:
         self._re = first_char_guard(plain)
 
     def match(self, text: str) -> tuple[Kind, str] | None:
-        """The kind whose cue appears in ``text`` (priority: see :data:`BUILTIN_CUES`).
+        """The kind whose cue appears in ``text`` (priority: see
+        :data:`~kb.extract.vocab.kinds.BUILTIN_CUES`).
 
         :param text: the unit's text, with no-cue spans replaced by :data:`MASK` (see
             :func:`cue_masks`).
@@ -265,32 +217,7 @@ def internal_ids(text: str) -> list[str]:
 
 # -- moods: figures that are no statement of fact ------------------------------------------
 
-#: Words that make the figures of their clause a plan, advice or forecast (issue 8: "建议排 3–6
-#: 个月迁移", "预计 12-03 出结果" were listed as figures to verify). ``目标`` not before 模型/网络
-#: (a speculative decoder's target model), ``拟`` only as 拟于/拟在/拟将 (not 模拟/拟合).
-_PLAN_CUES = (
-    r"建议", r"计划", r"预计", r"预期", r"打算", r"拟[于在将]", r"将[于在]", r"目标(?!模型|网络|函数|分布)",
-    r"争取", r"有望", r"排期", r"下(?:周|个?月|季度|一版)",
-    r"(?<![a-z])(?:we|they|i|team|teams)\s+(?:plan|intend|aim|hope|expect)s?\s+to(?![a-z])",
-    r"(?<![a-z])(?:plans?|planned|planning|intends?|aims?)\s+to(?![a-z])",
-    r"(?<![a-z])expected\s+(?:by|in|to|around|at)(?![a-z])", r"(?<![a-z])(?:is|are)\s+expected(?![a-z])",
-    r"(?<![a-z])will\s+(?:be\s+)?(?:release|released|ship|shipped|launch|launched|land|arrive|available|"
-    r"support|add|reach|go\s+live|deliver)(?![a-z])",
-    r"(?<![a-z])(?:forecasts?|forecasted|projected|eta|upcoming)(?![a-z])",
-    r"(?<![a-z])(?:we\s+)?(?:recommend|recommends|recommended|suggest|suggests)(?![a-z])",
-    r"(?<![a-z])next\s+(?:week|month|quarter|year|release)(?![a-z])",
-    r"^\W*(?:proposed|proposal|plan|todo)\s*[:：]", r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])",
-)
-#: Words that dispute the figures of their sentence (issue 8: "专栏写的 2.31× 和活文档的 2.03×
-#: 对不上" lent the doc's 2.03× a secondhand source).
-_DISPUTE_CUES = (
-    r"对不上", r"不一致", r"不符", r"矛盾", r"有出入", r"打架", r"不匹配", r"相悖", r"存疑", r"有误", r"写错",
-    r"搞错", r"(?<![a-z])(?:does|do|did)\s*(?:not|n['’]t)\s+match(?![a-z])", r"(?<![a-z])mismatch(?:es|ed)?(?![a-z])",
-    r"(?<![a-z])contradict(?:s|ed|ing)?(?![a-z])", r"(?<![a-z])inconsistent\s+with(?![a-z])",
-    r"(?<![a-z])disagrees?\s+with(?![a-z])", r"(?<![a-z])conflicts?\s+with(?![a-z])", r"(?<![a-z])at\s+odds\s+with(?![a-z])",
-    r"(?<![a-z])differs?\s+from(?![a-z])", r"(?<![a-z])(?:is|are)\s+wrong(?![a-z])",
-)
-_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(_PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_CUES) + ")")
+_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" + "|".join(DISPUTE_CUES) + ")")
 #: Literals one of which every plan or dispute word contains (a text without any has no mood).
 _MOOD_HINT = literal_hint([_MOOD_PLAIN])
 #: _MOOD_PLAIN led by the characters its words start with (kb.perf.literals.first_char_guard).
@@ -306,8 +233,8 @@ _PART_RE = re.compile(r"[。；;！？!?|]|\.(?=\s)")
 def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None = None) -> list[Mood | None]:
     """The mood of each figure at ``spans`` of ``text``: ``"plan"``, ``"disputed"`` or None.
 
-    * ``plan``: a plan, advice or forecast word (:data:`_PLAN_CUES`) in the figure's clause.
-    * ``disputed``: a dispute word (:data:`_DISPUTE_CUES`) in the figure's sentence or table
+    * ``plan``: a plan, advice or forecast word (:data:`~kb.extract.vocab.kinds.PLAN_CUES`) in the figure's clause.
+    * ``disputed``: a dispute word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`) in the figure's sentence or table
       cell (:data:`_PART_RE`: it quotes values to say they disagree). When the part names the
       living doc, only the doc's value is disputed ("专栏写的 2.31× 和活文档的 2.03× 对不上":
       2.03× is the quote, 2.31× is what the column reports and may conflict); a figure whose
@@ -453,3 +380,4 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
             and not any(a <= name_at < b for a, b in names):
         return "byline"
     return None
+

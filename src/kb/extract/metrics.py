@@ -1,4 +1,8 @@
-"""Metric vocabulary: which metric (``throughput``, ``ttft`` …) a number in a text is a value of."""
+"""Metric vocabulary: which metric (``throughput``, ``ttft`` …) a number in a text is a value of.
+
+The built-in phrases are data in :mod:`kb.extract.vocab.metrics`; this module holds the rule
+that gives a number its metric (:meth:`MetricVocab.metric_at`) and the set-up sizes.
+"""
 
 from __future__ import annotations
 
@@ -8,69 +12,14 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
-# Built-in phrases per metric key, zh and en, matched case-insensitively (DESIGN.md §2).
-# Choices, beyond the list in the design card:
-# * ``tok/s``, ``TPS``, ``tokens/s(ec)`` are throughput *phrases* as well as units, so that
-#   ``2.5K TPS`` gets its metric from the text it is written with, not only a unit default.
-# * ``inter-token`` alone is TPOT (the seed writes ``inter-token -29-69%``); ``ITL`` too.
-# * ``p50``/``p90``/``p95``/``p99`` and 尾延迟 are latency: a percentile names a latency.
-# * ``acc`` is matched as a whole ASCII word only (never inside ``acceptance``); every ASCII
-#   phrase is, so ``HN`` is not found in ``HNSW`` nor ``TPS`` in ``TPSx``.
-# * 精度 is accuracy as the brief asks, although in quantisation text it can mean numeric
-#   precision (``FP8 精度``); such a figure rarely carries a number of its own.
-# * ``$`` is cost: written before a number (``$0.5``) it lies inside the quantity's span.
-# * votes include ``HN``, ``stars``: the seeds cite ``Raschka 419 HN`` and HF votes as ratings.
-# * ratios that are not speed-ups have metrics of their own (issue 8): compression_ratio
-#   (``410x KV cache compression``), size_ratio (``模型小了 60 倍``), call_count_ratio
-#   (``调用次数减少 7 倍``), write_amplification (``写放大 1.8×``); an error rate is error_rate,
-#   never latency. Speculative decoding's draft acceptance: acceptance_rate (``接受率 85%``,
-#   ``acceptance rate above 80%``) and acceptance_length (``平均接受长度 4.2 个 token``), never
-#   accuracy. A ``×`` with no phrase in its clause has no metric (it never conflicts).
-# * ``提交`` alone also means "submit" (``提交 3 个 PR``): commits are ``提交数``/``提交次数``.
-# * ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
-# * set-up sizes (issue 8, :data:`SETUP_METRICS`): a context length (``128K 上下文``, ``32K
-#   context``, ``1M tokens of context``), a model size (``8B 级模型``, ``70B 参数``, ``235B params``),
-#   a batch size or a GPU count describes the set-up of a measurement, not its result. Their
-#   phrases name only a size written right next to them (:meth:`MetricVocab._setup_at`), never a
-#   ratio, a percentage or a unit's value, and never by the clause rule.
-# * eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
-#   quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
-BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
-    "throughput": ("吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"),
-    "ttft": ("TTFT", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
-    "tpot": ("TPOT", "ITL", "inter-token latency", "inter-token"),
-    "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
-    "accuracy": ("准确率", "精度", "accuracy", "acc"),
-    "speedup": ("加速", "加速比", "提速", "speedup", "speed-up", "faster"),
-    "memory": ("显存", "内存", "memory", "VRAM"),
-    "compression_ratio": ("压缩", "压缩比", "压缩率", "compression", "compression ratio", "compresses", "compressed"),
-    "size_ratio": ("模型小", "模型大小", "模型体积", "体积", "model size", "smaller model", "size reduction", "smaller",
-                   "shrinks", "shrink"),
-    "call_count_ratio": ("调用次数", "调用量", "的次数", "call count", "calls", "API calls", "invocations", "launches",
-                         "kernel launches"),
-    "write_amplification": ("写放大", "write amplification", "write amp"),
-    "error_rate": ("错误率", "出错率", "失败率", "error rate", "failure rate", "errors"),
-    "acceptance_rate": ("接受率", "接收率", "acceptance rate", "accept rate", "acceptance ratio"),
-    "acceptance_length": ("接受长度", "平均接受长度", "acceptance length", "accepted length", "accepted tokens"),
-    "traffic": ("流量", "traffic", "Host→Device", "Host-to-Device"),
-    "commits": ("commits", "提交数", "提交次数"),
-    "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
-    "concurrency": ("并发", "concurrent", "concurrency"),
-    "loc": ("LoC", "lines of code", "行代码"),
-    "params": ("参数", "参数量", "参数规模", "级模型", "模型", "parameters", "params", "parameter", "model", "models"),
-    "context_length": ("上下文", "上下文长度", "上下文窗口", "context", "context length", "context window",
-                       "tokens of context", "token context", "context tokens"),
-    "batch_size": ("batch size", "batch", "批大小"),
-    "gpu_count": ("GPU", "GPUs", "张卡", "块卡", "节点", "nodes"),
-    "cost": ("成本", "cost", "$"),
-    "eol_date": ("维护模式", "maintenance mode", "EOL", "end of life", "停止维护"),
-    "release_date": ("发布", "released", "release"),
-    "votes": ("HF 票", "votes", "upvotes", "stars", "HN points", "HN"),
-    "count": (),
-}
-
-DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
-"""Metric keys whose values are dates, never quantities."""
+from kb.extract.fold import lower_same_length, normalise
+from kb.extract.phrases import _ASCII_ALNUM, _WS, _compile_phrases, _phrase_key
+from kb.extract.vocab.metrics import (
+    BUILTIN_METRICS,
+    DATE_METRICS,
+    METRIC_COLUMN_WORDS,
+    UNIT_DEFAULTS,
+)
 
 SIZE_METRICS: frozenset[str] = frozenset({"params", "context_length", "batch_size", "gpu_count"})
 """Set-up sizes (issue 8): a model's size, a context length, a batch size, a GPU count. Their
@@ -82,51 +31,8 @@ SETUP_METRICS: frozenset[str] = SIZE_METRICS | {"concurrency"}
 """Metric keys that describe the set-up of a measurement rather than its result: never a fact
 the diff compares (no conflict, no secondhand-only figure, no history value), never a
 consensus number to support (lint KB108); a size feeds the qualifier of the figures of its
-clause (:func:`kb.extract.qualifiers.qualifier`, :func:`setup_token`)."""
+clause (:func:`kb.extract.qualifiers.qualifier`, :func:`kb.extract.qualifiers.setup_token`)."""
 
-# Units whose metric is known when no phrase names one (the brief's rule): the normalised
-# unit and the written forms a caller may pass instead.
-# A ratio (×, 倍) has none: "2.4×" names no metric (issue 8), only a phrase does.
-UNIT_DEFAULTS: dict[str, str] = {
-    "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
-}
-
-# Metrics counted in one unit only: a number of one written without a unit has it (issue 9:
-# ``接受长度 3.1 → 4.4`` in a table cell states what ``从 3.1 提到 4.4 个 token`` does).
-METRIC_UNITS: dict[str, str] = {"acceptance_length": "tokens"}
-
-# Full-width ASCII (U+FF01-U+FF5E) to ASCII, U+2212 MINUS SIGN and non-breaking hyphens to
-# '-', ideographic space to ' ', ￥ to ¥: one code point to one, so offsets do not move.
-# En and em dashes are left alone: they separate a range and are never a sign (C17).
-_NORMALISE = str.maketrans(
-    {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x2212: "-", 0x2010: "-", 0x2011: "-",
-     0xFE63: "-", 0x3000: " ", 0xFFE5: "¥"}
-)
-
-
-def normalise(text: str) -> str:
-    """Fold full-width forms and minus signs to ASCII, keeping every offset.
-
-    :param text: any text.
-    :returns: a string of the same length; character *i* is character *i* of ``text``, folded
-        (``４２％`` → ``42%``, ``−67.6`` → ``-67.6``, ``，`` → ``,``, ``（`` → ``(``).
-    """
-    if text.isascii():
-        return text
-    # only the characters to fold are visited (str.translate looks every CJK character up)
-    return _FOLD_RE.sub(_fold_one, text)
-
-
-_FOLD = {chr(k): v if isinstance(v, str) else chr(v) for k, v in _NORMALISE.items()}
-_FOLD_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_FOLD)) + "]")
-
-
-def _fold_one(m: re.Match[str]) -> str:
-    return _FOLD[m.group()]
-
-
-_ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-_WS = re.compile(r"\s+")
 
 # Clause boundaries (on normalised text): ，,；;。.!?：: newline | ( ) （） 【】 、 [].
 # A comma between digits is a thousands separator and a point before a digit a decimal point.
@@ -157,83 +63,6 @@ _MAX_BEFORE_GAP = 16
 _MAX_AFTER_GAP = 10
 _WINDOW = 80
 """Characters either side of a number that :meth:`MetricVocab.metric_at` looks at."""
-
-
-def lower_same_length(norm: str) -> str:
-    """``norm.lower()``, except that a character whose lower case is longer stays as it is.
-
-    The last text and its result are kept: a unit's text is lowered by the metric scan, the
-    cue matcher and the mood finder in turn (the same string object), and is lowered once.
-
-    :param norm: text (usually folded by :func:`normalise`).
-    :returns: a string of the same length, for :attr:`MetricVocab.pattern`.
-    """
-    global _LOWERED
-    last = _LOWERED
-    if last[0] is norm:
-        return last[1]
-    low = norm.lower()
-    if len(low) != len(norm):
-        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in norm)
-    _LOWERED = (norm, low)
-    return low
-
-
-_LOWERED: tuple[str | None, str] = (None, "")
-"""The last ``(text, lower_same_length(text))`` (one tuple: replaced whole, never half-written)."""
-
-
-def _phrase_key(phrase: str) -> str:
-    """Lookup key of a phrase or of matched text: folded, lower case, no whitespace."""
-    return _WS.sub("", normalise(phrase)).lower()
-
-
-def _fragments(phrase: str) -> list[str]:
-    """Regex fragments of one phrase, one per character; a space becomes flexible whitespace."""
-    p = _WS.sub(" ", normalise(phrase).strip()).lower()
-    out = []
-    for i, ch in enumerate(p):
-        if ch == " ":
-            glued_words = p[i - 1] in _ASCII_ALNUM and p[i + 1] in _ASCII_ALNUM
-            out.append(r"\s+" if glued_words else r"\s*")
-        else:
-            out.append(re.escape(ch))
-    if p[-1] in _ASCII_ALNUM:
-        out.append(r"(?![A-Za-z0-9_])")
-    return out
-
-
-def _trie_regex(node: dict[str, dict]) -> str:
-    """Regex of a character trie; longer continuations are tried before stopping (longest wins)."""
-    stop = "" in node
-    # an end-of-word lookahead is a way to stop: tried after every longer continuation
-    frags = sorted((f for f in node if f != ""), key=lambda f: f.startswith("(?!"))
-    branches = [frag + _trie_regex(node[frag]) for frag in frags]
-    if not branches:
-        return ""
-    alt = branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
-    return f"(?:{alt})?" if stop else alt
-
-
-def _compile_phrases(phrases: Collection[str]) -> re.Pattern[str]:
-    """One alternation over all phrases, as a trie, ASCII phrases bounded by non-word chars."""
-    root: dict[str, dict] = {}
-    for phrase in phrases:
-        frags = _fragments(phrase)
-        node = root
-        for frag in frags:
-            node = node.setdefault(frag, {})
-        node[""] = {}
-    # An ASCII phrase must not continue a word: the check comes after its first character
-    # (a lookbehind of two), so that the pattern starts with a literal set and re can skip
-    # ahead to candidate characters instead of trying every position.
-    parts = []
-    for frag, child in root.items():
-        lead = rf"(?<![A-Za-z0-9_]{frag})" if frag[0] in _ASCII_ALNUM else ""
-        parts.append(frag + lead + _trie_regex(child))
-    if not parts:
-        return re.compile(r"(?!)")
-    return re.compile("|".join(parts))
 
 
 def _tied(norm: str, p: int) -> bool:
@@ -295,35 +124,6 @@ def _is_size(unit: str | None) -> bool:
     """A number that may be a set-up size: no unit, a ``tokens`` count or a CJK counter."""
     return unit is None or unit == "tokens" or (len(unit) == 1 and "\u4e00" <= unit <= "\u9fff")
 
-
-def setup_token(metric: str | None, value: float | None, low: float | None = None, high: float | None = None,
-                bound: str | None = None) -> str | None:
-    """The qualifier condition a set-up size stands for (``ctx128k``, ``params8b``, ``batch32``,
-    ``ctx≤32k``), or None when ``metric`` is no set-up size (:data:`SIZE_METRICS`). ``batch32``
-    is the token the qualifier reads from ``batch 32`` too, so both spellings agree.
-
-    :param metric: the quantity's metric key.
-    :param value: its value, or None for a range (then ``low``/``high``).
-    :param bound: its bound (``≤`` of ``32K 以内``), kept in the token.
-    """
-    prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus"}.get(metric or "")
-    if prefix is None:
-        return None
-    if value is not None:
-        amount = _compact(value)
-    elif low is not None and high is not None:
-        amount = f"{_compact(low)}-{_compact(high)}"
-    else:
-        return None
-    return f"{prefix}{bound or ''}{amount}"
-
-
-def _compact(v: float) -> str:
-    """``128000`` → ``128k``, ``8e9`` → ``8b``, ``1e6`` → ``1m``, ``32`` → ``32``."""
-    for scale, suffix in ((1e12, "t"), (1e9, "b"), (1e6, "m"), (1e3, "k")):
-        if abs(v) >= scale:
-            return f"{v / scale:g}{suffix}"
-    return f"{v:g}"
 
 
 class MetricVocab:
@@ -546,7 +346,7 @@ class MetricVocab:
 
 
 METRIC_COLUMN_HEADERS: frozenset[str] = frozenset(
-    _phrase_key(h) for h in ("指标", "指标名", "测量指标", "metric", "metrics", "measure", "measures", "measurement"))
+    _phrase_key(h) for h in METRIC_COLUMN_WORDS)
 """Header names of a table column whose cells name the metric of their row (folded, no spaces)."""
 
 DEFAULT_VOCAB: MetricVocab
@@ -561,3 +361,4 @@ def __getattr__(name: str) -> MetricVocab:
         vocab = globals()["DEFAULT_VOCAB"] = MetricVocab()
         return vocab
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+

@@ -1,4 +1,6 @@
-"""(moved from kb.facts.attributor)"""
+"""What a figure is conditional on (DESIGN.md §3): the set-up conditions of its clause and
+sentence (:func:`qualifier`), the set-up sizes as condition tokens (:func:`setup_token`), and the
+subjects that lead a text. The condition words are data in :mod:`kb.extract.vocab.qualifiers`."""
 
 from __future__ import annotations
 
@@ -8,23 +10,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from kb.core.claims import Claim, Quantity
-from kb.extract.metrics import SETUP_METRICS, setup_token
+from kb.extract.metrics import SETUP_METRICS
 from kb.extract.subjects import _OF_RE, Anchor, _clause_marks, clause_bounds
+from kb.extract.vocab.qualifiers import CONDITION_PATTERNS, PASSING_WORDS
 
-#: Set-up conditions in a clause. The model-size branch (``Llama-3-70B``, ``Qwen2.5-Coder-32B``)
-#: takes at most 16 ``-``/``.`` segments before its size: unbounded, every word of a long
-#: ``a-a-a-…`` run without a size started a scan to the run's end (kb lint of 64 KB took
-#: 28 s, bench_adversarial's ``word-dashes``); no model name has more.
-_COND_RE = re.compile(
-    r"RTX\s*(?:PRO\s*)?\d{4}|(?<![A-Za-z0-9])(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)(?![A-Za-z0-9])"
-    r"|(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)|batch\s*(?:size\s*)?[=:]?\s*\d+|offload|显存|in[- ]memory|并发\s*\d+"
-    r"|单请求|single[- ]request|(?<![A-Za-z0-9])[A-Za-z][A-Za-z0-9]*(?:[-.][A-Za-z0-9]+){0,16}-\d+(?:\.\d+)?[BbMK](?![A-Za-z0-9])",
-    re.IGNORECASE,
-)
+#: Set-up conditions in a clause (:data:`~kb.extract.vocab.qualifiers.CONDITION_PATTERNS`).
+_COND_RE = re.compile("|".join(CONDITION_PATTERNS), re.IGNORECASE)
 
 
 #: Words before a name that say it is named in passing, not a node: ``其他如 X``, ``such as X``.
-_PASSING_RE = re.compile(r"(?:如|例如|比如|包括|其他|其它|等|such as|like|including|e\.g\.|for example|other)", re.IGNORECASE)
+_PASSING_RE = re.compile("(?:" + "|".join(PASSING_WORDS) + ")", re.IGNORECASE)
 _LEAD_PREFIX_RE = re.compile(r"^[\s\-*+#>§\d.、)）(（\[\]【】|:：]*(?:[A-Z]\d{2,4}\s*)?")
 
 
@@ -137,3 +132,33 @@ def _conditions(clause: str) -> str | None:
 
 def _norm_qual(q: str | None) -> str | None:
     return re.sub(r"\s+", "", q.lower()) if q else None
+
+
+def setup_token(metric: str | None, value: float | None, low: float | None = None, high: float | None = None,
+                bound: str | None = None) -> str | None:
+    """The qualifier condition a set-up size stands for (``ctx128k``, ``params8b``, ``batch32``,
+    ``ctx≤32k``), or None when ``metric`` is no set-up size (:data:`~kb.extract.metrics.SIZE_METRICS`). ``batch32``
+    is the token the qualifier reads from ``batch 32`` too, so both spellings agree.
+
+    :param metric: the quantity's metric key.
+    :param value: its value, or None for a range (then ``low``/``high``).
+    :param bound: its bound (``≤`` of ``32K 以内``), kept in the token.
+    """
+    prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus"}.get(metric or "")
+    if prefix is None:
+        return None
+    if value is not None:
+        amount = _compact(value)
+    elif low is not None and high is not None:
+        amount = f"{_compact(low)}-{_compact(high)}"
+    else:
+        return None
+    return f"{prefix}{bound or ''}{amount}"
+
+
+def _compact(v: float) -> str:
+    """``128000`` → ``128k``, ``8e9`` → ``8b``, ``1e6`` → ``1m``, ``32`` → ``32``."""
+    for scale, suffix in ((1e12, "t"), (1e9, "b"), (1e6, "m"), (1e3, "k")):
+        if abs(v) >= scale:
+            return f"{v / scale:g}{suffix}"
+    return f"{v:g}"

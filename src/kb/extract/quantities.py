@@ -1,374 +1,47 @@
-"""Find quantities written in text (``2.03×``, ``−67.6%``, ``73.6%–77.1%``, ``1,300 万``) and parse numbers."""
+"""Find quantities written in text (``2.03×``, ``−67.6%``, ``73.6%–77.1%``, ``1,300 万``).
+
+:func:`find_quantities` puts together the pattern of a written number (:mod:`kb.extract.numbers`),
+the words around it (:mod:`kb.extract.number_words`) and its metric (:mod:`kb.extract.metrics`).
+"""
 
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
-from functools import lru_cache
 from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.metrics import (
-    _FOLD,
-    _FOLD_RE,
-    DATE_METRICS,
-    DEFAULT_VOCAB,
-    METRIC_UNITS,
-    MetricVocab,
-    _Scan,
-    lower_same_length,
-    normalise,
+from kb.extract.metrics import DEFAULT_VOCAB, MetricVocab, _Scan
+from kb.extract.number_words import (
+    _FROM,
+    _NAME_BEFORE,
+    _bound,
+    _decreased,
+    _is_transition,
+    _may_follow_name,
+    _ref_before,
 )
-from kb.perf.literals import literal_hint
+from kb.extract.numbers import (
+    _CJK_TIMES_RE,
+    _QTY_RE,
+    _canonical,
+    _cjk_value,
+    _fold,
+    _number,
+    _pint_unit,
+    _tail,
+    _unit_of,
+)
+from kb.extract.vocab.metrics import DATE_METRICS, METRIC_UNITS
+from kb.extract.vocab.units import COUNTERS
 from kb.perf.models import built
 
-# Everything below runs on text folded by metrics.normalise (same length, same offsets):
-# ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
-
-# Multipliers, as powers of ten (magnitudes are exact: 6.2k is float("6.2e3"), not 6.2 * 1000).
-_MAG_EXP = {
-    "k": 3, "K": 3, "M": 6, "B": 9, "T": 12, "千": 3, "万": 4, "百万": 6, "千万": 7, "亿": 8, "万亿": 12,
-    "thousand": 3, "million": 6, "billion": 9, "trillion": 12,
-}
-
-# Written unit → normalised unit. CJK and symbols need no word boundary after them.
-_CJK_UNITS = {
-    "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
-    "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
-    "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥", "个 tokens": "tokens", "个 token": "tokens", "个tokens": "tokens", "个token": "tokens",
-}
-# CJK counters (量词): "<integer> <counter>" is a count with the counter as its unit (16 张).
-_COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
-_COUNTERS = frozenset(_COUNTER_CHARS)
-# ASCII units, matched case-insensitively, as whole words.
-_ASCII_UNITS_CI = {
-    "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%",
-    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s",
-    "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
-    "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
-    "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
-    "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
-    "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
-    "bits": "bit", "bit": "bit",
-    "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
-    "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
-    "months": "month", "month": "month",
-}
-# ASCII units whose case matters (MS, H are not units; M is a magnitude).
-_ASCII_UNITS_CS = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min", "h": "h"}
-_UNIT_OF = {**_CJK_UNITS, **{c: c for c in _COUNTERS}, **_ASCII_UNITS_CS, "×": "×", "x": "×", "X": "×"}
-
-
-def _alt(forms: Sequence[str]) -> str:
-    """Regex alternation of literal forms, longest first."""
-    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
-
-
-_W = "(?![A-Za-z0-9_])"  # end of an ASCII word
-_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|[.,]\d)"
-_MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
-# x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
-# The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
-# their first characters, so that re skips their ~60 alternatives at once before anything else
-# (it tries a literal alternative only when its first character is there, but enters every
-# case-insensitive one; the unit is tried up to four times per number as the range backtracks).
-_UNIT = (
-    rf"[xX]{_W}|[ \t]?(?:{_alt(list(_CJK_UNITS))}|×(?!\d)|[{_COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{_alt(list(_ASCII_UNITS_CI))}){_W}|(?:{_alt(list(_ASCII_UNITS_CS))}){_W})"
-)
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
-# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
-_TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
-# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到): A → B (see _is_transition).
-_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|提|降|升|增|减|涨|跌)(?:到|至|为)"
-            r"|变为|变成")
-_ARROW = r"→|->|➝|⟶|➔"
-_SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
-# Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
-# '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
-# 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
-_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
-_QTY_RE = re.compile(
-    r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
-    + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
-    + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
-    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
-    + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
-    + r"(?P<plus>\+(?![\d+]))?"
-)
-_PARSE_RE = re.compile(
-    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
-    r"\s*(?P<m>万亿|百万|千万|[kKMBT千万亿]|(?i:thousand|million|billion|trillion))?\s*"
-)
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
-# An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
-# (look-behind after the first letter: re skips to capitals; the same matches as a leading one)
-_NAME_BEFORE = re.compile(r"([A-Z](?<![A-Za-z0-9_][A-Z])[A-Z]+)[ \t]$")
-
-
-def _may_follow_name(norm: str, s: int) -> bool:
-    """Whether ``_NAME_BEFORE`` can match ``norm[:s]``: a capital, then a space or tab, then
-    the end (``$`` also matches before a final newline)."""
-    c = norm[s - 1] if s else ""
-    if c == "\n":
-        s -= 1
-        c = norm[s - 1] if s else ""
-    return (c == " " or c == "\t") and s >= 3 and "A" <= norm[s - 2] <= "Z"
-
-
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
-_DECREASE_WORD = re.compile(
-    r"下降|降低|减少|缩短|减小"
-    r"|(?<![A-Za-z])(?:drop(?:s|ped)?|decrease[sd]?|reduce[sd]?|reduction|lower(?:s|ed)?|down|cut(?:s)?)(?![A-Za-z])",
-    re.IGNORECASE,
-)
-# What may follow a decrease word before the number (besides one metric phrase): no increase
-# word, no 至/到/"to" (下降到 30% is a level, not a change).
-_NEUTRAL_GAP = re.compile(
-    r"(?:[\s*_~≈:=]|约为|约|仅|了|高达|达|超过|近|平均|均|分别为|分别"
-    r"|(?<![A-Za-z])(?:by|of|about|around|approx\.?|approximately|only|just|nearly|over)(?![A-Za-z]))*+",
-    re.IGNORECASE,
-)
-_DECREASE_AFTER = re.compile(
-    r"[ \t*_]{0,3}(?:lower|less|fewer|smaller|reduction|decrease|drop)(?![A-Za-z])", re.IGNORECASE
-)
-_DECREASE_LOOKBACK = 56
-# Words that qualify a metric phrase between a decrease word and its number ("reduces decoding
-# latency by 20%", "cuts the end-to-end TTFT by 27%", "降低解码延迟 20%"): passed over like
-# neutral words. Set-up and stage words only: never a verb, so "reduces memory and raises
-# throughput by 20%" stays an increase.
-_METRIC_MODIFIERS = re.compile(
-    r"解码|推理|预填充|端到端|首\s*token|尾部"
-    r"|(?<![A-Za-z])(?:the|its|their|mean|median|average|avg|overall|end-to-end|e2e|decoding|decode|prefill"
-    r"|first-token|per-token|tail|inference|serving|generation)(?![A-Za-z-])",
-    re.IGNORECASE,
-)
-_PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
-_HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
-
-
-def _fold(text: str) -> str:
-    """``text`` folded as the rules below read it, in one pass, offsets kept: a full-width
-    comma after anything but a full-width digit ends a clause (``；``: ``3.1 → 4.4，1.38×`` is
-    not "4.4,1"), between full-width digits it stays a thousands separator (``１，３００万``);
-    then :func:`~kb.extract.metrics.normalise`."""
-    if text.isascii():
-        return text
-    return _FOLD_RE.sub(_fold_one, text)
-
-
-def _fold_one(m: re.Match[str]) -> str:
-    """The folded form of one character :func:`_fold` replaces."""
-    c = m.group()
-    if c == "，":
-        i = m.start()
-        return "," if i and "０" <= m.string[i - 1] <= "９" else ";"
-    return _FOLD[c]
-
-
-_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
-# A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
-# 400 million to 8B parameters" a range.
-_CHANGE_BEFORE = re.compile(
-    r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|改善|变化"
-    r"|(?<![A-Za-z])(?:rais(?:e[sd]?|ing)|increas(?:e[sd]?|ing)|improv(?:e[sd]?|ing|ement)|boost(?:s|ed)?|lift(?:s|ed)?"
-    r"|grow(?:s|n)?|grew|rise[sn]?|rising|rose|jump(?:s|ed)?|climb(?:s|ed)?|cut(?:s|ting)?|reduc(?:e[sd]?|ing|tion)"
-    r"|lower(?:s|ed)?|drop(?:s|ped)?|decreas(?:e[sd]?|ing)|fall(?:s|en)?|fell|shr[iau]nk(?:s)?|shorten(?:s|ed)?"
-    r"|change[sd]?|went|goes|gain(?:s|ed)?)(?![A-Za-z]))[^,，;；。!?！？:：|()\n]{0,48}$",
-    re.IGNORECASE,
-)
-#: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
-#: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
-_TRANSITION_RE = re.compile(
-    rf"[^，,；;。！？!?|\n]{{0,24}}?(?:{_ARROW}|{_TO_VERB}|(?P<to>到|至|(?<![A-Za-z])to(?![A-Za-z]))){_HEDGE}",
-    re.IGNORECASE,
-)
-
-
-def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
-    """Whether the number at ``norm[a:]`` and the one at ``norm[b:]`` are a change A → B, the one
-    rule (issue 9): ``norm[gap:b]`` is an arrow (``→``, ``->``, ``➝``) or a change verb with
-    到/至/为 (``提到``, ``降至``, ``缩短到``, ``变为``); or it is 到/至/to after from/从/由 before A
-    and ``units`` (a unit written on both ends: ``from 73.97% to 80.14%``) or a change word
-    before that (``raises … from 3.1 to 4.4 tokens``). Otherwise ``A to B`` is a range (``from 400
-    million to 8B parameters``, ``3 到 6 个月``)."""
-    t = _TRANSITION_RE.fullmatch(norm, gap, b)
-    if t is None:
-        return False
-    if t["to"] is None:
-        return True
-    f = _FROM.search(norm, max(0, a - 12), a)
-    return f is not None and (units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None)
-# kb's own units: never looked up in pint (the field's words, DESIGN.md §2).
-_KB_OWN_UNITS = _units.KB_OWN | _COUNTERS
-# Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
-# too) with an optional power (s-1, s⁻¹, m^2), joined by '/', '·', '*' or, when the next
-# part has a power, a space (km s-1, erg cm-2 s-1).
-_POW = r"(?:\^?-?\d(?!\d)|[⁻¹²³]+)"
-_PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
-_PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
-# A figure, table, section, equation or step number, and what is before a list number.
-_REF_BEFORE = re.compile(
-    r"(?:(?<![A-Za-z])(?:fig(?:ure)?s?|tab(?:le)?s?|sec(?:tion)?s?|eqs?|equations?|alg(?:orithm)?s?|appendix|"
-    r"steps?|chapters?|ch|thm|theorem|lemma|def(?:inition)?|ref|no|item|page|p|pp|line)\.?"
-    r"|[表图式节]|步骤|公式|附录|章)[ \t]*[(\[]?$",
-    re.IGNORECASE,
-)
-# Bounds written before the number (directly, with spaces or emphasis between) and after it.
-_BOUND_BEFORE = re.compile(
-    r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
-    r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|(?<![A-Za-z])(?:up to|at most|within|no more than))"
-    r"|(?P<gt>(?<![-=])>|超过|多于|大于|高于|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
-    r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
-    r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
-    r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*"
-    # a verb may stand between the bound and its number: 至少减少 7 倍, 不到 … 降低, at least by 3×
-    r"(?:(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))[ \t]*)?$",
-    re.IGNORECASE,
-)
-#: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
-_BOUND_HINT = literal_hint([_BOUND_BEFORE])
-_BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
-_BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
-#: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
-#: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
-#: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
-_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩"
-_BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
-#: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
-_REF_LAST_CJK = "表图式节骤录章"
-
-
-def _last_char(norm: str, lo: int, s: int, skip: str) -> str:
-    """The last character of ``norm[lo:s]`` not in ``skip``; "" when there is none."""
-    while s > lo and norm[s - 1] in skip:
-        s -= 1
-    return norm[s - 1] if s > lo else ""
-
-
-def _may_end_bound(c: str) -> bool:
-    """Whether ``c`` (see :func:`_last_char`) can end a match of _BOUND_BEFORE."""
-    return (c.isalpha() and (c < "\u2e80" or c in _BOUND_LAST_CJK)) or (c != "" and c in _BOUND_LAST_SYMBOLS)
-
-
-def _may_end_ref(c: str) -> bool:
-    """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
-    return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
-
-
-def _ref_before(norm: str, s: int) -> bool:
-    """Whether a figure, table, section … word stands before the number at ``norm[s:]``
-    (_REF_BEFORE in the 12 characters before it, searched only when its last character can
-    end one)."""
-    lo = max(0, s - 12)
-    i = s
-    while i > lo and norm[i - 1] in " \t([.":
-        i -= 1
-    return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
-_BOUND_LOOKBACK = 16
-
-
-def _bound(norm: str, s: int, e: int) -> str | None:
-    """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
-    lo = max(0, s - _BOUND_LOOKBACK)
-    m = _BOUND_BEFORE.search(norm, lo, s) if _may_end_bound(_last_char(norm, lo, s, " \t*_")) and (
-        _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s)) else None
-    if m is None:
-        m = _BOUND_AFTER.match(norm, e)
-    if m is None:
-        return None
-    return _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
-
-
-def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
-    """A physical or data unit written at ``norm[e:]`` that kb's vocabulary does not know,
-    read by pint, and the offset after it; None when the text there is no unit. A lower-case
-    ``m`` glued to the number is a million (``5m users``), not a metre: see _single."""
-    t = _PINT_TOKEN.match(norm, e)
-    if t is None:
-        return None
-    c = _units.canonical(t["t"])
-    return (c, t.end()) if c is not None else None
-
-
-def _canonical(unit: str | None) -> _units.Canonical | None:
-    """pint's canonical form of one of kb's convertible units (ms, GB, month …), else None."""
-    if unit is None or unit in _KB_OWN_UNITS:
-        return None
-    return _units.canonical(unit)
-
-
-@lru_cache(maxsize=1024)
-def _unit_of(written: str | None) -> str | None:
-    """Normalised unit of a written unit (leading space allowed), or None (cached: a text
-    writes a handful of units again and again, ``%``, ``×``, `` ms``)."""
-    if not written:
-        return None
-    w = written.strip()
-    return _UNIT_OF.get(w) or _ASCII_UNITS_CI.get(w.lower())
-
-
-def _number(sign: str | None, digits: str, mag: str | None) -> float:
-    """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
-    d = digits.replace(",", "") if "," in digits else digits
-    if mag:
-        mag = mag.strip()
-        v = float(f"{d}e{_MAG_EXP.get(mag) or _MAG_EXP[mag.lower()]}")
-    else:
-        v = float(d)
-    return -v if sign == "-" else v
-
-
-def parse_number(raw: str) -> float:
-    """Parse one number as written: sign, thousands separators, decimals, magnitude.
-
-    ``"1,300 万"`` → 13000000.0, ``"−67.6"`` → -67.6, ``"６.２k"`` → 6200.0, ``"2.8T"`` →
-    2.8e12, ``"13M"`` → 1.3e7, ``"1.5B"`` → 1.5e9, ``"3 亿"`` → 3e8. Full-width digits and
-    U+2212 MINUS SIGN are folded first (C17: ``float("−67.6")`` raises on Python 3.11).
-    Magnitudes: k/K 10³, M 10⁶, B 10⁹, T 10¹², 千 10³, 万 10⁴, 百万 10⁶, 千万 10⁷, 亿 10⁸,
-    万亿 10¹²; the value is computed in decimal, so ``6.2k`` is exactly 6200.
-
-    :param raw: the number alone; surrounding whitespace is ignored. Units (``%``, ``×``) are
-        not part of a number.
-    :returns: the value as a float.
-    :raises ValueError: ``raw`` is not one number in that form (the message quotes it).
-    """
-    if not isinstance(raw, str):
-        raise ValueError(f"parse_number: expected a string, got {type(raw).__name__}")
-    m = _PARSE_RE.fullmatch(normalise(raw))
-    if m is None:
-        raise ValueError(
-            f"not a number: {raw!r}; expected digits with an optional sign, thousands separators "
-            "(1,918), decimals and one magnitude (k, M, B, T, 万, 亿), e.g. '−67.6', '1,300 万', '2.5K'"
-        )
-    return _number(m["sign"], m["n"], m["m"])
-
-
-def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
-    """Whether a decrease word governs the unsigned number at ``norm[s:e]``.
-
-    Before it, in the same clause: 下降/降低/减少/缩短/减小, drop(s/ped), decrease(s/d),
-    reduce(s/d), reduction, lower(s/ed), down, cut(s), then at most one metric phrase and
-    neutral words (约, 仅, 了, by, of, about, a percentile p50/p99 …) and words qualifying the
-    metric (:data:`_METRIC_MODIFIERS`: decoding, end-to-end, 解码 …): ``准确率仅下降 0.27``,
-    ``降低延迟 30%``, ``reduces TTFT by 30%``, ``cuts p99 TTFT by 27%``, ``reduces decoding
-    latency by 20%``. After it:
-    lower/less/fewer/smaller/reduction/decrease/drop (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
-    """
-    last = None
-    for last in _DECREASE_WORD.finditer(norm, max(0, s - _DECREASE_LOOKBACK), s):
-        pass
-    if last is not None:
-        # a percentile (p99) before the metric phrase is part of it: "cuts p99 TTFT by 27%"
-        rest = vocab.pattern.sub("", lower_same_length(_PERCENTILE.sub("", norm[last.end():s])), count=1)
-        rest = _METRIC_MODIFIERS.sub("", rest)
-        if _NEUTRAL_GAP.fullmatch(rest):
-            return True
-    return _DECREASE_AFTER.match(norm, e) is not None
 
 
 def find_quantities(
@@ -398,9 +71,9 @@ def find_quantities(
       and one unit written on either end (:func:`_is_transition`: ``3.1 → 4.4 个 token``, ``从 120
       降到 80 ms``, ``from 73.97% to 80.14%``, ``raises … from 3.1 to 4.4 tokens``);
     * magnitudes: ``6.2k``, ``13M``, ``1.5B``, ``2.8T``, ``1,300 万``, ``3 亿``, ``400
-      million`` (see :func:`parse_number`); ``1,918`` → 1918; ``25+`` → 25 unit ``+`` (at least; the counted
-      noun in ``25+ engines`` is not kept: it is not a condition, so not a qualifier);
-      ``15%+`` keeps unit ``%``;
+      million`` (see :func:`~kb.extract.numbers.parse_number`); ``1,918`` → 1918; ``25+`` → 25
+      unit ``+`` (at least; the counted noun in ``25+ engines`` is not kept: it is not a
+      condition, so not a qualifier); ``15%+`` keeps unit ``%``;
     * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
       ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
       ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
@@ -550,7 +223,7 @@ def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
     """Mark the two ends of every change A → B (:func:`_is_transition`: ``从 2.1% 降到 0.4%``,
     ``3.1 → 4.4``, ``from 90 ms in 2024 to 35 ms``) ``from`` and ``to``: adjacent quantities of
     one unit and at most one metric; the metric word stands once, and both ends have it. Then a
-    number of a metric counted in one unit (:data:`~kb.extract.metrics.METRIC_UNITS`) written
+    number of a metric counted in one unit (:data:`~kb.extract.vocab.metrics.METRIC_UNITS`) written
     without one gets it."""
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
@@ -596,28 +269,6 @@ def _names_bare(how: str, phrase: str) -> bool:
     return how == "before" or not (phrase[:1].isupper() and any(c.islower() for c in phrase))
 
 
-def _tail(sign: str | None, tail: str | None) -> float:
-    """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
-    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
-    if not tail:
-        return 0.0
-    exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
-    v = float(f"{tail.rstrip('千百万')}e{exp}")
-    return -v if sign == "-" else v
-
-
-_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-# A ratio written in Chinese numerals (C22: 两倍, 十倍, 二十倍): 2–99 before 倍. 一倍 is left out:
-# 翻一倍 / 提升一倍 means doubled, so its value is not what it says.
-_CJK_TIMES_RE = re.compile(r"(?<![一二两三四五六七八九十百千万亿几数])(?P<n>[一二两三四五六七八九]?十[一二三四五六七八九]?|[二两三四五六七八九])倍")
-
-
-def _cjk_value(n: str) -> float:
-    """``两`` → 2, ``十`` → 10, ``二十`` → 20, ``十五`` → 15, ``三十七`` → 37."""
-    if "十" not in n:
-        return float(_CJK_DIGIT[n])
-    tens, _, ones = n.partition("十")
-    return float((_CJK_DIGIT[tens] if tens else 1) * 10 + (_CJK_DIGIT[ones] if ones else 0))
 
 
 def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonical | None = None) -> dict | None:
@@ -631,7 +282,7 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
             len(n) == 2 and n.endswith("0") and re.search(r"(?:(?<![A-Za-z])the[ \t]+|')$", norm[max(0, s - 5):s], re.I)
         ):
             return None  # the 1990s, the 80s, '90s: a decade; 100s, 1000s: hundreds, thousands
-    if unit is not None and unit in _COUNTERS and "." in g["n1"]:
+    if unit is not None and unit in COUNTERS and "." in g["n1"]:
         return None  # "1.5 个" is not a count
     if unit is None and g["cur"]:
         unit = g["cur"]
@@ -674,7 +325,7 @@ def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
     if (u1 is not None and u1 != u2) or (g["m1"] and not g["m2"]) or (g["cur2"] and not g["cur"]):
         return _NOT_A_RANGE
     unit = u2 or g["cur"]
-    if unit is not None and unit in _COUNTERS and ("." in g["n1"] or "." in g["n2"]):
+    if unit is not None and unit in COUNTERS and ("." in g["n1"] or "." in g["n2"]):
         return None
     if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
         return None
@@ -684,3 +335,4 @@ def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,
             "signed": bool(g["sign"] or g["sign2"])}
+

@@ -1,4 +1,6 @@
-"""(moved from kb.facts.attributor)"""
+"""Who a claim's numbers belong to (DESIGN.md §3): the subjects written in its text, hosts and
+baselines set apart (:func:`attribute`), and the owner of each number in its clause (:class:`Owners`).
+The host and baseline words are data in :mod:`kb.extract.vocab.subjects`."""
 
 from __future__ import annotations
 
@@ -9,32 +11,32 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
+from kb.extract.vocab.subjects import (
+    HOST_AFTER_WORDS,
+    HOST_BEFORE_QUALIFIERS,
+    HOST_BEFORE_WORDS,
+    PAIR_CLOSE_WORDS,
+    PAIR_OPEN_WORDS,
+)
 from kb.perf.literals import first_char_guard
 
 #: Words right before a name that make it a host or baseline, not the subject of the numbers
-#: (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
-#: The one list: the parser (kb.yaml entities) and the diff (entities and card names) use it.
+#: (:data:`~kb.extract.vocab.subjects.HOST_BEFORE_WORDS`). The one list: the parser (kb.yaml
+#: entities) and the diff (entities and card names) use it.
 HOST_BEFORE_RE = re.compile(
-    r"(?:集成(?:到|至|进|于)?|合(?:进|入|并到)|接入|接进|接到|基于|依托|运行于|跑在|相对于?|相比(?:于)?|相较(?:于)?|对比|对照|比|较|"
-    r"领先|优于|快于|慢于|高于|低于|超过|胜过|强于|弱于|"
-    r"vs\.?|versus|baselines?|基线|integrated into|merged into|on top of|built on|compared (?:with|to)|relative to|"
-    r"than|over|against|outperforms?|beats?)"
-    r"\s*(?:(?:the|stock|vanilla|default|默认(?:的)?|原生(?:的)?|原版(?:的)?)\s*)?$",
+    "(?:" + "|".join(HOST_BEFORE_WORDS) + ")" + r"\s*(?:(?:" + "|".join(HOST_BEFORE_QUALIFIERS) + r")\s*)?$",
     re.IGNORECASE,
 )
 #: HOST_BEFORE_RE led by its words' first characters (kb.perf.literals.first_char_guard: re
 #: entered each of its case-insensitive words at every position of the 24 characters before a name).
 _HOST_BEFORE_SEARCH = first_char_guard(HOST_BEFORE_RE)
 #: "与/和/跟/同 X … 相比": the opening word before a name …
-_PAIR_OPEN_RE = re.compile(r"(?:与|和|跟|同|较之?|相对)\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
+_PAIR_OPEN_RE = re.compile("(?:" + "|".join(PAIR_OPEN_WORDS) + r")\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
 #: … and the closing word after it, in the same clause.
-_PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:相比|相较|对比|比较|比起来|比)")
-#: Words right after a name that make it a host, platform or baseline (``SGLang 后端``,
-#: ``vLLM 中集成``, ``vLLM (baseline)``).
-HOST_AFTER_RE = re.compile(
-    r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:后端|backend|插件|plugin|中集成|上集成|作为基线|为基线|基线|[(（]\s*baseline|as (?:the )?baseline)",
-    re.IGNORECASE,
-)
+_PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:" + "|".join(PAIR_CLOSE_WORDS) + ")")
+#: Words right after a name that make it a host, platform or baseline
+#: (:data:`~kb.extract.vocab.subjects.HOST_AFTER_WORDS`).
+HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFTER_WORDS) + ")", re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")

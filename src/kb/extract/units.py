@@ -1,7 +1,7 @@
 """Physical and data units, from the pint units library: recognise, normalise, convert.
 
 kb's own vocabulary (``%``, ``pp``, ``×``, ``tok/s``, ``req/s``, ``LoC``, CJK counters, ``$``)
-lives in :mod:`kb.extract.quantities`; everything a physicist or an engineer writes after a
+lives in :mod:`kb.extract.vocab.units`; everything a physicist or an engineer writes after a
 number (``ms``, ``GiB``, ``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``, ``TB/s``, ``Gbps``) is
 looked up here, in pint's registry, and stored in one *canonical* unit per dimension
 (:data:`CANONICAL`): a time in ``s``, data in ``B`` (bytes), a data rate in ``B/s``, and so
@@ -18,27 +18,15 @@ import re
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-# Field meanings first (the issue's false units): a single letter after a number is a
-# magnitude or a model size in this field (3 B params, 8 K context, 2 T tokens, 5 M users), an
-# English word (a, at, in, on …) is never a unit, and `dB`/`ppm` are ratios kb does not convert.
-_NOT_UNITS = frozenset(
-    "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
-    "am an as at be by do go he if in is it me my no of on or pm so to up us we the and for per via vs "
-    "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
-    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
+from kb.extract.vocab.units import (
+    KB_OWN,
+    MIXED_SYMBOLS,
+    NAME_ENDINGS,
+    NOT_UNITS,
+    PINT_NAMES,
+    UPPER_UNITS,
 )
-# Written forms pint does not read as the field means them.
-_PINT_NAME = {
-    "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
-    "KiB": "kibibyte", "MiB": "mebibyte", "GiB": "gibibyte", "TiB": "tebibyte",
-    "KB/s": "kilobyte/second", "MB/s": "megabyte/second", "GB/s": "gigabyte/second", "TB/s": "terabyte/second",
-    "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
-    "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
-    "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
-    "PB": "petabyte", "EB": "exabyte", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
-}
-# All-capital units (other capitals are acronyms of the field: PT, ML, ET, CI, HBM, GPU).
-_UPPER_UNITS = frozenset("W V J N KB MB GB TB PB EB GW MW TW PW GV MV GJ MJ TJ PJ GN MN".split())
+
 # Canonical unit per kind of quantity: (pint expression, unit as kb writes it). The first
 # whose dimension matches is used; data and data rates are found from pint's base unit (bit).
 _PREFERRED: tuple[tuple[str, str], ...] = (
@@ -96,37 +84,20 @@ def canonical(token: str) -> Canonical | None:
         ``TB/s``, ``Gbps``; the parser folds U+2212 to ``-`` first.
     :returns: :class:`Canonical` (``ms`` → ``("s", 0.001)``, ``GiB`` → ``("B", 1073741824)``,
         ``Gbps`` → ``("B/s", 1.25e8)``, ``°F`` → ``("°C", 5/9, -160/9)``), or None for a word
-        that is no unit after a number in this field (:data:`_NOT_UNITS`: single letters such
+        that is no unit after a number in this field (:data:`NOT_UNITS`: single letters such
         as ``B`` of ``3 B`` params and ``K`` of ``8 K`` context, English words, ``dB``) and
         for anything pint cannot parse or that has no dimension (``percent``).
     """
-    name = _PINT_NAME.get(token)
-    if not token or (name is None and (token in _NOT_UNITS or (token.isupper() and token not in _UPPER_UNITS))):
+    name = PINT_NAMES.get(token)
+    if not token or (name is None and (token in NOT_UNITS or (token.isupper() and token not in UPPER_UNITS))):
         return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
     if name is None and token.isalpha() and token.islower() and len(token) >= 4 and not _written_name(token):
         return None  # rare is not ronto-are: a word must spell its prefix out (kilometers)
-    if name is None and token.isalpha() and not token.islower() and token not in _MIXED_SYMBOLS and (
+    if name is None and token.isalpha() and not token.islower() and token not in MIXED_SYMBOLS and (
             len(token) >= 5 or sum(c.isupper() for c in token) >= 2 or token[0].isupper() and len(token) >= 4):
         return None  # Ollama, SGLang, vLLM, arXiv, LMCache: names, never units (no registry built)
     expr = name or _expression(token)
     return _lookup(expr, compound=any(c in expr for c in "/*"))
-
-
-#: Unit names a written-out unit word ends with (``kilometers``, ``terabytes``, ``megawatts``):
-#: a word ending in none of them is no unit, decided without building pint's registry (0.5 s).
-_NAME_ENDINGS = (
-    "second", "meter", "metre", "gram", "byte", "bit", "watt", "hertz", "pascal", "joule", "volt", "ampere",
-    "kelvin", "celsius", "fahrenheit", "liter", "litre", "minute", "hour", "day", "week", "month", "year",
-    "newton", "ohm", "electronvolt", "calorie", "mile", "foot", "feet", "inch", "yard", "degree", "radian",
-    "tesla", "gauss", "farad", "coulomb", "henry", "siemens", "weber", "lumen", "lux", "mole", "candela",
-    "parsec", "gallon", "ounce", "pound", "ton", "tonne", "atmosphere", "torr", "psi", "knot", "erg",
-)
-
-
-#: Unit symbols written in mixed case (the rule above refuses other mixed-case words unread).
-_MIXED_SYMBOLS = frozenset(
-    "GiB MiB TiB KiB PiB EiB GB MB TB KB PB kB MPa GPa kPa hPa GHz MHz kHz THz keV MeV GeV TeV meV "
-    "Gbps Mbps Tbps Kbps kbps mAh kWh MWh GWh TWh kW MW GW TW mW nW pW Wh Mb Gb Tb kg mg μg Gy Sv Bq cd".split())
 
 
 def _written_name(word: str) -> bool:
@@ -135,7 +106,7 @@ def _written_name(word: str) -> bool:
     if word in _COMMON:
         return True  # every word of the table is such a name (tests/test_units.py asks pint)
     stem = word[:-2] if word.endswith("es") and not word.endswith(("bytes", "minutes")) else word.rstrip("s")
-    if not (stem.endswith(_NAME_ENDINGS) or word.rstrip("s").endswith(_NAME_ENDINGS)):
+    if not (stem.endswith(NAME_ENDINGS) or word.rstrip("s").endswith(NAME_ENDINGS)):
         return False  # papers, tokens, users, layers: no unit name at all
     try:
         readings = registry().parse_unit_name(word)
@@ -228,12 +199,6 @@ def _stored(unit: str) -> Canonical | None:
     if unit in _STORED:
         return _lookup(_STORED[unit])
     return canonical(unit)
-
-
-#: kb's own units as stored, which convert to nothing else: the one list (kb.extract.quantities
-#: keeps these out of pint too).
-KB_OWN = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "+", "devices",
-                    "GFLOPS", "TFLOPS", "PFLOPS", *"张件条个篇家项台次种款位名卡轮"})
 
 
 @lru_cache(maxsize=4096)

@@ -10,7 +10,7 @@ from typing import Any
 from kb.core.claims import KINDS, Claim, is_derived
 from kb.core.errors import UsageError
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from kb.extract.names import EntityMatcher
+from kb.extract.names import NameMatcher, entity_names
 from kb.extract.titles import normalize_title
 from kb.store.cards import load_cards
 from kb.store.workspace import Kb
@@ -70,7 +70,7 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
         pass
     if t.lower().startswith("10."):
         return ["doi:" + t.lower()]
-    key = EntityMatcher(kb.config.entities).key_for(t)
+    key = NameMatcher(entity_names(kb.config)).key_for(t)
     if key:
         return [key]
     alias = card_aliases(kb).get(normalize_title(t))

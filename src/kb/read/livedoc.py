@@ -21,7 +21,7 @@ from kb.core.parsed import Heading, ParsedFile
 from kb.core.paths import doc_path, history_dir, read_inside
 from kb.core.textio import Problem, decode
 from kb.extract.arxiv_ids import scan_arxiv
-from kb.extract.names import EntityMatcher
+from kb.extract.names import NameMatcher
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class LazyParser:
 
 
 def parse_living_doc(parser: Parser | LazyParser, path: str, data: bytes | str,
-                     aliases: EntityMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
+                     aliases: NameMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
     """Parse a living document from bytes or text.
 
     :param path: KB-relative path (for provenance and messages).
@@ -285,7 +285,7 @@ def _dt(v: Any, parser: Parser | LazyParser) -> datetime | None:
     return frontmatter.as_datetime(v, parser.tz)
 
 
-def load_living_doc(root: Path, topic: str, parser: Parser | LazyParser, aliases: EntityMatcher | None = None,
+def load_living_doc(root: Path, topic: str, parser: Parser | LazyParser, aliases: NameMatcher | None = None,
                     *, store: ParsedFiles | None = None) -> LivingDoc:
     """The current living document of ``topic`` (from ``store`` when it holds the file as it is:
     :func:`parse_living_doc`).
@@ -360,7 +360,7 @@ def git_show(root: Path, rev: str, rel: str, *, raw: bool = False) -> Any:
 
 
 def load_version(root: Path, topic: str, version: int, parser: Parser,
-                 aliases: EntityMatcher | None = None) -> LivingDoc:
+                 aliases: NameMatcher | None = None) -> LivingDoc:
     """Version ``version`` of a topic's living doc: the current file, a history snapshot or git.
 
     :raises LookupError: no such version anywhere; the message lists the versions found.
@@ -383,7 +383,7 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
 
 
 def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: datetime,
-                 aliases: EntityMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
+                 aliases: NameMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
     """The living document as it stood at ``until`` (the end of a window): the current file
     if it was updated before then, else the newest history snapshot that was, else (no such
     snapshot) the newest version in git history that was (:func:`git_versions`: a version as

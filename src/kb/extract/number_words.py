@@ -1,0 +1,196 @@
+"""Words around a number that change what it says: a bound (``至少``, ``up to``, ``以内``), a
+figure or table number before it (``Fig. 7``, ``表 2``), a decrease word that makes a
+percentage negative (``下降 0.27``), a change A → B (``从 3.1 提到 4.4``), a product name before
+it (``RTX 5090``). Rules over text folded by :func:`kb.extract.numbers._fold`, used by
+:func:`kb.extract.quantities.find_quantities`; the words are data in :mod:`kb.extract.vocab.quantities`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.extract.fold import lower_same_length
+from kb.extract.metrics import MetricVocab
+from kb.extract.numbers import _ARROW, _TO_VERB
+from kb.extract.vocab.quantities import (
+    CHANGE_WORDS_EN,
+    CHANGE_WORDS_ZH,
+    DECREASE_AFTER_WORDS,
+    DECREASE_WORDS_EN,
+    DECREASE_WORDS_ZH,
+    METRIC_MODIFIERS_EN,
+    METRIC_MODIFIERS_ZH,
+    NEUTRAL_WORDS_EN,
+    NEUTRAL_WORDS_ZH,
+    REF_WORDS_EN,
+    REF_WORDS_ZH,
+)
+from kb.perf.literals import literal_hint
+
+# An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
+# (look-behind after the first letter: re skips to capitals; the same matches as a leading one)
+_NAME_BEFORE = re.compile(r"([A-Z](?<![A-Za-z0-9_][A-Z])[A-Z]+)[ \t]$")
+
+
+def _may_follow_name(norm: str, s: int) -> bool:
+    """Whether ``_NAME_BEFORE`` can match ``norm[:s]``: a capital, then a space or tab, then
+    the end (``$`` also matches before a final newline)."""
+    c = norm[s - 1] if s else ""
+    if c == "\n":
+        s -= 1
+        c = norm[s - 1] if s else ""
+    return (c == " " or c == "\t") and s >= 3 and "A" <= norm[s - 2] <= "Z"
+
+
+
+_DECREASE_WORD = re.compile(
+    "|".join(DECREASE_WORDS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(DECREASE_WORDS_EN) + r")(?![A-Za-z])",
+    re.IGNORECASE,
+)
+# What may follow a decrease word before the number (besides one metric phrase): no increase
+# word, no 至/到/"to" (下降到 30% is a level, not a change).
+_NEUTRAL_GAP = re.compile(
+    r"(?:[\s*_~≈:=]|" + "|".join(NEUTRAL_WORDS_ZH)
+    + r"|(?<![A-Za-z])(?:" + "|".join(NEUTRAL_WORDS_EN) + r")(?![A-Za-z]))*+",
+    re.IGNORECASE,
+)
+_DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:" + "|".join(DECREASE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
+_DECREASE_LOOKBACK = 56
+# Words that qualify a metric phrase between a decrease word and its number ("reduces decoding
+# latency by 20%", "cuts the end-to-end TTFT by 27%", "降低解码延迟 20%"): passed over like
+# neutral words. Set-up and stage words only: never a verb, so "reduces memory and raises
+# throughput by 20%" stays an increase.
+_METRIC_MODIFIERS = re.compile(
+    "|".join(METRIC_MODIFIERS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(METRIC_MODIFIERS_EN) + r")(?![A-Za-z-])",
+    re.IGNORECASE,
+)
+_PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
+_HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
+
+
+_FROM = re.compile(rf"(?:(?<![A-Za-z])from|从|由){_HEDGE}$", re.IGNORECASE)
+# A change word before "from" in its clause: "raises … from 3.1 to 4.4" is a change, "models from
+# 400 million to 8B parameters" a range.
+_CHANGE_BEFORE = re.compile(
+    "(?:" + "|".join(CHANGE_WORDS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(CHANGE_WORDS_EN) + r")(?![A-Za-z]))"
+    r"[^,，;；。!?！？:：|()\n]{0,48}$",
+    re.IGNORECASE,
+)
+#: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
+#: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
+_TRANSITION_RE = re.compile(
+    rf"[^，,；;。！？!?|\n]{{0,24}}?(?:{_ARROW}|{_TO_VERB}|(?P<to>到|至|(?<![A-Za-z])to(?![A-Za-z]))){_HEDGE}",
+    re.IGNORECASE,
+)
+
+
+def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
+    """Whether the number at ``norm[a:]`` and the one at ``norm[b:]`` are a change A → B, the one
+    rule (issue 9): ``norm[gap:b]`` is an arrow (``→``, ``->``, ``➝``) or a change verb with
+    到/至/为 (``提到``, ``降至``, ``缩短到``, ``变为``); or it is 到/至/to after from/从/由 before A
+    and ``units`` (a unit written on both ends: ``from 73.97% to 80.14%``) or a change word
+    before that (``raises … from 3.1 to 4.4 tokens``). Otherwise ``A to B`` is a range (``from 400
+    million to 8B parameters``, ``3 到 6 个月``)."""
+    t = _TRANSITION_RE.fullmatch(norm, gap, b)
+    if t is None:
+        return False
+    if t["to"] is None:
+        return True
+    f = _FROM.search(norm, max(0, a - 12), a)
+    return f is not None and (units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None)
+
+
+# A figure, table, section, equation or step number, and what is before a list number.
+_REF_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?:" + "|".join(REF_WORDS_EN) + r")\.?|" + "|".join(REF_WORDS_ZH) + r")[ \t]*[(\[]?$",
+    re.IGNORECASE,
+)
+# Bounds written before the number (directly, with spaces or emphasis between) and after it.
+_BOUND_BEFORE = re.compile(
+    r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
+    r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|(?<![A-Za-z])(?:up to|at most|within|no more than))"
+    r"|(?P<gt>(?<![-=])>|超过|多于|大于|高于|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
+    r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
+    r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
+    r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*"
+    # a verb may stand between the bound and its number: 至少减少 7 倍, 不到 … 降低, at least by 3×
+    r"(?:(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))[ \t]*)?$",
+    re.IGNORECASE,
+)
+#: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
+_BOUND_HINT = literal_hint([_BOUND_BEFORE])
+_BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
+_BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
+#: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
+#: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
+#: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
+_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩"
+_BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
+#: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
+_REF_LAST_CJK = "表图式节骤录章"
+
+
+def _last_char(norm: str, lo: int, s: int, skip: str) -> str:
+    """The last character of ``norm[lo:s]`` not in ``skip``; "" when there is none."""
+    while s > lo and norm[s - 1] in skip:
+        s -= 1
+    return norm[s - 1] if s > lo else ""
+
+
+def _may_end_bound(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _BOUND_BEFORE."""
+    return (c.isalpha() and (c < "\u2e80" or c in _BOUND_LAST_CJK)) or (c != "" and c in _BOUND_LAST_SYMBOLS)
+
+
+def _may_end_ref(c: str) -> bool:
+    """Whether ``c`` (see :func:`_last_char`) can end a match of _REF_BEFORE."""
+    return c.isalpha() and (c < "\u2e80" or c in _REF_LAST_CJK)
+
+
+def _ref_before(norm: str, s: int) -> bool:
+    """Whether a figure, table, section … word stands before the number at ``norm[s:]``
+    (_REF_BEFORE in the 12 characters before it, searched only when its last character can
+    end one)."""
+    lo = max(0, s - 12)
+    i = s
+    while i > lo and norm[i - 1] in " \t([.":
+        i -= 1
+    return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
+_BOUND_LOOKBACK = 16
+
+
+def _bound(norm: str, s: int, e: int) -> str | None:
+    """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
+    lo = max(0, s - _BOUND_LOOKBACK)
+    m = _BOUND_BEFORE.search(norm, lo, s) if _may_end_bound(_last_char(norm, lo, s, " \t*_")) and (
+        _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s)) else None
+    if m is None:
+        m = _BOUND_AFTER.match(norm, e)
+    if m is None:
+        return None
+    return _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
+
+
+
+def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
+    """Whether a decrease word governs the unsigned number at ``norm[s:e]``.
+
+    Before it, in the same clause: 下降/降低/减少/缩短/减小, drop(s/ped), decrease(s/d),
+    reduce(s/d), reduction, lower(s/ed), down, cut(s), then at most one metric phrase and
+    neutral words (约, 仅, 了, by, of, about, a percentile p50/p99 …) and words qualifying the
+    metric (:data:`_METRIC_MODIFIERS`: decoding, end-to-end, 解码 …): ``准确率仅下降 0.27``,
+    ``降低延迟 30%``, ``reduces TTFT by 30%``, ``cuts p99 TTFT by 27%``, ``reduces decoding
+    latency by 20%``. After it:
+    lower/less/fewer/smaller/reduction/decrease/drop (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
+    """
+    last = None
+    for last in _DECREASE_WORD.finditer(norm, max(0, s - _DECREASE_LOOKBACK), s):
+        pass
+    if last is not None:
+        # a percentile (p99) before the metric phrase is part of it: "cuts p99 TTFT by 27%"
+        rest = vocab.pattern.sub("", lower_same_length(_PERCENTILE.sub("", norm[last.end():s])), count=1)
+        rest = _METRIC_MODIFIERS.sub("", rest)
+        if _NEUTRAL_GAP.fullmatch(rest):
+            return True
+    return _DECREASE_AFTER.match(norm, e) is not None
+

@@ -1,0 +1,191 @@
+"""How a quantity is written: the one pattern of a number with its magnitude, unit and range
+separator (:data:`_QTY_RE`), the unit it names (kb's own words, else pint's), and
+:func:`parse_number`.
+
+The word lists (units, magnitudes, counters) are data in :mod:`kb.extract.vocab.units`; what
+the words around a number mean is :mod:`kb.extract.number_words`; the finder that puts it all
+together is :mod:`kb.extract.quantities`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from kb.extract import units as _units
+from kb.extract.fold import _FOLD, _FOLD_RE, normalise
+from kb.extract.vocab.units import (
+    ASCII_UNITS_CI,
+    ASCII_UNITS_CS,
+    CJK_UNITS,
+    COUNTER_CHARS,
+    COUNTERS,
+    KB_OWN,
+    MAGNITUDES,
+)
+
+# Everything below runs on text folded by metrics.normalise (same length, same offsets):
+# ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
+
+_UNIT_OF = {**CJK_UNITS, **{c: c for c in COUNTERS}, **ASCII_UNITS_CS, "×": "×", "x": "×", "X": "×"}
+
+
+def _alt(forms: Sequence[str]) -> str:
+    """Regex alternation of literal forms, longest first."""
+    return "|".join(re.escape(f) for f in sorted(forms, key=len, reverse=True))
+
+
+_W = "(?![A-Za-z0-9_])"  # end of an ASCII word
+_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|[.,]\d)"
+_MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
+# x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
+# The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
+# their first characters, so that re skips their ~60 alternatives at once before anything else
+# (it tries a literal alternative only when its first character is there, but enters every
+# case-insensitive one; the unit is tried up to four times per number as the range backtracks).
+_UNIT = (
+    rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|×(?!\d)|[{COUNTER_CHARS}]"
+    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W})"
+)
+# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
+_TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
+# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到): A → B (see _is_transition).
+_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|提|降|升|增|减|涨|跌)(?:到|至|为)"
+            r"|变为|变成")
+_ARROW = r"→|->|➝|⟶|➔"
+_SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
+# Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
+# '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
+# 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
+_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+_QTY_RE = re.compile(
+    r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
+    + _LEAD
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
+    + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
+    + r"(?P<plus>\+(?![\d+]))?"
+)
+_PARSE_RE = re.compile(
+    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"\s*(?P<m>万亿|百万|千万|[kKMBT千万亿]|(?i:thousand|million|billion|trillion))?\s*"
+)
+
+
+def _fold(text: str) -> str:
+    """``text`` folded as the rules below read it, in one pass, offsets kept: a full-width
+    comma after anything but a full-width digit ends a clause (``；``: ``3.1 → 4.4，1.38×`` is
+    not "4.4,1"), between full-width digits it stays a thousands separator (``１，３００万``);
+    then :func:`~kb.extract.fold.normalise`."""
+    if text.isascii():
+        return text
+    return _FOLD_RE.sub(_fold_one, text)
+
+
+def _fold_one(m: re.Match[str]) -> str:
+    """The folded form of one character :func:`_fold` replaces."""
+    c = m.group()
+    if c == "，":
+        i = m.start()
+        return "," if i and "０" <= m.string[i - 1] <= "９" else ";"
+    return _FOLD[c]
+
+
+
+# Any other unit written after a number, for pint (kb.extract.units): letters (µ, Ω, °, ℃
+# too) with an optional power (s-1, s⁻¹, m^2), joined by '/', '·', '*' or, when the next
+# part has a power, a space (km s-1, erg cm-2 s-1).
+_POW = r"(?:\^?-?\d(?!\d)|[⁻¹²³]+)"
+_PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
+_PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
+
+
+def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
+    """A physical or data unit written at ``norm[e:]`` that kb's vocabulary does not know,
+    read by pint, and the offset after it; None when the text there is no unit. A lower-case
+    ``m`` glued to the number is a million (``5m users``), not a metre: see _single."""
+    t = _PINT_TOKEN.match(norm, e)
+    if t is None:
+        return None
+    c = _units.canonical(t["t"])
+    return (c, t.end()) if c is not None else None
+
+
+def _canonical(unit: str | None) -> _units.Canonical | None:
+    """pint's canonical form of one of kb's convertible units (ms, GB, month …), else None."""
+    if unit is None or unit in KB_OWN:
+        return None
+    return _units.canonical(unit)
+
+
+@lru_cache(maxsize=1024)
+def _unit_of(written: str | None) -> str | None:
+    """Normalised unit of a written unit (leading space allowed), or None (cached: a text
+    writes a handful of units again and again, ``%``, ``×``, `` ms``)."""
+    if not written:
+        return None
+    w = written.strip()
+    return _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())
+
+
+def _number(sign: str | None, digits: str, mag: str | None) -> float:
+    """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
+    d = digits.replace(",", "") if "," in digits else digits
+    if mag:
+        mag = mag.strip()
+        v = float(f"{d}e{MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]}")
+    else:
+        v = float(d)
+    return -v if sign == "-" else v
+
+
+def parse_number(raw: str) -> float:
+    """Parse one number as written: sign, thousands separators, decimals, magnitude.
+
+    ``"1,300 万"`` → 13000000.0, ``"−67.6"`` → -67.6, ``"６.２k"`` → 6200.0, ``"2.8T"`` →
+    2.8e12, ``"13M"`` → 1.3e7, ``"1.5B"`` → 1.5e9, ``"3 亿"`` → 3e8. Full-width digits and
+    U+2212 MINUS SIGN are folded first (C17: ``float("−67.6")`` raises on Python 3.11).
+    Magnitudes: k/K 10³, M 10⁶, B 10⁹, T 10¹², 千 10³, 万 10⁴, 百万 10⁶, 千万 10⁷, 亿 10⁸,
+    万亿 10¹²; the value is computed in decimal, so ``6.2k`` is exactly 6200.
+
+    :param raw: the number alone; surrounding whitespace is ignored. Units (``%``, ``×``) are
+        not part of a number.
+    :returns: the value as a float.
+    :raises ValueError: ``raw`` is not one number in that form (the message quotes it).
+    """
+    if not isinstance(raw, str):
+        raise ValueError(f"parse_number: expected a string, got {type(raw).__name__}")
+    m = _PARSE_RE.fullmatch(normalise(raw))
+    if m is None:
+        raise ValueError(
+            f"not a number: {raw!r}; expected digits with an optional sign, thousands separators "
+            "(1,918), decimals and one magnitude (k, M, B, T, 万, 亿), e.g. '−67.6', '1,300 万', '2.5K'"
+        )
+    return _number(m["sign"], m["n"], m["m"])
+
+
+
+def _tail(sign: str | None, tail: str | None) -> float:
+    """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
+    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
+    if not tail:
+        return 0.0
+    exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
+    v = float(f"{tail.rstrip('千百万')}e{exp}")
+    return -v if sign == "-" else v
+
+
+_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+# A ratio written in Chinese numerals (C22: 两倍, 十倍, 二十倍): 2–99 before 倍. 一倍 is left out:
+# 翻一倍 / 提升一倍 means doubled, so its value is not what it says.
+_CJK_TIMES_RE = re.compile(r"(?<![一二两三四五六七八九十百千万亿几数])(?P<n>[一二两三四五六七八九]?十[一二三四五六七八九]?|[二两三四五六七八九])倍")
+
+
+def _cjk_value(n: str) -> float:
+    """``两`` → 2, ``十`` → 10, ``二十`` → 20, ``十五`` → 15, ``三十七`` → 37."""
+    if "十" not in n:
+        return float(_CJK_DIGIT[n])
+    tens, _, ones = n.partition("十")
+    return float((_CJK_DIGIT[tens] if tens else 1) * 10 + (_CJK_DIGIT[ones] if ones else 0))

@@ -1,0 +1,110 @@
+"""Words that say what kind a claim is (DESIGN.md §2): explicit tags, kind-column values,
+header names, the zh/en cue phrases per kind, and the plan and dispute words of moods.
+
+Data only: :mod:`kb.extract.kinds` builds its patterns from these. Sources: the design card, the
+seeds' own wording ("论文已报告" / "上游摘要转述" / "本棒待核", "二手摘要报告", "候选升档", "★★ 建议补",
+"HF 票数和内部 Q105 编号不得替代论文证据") and issue 8.
+"""
+
+from __future__ import annotations
+
+from kb.core.claims import Kind
+
+TAGS: dict[str, Kind] = {
+    "paper-fact": "paper-fact",
+    "论文事实": "paper-fact",
+    "secondhand": "secondhand",
+    "摘要转述": "secondhand",
+    "二手": "secondhand",
+    "internal-rating": "internal-rating",
+    "内部评级": "internal-rating",
+}
+"""Explicit tags (``[paper-fact]``, ``【二手】``): they win over everything (DESIGN.md §2, decision
+order step 1)."""
+
+COLUMN_VALUES: dict[str, Kind] = {
+    **TAGS,
+    "论文": "paper-fact",
+    "paper": "paper-fact",
+    "论文报告": "paper-fact",
+    "一手": "paper-fact",
+    "转述": "secondhand",
+    "摘要": "secondhand",
+    "二手摘要": "secondhand",
+    "blog": "secondhand",
+    "博客": "secondhand",
+    "news": "secondhand",
+    "评级": "internal-rating",
+    "内部": "internal-rating",
+    "rating": "internal-rating",
+}
+"""Values of a table's kind column (step 2), the tags included."""
+
+KIND_HEADERS = ("类型", "kind", "claim kind", "性质", "证据类型", "证据", "evidence", "来源类型")
+"""Header names of a table's claim-kind column."""
+
+TITLE_HEADERS = ("title", "paper", "paper title", "name", "标题", "论文", "题目", "论文标题", "论文题目", "名称")
+"""Table columns that hold a paper's title: their cells are no cue text (issue 8: "Portable",
+"Stable Diffusion Serving via …" in a title column made claims paper-facts or secondhand)."""
+
+BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
+    "secondhand": (
+        "上游摘要", "二手摘要", "二手材料", "摘要称", "摘要转述", "摘要报告", "转述", "据称", "据报道",
+        "据悉", "报道称", "援引", "reportedly", "is said to", "per the blog", "the blog says",
+        "the post says", "according to the blog", "according to the post", "according to a blog",
+        "according to the news", "according to reports",
+    ),
+    "paper-fact": (
+        "论文报告", "论文已报告", "论文指出", "论文称", "论文显示", "论文表", "论文实验",
+        "作者报告", "the paper reports", "the paper shows", "the authors report", "paper reports",
+        "in the paper", "as reported in table", "the paper claims", "the authors claim",
+        "according to the paper", "according to the authors",
+    ),
+    "internal-rating": (
+        "★", "☆", "候选升档", "升档", "降级", "建议补", "强候选", "内部评级", "共识候选", "试金石",
+        "hf 票", "hf votes", "upvotes", "we rate", "our rating",
+    ),
+}
+"""Cue phrases (step 4). A *strong* cue names who states the figure ("the paper reports",
+"上游摘要称"); a *weak* one only hints at it ("according to", "据", "Table 3"). Priority when
+several are present: strong secondhand > strong paper-fact > weak secondhand > weak paper-fact
+> internal-rating (a sentence that relays anything is not first-hand; a first-hand cue outranks
+a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要转述" / "本棒待核",
+"二手摘要报告", "候选升档", "★★ 建议补", "HF 票数和内部 Q105 编号不得替代论文证据"); issue 8
+("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
+"""
+
+WEAK_CUES: dict[Kind, tuple[str, ...]] = {
+    "secondhand": ("according to", "claims that"),
+    "paper-fact": (),
+}
+"""Weak cues, outranked by any strong cue (see :data:`BUILTIN_CUES`)."""
+
+PLAN_CUES = (
+    r"建议", r"计划", r"预计", r"预期", r"打算", r"拟[于在将]", r"将[于在]", r"目标(?!模型|网络|函数|分布)",
+    r"争取", r"有望", r"排期", r"下(?:周|个?月|季度|一版)",
+    r"(?<![a-z])(?:we|they|i|team|teams)\s+(?:plan|intend|aim|hope|expect)s?\s+to(?![a-z])",
+    r"(?<![a-z])(?:plans?|planned|planning|intends?|aims?)\s+to(?![a-z])",
+    r"(?<![a-z])expected\s+(?:by|in|to|around|at)(?![a-z])", r"(?<![a-z])(?:is|are)\s+expected(?![a-z])",
+    r"(?<![a-z])will\s+(?:be\s+)?(?:release|released|ship|shipped|launch|launched|land|arrive|available|"
+    r"support|add|reach|go\s+live|deliver)(?![a-z])",
+    r"(?<![a-z])(?:forecasts?|forecasted|projected|eta|upcoming)(?![a-z])",
+    r"(?<![a-z])(?:we\s+)?(?:recommend|recommends|recommended|suggest|suggests)(?![a-z])",
+    r"(?<![a-z])next\s+(?:week|month|quarter|year|release)(?![a-z])",
+    r"^\W*(?:proposed|proposal|plan|todo)\s*[:：]", r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])",
+)
+"""Words that make the figures of their clause a plan, advice or forecast (issue 8: "建议排 3–6
+个月迁移", "预计 12-03 出结果" were listed as figures to verify). ``目标`` not before 模型/网络
+(a speculative decoder's target model), ``拟`` only as 拟于/拟在/拟将 (not 模拟/拟合).
+Regex fragments over lower-cased text."""
+
+DISPUTE_CUES = (
+    r"对不上", r"不一致", r"不符", r"矛盾", r"有出入", r"打架", r"不匹配", r"相悖", r"存疑", r"有误", r"写错",
+    r"搞错", r"(?<![a-z])(?:does|do|did)\s*(?:not|n['’]t)\s+match(?![a-z])", r"(?<![a-z])mismatch(?:es|ed)?(?![a-z])",
+    r"(?<![a-z])contradict(?:s|ed|ing)?(?![a-z])", r"(?<![a-z])inconsistent\s+with(?![a-z])",
+    r"(?<![a-z])disagrees?\s+with(?![a-z])", r"(?<![a-z])conflicts?\s+with(?![a-z])", r"(?<![a-z])at\s+odds\s+with(?![a-z])",
+    r"(?<![a-z])differs?\s+from(?![a-z])", r"(?<![a-z])(?:is|are)\s+wrong(?![a-z])",
+)
+"""Words that dispute the figures of their sentence (issue 8: "专栏写的 2.31× 和活文档的 2.03×
+对不上" lent the doc's 2.03× a secondhand source).
+Regex fragments over lower-cased text."""

@@ -1,0 +1,89 @@
+"""Metric phrases and the metric keys they name: the built-in vocabulary of
+:class:`kb.extract.metrics.MetricVocab` (``kb.yaml`` ``metrics:`` extends it).
+
+Data only. The phrases come from the design card (DESIGN.md §2), the seeds' own wording and the
+issues that met them (issue 8: ratios, set-up sizes; issue 9: acceptance length).
+"""
+
+from __future__ import annotations
+
+BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
+    "throughput": ("吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"),
+    "ttft": ("TTFT", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
+    "tpot": ("TPOT", "ITL", "inter-token latency", "inter-token"),
+    "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
+    "accuracy": ("准确率", "精度", "accuracy", "acc"),
+    "speedup": ("加速", "加速比", "提速", "speedup", "speed-up", "faster"),
+    "memory": ("显存", "内存", "memory", "VRAM"),
+    "compression_ratio": ("压缩", "压缩比", "压缩率", "compression", "compression ratio", "compresses", "compressed"),
+    "size_ratio": ("模型小", "模型大小", "模型体积", "体积", "model size", "smaller model", "size reduction", "smaller",
+                   "shrinks", "shrink"),
+    "call_count_ratio": ("调用次数", "调用量", "的次数", "call count", "calls", "API calls", "invocations", "launches",
+                         "kernel launches"),
+    "write_amplification": ("写放大", "write amplification", "write amp"),
+    "error_rate": ("错误率", "出错率", "失败率", "error rate", "failure rate", "errors"),
+    "acceptance_rate": ("接受率", "接收率", "acceptance rate", "accept rate", "acceptance ratio"),
+    "acceptance_length": ("接受长度", "平均接受长度", "acceptance length", "accepted length", "accepted tokens"),
+    "traffic": ("流量", "traffic", "Host→Device", "Host-to-Device"),
+    "commits": ("commits", "提交数", "提交次数"),
+    "ci_job_minutes": ("job minutes", "CI job minutes", "CI 耗用"),
+    "concurrency": ("并发", "concurrent", "concurrency"),
+    "loc": ("LoC", "lines of code", "行代码"),
+    "params": ("参数", "参数量", "参数规模", "级模型", "模型", "parameters", "params", "parameter", "model", "models"),
+    "context_length": ("上下文", "上下文长度", "上下文窗口", "context", "context length", "context window",
+                       "tokens of context", "token context", "context tokens"),
+    "batch_size": ("batch size", "batch", "批大小"),
+    "gpu_count": ("GPU", "GPUs", "张卡", "块卡", "节点", "nodes"),
+    "cost": ("成本", "cost", "$"),
+    "eol_date": ("维护模式", "maintenance mode", "EOL", "end of life", "停止维护"),
+    "release_date": ("发布", "released", "release"),
+    "votes": ("HF 票", "votes", "upvotes", "stars", "HN points", "HN"),
+    "count": (),
+}
+"""Built-in phrases per metric key, zh and en, matched case-insensitively (DESIGN.md §2).
+
+Choices, beyond the list in the design card:
+* ``tok/s``, ``TPS``, ``tokens/s(ec)`` are throughput *phrases* as well as units, so that
+  ``2.5K TPS`` gets its metric from the text it is written with, not only a unit default.
+* ``inter-token`` alone is TPOT (the seed writes ``inter-token -29-69%``); ``ITL`` too.
+* ``p50``/``p90``/``p95``/``p99`` and 尾延迟 are latency: a percentile names a latency.
+* ``acc`` is matched as a whole ASCII word only (never inside ``acceptance``); every ASCII
+  phrase is, so ``HN`` is not found in ``HNSW`` nor ``TPS`` in ``TPSx``.
+* 精度 is accuracy as the brief asks, although in quantisation text it can mean numeric
+  precision (``FP8 精度``); such a figure rarely carries a number of its own.
+* ``$`` is cost: written before a number (``$0.5``) it lies inside the quantity's span.
+* votes include ``HN``, ``stars``: the seeds cite ``Raschka 419 HN`` and HF votes as ratings.
+* ratios that are not speed-ups have metrics of their own (issue 8): compression_ratio
+  (``410x KV cache compression``), size_ratio (``模型小了 60 倍``), call_count_ratio
+  (``调用次数减少 7 倍``), write_amplification (``写放大 1.8×``); an error rate is error_rate,
+  never latency. Speculative decoding's draft acceptance: acceptance_rate (``接受率 85%``,
+  ``acceptance rate above 80%``) and acceptance_length (``平均接受长度 4.2 个 token``), never
+  accuracy. A ``×`` with no phrase in its clause has no metric (it never conflicts).
+* ``提交`` alone also means "submit" (``提交 3 个 PR``): commits are ``提交数``/``提交次数``.
+* ``count`` has no phrases: a plain count keeps metric None rather than a catch-all key.
+* set-up sizes (issue 8, :data:`kb.extract.metrics.SETUP_METRICS`): a context length (``128K 上下文``, ``32K
+  context``, ``1M tokens of context``), a model size (``8B 级模型``, ``70B 参数``, ``235B params``),
+  a batch size or a GPU count describes the set-up of a measurement, not its result. Their
+  phrases name only a size written right next to them (:meth:`kb.extract.metrics.MetricVocab._setup_at`), never a
+  ratio, a percentage or a unit's value, and never by the clause rule.
+* eol_date and release_date are metrics of *dates*; :data:`DATE_METRICS` lets the
+  quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
+"""
+
+DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
+"""Metric keys whose values are dates, never quantities."""
+
+UNIT_DEFAULTS: dict[str, str] = {
+    "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
+}
+"""Units whose metric is known when no phrase names one (the brief's rule): the normalised unit
+and the written forms a caller may pass instead. A ratio (×, 倍) has none: "2.4×" names no metric
+(issue 8), only a phrase does."""
+
+METRIC_UNITS: dict[str, str] = {"acceptance_length": "tokens"}
+"""Metrics counted in one unit only: a number of one written without a unit has it (issue 9:
+``接受长度 3.1 → 4.4`` in a table cell states what ``从 3.1 提到 4.4 个 token`` does)."""
+
+METRIC_COLUMN_WORDS: tuple[str, ...] = ("指标", "指标名", "测量指标", "metric", "metrics", "measure", "measures",
+                                        "measurement")
+"""Header names of a table column whose cells name the metric of their row (``| 对象 | 指标 | 数值 |``)."""

@@ -1,0 +1,61 @@
+"""Words around a number that change what it says: decrease words (a percentage after one is
+negative), the neutral words that may stand between, words that qualify a metric, change words
+(``raises … from 3.1 to 4.4`` is a change, not a range) and figure, table or section words (``Fig.
+7`` is no quantity).
+
+Data only, as regex fragments in zh and en: :mod:`kb.extract.number_words` joins them into its
+patterns (an English word is matched as a whole word, case-insensitively). The words come from the
+seeds (``准确率仅下降 0.27``, ``流量下降 73.6%–77.1%``), C17 and issues 8 and 9.
+"""
+
+from __future__ import annotations
+
+DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "减小")
+"""zh words before a number that make an unsigned ``%`` or ``pp`` value negative (``下降 0.27 个百分点``)."""
+
+DECREASE_WORDS_EN: tuple[str, ...] = ("drop(?:s|ped)?", "decrease[sd]?", "reduce[sd]?", "reduction", "lower(?:s|ed)?",
+                                      "down", "cut(?:s)?")
+"""en words that do the same (``reduces TTFT by 30%``, ``down 12%``)."""
+
+DECREASE_AFTER_WORDS: tuple[str, ...] = ("lower", "less", "fewer", "smaller", "reduction", "decrease", "drop")
+"""en words after a number that make it a decrease (``30% lower latency``)."""
+
+NEUTRAL_WORDS_ZH: tuple[str, ...] = ("约为", "约", "仅", "了", "高达", "达", "超过", "近", "平均", "均", "分别为", "分别")
+"""zh words that may stand between a decrease word and its number (besides one metric phrase)."""
+
+NEUTRAL_WORDS_EN: tuple[str, ...] = ("by", "of", "about", "around", r"approx\.?", "approximately", "only", "just",
+                                     "nearly", "over")
+"""en words that may stand there (``reduced by about 20%``); no increase word, no "to"."""
+
+METRIC_MODIFIERS_ZH: tuple[str, ...] = ("解码", "推理", "预填充", "端到端", r"首\s*token", "尾部")
+"""zh words that qualify a metric phrase between a decrease word and its number (``降低解码延迟 20%``):
+set-up and stage words only, never a verb."""
+
+METRIC_MODIFIERS_EN: tuple[str, ...] = (
+    "the", "its", "their", "mean", "median", "average", "avg", "overall", "end-to-end", "e2e", "decoding", "decode",
+    "prefill", "first-token", "per-token", "tail", "inference", "serving", "generation",
+)
+"""en words that do the same (``reduces decoding latency by 20%``, ``cuts the end-to-end TTFT by 27%``)."""
+
+CHANGE_WORDS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升", "下降", "降低", "减少", "缩短", "缩小", "压缩", "扩大",
+                                    "改善", "变化")
+"""zh change words before "从/由 A 到 B" in its clause: a change A → B, not a range."""
+
+CHANGE_WORDS_EN: tuple[str, ...] = (
+    "rais(?:e[sd]?|ing)", "increas(?:e[sd]?|ing)", "improv(?:e[sd]?|ing|ement)", "boost(?:s|ed)?", "lift(?:s|ed)?",
+    "grow(?:s|n)?", "grew", "rise[sn]?", "rising", "rose", "jump(?:s|ed)?", "climb(?:s|ed)?", "cut(?:s|ting)?",
+    "reduc(?:e[sd]?|ing|tion)", "lower(?:s|ed)?", "drop(?:s|ped)?", "decreas(?:e[sd]?|ing)", "fall(?:s|en)?", "fell",
+    "shr[iau]nk(?:s)?", "shorten(?:s|ed)?", "change[sd]?", "went", "goes", "gain(?:s|ed)?",
+)
+"""en change words before "from A to B" (``raises … from 3.1 to 4.4``); without one, ``models from
+400 million to 8B parameters`` is a range."""
+
+REF_WORDS_EN: tuple[str, ...] = (
+    "fig(?:ure)?s?", "tab(?:le)?s?", "sec(?:tion)?s?", "eqs?", "equations?", "alg(?:orithm)?s?", "appendix", "steps?",
+    "chapters?", "ch", "thm", "theorem", "lemma", "def(?:inition)?", "ref", "no", "item", "page", "p", "pp", "line",
+)
+"""en words before a figure, table, section, equation, step or list number (``Fig. 7``, ``Table 3``,
+``Sec. 4``, ``Eq. (2)``): that number is no quantity."""
+
+REF_WORDS_ZH: tuple[str, ...] = ("[表图式节]", "步骤", "公式", "附录", "章")
+"""zh words that do the same (``表 2``, ``图 5``, ``步骤 3``)."""

@@ -1,0 +1,15 @@
+"""Words that file a claim under a section of the living doc (``建议归入 §2.3``, ``file under
+§4``): a filing hint, read by :func:`kb.extract.sections.hinted_section`.
+
+Data only, as regex fragments. The union of the two lists the parser and the diff kept apart
+until issue 19: the seeds' and testers' wording (建议归入/归位/补入, 建议补到, 建议放入 …) and the
+English forms of the design card.
+"""
+
+from __future__ import annotations
+
+HINT_WORDS: tuple[str, ...] = (
+    "建议(?:归入|归位|补入|补到|补充到|写入|放入|并入|收入|入)", "归入", "归位", "补入", "写入",
+    "suggested section", "file under", "belongs in", "add to",
+)
+"""Words before a ``§`` number that make it where the claim belongs (case-insensitive)."""

@@ -1,0 +1,36 @@
+"""Words around a name that make it a host or a baseline rather than the subject of a claim's
+numbers (DESIGN.md §3: "integrated into SGLang", "比 vLLM 低 21%", "compared with X", "than X").
+
+Data only, as regex fragments (a word with its optional endings, ``outperforms?``):
+:mod:`kb.extract.subjects` joins them into its patterns. The words come from the seeds and the
+testers' documents (zh and en); the one list for the parser (kb.yaml entities) and the diff
+(entities and card names).
+"""
+
+from __future__ import annotations
+
+HOST_BEFORE_WORDS: tuple[str, ...] = (
+    "集成(?:到|至|进|于)?", "合(?:进|入|并到)", "接入", "接进", "接到", "基于", "依托", "运行于", "跑在", "相对于?",
+    "相比(?:于)?", "相较(?:于)?", "对比", "对照", "比", "较",
+    "领先", "优于", "快于", "慢于", "高于", "低于", "超过", "胜过", "强于", "弱于",
+    r"vs\.?", "versus", "baselines?", "基线", "integrated into", "merged into", "on top of", "built on",
+    "compared (?:with|to)", "relative to",
+    "than", "over", "against", "outperforms?", "beats?",
+)
+"""Words right before a name that make it a host or baseline (``集成到 SGLang``, ``than vLLM``)."""
+
+HOST_BEFORE_QUALIFIERS: tuple[str, ...] = ("the", "stock", "vanilla", "default", "默认(?:的)?", "原生(?:的)?", "原版(?:的)?")
+"""Words that may stand between such a word and the name (``than the stock vLLM``, ``比默认的 X``)."""
+
+HOST_AFTER_WORDS: tuple[str, ...] = (
+    "后端", "backend", "插件", "plugin", "中集成", "上集成", "作为基线", "为基线", "基线", r"[(（]\s*baseline",
+    "as (?:the )?baseline",
+)
+"""Words right after a name (and its version) that make it a host, platform or baseline
+(``SGLang 后端``, ``vLLM 中集成``, ``vLLM (baseline)``)."""
+
+PAIR_OPEN_WORDS: tuple[str, ...] = ("与", "和", "跟", "同", "较之?", "相对")
+"""The opening word of "与/和/跟/同 X … 相比", before the name."""
+
+PAIR_CLOSE_WORDS: tuple[str, ...] = ("相比", "相较", "对比", "比较", "比起来", "比")
+"""The closing word of "与 X … 相比", after the name in the same clause."""

@@ -1,0 +1,93 @@
+"""Word lists of units: how a unit, a magnitude or a counter is written after a number.
+
+Data only (read by :mod:`kb.extract.numbers` and :mod:`kb.extract.units`, which build their
+patterns and look-ups from it). The words come from the field's own writing (the seeds, the
+issues' examples: ``2.03×``, ``0.27 个百分点``, ``383.7 tok/s``, ``16 张``) and, for the pint
+side, from the false units the issues met (``3 B`` params, ``8 K`` context, ``PR``).
+"""
+
+from __future__ import annotations
+
+MAGNITUDES: dict[str, int] = {
+    "k": 3, "K": 3, "M": 6, "B": 9, "T": 12, "千": 3, "万": 4, "百万": 6, "千万": 7, "亿": 8, "万亿": 12,
+    "thousand": 3, "million": 6, "billion": 9, "trillion": 12,
+}
+"""Multipliers written after a number, as powers of ten (magnitudes are exact: 6.2k is
+``float("6.2e3")``, not 6.2 * 1000)."""
+
+CJK_UNITS: dict[str, str] = {
+    "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
+    "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
+    "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥", "个 tokens": "tokens", "个 token": "tokens", "个tokens": "tokens", "个token": "tokens",
+}
+"""Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
+
+COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
+"""CJK counters (量词): ``<integer> <counter>`` is a count with the counter as its unit (``16 张``,
+``64 个``); the one list (the quantity finder, the unit converter and the diff read it)."""
+
+COUNTERS: frozenset[str] = frozenset(COUNTER_CHARS)
+""":data:`COUNTER_CHARS` as a set."""
+
+ASCII_UNITS_CI: dict[str, str] = {
+    "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%",
+    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s",
+    "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
+    "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
+    "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
+    "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
+    "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
+    "bits": "bit", "bit": "bit",
+    "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
+    "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
+    "months": "month", "month": "month",
+}
+"""Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words."""
+
+ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min",
+                                  "h": "h"}
+"""ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
+
+KB_OWN: frozenset[str] = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "+", "devices",
+                                    "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
+"""kb's own units as stored, which convert to nothing else (never looked up in pint: the
+field's words, DESIGN.md §2)."""
+
+NOT_UNITS: frozenset[str] = frozenset(
+    "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
+    "am an as at be by do go he if in is it me my no of on or pm so to up us we the and for per via vs "
+    "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
+    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
+)
+"""Words after a number that are no unit to pint here (the issue's false units): a single letter
+is a magnitude or a model size in this field (3 B params, 8 K context, 2 T tokens, 5 M users), an
+English word (a, at, in, on …) is never a unit, and ``dB``/``ppm`` are ratios kb does not convert."""
+
+PINT_NAMES: dict[str, str] = {
+    "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
+    "KiB": "kibibyte", "MiB": "mebibyte", "GiB": "gibibyte", "TiB": "tebibyte",
+    "KB/s": "kilobyte/second", "MB/s": "megabyte/second", "GB/s": "gigabyte/second", "TB/s": "terabyte/second",
+    "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
+    "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
+    "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
+    "PB": "petabyte", "EB": "exabyte", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
+}
+"""Written unit → pint's name, for forms pint does not read as the field means them."""
+
+UPPER_UNITS: frozenset[str] = frozenset("W V J N KB MB GB TB PB EB GW MW TW PW GV MV GJ MJ TJ PJ GN MN".split())
+"""All-capital units (other capitals are acronyms of the field: PT, ML, ET, CI, HBM, GPU)."""
+
+NAME_ENDINGS: tuple[str, ...] = (
+    "second", "meter", "metre", "gram", "byte", "bit", "watt", "hertz", "pascal", "joule", "volt", "ampere",
+    "kelvin", "celsius", "fahrenheit", "liter", "litre", "minute", "hour", "day", "week", "month", "year",
+    "newton", "ohm", "electronvolt", "calorie", "mile", "foot", "feet", "inch", "yard", "degree", "radian",
+    "tesla", "gauss", "farad", "coulomb", "henry", "siemens", "weber", "lumen", "lux", "mole", "candela",
+    "parsec", "gallon", "ounce", "pound", "ton", "tonne", "atmosphere", "torr", "psi", "knot", "erg",
+)
+"""Unit names a written-out unit word ends with (``kilometers``, ``terabytes``, ``megawatts``): a
+word ending in none of them is no unit, decided without building pint's registry (0.5 s)."""
+
+MIXED_SYMBOLS: frozenset[str] = frozenset(
+    "GiB MiB TiB KiB PiB EiB GB MB TB KB PB kB MPa GPa kPa hPa GHz MHz kHz THz keV MeV GeV TeV meV "
+    "Gbps Mbps Tbps Kbps kbps mAh kWh MWh GWh TWh kW MW GW TW mW nW pW Wh Mb Gb Tb kg mg μg Gy Sv Bq cd".split())
+"""Unit symbols written in mixed case (other mixed-case words are names: vLLM, SGLang, arXiv)."""
