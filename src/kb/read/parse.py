@@ -67,6 +67,7 @@ MAX_NESTING = 100
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
+    """kb's Markdown: CommonMark with tables and raw HTML, nesting up to :data:`MAX_NESTING`."""
     return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
 
 
