@@ -70,7 +70,7 @@ class _UnitMaker:
         self.problems: list[Problem] = []
         self.invalid: list[tuple[int, int, str, str]] = []
         self.stack: list[Heading] = []
-        # what units read of the heading stack, worked out once per heading (see _heading)
+        # what units read of the heading stack, worked out once per heading (see _FileCtx._heading)
         self._heading_path: list[str] = []
         self._section: str | None = None
         self._papers_above: list[str] = []
@@ -86,10 +86,8 @@ class _UnitMaker:
         self.first_line = 0
         """1-based line of the body's first text line (0: none), for a brief's own title."""
 
-
     def _line(self, line: int) -> str:
         return self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
-
 
     # -- units --------------------------------------------------------------------------------
 
@@ -314,7 +312,6 @@ class _UnitMaker:
         qs = [replaced(q, mood=m) if m else q for q, m in zip(quantities, ms)]
         ds = [replaced(d, mood=m) if m else d for d, m in zip(dates, ms[len(quantities):])]
         return qs, ds
-
 
     def _attach(self, q: Quantity, who: Owners) -> Quantity:
         subj = who.of(q.start, q.end)

@@ -173,7 +173,6 @@ class _FileCtx(_UnitMaker):
                        table=(cells, self.p.vocab.table_metrics(header, cells), rating_cols) if header else None)
         return j + 1
 
-
     def _heading_subjects(self, *, papers_only: bool) -> list[str]:
         """Subjects of the nearest heading above that has any (papers only, if asked)."""
         for h in reversed(self.stack):
