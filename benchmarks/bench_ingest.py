@@ -20,7 +20,7 @@ Prints, in one run:
 
 With ``--breakdown``, first: where a cold ingest's CPU goes, in this process (CPU seconds,
 best of ``--cold-repeat``, over the same files): markdown-it parse-only, kb's own block loop
-over markdown-it (``kb.read.parse._blocks``), the whole parse (front matter, tokens, units, claims),
+over markdown-it (``kb.perf.mdblocks._blocks``), the whole parse (front matter, tokens, units, claims),
 the store rows (claim JSON), the store writes (a fresh store, indexes built after, as a cold
 ingest does), and each extractor the parser calls, replayed alone on the arguments it was
 given during one parse (hot caches, cyclic GC off: a lower bound of its share); and the
@@ -97,7 +97,8 @@ def cold(root: Path, jobs: list[str], repeat: int) -> tuple[float, float, str]:
     return best
 
 
-#: Functions of kb.read.parse replayed alone by --breakdown: (label, module name in kb.read.parse).
+#: Functions the parser's modules (kb.read.parse, .walk, .unit, .tables) call, replayed alone by
+#: --breakdown (names in those modules).
 _REPLAYED = ("find_quantities", "find_dates", "scan_arxiv", "find_urls", "find_dois", "find_kb_paths",
              "explicit_tag", "cue_masks", "moods", "non_claim", "attribute", "Owners", "claim_id", "_inline_text",
              "_split_sentences")
@@ -114,7 +115,11 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     import tempfile
 
     import kb.read.parse as kp
+    import kb.read.tables as kt
+    import kb.read.unit as ku
+    import kb.read.walk as kw
     from kb.core.config import load_config
+    from kb.perf.mdblocks import _blocks
     from kb.store.ingest import iter_kb_files, to_rows
     from kb.store.db import Store
     from kb.core.textio import decode
@@ -128,7 +133,7 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     texts = [(rel, decode(d, rel).text) for rel, d in datas]
     out.append(("read + decode (kb.core.textio)", _cpu(lambda: [decode(d, rel) for rel, d in datas], repeat)))
     out.append(("markdown-it parse-only", _cpu(lambda: [md.parse(t) for _, t in texts], repeat)))
-    out.append(("kb block loop (_blocks)", _cpu(lambda: [list(kp._blocks(md, t)) for _, t in texts], repeat)))
+    out.append(("kb block loop (_blocks)", _cpu(lambda: [list(_blocks(md, t)) for _, t in texts], repeat)))
     parsed: list[Any] = []
     out.append(("kb parse (whole)", _cpu(lambda: parsed.__setitem__(slice(None), [parser.parse_bytes(rel, d)
                                                                             for rel, d in datas]), repeat)))
@@ -165,9 +170,10 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
             return fn(*a, **k)
         return rec
     bound = (parser.entities, parser.cues, parser.vocab)  # instances: their recorder shadows the class's method
-    targets = [(kp, n) for n in _REPLAYED] + [(parser.entities, "find"), (parser.cues, "match"),
-                                              (parser.vocab, "table_metrics"), (parser.vocab, "metric_at"),
-                                              (kp, "built"), (kp.frontmatter, "split")]
+    homes = (kp, kw, ku, kt)  # a function is recorded in every parser module that calls it
+    targets = [(m, n) for n in _REPLAYED for m in homes if n in vars(m)] + [
+        (parser.entities, "find"), (parser.cues, "match"), (parser.vocab, "table_metrics"),
+        (parser.vocab, "metric_at"), (ku, "built"), (kp.frontmatter, "split")]
     for obj, name in targets:
         saved[name] = getattr(obj, name)
         setattr(obj, name, recorder(name, saved[name]))
@@ -182,7 +188,10 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
                 setattr(obj, name, saved[name])
     gc.disable()  # the recorded arguments (every file's tokens) are alive: the replays time
     try:          # the functions alone, not the collector walking what they hold
+        once: dict[str, Any] = {}  # a name recorded in several modules is replayed once
         for obj, name in targets:
+            once.setdefault(name, obj)
+        for name, obj in once.items():
             fn = getattr(obj, name)
             log = calls.get(name, [])
             label = {"find": "entities (NameMatcher.find)", "match": "cues (CueMatcher.match)",

@@ -16,11 +16,13 @@ from typing import Any
 
 import pytest
 
+import kb.perf.mdblocks as mdblocks_mod
+import kb.read.walk as walk_mod
 import kb.store.ingest as ingest_mod
-import kb.read.parse as parse_mod
 from kb.core.config import KbConfig, load_config
+from kb.perf.mdblocks import _blocks
+from kb.read.parse import Parser, _md
 from kb.store.ingest import ingest
-from kb.read.parse import Parser, _blocks, _md
 from kb.store.db import FileWriter
 
 REPO = Path(__file__).resolve().parents[1]
@@ -90,14 +92,14 @@ def test_long_lists_and_tables_read_in_pieces_give_the_same_claims(monkeypatch: 
     for _ in range(250):
         text = _random_doc(rng)
         with monkeypatch.context() as m:
-            m.setattr(parse_mod, "LONG_TEXT_LINES", 10**9)
+            m.setattr(mdblocks_mod, "LONG_TEXT_LINES", 10**9)
             whole = parser.parse_text("inbox/tom/2026-07-31-x.md", text)
             n_whole = sum(1 for _ in _blocks(_md(), text))
         with monkeypatch.context() as m:
-            m.setattr(parse_mod, "LONG_TEXT_LINES", 2)
+            m.setattr(mdblocks_mod, "LONG_TEXT_LINES", 2)
             cut = rng.choice([1, 2, 3])
-            m.setattr(parse_mod, "LIST_CUT_LINES", cut)
-            m.setattr(parse_mod, "TABLE_CUT_ROWS", cut)
+            m.setattr(mdblocks_mod, "LIST_CUT_LINES", cut)
+            m.setattr(mdblocks_mod, "TABLE_CUT_ROWS", cut)
             piecewise = parser.parse_text("inbox/tom/2026-07-31-x.md", text)
             pieces += sum(1 for _ in _blocks(_md(), text)) - n_whole
         assert [c.model_dump() for c in piecewise.claims] == [c.model_dump() for c in whole.claims]
@@ -142,7 +144,7 @@ def test_a_file_failing_midway_leaves_none_of_its_rows(tmp_path: Path, monkeypat
     def boom(self: Any, tokens: Any, i: int) -> int:
         raise RuntimeError("boom in a table")
 
-    monkeypatch.setattr(parse_mod._FileCtx, "_table", boom)
+    monkeypatch.setattr(walk_mod._FileCtx, "_table", boom)
     added: list[int] = []
     real_add = FileWriter.add
     monkeypatch.setattr(FileWriter, "add", lambda self, claims, *rest: (added.append(len(claims)),

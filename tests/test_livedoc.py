@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from kb.core.config import KbConfig
-from kb.read.livedoc import baseline_for, citations_of, parse_living_doc
+from kb.read.livedoc import citations_of, parse_living_doc
 from kb.read.parse import Parser
+from kb.read.versions import baseline_for
 
 TZ = timezone(timedelta(hours=8))
 
@@ -70,7 +71,8 @@ def test_a_living_doc_read_from_the_store_is_the_parse_of_it(kb_dir: str, demo_k
     parsing it again: every field must be what the parser gives for the same bytes."""
     import shutil
 
-    from kb.read.livedoc import LazyParser, history_versions, load_living_doc
+    from kb.read.livedoc import LazyParser, load_living_doc
+    from kb.read.versions import history_versions
     from kb.store.workspace import open_kb
 
     if kb_dir == "demo":

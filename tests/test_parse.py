@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 
 from kb.core.config import KbConfig
-from kb.read.parse import Parser, _raw_cells, _raw_count, role_of
+from kb.read.parse import Parser, role_of
+from kb.read.tables import _raw_cells, _raw_count
 
 CONFIG = KbConfig(
     entities={"TGI": ["Text Generation Inference"], "vLLM": [], "SGLang": [], "vllm-mlx": ["vLLM-MLX"]},
@@ -237,7 +238,7 @@ def test_pipe_in_code_cell_keeps_the_provenance_cell(parser: Parser) -> None:
 @pytest.mark.parametrize("line", ["", "   ", "|", "||", "|||", "a", "a|b", "| a | b |", "| a | b", "a | b |", "|a||b|",
                                   "| `x \\| y` | z |", "| a \\|", "\\|", "| a | b \\| c | d |", "  | a | b |  "])
 def test_raw_cell_count_is_the_number_of_raw_cells(line: str) -> None:
-    """C13's cheap test: kb.read.parse._raw_count counts the cells _raw_cells splits a raw table line into."""
+    """C13's cheap test: kb.read.tables._raw_count counts the cells _raw_cells splits a raw table line into."""
     cells = _raw_cells(line)
     assert _raw_count(line) == (len(cells) if cells is not None else 0)
 

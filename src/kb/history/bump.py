@@ -26,7 +26,7 @@ from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.paths import doc_path, history_dir, write_target
 from kb.core.textio import write_atomic_all
-from kb.read.livedoc import git_first_revision, git_show
+from kb.read.versions import git_first_revision, git_show
 
 _BOM = b"\xef\xbb\xbf"
 _DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")

@@ -25,13 +25,8 @@ from pydantic import BaseModel, Field
 from kb.core.errors import UsageError
 from kb.core.paths import doc_path
 from kb.core.window import parse_moment, to_minute
-from kb.read.livedoc import (
-    LivingDoc,
-    baseline_for,
-    git_versions,
-    history_versions,
-    load_version,
-)
+from kb.read.livedoc import LivingDoc
+from kb.read.versions import baseline_for, git_versions, history_versions, load_version
 
 if TYPE_CHECKING:
     from kb.core.claims import Claim

@@ -19,8 +19,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kb.core.errors import UsageError
-from kb.read.livedoc import LivingDoc, Section, citations_of, load_version
+from kb.read.livedoc import LivingDoc, Section, citations_of
 from kb.read.parse import Parser
+from kb.read.versions import load_version
 
 _VERSION_RE = re.compile(r"^\s*v?(\d+)\s*$", re.IGNORECASE)
 

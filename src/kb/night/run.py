@@ -24,7 +24,8 @@ from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.night.model import DiffResult
 from kb.night.rules import diff
 from kb.read.cards import Card
-from kb.read.livedoc import LazyParser, LivingDoc, baseline_for
+from kb.read.livedoc import LazyParser, LivingDoc
+from kb.read.versions import baseline_for
 from kb.store.cards import load_cards
 from kb.store.titles import TitleIndex, cited_by_title, known_titles
 from kb.store.workspace import Kb

@@ -1,4 +1,6 @@
-"""Paper cards: file names ``<card>-<YYMM>-<NNNNN>.md``, an index by arXiv id, and ``kb card new``."""
+"""Paper cards: file names ``<card>-<YYMM>-<NNNNN>.md`` and the :class:`Card` model, read from a
+card's stored front matter (the store keeps them: :mod:`kb.store.cards`; ``kb card new`` writes
+them: :mod:`kb.verify.card_new`)."""
 
 from __future__ import annotations
 
@@ -18,11 +20,6 @@ HEADINGS = {
     "en": ("Paper", ("Problem", "Method", "Results", "Limitations")),
 }
 """Body skeleton per language: the label of the paper link line and the four section headings."""
-"""Combining diacritics (U+0300–U+036F) dropped by :func:`normalize_title`; kana voicing
-marks (U+3099/U+309A) are outside this block and stay."""
-"""Shortest normalised title (characters) matched exactly: ``SnapKV`` yes, ``KV`` no."""
-"""Shortest normalised title matched fuzzily (shorter ones differ by a letter too easily)."""
-"""How many of a candidate's rarest title words pick the titles it is compared with."""
 
 
 def name_id(file_name: str) -> tuple[int | None, str | None]:
@@ -96,7 +93,7 @@ class Card:
 
 
 _CARD_FIELDS = tuple(Card.__dataclass_fields__)
-"""The fields of :class:`Card` in order (how :func:`_kept_cards` writes a card)."""
+"""The fields of :class:`Card` in order (how :func:`kb.store.cards._kept_cards` writes a card)."""
 
 
 def _strs(value: Any) -> tuple[str, ...]:
@@ -155,4 +152,3 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
         name_number=name_number,
         name_id=nid,
     )
-"""Positions in :data:`_CARD_FIELDS` of the tuple fields (``aliases``, ``also``): JSON gives them back as lists."""

@@ -1,14 +1,13 @@
-"""Living documents: front matter, ``§`` sections, the subjects and values they hold, history.
+"""Living documents: front matter, ``§`` sections, the subjects and values they hold, citations.
 
 A living document is ``organized/knowledge/<topic>.md`` (DESIGN.md §1) with front matter
-``topic``, ``version``, ``updated`` and optionally ``citations``; earlier versions live in
-``organized/knowledge/history/<topic>/v<N>.md`` or, failing that, in git history.
+``topic``, ``version``, ``updated`` and optionally ``citations``; its earlier versions (history
+snapshots, git) are read by :mod:`kb.read.versions`.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
 from bisect import bisect_right
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from kb.core import frontmatter
 from kb.core.claims import Claim, DateRef, Quantity
 from kb.core.parsed import Heading, ParsedFile
-from kb.core.paths import doc_path, history_dir, read_inside
+from kb.core.paths import doc_path, read_inside
 from kb.core.textio import Problem, decode
 from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.names import NameMatcher
@@ -27,8 +26,6 @@ from kb.extract.refs import find_dois, find_kb_paths, find_urls
 if TYPE_CHECKING:
     from kb.core.config import KbConfig
     from kb.read.parse import Parser
-
-_VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
 
 
 @dataclass(slots=True)
@@ -294,133 +291,3 @@ def load_living_doc(root: Path, topic: str, parser: Parser | LazyParser, aliases
     """
     rel = doc_path(topic)
     return parse_living_doc(parser, rel, read_inside(root, rel, what="living document"), aliases, store=store)
-
-
-def history_versions(root: Path, topic: str) -> dict[int, str]:
-    """Version number -> KB-relative path of each snapshot in ``history/<topic>/``."""
-    folder = root / history_dir(topic)
-    out: dict[int, str] = {}
-    if folder.is_dir():
-        for p in folder.iterdir():
-            m = _VERSION_FILE_RE.match(p.name)
-            if m:
-                out[int(m.group(1))] = p.relative_to(root).as_posix()
-    return dict(sorted(out.items()))
-
-
-def _git_doc_revisions(root: Path, topic: str) -> list[tuple[int, str]]:
-    """``(version, revision)`` of each commit touching the doc, oldest first (versions read
-    from the committed front matter); empty outside a git work tree or without git."""
-    rel = doc_path(topic)
-    try:
-        revs = subprocess.run(
-            ["git", "-C", str(root), "log", "--format=%H", "--", rel],
-            capture_output=True, text=True, timeout=30, check=True,
-        ).stdout.split()
-    except (OSError, subprocess.SubprocessError):
-        return []
-    out: list[tuple[int, str]] = []
-    for rev in reversed(revs):
-        text = git_show(root, rev, rel)
-        if text is None:
-            continue
-        m = re.search(r"(?m)^version:\s*(\d+)\s*$", text[:2000])
-        if m:
-            out.append((int(m.group(1)), rev))
-    return out
-
-
-def git_versions(root: Path, topic: str) -> dict[int, str]:
-    """Version number -> git revision holding it as it was bumped in: the *first* commit in
-    which the doc has that version (later commits under the same number are the edits that
-    the next bump turns into the next version).
-
-    Empty when ``root`` is not in a git work tree or git is missing.
-    """
-    out: dict[int, str] = {}
-    for version, rev in _git_doc_revisions(root, topic):
-        out.setdefault(version, rev)
-    return out
-
-
-def git_first_revision(root: Path, topic: str, version: int) -> str | None:
-    """The first commit in which the topic's doc has ``version`` (see :func:`git_versions`), else None."""
-    return git_versions(root, topic).get(version)
-
-
-def git_show(root: Path, rev: str, rel: str, *, raw: bool = False) -> Any:
-    """A file's text at a git revision (its bytes with ``raw``), else None."""
-    try:
-        r = subprocess.run(["git", "-C", str(root), "show", f"{rev}:{rel}"], capture_output=True, timeout=30)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if r.returncode != 0:
-        return None
-    return r.stdout if raw else r.stdout.decode("utf-8", errors="replace")
-
-
-def load_version(root: Path, topic: str, version: int, parser: Parser,
-                 aliases: NameMatcher | None = None) -> LivingDoc:
-    """Version ``version`` of a topic's living doc: the current file, a history snapshot or git.
-
-    :raises LookupError: no such version anywhere; the message lists the versions found.
-    """
-    current = root / doc_path(topic)
-    if current.is_file():
-        doc = parse_living_doc(parser, doc_path(topic), read_inside(root, doc_path(topic), what="living document"),
-                               aliases)
-        if doc.version == version:
-            return doc
-    snaps = history_versions(root, topic)
-    if version in snaps:
-        return parse_living_doc(parser, snaps[version], read_inside(root, snaps[version], what="snapshot"), aliases)
-    revs = git_versions(root, topic)
-    if version in revs:
-        text = git_show(root, revs[version], doc_path(topic)) or ""
-        return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
-    known = sorted(set(snaps) | set(revs) | ({doc.version} if current.is_file() and doc.version else set()))
-    raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
-
-
-def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: datetime,
-                 aliases: NameMatcher | None = None, *, store: ParsedFiles | None = None) -> LivingDoc:
-    """The living document as it stood at ``until`` (the end of a window): the current file
-    if it was updated before then, else the newest history snapshot that was, else (no such
-    snapshot) the newest version in git history that was (:func:`git_versions`: a version as
-    it was bumped in) — so a past night is diffed against the document of that night, not of
-    today. Git is asked only when no snapshot qualifies (it costs one ``git show`` per commit
-    of the doc).
-
-    The current file and history snapshots are read from ``store`` when it holds them as
-    they are (:meth:`kb.store.db.Store.parsed_file`).
-
-    :raises FileNotFoundError: the topic has no living document.
-    """
-    current = load_living_doc(root, topic, parser, aliases, store=store)
-    if current.version is None:
-        current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
-                             "add topic/version/updated")
-    if current.updated is None or current.updated < until:
-        return current
-    best: LivingDoc | None = None
-    for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
-        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases, store=store)
-        if snap.updated is not None and snap.updated < until:
-            best = snap
-            break
-    if best is None:
-        for version, rev in sorted(git_versions(root, topic).items(), reverse=True):
-            if version == current.version:
-                continue
-            old = parse_living_doc(parser, f"{doc_path(topic)}@{rev[:10]}", git_show(root, rev, doc_path(topic)) or "",
-                                   aliases)
-            if old.updated is not None and old.updated < until:
-                best = old
-                break
-    if best is None:
-        current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
-                             f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")
-        return current
-    best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
-                      f"{current.path} is now v{current.version}")
-    return best

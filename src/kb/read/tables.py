@@ -1,0 +1,117 @@
+"""Table rows: which column a number sits in, the subject or metric its column gives it, the
+spans of a row's cells and the cells of a raw table line (C13)."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from kb.core.claims import Quantity
+from kb.extract.quantities import find_quantities
+from kb.perf.models import replaced
+from kb.read.inline import _Inline
+
+
+def _by_column(text: str, quantities: list[Quantity], col_subjects: list[str | None]) -> tuple[list[Quantity], list[str]]:
+    """Numbers of a table row that sit in an entity-headed column belong to that entity (the
+    row's other cells are its conditions: model, hardware, workload)."""
+    seps = [m.start() for m in _CELL_SEP_RE.finditer(text)]
+    out: list[Quantity] = []
+    owners: list[str] = []
+    for q in quantities:
+        col = bisect.bisect_right(seps, q.start)
+        key = col_subjects[col] if col < len(col_subjects) else None
+        if key is None or col == 0:
+            out.append(q)
+            continue
+        owners.append(key)
+        out.append(replaced(q, subject=key))
+    return out, owners
+
+
+_CELL_SEP_RE = re.compile(r" \| ")
+
+
+def _column(text: str, at: int) -> int:
+    """The cell of a table row's text (cells joined with `` | ``) that offset ``at`` lies in."""
+    return text.count(" | ", 0, at + 1) if at >= 0 else 0
+
+
+_BARE_CELL_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
+                      vocab: Any, skip: Sequence[tuple[int, int]]) -> list[Quantity]:
+    """A table row's numbers with the metric of their column (issue 8; the metric is decided by
+    :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
+    takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
+    alone names no metric, is read as written after that metric's first phrase (``HF 票 96``)
+    by the one quantity reader, so it is a quantity of that metric."""
+    out = [replaced(q, metric=m) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
+           else q for q in quantities]
+    if " | ".join(cells) != text:
+        return out
+    taken = {_column(text, q.start) for q in out}
+    at = 0
+    for k, cell in enumerate(cells):
+        m = metrics[k] if k < len(metrics) else None
+        start = at + (len(cell) - len(cell.lstrip()))
+        at += len(cell) + 3
+        if m is None or k in taken or not _BARE_CELL_RE.fullmatch(cell.strip()) or not vocab.phrases.get(m):
+            continue
+        if any(a < start + len(cell.strip()) and start < b for a, b in skip):
+            continue  # an id or a date, not a figure
+        label = vocab.phrases[m][0] + " "
+        for q in find_quantities(label + cell.strip(), vocab=vocab):
+            if q.start >= len(label) and q.metric == m:
+                d = start - len(label)
+                out.append(replaced(q, start=q.start + d, end=q.end + d))
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _cell_spans(cells: list[str], infos: list[_Inline], title_cols: set[int]
+                ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Link/title spans and bold spans of a table row, as offsets in ``" | ".join(cells)``:
+    the whole cell of a title column, and each cell's link and bold texts."""
+    links: list[tuple[int, int]] = []
+    bold: list[tuple[int, int]] = []
+    off = 0
+    for k, cell in enumerate(cells):
+        if k in title_cols:
+            links.append((off, off + len(cell)))
+        if k < len(infos):
+            info = infos[k]
+            shift = off - (len(info.text) - len(info.text.lstrip()))
+            links += [(a + shift, b + shift) for a, b in info.links]
+            bold += [(a + shift, b + shift) for a, b in info.bold]
+        off += len(cell) + 3
+    return links, bold
+
+
+_PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")
+
+
+def _raw_count(line: str) -> int:
+    """``len(_raw_cells(line))`` (0 for a blank line), without splitting when ``line`` has no
+    backslash (then every pipe is a cell boundary)."""
+    s = line.strip()
+    if not s:
+        return 0
+    if "\\" in s:
+        return len(_raw_cells(s) or ())
+    return s.count("|") + 1 - s.startswith("|") - (len(s) > 1 and s.endswith("|"))
+
+
+def _raw_cells(line: str) -> list[str] | None:
+    """Cells of a raw table line split on unescaped pipes (C13), or None without a line."""
+    s = line.strip()
+    if not s:
+        return None
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    return [c.strip().replace("\\|", "|") for c in _PIPE_SPLIT_RE.split(s)]

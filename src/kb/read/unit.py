@@ -1,0 +1,341 @@
+"""One unit to one claim: a unit's anchors, kind, subjects, values and sources (DESIGN.md §2).
+
+:class:`_UnitMaker` holds what one file's units read (its path, role, author, date and the
+heading stack the walk keeps: :mod:`kb.read.walk`) and turns a unit's text into a :class:`Claim`
+and its arXiv mentions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from operator import methodcaller
+from typing import TYPE_CHECKING, Any
+
+from kb.core.claims import (
+    ArxivRef,
+    Claim,
+    DateRef,
+    Kind,
+    Provenance,
+    Quantity,
+    Role,
+    Unit,
+    claim_id,
+)
+from kb.core.parsed import Heading, Mention
+from kb.core.textio import Problem
+from kb.extract.arxiv_ids import scan_arxiv
+from kb.extract.dates import find_dates
+from kb.extract.kinds import cue_masks, explicit_tag, moods, non_claim
+from kb.extract.quantities import find_quantities
+from kb.extract.refs import find_dois, find_kb_paths, find_urls
+from kb.extract.subjects import Anchor, Owners, attribute
+from kb.perf.models import built, replaced
+from kb.read.tables import _by_column, _by_metric_column, _column
+
+if TYPE_CHECKING:
+    from kb.read.parse import Parser
+
+_SECTION_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
+_HINT_RE = re.compile(
+    r"(?:建议归入|建议归位|建议补入|归入|归位|补入|写入|suggested section|file under|belongs in|add to)\s*[:：]?\s*(?:[^§\n]{0,12}?)(§\s*\d+(?:\.\d+)*)",
+    re.IGNORECASE,
+)
+#: kb's provenance stamp, as a brief renders it: "`paper-fact` inbox/spark/2026-07-31-x.md:50"
+#: (the backticks are gone in plain text).
+_STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
+#: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
+_ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
+_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
+_CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
+
+
+class _UnitMaker:
+    """One file's units so far: the claims, mentions, headings and problems they gave, and what
+    a unit reads of the file (the heading stack above it: kept by :class:`kb.read.walk._FileCtx`)."""
+
+    def __init__(self, parser: Parser, path: str, role: Role, author: str | None,
+                 written_at: str | None, ref_date: date | None) -> None:
+        self.p = parser
+        self.path = path
+        self.role = role
+        self.author = author
+        self.written_at = written_at
+        self.ref_date = ref_date
+        self.claims: list[Claim] = []
+        self.mentions: list[Mention] = []
+        self.headings: list[Heading] = []
+        self.problems: list[Problem] = []
+        self.invalid: list[tuple[int, int, str, str]] = []
+        self.stack: list[Heading] = []
+        # what units read of the heading stack, worked out once per heading (see _FileCtx._heading)
+        self._heading_path: list[str] = []
+        self._section: str | None = None
+        self._papers_above: list[str] = []
+        self._subjects_above: list[str] = []
+        self.lines: list[str] | None = None
+        self._seen_ids: dict[int, int] = {}
+        self._seen_bad: dict[int, int] = {}
+        self.default_subjects: list[str] = []
+        """Subjects of every unit that names no paper of its own (a card's own arXiv id)."""
+        self.generated = False
+        """The file is a brief kb rendered (its ``<!-- kb:brief … -->`` mark)."""
+        self._ordinal: dict[int, int] = {}
+        self.first_line = 0
+        """1-based line of the body's first text line (0: none), for a brief's own title."""
+
+    def _line(self, line: int) -> str:
+        return self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+
+    # -- units --------------------------------------------------------------------------------
+
+    def _arxiv(self, text: str, hrefs: list[str], line: int, end_line: int | None = None) -> list[ArxivRef]:
+        """Valid ids of a unit's text and link targets (one scan); invalid ones are recorded
+        with their file line and column.
+
+        An id both in a link's text and its target is one mention (C04), with the version of
+        whichever side states one. Ids only in a target get ``start = -1``.
+        """
+        refs: list[ArxivRef] = []
+        last = end_line or line
+        if _ID_HINT_RE.search(text):
+            for cand in scan_arxiv(text):
+                if cand.id is None:
+                    at_line, col = self._locate(text[cand.start:cand.end], line, last, self._seen_bad)
+                    self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
+                else:
+                    refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=cand.raw,
+                                      start=cand.start, end=cand.end))
+        for href in hrefs:
+            if "arxiv" not in href.lower():
+                continue
+            for cand in scan_arxiv(href):
+                if cand.id is None:
+                    at_line, col = self._locate(href[cand.start:cand.end], line, last, self._seen_bad)
+                    self.invalid.append((at_line, col, cand.raw, cand.error or "not an arXiv id"))
+                    continue
+                same = next((x for x in refs if x.id == cand.id and x.version in (None, cand.version)), None)
+                if same is not None:
+                    if same.version is None and cand.version is not None:
+                        refs[refs.index(same)] = replaced(same, version=cand.version)
+                elif not any(x.id == cand.id for x in refs):
+                    refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=href, start=-1, end=-1))
+        return refs
+
+    def _locate(self, needle: str, first: int, last: int, seen: dict[int, int]) -> tuple[int, int]:
+        """File line and 1-based column of the next occurrence of ``needle`` in source lines
+        ``first..last``; ``seen`` keeps, per line, where the last one found ended (units come
+        in document order, so positions only move forward). ``(first, 0)`` when absent."""
+        for ln in range(first, last + 1):
+            col = self._line(ln).find(needle, seen.get(ln, 0))
+            if col >= 0:
+                seen[ln] = col + len(needle)
+                return ln, col + 1
+        return first, 0
+
+    def _mention(self, refs: list[ArxivRef], line: int, claim: str | None, kind: Kind | None,
+                 end_line: int | None = None) -> None:
+        for r in refs:
+            at_line, col = self._locate(r.id, line, end_line or line, self._seen_ids) if r.start >= 0 else (line, 0)
+            self.mentions.append(Mention(r.id, r.version, r.raw, at_line, col or None, claim, kind))
+
+    def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
+              inherited: list[str], forced: tuple[Kind, str] | None = None,
+              col_subjects: list[str | None] | None = None, *, links: Sequence[tuple[int, int]] = (),
+              bold: Sequence[tuple[int, int]] = (), lead: bool = False,
+              table: tuple[list[str], list[str | None], dict[int, str]] | None = None) -> Claim | None:
+        """One unit to a claim, or None when it is none (no anchor and no tag or kind column;
+        a byline or title, :func:`~kb.extract.kinds.non_claim`).
+
+        :param forced: ``(kind, reason)`` from a table's kind column.
+        :param links: spans of link texts and title cells in ``text`` (no cue text).
+        :param bold: spans of bold texts in ``text`` (no cue text when they read as titles).
+        :param lead: the unit is the single-line first block of the file's body.
+        :param table: a table row's ``(cells, metric per cell, rating columns)``:
+            :meth:`~kb.extract.metrics.MetricVocab.table_metrics` and the columns headed by
+            a rating cue (column → header).
+        """
+        raw = text
+        norm = "\n" in text or "  " in text
+        text = " ".join(text.split()) if norm else text.strip()
+        if not text:
+            return None
+        tag = explicit_tag(text) if ("[" in text or "【" in text) else None
+        ents = self.p.entities.find(text)
+        if (not ents and tag is None and forced is None and not _DIGIT_RE.search(text)
+                and not any(_DIGIT_RE.search(h) for h in hrefs)):
+            return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
+        refs = self._arxiv(text, hrefs, line, end_line)
+        # skip spans in the order ids, URLs, DOIs, KB paths, § numbers, dates (each list only
+        # when the cheap test before its finder says there may be one)
+        skip = [(r.start, r.end) for r in refs if r.start >= 0] if refs else []
+        urls: Sequence[tuple[str, int, int]] = find_urls(text) if ("http" in text) else ()
+        if urls:
+            skip += [(a, b) for _, a, b in urls]
+        dois: Sequence[tuple[str, int, int]] = find_dois(text) if "10." in text else ()
+        if dois:
+            skip += [(a, b) for _, a, b in dois]
+        paths: Sequence[tuple[str, int, int]] = (
+            find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
+        if paths:
+            skip += [(a, b) for _, a, b in paths]
+        if "§" in text:
+            skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)]
+        dates = find_dates(text, ref=self.ref_date, skip=skip)
+        if dates:
+            skip += [(d.start, d.end) for d in dates]
+        quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
+        if table is not None and any(table[1]):
+            quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip)
+            if (forced is None and quantities and table[2]
+                    and {_column(text, q.start) for q in quantities} <= table[2].keys()):
+                forced = ("internal-rating", f"column:{table[2][_column(text, quantities[0].start)]}")
+        if not (refs or quantities or dates or dois or ents or tag or forced):
+            return None
+        if (dates and unit != "table-row" and not (refs or quantities or dois or tag or forced)
+                and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
+                              names=[(a, b) for _, a, b in ents])):
+            return None
+        masked = cue_masks(raw, links, bold, self.p.cues)
+        if masked is not raw:
+            masked = " ".join(masked.split()) if norm else masked.strip()
+        else:
+            masked = text
+        ordinal = self._ordinal.get(line, 0)
+        self._ordinal[line] = ordinal + 1
+        cid = claim_id(self.path, line, ordinal, text)
+        stamp = _STAMP_RE.search(text) if ".md:" in text else None
+        if stamp is not None:
+            kind, reason = stamp.group(1), f"quote:{stamp.group(2)}"  # type: ignore[assignment]
+        elif tag is not None:
+            kind, reason = tag[0], f"tag:{tag[1]}"
+        elif self.generated:
+            kind, reason = "internal-rating", "brief:kb"  # kb's own counts and next steps
+        elif forced is not None:
+            kind, reason = forced
+        elif self.role == "card":
+            kind, reason = "paper-fact", "role:paper-card"
+        else:
+            cue = self.p.cues.match(masked)
+            if cue is not None:
+                kind, reason = cue[0], f"cue:{cue[1]}"
+            else:
+                kind, reason = "secondhand", f"default:{self.role}"
+        if refs:
+            self._mention(refs, line, cid, kind, end_line)
+        # subjects: ids, DOIs, entities that are not hosts/baselines (kb.facts.attributor decides);
+        # inherit when none of its own
+        anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0] if refs else []
+        if dois:
+            anchors += [Anchor(a, b, f"doi:{d}", True) for d, a, b in dois]
+        if paths:
+            anchors += [Anchor(a, b, f"arxiv:{m.group(1)}.{m.group(2)}", True) for p, a, b in paths
+                        if (m := _CARD_FILE_RE.search(p))]
+        if ents:
+            if urls or anchors:  # an entity inside a URL or overlapping an id, DOI or card path is none
+                in_url = [(a, b) for _, a, b in urls]
+                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not any(x <= a < y for x, y in in_url)
+                            and not any(a < x.end and x.start < b for x in anchors)]
+            else:
+                anchors = [Anchor(a, b, k, False) for k, a, b in ents]
+        att = attribute(text, anchors)
+        subjects = _dedupe([r.key for r in refs if r.start < 0] + att.keys) if refs else att.keys  # (a new list, deduped)
+        if not any(map(_is_paper, subjects)):
+            papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
+            if not papers:
+                papers = self._papers_above[:1] or self.default_subjects
+            subjects = _dedupe(papers + subjects)
+        if not subjects:
+            subjects = [s for s in _dedupe(list(inherited) or self._subjects_above)
+                        if s not in att.hosts]
+        # one of several subjects only when there are several (and a number or date to own)
+        who = Owners(att.own, text) if len(att.own) >= 2 and (quantities or dates) else None
+        if who is not None:
+            quantities = [self._attach(q, who) for q in quantities]
+        if dates:
+            phrased = self.p.date_phrases.search(text) is not None  # once per unit, not per date
+            dates = [self._attach_date(d, who, text, phrased) for d in dates]
+        if col_subjects and quantities:
+            quantities, owners = _by_column(text, quantities, col_subjects)
+            subjects = _dedupe(subjects + owners)
+        if quantities or dates:
+            quantities, dates = self._moods(masked, quantities, dates)
+        if dois or urls or hrefs or paths:
+            sources = _dedupe(
+                [r.key for r in refs]
+                + [f"doi:{d}" for d, _, _ in dois]
+                + [u for u, _, _ in urls]
+                + [h for h in hrefs if h.startswith("http") and h not in (u for u, _, _ in urls)]
+                + [p for p, _, _ in paths]
+            )
+        else:
+            sources = _dedupe([r.key for r in refs]) if refs else []
+        hint = _HINT_RE.search(text) if "§" in text else None
+        section_hint = _norm_section(hint.group(1)) if hint else self._section
+        # every value below was built here of its field's type: no validation (kb.perf.models.built)
+        claim = built(
+            Claim,
+            id=cid,
+            kind=kind,
+            kind_reason=reason,
+            text=text,
+            unit=unit,
+            role=self.role,
+            subjects=subjects,
+            arxiv=refs,
+            quantities=quantities,
+            dates=dates,
+            sources=sources,
+            section_hint=section_hint,
+            quote_of=stamp.group(2) if stamp is not None else None,
+            provenance=built(
+                Provenance,
+                path=self.path,
+                line=line,
+                end_line=max(end_line, line),
+                author=self.author,
+                written_at=self.written_at,
+                heading=self._heading_path,
+            ),
+        )
+        self.claims.append(claim)
+        return claim
+
+    def _moods(self, masked: str, quantities: list[Quantity], dates: list[DateRef]
+               ) -> tuple[list[Quantity], list[DateRef]]:
+        """Quantities and dates with their :data:`~kb.core.claims.Mood` set (plans, disputed values)."""
+        ms = moods(masked, [(q.start, q.end) for q in quantities] + [(d.start, d.end) for d in dates], self.p.cues)
+        if not any(ms):
+            return quantities, dates
+        qs = [replaced(q, mood=m) if m else q for q, m in zip(quantities, ms)]
+        ds = [replaced(d, mood=m) if m else d for d, m in zip(dates, ms[len(quantities):])]
+        return qs, ds
+
+    def _attach(self, q: Quantity, who: Owners) -> Quantity:
+        subj = who.of(q.start, q.end)
+        return replaced(q, subject=subj) if subj else q
+
+    def _attach_date(self, d: DateRef, who: Owners | None, text: str, phrased: bool) -> DateRef:
+        # a date is a metric's value only where a date phrase (维护模式, EOL, 发布 …) is written
+        metric = self.p.vocab.metric_at(text, d.start, d.end, None) if phrased else None
+        update: dict[str, Any] = {}
+        if metric in ("eol_date", "release_date"):
+            update["metric"] = metric
+        subj = who.of(d.start, d.end) if who is not None else None
+        if subj:
+            update["subject"] = subj
+        return replaced(d, **update) if update else d
+
+
+def _norm_section(s: str) -> str:
+    return "§" + s.replace("§", "").strip()
+
+
+def _dedupe(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+_is_paper = methodcaller("startswith", ("arxiv:", "doi:"))
+"""A subject key names a paper (an arXiv id or a DOI)."""
