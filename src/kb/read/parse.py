@@ -32,8 +32,9 @@ from kb.core.textio import Problem, decode
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import parse_stamp
 from kb.extract.kinds import CueMatcher
-from kb.extract.metrics import DATE_METRICS, MetricVocab
+from kb.extract.metrics import MetricVocab
 from kb.extract.names import NameMatcher, entity_names
+from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.read.cards import pinned_version
 from kb.read.walk import _FileCtx

@@ -31,6 +31,7 @@ from kb.extract.dates import find_dates
 from kb.extract.kinds import cue_masks, explicit_tag, moods, non_claim
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
+from kb.extract.sections import hinted_section, section_spans
 from kb.extract.subjects import Anchor, Owners, attribute
 from kb.perf.models import built, replaced
 from kb.read.tables import _by_column, _by_metric_column, _column
@@ -38,11 +39,6 @@ from kb.read.tables import _by_column, _by_metric_column, _column
 if TYPE_CHECKING:
     from kb.read.parse import Parser
 
-_SECTION_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
-_HINT_RE = re.compile(
-    r"(?:建议归入|建议归位|建议补入|归入|归位|补入|写入|suggested section|file under|belongs in|add to)\s*[:：]?\s*(?:[^§\n]{0,12}?)(§\s*\d+(?:\.\d+)*)",
-    re.IGNORECASE,
-)
 #: kb's provenance stamp, as a brief renders it: "`paper-fact` inbox/spark/2026-07-31-x.md:50"
 #: (the backticks are gone in plain text).
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
@@ -181,8 +177,7 @@ class _UnitMaker:
             find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
         if paths:
             skip += [(a, b) for _, a, b in paths]
-        if "§" in text:
-            skip += [(m.start(), m.end()) for m in _SECTION_RE.finditer(text)]
+        skip += section_spans(text)
         dates = find_dates(text, ref=self.ref_date, skip=skip)
         if dates:
             skip += [(d.start, d.end) for d in dates]
@@ -272,8 +267,7 @@ class _UnitMaker:
             )
         else:
             sources = _dedupe([r.key for r in refs]) if refs else []
-        hint = _HINT_RE.search(text) if "§" in text else None
-        section_hint = _norm_section(hint.group(1)) if hint else self._section
+        section_hint = hinted_section(text) or self._section
         # every value below was built here of its field's type: no validation (kb.perf.models.built)
         claim = built(
             Claim,
@@ -327,10 +321,6 @@ class _UnitMaker:
         if subj:
             update["subject"] = subj
         return replaced(d, **update) if update else d
-
-
-def _norm_section(s: str) -> str:
-    return "§" + s.replace("§", "").strip()
 
 
 def _dedupe(items: list[str]) -> list[str]:

@@ -16,10 +16,11 @@ from kb.core.parsed import Heading
 from kb.core.textio import Problem
 from kb.extract.kinds import column_kind, is_kind_header, is_title_header
 from kb.extract.refs import find_dois
+from kb.extract.sections import section_number
 from kb.extract.subjects import Anchor, attribute
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
 from kb.read.tables import _cell_spans, _raw_cells, _raw_count
-from kb.read.unit import _SECTION_RE, _dedupe, _UnitMaker
+from kb.read.unit import _dedupe, _UnitMaker
 
 
 class _FileCtx(_UnitMaker):
@@ -63,9 +64,8 @@ class _FileCtx(_UnitMaker):
         level = int(open_tok.tag[1])
         info = _inline_text(inline)
         line = open_tok.map[0] + 1 if open_tok.map else 0
-        m = _SECTION_RE.search(info.text)
         subjects = self._own_subjects(info.text, info.hrefs, line)
-        h = Heading(level, info.text.strip(), line, m.group(1) if m else None, subjects)
+        h = Heading(level, info.text.strip(), line, section_number(info.text), subjects)
         while self.stack and self.stack[-1].level >= level:
             self.stack.pop()
         self.stack.append(h)
@@ -185,7 +185,7 @@ class _FileCtx(_UnitMaker):
         for h in reversed(self.stack):
             if h.section:
                 return "§" + h.section
-            m = _SECTION_RE.search(h.text)
-            if m:
-                return "§" + m.group(1)
+            n = section_number(h.text)
+            if n:
+                return "§" + n
         return None
