@@ -17,8 +17,8 @@ MEMOS: dict[str, str] = {
                    "(kb.night.run); keyed by the name matcher's code and the titles",
     "attributor_names": "what the Attributor knows by name: matcher state, groups, titles, labels "
                         "(kb.facts.attributor); keyed by its code, entities, cards, titles and headings",
-    "attributor_names_more": "attributor_names for look-ups that add headings or a baseline "
-                             "(kb.facts.query), kept apart so neither rebuilds the other",
+    "attributor_names_more": "attributor_names of look-ups that add headings or a baseline (kb.facts.query), "
+                             "kept apart so neither rebuilds the other; keyed by the same inputs",
     "newest_inbox": "(written_at, path) of the newest inbox files (kb.night.run's default night); "
                     "keyed by Store.files_stamp and how many are kept",
     # kept by their own code in the store
@@ -35,6 +35,8 @@ MEMOS: dict[str, str] = {
                    "each file's path and content hash",
     "arxiv_cache": "arXiv look-ups: status and metadata of an id (table arxiv_cache, Store.cache_get/"
                    "cache_put, kb.verify.arxiv); keyed by the id, dated by its fetched_at",
+    # no value of kb's: Store.kept's own test keeps a toy value under this name (rename it there, then drop it)
+    "memo": "a toy value of tests/test_night_memo.py (test_store_kept_builds_once_per_inputs); keyed by its inputs",
     # kept outside the store
     "config": "kb.yaml's YAML data and the validated config's dump (.kb/config.json, "
               "kb.core.config_kept); keyed by kb.yaml's text and the config code's digest",
