@@ -160,6 +160,66 @@ class Store(StoreBase):
         ).fetchone()
         return r[0] if r else None
 
+    # -- files by role and date (the night's window, the ledger, history, relays) -------------
+
+    def file_info(self, path: str) -> tuple[str, str, str | None, str | None] | None:
+        """``(path, role, author, written_at)`` of the stored file ``path``, else None."""
+        return self.db.execute("SELECT path, role, author, written_at FROM files WHERE path=?", (path,)).fetchone()
+
+    def file_infos_under(self, prefix: str) -> list[tuple[str, str, str | None, str | None]]:
+        """:meth:`file_info` of the files whose path starts with ``prefix``, by path (a range of
+        the primary key, not every row)."""
+        return self.db.execute("SELECT path, role, author, written_at FROM files WHERE path >= ? AND path < ? "
+                               "ORDER BY path", (prefix, prefix + "\U0010ffff")).fetchall()
+
+    def dated_files(self, role: str) -> list[tuple[str, str]]:
+        """``(path, written_at)`` of the files of ``role`` that have a ``written_at``, in table order."""
+        return self.db.execute("SELECT path, written_at FROM files WHERE role=? AND written_at IS NOT NULL",
+                               (role,)).fetchall()
+
+    def undated_files(self, roles: Sequence[str]) -> list[str]:
+        """Paths of the files of ``roles`` without a ``written_at``, sorted."""
+        marks = ",".join("?" * len(roles))
+        return [r[0] for r in self.db.execute(
+            f"SELECT path FROM files WHERE written_at IS NULL AND role IN ({marks}) ORDER BY path", tuple(roles))]
+
+    def written_span(self) -> tuple[str | None, str | None]:
+        """The earliest and the latest ``written_at`` of any file (``(None, None)``: none has one)."""
+        lo, hi = self.db.execute("SELECT min(written_at), max(written_at) FROM files WHERE written_at IS NOT NULL"
+                                 ).fetchone()
+        return lo, hi
+
+    def newest_files(self, role: str, n: int) -> list[tuple[str, str]]:
+        """``(written_at, path)`` of the ``n`` files of ``role`` written last, newest first (then by path)."""
+        return self.db.execute("SELECT written_at, path FROM files WHERE role=? AND written_at IS NOT NULL "
+                               "ORDER BY written_at DESC, path LIMIT ?", (role, n)).fetchall()
+
+    def paths_written_after(self, role: str, after: str) -> list[str]:
+        """Paths of the files of ``role`` written after ``after`` (ISO), sorted."""
+        return [r[0] for r in self.db.execute(
+            "SELECT path FROM files WHERE role=? AND written_at > ? ORDER BY path", (role, after))]
+
+    def last_written(self, role: str, until: str, *, not_like: str) -> str | None:
+        """The latest ``written_at`` at or before ``until`` of the files of ``role`` whose path is
+        not SQL-``LIKE`` ``not_like``, else None."""
+        row = self.db.execute(
+            "SELECT max(written_at) FROM files WHERE role=? AND written_at IS NOT NULL AND written_at <= ? "
+            "AND path NOT LIKE ?", (role, until, not_like)).fetchone()
+        return row[0] if row and row[0] else None
+
+    def like(self, text: str, pattern: str) -> bool:
+        """``text LIKE pattern`` as SQLite answers it (``%``, ``_``, ASCII case folded): what the
+        queries on paths above decide, decided alike for a path already read."""
+        return bool(self.db.execute("SELECT ? LIKE ?", (text, pattern)).fetchone()[0])
+
+    def claim_counts(self, since: str, until: str, roles: Sequence[str]) -> list[tuple[str, str, int]]:
+        """``(written_at, path, claims)`` of the claims of ``roles`` written in ``[since, until)``,
+        one row per file and time (a night of 10k files, not 200k claims)."""
+        marks = ",".join("?" * len(roles))
+        return self.db.execute(
+            "SELECT written_at, path, COUNT(*) FROM claims WHERE written_at >= ? AND written_at < ? "
+            f"AND role IN ({marks}) GROUP BY written_at, path", (since, until, *roles)).fetchall()
+
     # -- arXiv cache ---------------------------------------------------------------------------
 
     def cache_get(self, arxiv_id: str) -> tuple[str, str, dict[str, Any] | None] | None:
@@ -176,6 +236,10 @@ class Store(StoreBase):
                 "INSERT OR REPLACE INTO arxiv_cache VALUES (?,?,?,?)",
                 (arxiv_id, fetched_at, status, json.dumps(data, ensure_ascii=False) if data is not None else None),
             )
+
+    def cache_found(self) -> list[tuple[str, str | None]]:
+        """``(id, JSON data)`` of every cached look-up that found its paper, by id."""
+        return self.db.execute("SELECT id, json FROM arxiv_cache WHERE status='found' ORDER BY id").fetchall()
 
 
 def _where(conds: Iterable[tuple[str, Any]]) -> tuple[str, list[Any]]:
