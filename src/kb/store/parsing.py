@@ -37,7 +37,7 @@ _WORKER: Parser | None = None
 def _init_worker(config_json: str) -> None:
     global _WORKER
     _die_with_parent()
-    from kb.read.parse import Parser  # (the parser is loaded only where files are parsed)
+    from kb.read.parse import Parser
 
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
 
