@@ -55,7 +55,6 @@ class IngestReport:
         return s + f"; {self.claims} claims"
 
 
-
 def fingerprint(config: KbConfig) -> str:
     """What makes every stored parse stale when it changes: kb's version, the parser's own
     source (:func:`_parser_digest`) and the config."""

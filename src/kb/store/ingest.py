@@ -13,7 +13,7 @@ from kb.core.config import KbConfig, load_config
 from kb.core.textio import Problem
 from kb.store.db import Store
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
-from kb.store.parsing import parse_all, stream_one, workers
+from kb.store.parsing import parse_all, stream_one, worker_count
 from kb.store.walk import iter_kb_files
 from kb.store.writer import FileRow
 
@@ -101,7 +101,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         if bulk:
             st.drop_indexes()
             st.bulk_checkpoints(True)
-        n_workers = workers(jobs)
+        n_workers = worker_count(jobs)
         small = [t for t in todo if t[3] < STREAM_MIN]
         pooled = small if n_workers > 1 and len(small) >= PARALLEL_MIN else []
         here = [t for t in todo if t[3] >= STREAM_MIN] if pooled else todo

@@ -114,8 +114,7 @@ def stream_one(parser: Parser, st: Store, root: Path, rel: str, mtime_ns: int, c
         return Problem(rel, 0, f"could not be parsed ({type(exc).__name__}: {exc}); skipped — please report this file")
 
 
-
-def workers(jobs: int | None) -> int:
+def worker_count(jobs: int | None) -> int:
     """Worker processes for ``--jobs`` (default: CPUs, at most 8; at most twice the CPUs)."""
     cpus = os.cpu_count() or 1
     return min(jobs, 2 * cpus) if jobs is not None else min(cpus, 8)
