@@ -50,7 +50,7 @@ def parse_only(root: Path) -> tuple[float, int]:
     """Seconds to read and markdown-it-parse every file kb would ingest; file count."""
     from markdown_it import MarkdownIt
 
-    from kb.store.ingest import iter_kb_files
+    from kb.store.walk import iter_kb_files
 
     md = MarkdownIt("commonmark", {"html": True}).enable("table")
     files = [rel for rel, _ in iter_kb_files(root)]
@@ -120,7 +120,8 @@ def breakdown(root: Path, repeat: int) -> list[tuple[str, float]]:
     import kb.read.walk as kw
     from kb.core.config import load_config
     from kb.perf.mdblocks import _blocks
-    from kb.store.ingest import iter_kb_files, to_rows
+    from kb.store.rows import to_rows
+    from kb.store.walk import iter_kb_files
     from kb.store.db import Store
     from kb.core.textio import decode
 

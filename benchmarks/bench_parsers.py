@@ -37,7 +37,7 @@ Span = tuple[str, int, int]
 def _kb_bodies(root: Path) -> list[str]:
     """Bodies of every file kb ingests, as kb parses them (decoded, front matter blanked)."""
     from kb.core import frontmatter
-    from kb.store.ingest import iter_kb_files
+    from kb.store.walk import iter_kb_files
     from kb.core.textio import decode
 
     out = []

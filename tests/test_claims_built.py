@@ -9,7 +9,7 @@ import pytest
 from kb.core.claims import ArxivRef, Claim, Provenance
 from kb.perf.models import built, replaced
 from kb.core.config import load_config
-from kb.store.ingest import iter_kb_files
+from kb.store.walk import iter_kb_files
 from kb.read.parse import Parser
 
 REPO = Path(__file__).resolve().parents[1]

@@ -541,7 +541,7 @@ def test_quantities_and_dates_as_built_are_the_validated_ones() -> None:
     validation gives them."""
     from kb.core.claims import DateRef
     from kb.core.config import load_config
-    from kb.store.ingest import iter_kb_files
+    from kb.store.walk import iter_kb_files
     from kb.read.parse import Parser
 
     repo = Path(__file__).resolve().parents[1]

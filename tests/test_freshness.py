@@ -1,6 +1,6 @@
 """The no-change check of every command (issue 11): one digest of the files on disk against the
-store's, kept between runs (kb.store.db.Store.files_digest), and every add, delete, rename and
-in-place edit still found — by ``kb ingest``'s config-free path (kb.store.workspace.unchanged_store)
+store's, kept between runs (kb.store.base.StoreBase.files_digest), and every add, delete, rename and
+in-place edit still found — by ``kb ingest``'s config-free path (kb.store.fresh.unchanged_store)
 as by the full one."""
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from conftest import write_files
-from kb.store import db as store_module
-from kb.store.ingest import ingest, iter_kb_files
+from kb.store import base as store_module
+from kb.store.ingest import ingest
 from kb.core.paths import STORE_DIR
-from kb.store.db import Store, files_digest
-from kb.store.workspace import unchanged_store
+from kb.store.base import files_digest
+from kb.store.db import Store
+from kb.store.fresh import unchanged_store
+from kb.store.walk import iter_kb_files
 
 FILES = {
     "kb.yaml": "topics: [inference]\n",

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from kb.store.ingest import ingest
-from kb.store.db import SCHEMA_VERSION, Store
+from kb.store.db import Store
+from kb.store.schema import SCHEMA_VERSION
 from kb.store.workspace import open_kb
 
 
@@ -289,7 +290,7 @@ def test_a_second_kb_waits_for_the_running_one_then_finds_nothing_to_do(small_kb
     import threading
 
     from kb.core.config import load_config
-    from kb.store.db import writer_lock
+    from kb.store.locks import writer_lock
     from kb.store.workspace import ingest_store
 
     config = load_config(small_kb)
@@ -340,7 +341,7 @@ def test_indexes_a_killed_bulk_load_dropped_are_built_by_the_next_run(small_kb: 
 
 def fingerprint_of(root: Path) -> str:
     from kb.core.config import load_config
-    from kb.store.ingest import fingerprint
+    from kb.store.fresh import fingerprint
 
     return fingerprint(load_config(root))
 
@@ -620,7 +621,7 @@ def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, mon
     import sys
     import time
 
-    import kb.store.db
+    import kb.store.locks
     from kb.core.errors import InputError
 
     open_kb(demo_kb).store.close()
@@ -629,12 +630,12 @@ def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, mon
         f"kb = open_kb(Path({str(demo_kb)!r})); print('reading', flush=True); time.sleep(3); "
         "print(len(list(kb.store.claims())))")], stdout=subprocess.PIPE, text=True)
     assert reader.stdout.readline().strip() == "reading"
-    monkeypatch.setattr(kb.store.db, "EMPTY_WAIT_S", 0.5)
+    monkeypatch.setattr(kb.store.locks, "EMPTY_WAIT_S", 0.5)
     started = time.monotonic()
     with pytest.raises(InputError, match="another kb still reads the store"):
         Store(demo_kb, "another fingerprint")
     assert time.monotonic() - started >= 0.5
-    monkeypatch.setattr(kb.store.db, "EMPTY_WAIT_S", 30.0)
+    monkeypatch.setattr(kb.store.locks, "EMPTY_WAIT_S", 30.0)
     store = Store(demo_kb, "another fingerprint")  # waits for the reader to end, then empties
     count = int(reader.stdout.readline())
     assert reader.wait() == 0 and count > 200  # the reader saw every claim
@@ -653,7 +654,7 @@ def test_first_mention_is_the_earliest_claim_about_the_subject(tmp_path) -> None
         (tmp_path / "inbox" / "jay" / f"{day}-note.md").write_text(text, encoding="utf-8")
     config = KbConfig(entities={"vLLM": [], "SGLang": []})
     ingest(tmp_path, config)
-    store = Store(tmp_path, __import__("kb.store.ingest").store.ingest.fingerprint(config))
+    store = Store(tmp_path, __import__("kb.store.fresh").store.fresh.fingerprint(config))
     assert store.first_mention("entity:vllm") == "2026-07-29T00:00:00+08:00"
     assert store.first_mention("entity:sglang") == "2026-07-31T00:00:00+08:00"
     assert store.first_mention("entity:tgi") is None
@@ -665,7 +666,7 @@ def test_a_bulk_load_checkpoints_the_wal_every_10000_pages_then_as_sqlite_does(t
     while it loads (Store.bulk_checkpoints) and puts SQLite's default back after; an ingest
     of a few changed files never raises it."""
     from kb.store.ingest import BULK_MIN
-    from kb.store.db import BULK_CHECKPOINT_PAGES
+    from kb.store.base import BULK_CHECKPOINT_PAGES
 
     root = tmp_path / "kb"
     write(root, "kb.yaml", "entities: {TGI: []}\n")

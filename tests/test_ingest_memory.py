@@ -19,11 +19,12 @@ import pytest
 import kb.perf.mdblocks as mdblocks_mod
 import kb.read.walk as walk_mod
 import kb.store.ingest as ingest_mod
+import kb.store.parsing as parsing_mod
 from kb.core.config import KbConfig, load_config
 from kb.perf.mdblocks import _blocks
 from kb.read.parse import Parser, _md
 from kb.store.ingest import ingest
-from kb.store.db import FileWriter
+from kb.store.writer import FileWriter
 
 REPO = Path(__file__).resolve().parents[1]
 _spec = importlib.util.spec_from_file_location("bench_memory", REPO / "benchmarks" / "bench_memory.py")
@@ -120,7 +121,7 @@ def _dump(root: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def test_streamed_and_pooled_ingest_store_the_same_rows(demo_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ingest_mod, "STREAM_BATCH", 3)  # many batches per file
+    monkeypatch.setattr(parsing_mod, "STREAM_BATCH", 3)  # many batches per file
     first = ingest(demo_kb, jobs=1)  # no pool: every file streamed in this process
     streamed = _dump(demo_kb)
     (demo_kb / ".kb/kb.sqlite").unlink()
@@ -139,7 +140,7 @@ def test_a_file_failing_midway_leaves_none_of_its_rows(tmp_path: Path, monkeypat
     (root / "inbox/tom/2026-07-31-ok.md").write_text("- vLLM 1.5× (arXiv:2607.00001)\n", encoding="utf-8")
     bad = "".join(f"- vLLM 吞吐 {i}.5×（arXiv:2607.{i:05d}）\n" for i in range(1, 40)) + "\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     (root / "inbox/tom/2026-07-31-bad.md").write_text(bad, encoding="utf-8")
-    monkeypatch.setattr(ingest_mod, "STREAM_BATCH", 5)
+    monkeypatch.setattr(parsing_mod, "STREAM_BATCH", 5)
 
     def boom(self: Any, tokens: Any, i: int) -> int:
         raise RuntimeError("boom in a table")

@@ -15,7 +15,7 @@ from conftest import write_files
 from kb.store.cards import _CACHE, card_titles, load_cards
 from kb.read.cards import card_from_row
 from kb.core.paths import STORE_DIR
-from kb.store.db import writer_lock
+from kb.store.locks import writer_lock
 from kb.store.workspace import open_kb
 
 CARD = ('---\ncard: {no}\narxiv: "{id}"\ntitle: "{title}"\naliases: [{aliases}]\ncategory: inference-systems\n'
@@ -200,7 +200,7 @@ def test_a_no_change_ingest_compares_one_signature(tmp_path: Path, monkeypatch: 
 
 def test_the_no_change_path_without_a_config_gives_way_on_any_change(tmp_path: Path) -> None:
     from kb.store.ingest import ingest
-    from kb.store.workspace import unchanged_store
+    from kb.store.fresh import unchanged_store
 
     root = write_files(tmp_path / "kb", FILES)
     assert unchanged_store(root) is None  # no store yet

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from conftest import write_files
 from kb.core.config import load_config
-from kb.store.ingest import fingerprint, ingest
+from kb.store.fresh import fingerprint
+from kb.store.ingest import ingest
 from kb.perf.lazyre import LazyPattern, lazy
 from kb.store.db import Store
 

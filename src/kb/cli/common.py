@@ -18,7 +18,7 @@ if TYPE_CHECKING:  # imported where used: `kb --version` and `--help` load none 
     from rich.console import Console
     from rich.text import Text
 
-    from kb.store.ingest import Progress
+    from kb.store.fresh import Progress
     from kb.store.workspace import Kb
 
 app = typer.Typer(

@@ -72,12 +72,13 @@ def ingest_cmd(
 
         kb ingest --kb ~/kb
     """
-    from kb.store.workspace import ingest_store, resolve_root, unchanged_store
+    from kb.store.fresh import resolve_root, unchanged_store
 
     root = resolve_root(kb or state.kb)
     report = unchanged_store(root)  # nothing changed: no config models, no YAML (issue 11)
     if report is None:
         from kb.core.config import load_config
+        from kb.store.workspace import ingest_store
 
         config = load_config(root)
         with progress_bar("parsing") as progress:

@@ -317,7 +317,7 @@ def bump_cmd(
     from kb.core.config import load_config
     from kb.core.window import parse_moment
     from kb.history.bump import bump
-    from kb.store.workspace import resolve_root
+    from kb.store.fresh import resolve_root
 
     root = resolve_root(kb or state.kb)
     config = load_config(root)

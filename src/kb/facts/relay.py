@@ -163,7 +163,7 @@ class FileIndex:
     """The store's files, looked up by path or folder when a reference asks (a night reads a
     few rows, never all 12,000).
 
-    :param db: the store's SQLite connection (:attr:`kb.store.db.Store.db`).
+    :param db: the store (:class:`kb.store.db.Store`).
     """
 
     def __init__(self, db: Any) -> None:
@@ -172,15 +172,14 @@ class FileIndex:
 
     def get(self, path: str) -> FileInfo | None:
         """The file at ``path`` (KB-relative), else None."""
-        r = self.db.execute("SELECT path, role, author, written_at FROM files WHERE path=?", (path,)).fetchone()
+        r = self.db.file_info(path)
         return FileInfo(*r) if r else None
 
     def under(self, prefix: str) -> list[FileInfo]:
         """Files whose path starts with ``prefix``, by path (a range of the primary key)."""
         hit = self._under.get(prefix)
         if hit is None:
-            rows = self.db.execute("SELECT path, role, author, written_at FROM files WHERE path >= ? AND path < ? "
-                                   "ORDER BY path", (prefix, prefix + "\U0010ffff"))
+            rows = self.db.file_infos_under(prefix)
             hit = self._under[prefix] = [FileInfo(*r) for r in rows]
         return hit
 
@@ -478,7 +477,7 @@ def resolver_for(kb: Any, at: Attributor) -> Resolver:
             cache[path] = (lines, sorted(int(h["line"]) for h in (row.headings if row else []) if h.get("line")))
         return cache[path]
 
-    return Resolver(FileIndex(kb.store.db), kb.config.entities, at, text_of)
+    return Resolver(FileIndex(kb.store), kb.config.entities, at, text_of)
 
 
 def changes(kb: Any, at: Attributor, claims: Sequence[Claim], wanted: Iterable[tuple[str, str | None]]

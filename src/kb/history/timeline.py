@@ -135,8 +135,7 @@ class Held:
         from kb.core.window import night_of
 
         newest = None
-        for path, written_at in self.kb.store.db.execute(
-                "SELECT path, written_at FROM files WHERE role='inbox' AND written_at IS NOT NULL"):
+        for path, written_at in self.kb.store.dated_files("inbox"):
             if self.holds(written_at) and not is_own_brief(path, topic):
                 dt = datetime.fromisoformat(written_at)
                 newest = dt if newest is None or dt > newest else newest
@@ -165,9 +164,7 @@ def held_at(kb: Kb, value: str) -> Held:
     :raises UsageError: a bad date.
     """
     held = Held(kb, value.strip(), as_of_cut(value, kb))
-    rows = kb.store.db.execute(
-        "SELECT path FROM files WHERE written_at IS NULL AND role IN ('inbox', 'card') ORDER BY path").fetchall()
-    held.unstamped = [r[0] for r in rows]
+    held.unstamped = kb.store.undated_files(("inbox", "card"))
     if held.unstamped:
         shown = ", ".join(held.unstamped[:10]) + (f" and {len(held.unstamped) - 10} more" if len(held.unstamped) > 10 else "")
         held.notes.append(f"{len(held.unstamped)} file(s) without a stamp (no date in the name, no front-matter "

@@ -138,8 +138,7 @@ def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = Non
     from kb.core.errors import UsageError
     from kb.core.window import Window
 
-    lo, hi = kb.store.db.execute(
-        "SELECT min(written_at), max(written_at) FROM files WHERE written_at IS NOT NULL").fetchone()
+    lo, hi = kb.store.written_span()
     tz = kb.config.tzinfo
     now = datetime.now(tz).replace(second=0, microsecond=0)
     start = since or (datetime.fromisoformat(lo).astimezone(tz) if lo else now - timedelta(minutes=1))

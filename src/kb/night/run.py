@@ -93,25 +93,19 @@ def _newest_inbox(kb: Kb, topic: str, limit: str) -> tuple[list[str], str | None
     When the kept ones cannot answer (all of them dated after ``limit``, or all the topic's
     own briefs), the files table is queried as before; own briefs are told apart by SQLite's
     ``LIKE``, as that query does."""
-    db = kb.store.db
     suffix = f"%{own_brief_suffix(topic)}"
-    rows = kb.store.kept("newest_inbox", [kb.store.files_stamp(), _NEWEST_KEPT], lambda: [list(r) for r in db.execute(
-        "SELECT written_at, path FROM files WHERE role='inbox' AND written_at IS NOT NULL "
-        "ORDER BY written_at DESC, path LIMIT ?", (_NEWEST_KEPT,))])
+    rows = kb.store.kept("newest_inbox", [kb.store.files_stamp(), _NEWEST_KEPT],
+                         lambda: [list(r) for r in kb.store.newest_files("inbox", _NEWEST_KEPT)])
     if len(rows) < _NEWEST_KEPT or rows[-1][0] <= limit:  # every inbox file after limit is among them
         future = sorted(p for w, p in rows if w > limit)
         for w, p in rows:
-            if w <= limit and db.execute("SELECT ? NOT LIKE ?", (p, suffix)).fetchone()[0]:
+            if w <= limit and not kb.store.like(p, suffix):
                 return future, w
         if len(rows) < _NEWEST_KEPT:
             return future, None
     else:
-        future = [r[0] for r in db.execute(
-            "SELECT path FROM files WHERE role='inbox' AND written_at > ? ORDER BY path", (limit,))]
-    row = db.execute(
-        "SELECT max(written_at) FROM files WHERE role='inbox' AND written_at IS NOT NULL AND written_at <= ? "
-        "AND path NOT LIKE ?", (limit, suffix)).fetchone()
-    return future, row[0] if row and row[0] else None
+        future = kb.store.paths_written_after("inbox", limit)
+    return future, kb.store.last_written("inbox", limit, not_like=suffix)
 
 
 def pick_window(kb: Kb, topic: str, *, since: str | None = None, until: str | None = None,
@@ -283,11 +277,7 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
     step = window.until - window.since
     start = window.since - nights * step
     counts = [0] * nights
-    rows = kb.store.db.execute(  # one row per file and time: a night of 10k files, not 200k claims
-        "SELECT written_at, path, COUNT(*) FROM claims WHERE written_at >= ? AND written_at < ? "
-        "AND role IN ('inbox', 'card') GROUP BY written_at, path",
-        (start.isoformat(), window.since_iso),
-    )
+    rows = kb.store.claim_counts(start.isoformat(), window.since_iso, ("inbox", "card"))  # per file and time
     from datetime import datetime
 
     for written_at, path, n in rows:

@@ -1,7 +1,8 @@
-"""(moved from kb.read.livedoc)"""
+"""A file's parse as the store holds it, read back instead of parsing the file again."""
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING
 
 from kb.core import frontmatter
@@ -10,6 +11,8 @@ from kb.core.textio import Problem
 
 if TYPE_CHECKING:
     from kb.store.db import Store
+
+
 def stored_parse(store: Store, path: str, data: bytes, text: str) -> ParsedFile | None:
     """The parser's result for the KB file ``path`` as the store holds it — claims, mentions,
     headings, problems and invalid ids as ingest stored them, the front matter read again
@@ -18,8 +21,6 @@ def stored_parse(store: Store, path: str, data: bytes, text: str) -> ParsedFile 
     changed since, another config: the caller parses). The store is opened for the KB's
     config and kb version (:class:`kb.store.db.Store` fingerprint), so its parse is this parser's.
     """
-    import hashlib
-
     row = store.file(path)
     if row is None or row.hash != hashlib.blake2b(data, digest_size=16).hexdigest():
         return None

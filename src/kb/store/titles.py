@@ -276,7 +276,7 @@ def known_titles(store: Store, cards: Iterable[Card] | None = None) -> list[tupl
         if card.key:
             out.extend((card.key, t) for t in (card.title, *card.aliases) if t)
     out.extend(link_titles(store))
-    for arxiv_id, data in store.db.execute("SELECT id, json FROM arxiv_cache WHERE status='found' ORDER BY id"):
+    for arxiv_id, data in store.cache_found():
         title = (json.loads(data) or {}).get("title") if data else None
         try:
             key = parse_arxiv_id(arxiv_id).key

@@ -1,21 +1,20 @@
-"""Opening a KB: find its root, load its config, bring its store up to date."""
+"""Opening a KB: load its config, bring its store up to date (the root and the no-change path:
+:mod:`kb.store.fresh`)."""
 
 from __future__ import annotations
 
 import sqlite3
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from kb.core.config import KbConfig, load_config
 from kb.core.errors import InputError
-from kb.core.paths import STORE_DIR, STORE_NAME, find_root, is_kb_root
-from kb.store.db import Store, hold_readers, writer_lock
-from kb.store.ingest import IngestReport, Progress, fingerprint, ingest
-
-if TYPE_CHECKING:  # pydantic's models are built when a config is read: not on `kb ingest`'s no-change path
-    from kb.core.config import KbConfig
+from kb.core.paths import STORE_DIR, STORE_NAME
+from kb.store.db import Store
+from kb.store.fresh import IngestReport, Progress, fingerprint, note_wait, resolve_root
+from kb.store.ingest import ingest
+from kb.store.locks import hold_readers, writer_lock
 
 
 @dataclass(slots=True)
@@ -38,70 +37,23 @@ class Kb:
         self.close()
 
 
-def resolve_root(path: Path | None) -> Path:
-    """The KB root for ``--kb PATH``, or found walking up from the current folder.
-
-    :raises InputError: ``path`` is not a folder, or no folder from there up holds
-        ``kb.yaml`` or ``organized/`` (kb never makes a store in a folder that is no KB).
-    """
-    if path is not None and not path.is_dir():
-        raise InputError(f"--kb {path}: not a folder")
-    root = find_root(path)
-    if not is_kb_root(root):
-        where = f"--kb {path}" if path is not None else f"{Path.cwd()}"
-        raise InputError(f"{where}: no knowledge base here or above (no kb.yaml or organized/); "
-                         "run `kb init` to make one, or pass --kb PATH")
-    return root
-
-
 def open_kb(path: Path | None = None, *, progress: Progress | None = None) -> Kb:
     """Open the KB at ``path`` and ingest what changed (every command that reads the store).
 
     :raises ConfigError: ``kb.yaml`` is invalid.
     :raises InputError: ``path`` is not a folder.
     """
-    from kb.core.config import load_config
-
     root = resolve_root(path)
     config = load_config(root)
     store, report = ingest_store(root, config, progress=progress)
     return Kb(root, config, store, report)
 
 
-def unchanged_store(root: Path, *, on_wait: Callable[[str], None] | None = None) -> IngestReport | None:
-    """``kb ingest``'s no-change path, without reading the config (no pydantic, no YAML):
-    when ``kb.yaml`` is the one kept with its validated dump (:func:`kb.core.config_kept.kept_dump`),
-    the store is current for it (:meth:`kb.store.db.Store.current`) and no file changed
-    (:func:`kb.store.ingest.unchanged`), the report of the ingest that had nothing to do; else None,
-    having changed nothing (then :func:`ingest_store`). Under the ingest lock, as it.
-    """
-    from kb.core.config_kept import kept_dump
-    from kb.store.ingest import fingerprint_of, unchanged
-
-    dump = kept_dump(root)
-    if dump is None:
-        return None
-    with writer_lock(root, on_wait or _note_wait):
-        store = Store.current(root, fingerprint_of(dump))
-        if store is None:
-            return None
-        try:
-            return unchanged(root, store)
-        except sqlite3.Error:
-            return None  # the full path says what is wrong with the store
-        finally:
-            store.close()
-
-
-def _note_wait(message: str) -> None:
-    print(f"kb: {message}", file=sys.stderr, flush=True)
-
-
 def ingest_store(root: Path, config: KbConfig, *, progress: Progress | None = None,
-                 jobs: int | None = None, on_wait: Callable[[str], None] = _note_wait) -> tuple[Store, IngestReport]:
+                 jobs: int | None = None, on_wait: Callable[[str], None] = note_wait) -> tuple[Store, IngestReport]:
     """Open the store and bring it up to date; a store found damaged on the way (SQLite:
     "database disk image is malformed") is deleted and rebuilt once, with a note — it is a
-    cache (DESIGN.md §6). One kb at a time does this per KB (:func:`kb.store.db.writer_lock`):
+    cache (DESIGN.md §6). One kb at a time does this per KB (:func:`kb.store.locks.writer_lock`):
     another one running waits, saying so through ``on_wait`` (default: a line on stderr).
 
     :returns: the open store and what the ingest did.
@@ -135,6 +87,7 @@ def _ingest_store(root: Path, config: KbConfig, progress: Progress | None,
         report.notes[:0] = notes
         return store, report
     raise AssertionError("unreachable")
+
 
 def _transient(exc: sqlite3.DatabaseError) -> bool:
     """Locked, busy or read-only: the store is fine, something else is in the way."""

@@ -1,0 +1,76 @@
+"""The files of a KB that ingest reads: every ``*.md`` under :data:`SCAN_DIRS`, with its stat."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from operator import itemgetter
+from pathlib import Path
+
+from kb.core.textio import Problem
+from kb.perf.gc import no_gc_passes
+
+#: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
+#: history (``organized/knowledge/history/``) is read by :mod:`kb.read.livedoc`, not ingested.
+SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
+
+
+def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+    """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
+
+    Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
+    A folder that cannot be read is reported in ``problems`` (when given) and skipped.
+    The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
+    KB form no cycles, and started ~30 passes of every look-up's freshness check).
+    """
+    with no_gc_passes():
+        return iter(_walk(root, problems))
+
+
+def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat_result]]:
+    found: list[tuple[str, os.stat_result]] = []
+    for top in SCAN_DIRS:
+        base = root / top
+        if not base.is_dir():
+            continue
+        # (folder on disk, its KB-relative POSIX path): paths built as strings, no Path per file
+        stack = [(str(base), top)]
+        while stack:
+            folder, rel_folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError as exc:
+                if problems is not None:
+                    problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); skipped"))
+                continue
+            prefix = rel_folder + "/"
+            descend = top != "organized/knowledge"  # history/ and any subfolder: not living docs
+            for entry in entries:
+                name = entry.name
+                if name[0] == ".":
+                    continue
+                if not name.isascii() and not _utf8(name):  # the store and every output are UTF-8
+                    if problems is not None:
+                        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                        problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)"))
+                    continue
+                try:
+                    if entry.is_dir(follow_symlinks=False):
+                        if descend:
+                            stack.append((entry.path, prefix + name))
+                    elif name[-3:].lower() == ".md" and entry.is_file(follow_symlinks=False):
+                        found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                except OSError as exc:
+                    if problems is not None:
+                        problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
+    found.sort(key=itemgetter(0))  # by path: a key of str sorts 2-3x faster than the tuples (unique paths)
+    return found
+
+
+def _utf8(name: str) -> bool:
+    """``name`` (as ``os`` decodes it: undecodable bytes as surrogates) is valid UTF-8."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

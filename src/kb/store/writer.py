@@ -1,0 +1,105 @@
+"""The store's writer: one parsed file's rows (:class:`FileRows`) on their way into the tables,
+batch by batch (:class:`FileWriter`), inside one write transaction (:class:`Tx`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kb.store.base import StoreBase
+
+
+@dataclass(frozen=True, slots=True)
+class FileRow:
+    """What the store knows of one file (the ``files`` table)."""
+
+    path: str
+    hash: str
+    mtime_ns: int
+    ctime_ns: int
+    size: int
+    role: str
+    author: str | None
+    written_at: str | None
+    front: dict[str, Any]
+    headings: list[dict[str, Any]]
+    problems: list[dict[str, Any]]
+    invalid_ids: list[list[Any]]
+    n_claims: int
+
+
+@dataclass(slots=True)
+class FileRows:
+    """One parsed file as table rows, ready for :meth:`kb.store.base.StoreBase.put` (picklable, built in workers)."""
+
+    file: FileRow
+    claims: list[tuple[Any, ...]]
+    subjects: list[tuple[str, str, str, str | None]]
+    """``(claim id, path, subject, the claim's written_at)``."""
+    quantities: list[tuple[Any, ...]]
+    mentions: list[tuple[Any, ...]]
+
+
+class FileWriter:
+    """One file's rows on their way into the store (see :meth:`kb.store.base.StoreBase.writer`): :meth:`add`
+    any number of batches of rows (in document order: claims keep their ``rowid`` order),
+    then :meth:`finish` with the file's row, or :meth:`abort`."""
+
+    def __init__(self, store: StoreBase, path: str, *, replace: bool, savepoint: bool) -> None:
+        self.db = store.db
+        self.path = path
+        self.savepoint = savepoint
+        if savepoint:
+            self.db.execute("SAVEPOINT kb_file")
+        if replace or self.db.execute("SELECT 1 FROM files WHERE path=?", (path,)).fetchone():
+            store.remove([path])
+
+    def add(self, claims: Sequence[tuple[Any, ...]], subjects: Sequence[tuple[str, str, str, str | None]],
+            quantities: Sequence[tuple[Any, ...]], mentions: Sequence[tuple[Any, ...]]) -> None:
+        """Insert rows of the shapes of :class:`FileRows` (a repeated claim id of the path
+        replaces the earlier one, as in one :meth:`kb.store.base.StoreBase.put`)."""
+        db = self.db
+        if claims:
+            db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", claims)
+        if subjects:
+            db.executemany("INSERT INTO subjects VALUES (?,?,?,?)", subjects)
+        if quantities:
+            db.executemany("INSERT INTO quantities VALUES (?,?,?,?,?,?,?,?,?)", quantities)
+        if mentions:
+            db.executemany("INSERT INTO mentions VALUES (?,?,?,?,?,?,?,?,?)", mentions)
+
+    def finish(self, row: FileRow) -> None:
+        """Insert the file's own row (its counts, headings, problems) and keep its rows."""
+        values = (row.path, row.hash, row.mtime_ns, row.ctime_ns, row.size, row.role, row.author, row.written_at,
+                  json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
+                  json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
+                  row.n_claims)
+        self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
+        if self.savepoint:
+            self.db.execute("RELEASE kb_file")
+
+    def abort(self) -> None:
+        """Take back every row this writer added (with a savepoint; else the caller rolls back)."""
+        if self.savepoint:
+            self.db.execute("ROLLBACK TO kb_file")
+            self.db.execute("RELEASE kb_file")
+
+
+class Tx:
+    """A write transaction (``BEGIN IMMEDIATE``): committed when its block ends, rolled back
+    when it raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
