@@ -97,7 +97,10 @@ def test_name_matcher_longest_first_and_from_its_state(text: str, found: list) -
     assert again.key_of == fresh.key_of
 
 
-def test_store_kept_builds_once_per_inputs(tmp_path: Path) -> None:
+def test_store_kept_builds_once_per_inputs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from kb.store import memos
+
+    monkeypatch.setitem(memos.MEMOS, "memo", "a toy value of this test, keyed by its inputs")
     store = Store(tmp_path, "fp")
     calls: list[int] = []
 

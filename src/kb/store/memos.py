@@ -35,8 +35,6 @@ MEMOS: dict[str, str] = {
                    "each file's path and content hash",
     "arxiv_cache": "arXiv look-ups: status and metadata of an id (table arxiv_cache, Store.cache_get/"
                    "cache_put, kb.verify.arxiv); keyed by the id, dated by its fetched_at",
-    # no value of kb's: Store.kept's own test keeps a toy value under this name (rename it there, then drop it)
-    "memo": "a toy value of tests/test_night_memo.py (test_store_kept_builds_once_per_inputs); keyed by its inputs",
     # kept outside the store
     "config": "kb.yaml's YAML data and the validated config's dump (.kb/config.json, "
               "kb.core.config_kept); keyed by kb.yaml's text and the config code's digest",
