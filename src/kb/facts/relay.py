@@ -22,10 +22,10 @@ The one place kb decides what a claim relays (issue 10 part 1; docs/trace.md). R
    own URLs are of another site read it through them (a reprint): those URLs are its ``via``,
    not its source. arXiv ids and DOIs are subjects, never shared sources (the diff compares a
    paper's values).
-3. **Hops** are facts (:class:`kb.facts.attributor.Fact`, through the Attributor: subject group,
+3. **Hops** are facts (:class:`kb.facts.fact.Fact`, through the Attributor: subject group,
    metric, qualifier, value) of one subject, with a metric. A hop that cites a file relays the
    fact of that file with the same metric (:func:`_relayed`): of a compatible qualifier
-   (:func:`_compatible`) and the same value (:func:`kb.facts.values.same_value`), else of the same
+   (:func:`kb.facts.same.compatible`) and the same value (:func:`kb.facts.values.same_value`), else of the same
    value under another set-up, else the first of a compatible qualifier by line; hops that cite one source,
    metric by metric, relay it. Hops linked so form one chain; a hop citing nothing that nobody
    cites is a chain of its own: two sources stating the same value without citing are never
@@ -53,8 +53,9 @@ from kb.core.claims import Claim, is_derived
 from kb.core.errors import KbError
 from kb.extract.names import entity_key
 from kb.extract.refs import find_kb_paths, find_urls
-from kb.facts.attributor import Attributor, Fact
-from kb.facts.same import same_setup
+from kb.facts.attributor import Attributor
+from kb.facts.fact import Fact
+from kb.facts.same import compatible
 from kb.facts.values import same_value
 
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
@@ -360,21 +361,13 @@ def _references(h: Hop, members: Sequence[Hop]) -> list[Hop]:
     return earlier or (direct if h.via else [])
 
 
-def _compatible(a: Fact, b: Fact) -> bool:
-    """Same metric, and qualifiers that can describe one set-up: one unstated, or one holding
-    all the other's conditions (the diff's rule, :func:`kb.facts.same.same_setup`): a relay
-    often drops conditions (``TurboKV 的 KV 显存从 16.4 GB 降到 4.1 GB`` citing ``Llama-3.1-8B
-    128K 上下文的 KV 显存…``)."""
-    return a.metric == b.metric and (a.qualifier is None or b.qualifier is None or same_setup(a.qualifier, b.qualifier))
-
-
 def _relayed(h: Hop, cited: Sequence[Hop], tol: float) -> Hop | None:
     """The fact of a cited file that hop ``h`` relays (rule 3), first that applies: one of a
-    compatible qualifier (:func:`_compatible`) and the same value; one of the same metric and
+    compatible qualifier (:func:`kb.facts.same.compatible`) and the same value; one of the same metric and
     value under another set-up (the relay restates the figure, naming its conditions
     otherwise); the first of a compatible qualifier, by line (the value changed); else None."""
     same_metric = [x for x in cited if x.fact.metric == h.fact.metric]
-    fits = [x for x in same_metric if _compatible(x.fact, h.fact)]
+    fits = [x for x in same_metric if compatible(x.fact, h.fact)]
     return (next((x for x in fits if same_value(x.fact, h.fact, tol)), None)
             or next((x for x in same_metric if same_value(x.fact, h.fact, tol)), None)
             or (fits[0] if fits else None))

@@ -16,7 +16,8 @@ from typing import Any
 from kb.core.claims import Claim
 from kb.core.config import KbConfig
 from kb.core.window import Window
-from kb.facts.attributor import Attributor, Fact, View
+from kb.facts.attributor import Attributor, View
+from kb.facts.fact import Fact
 from kb.facts.same import _comparable, _disjoint_from, _Grouped, same_fact
 from kb.facts.values import same_value
 from kb.night.model import (
