@@ -1,6 +1,6 @@
 """What a fact is: the :class:`Fact` record the diff compares, and the one rule of which values
-a claim states are facts (:func:`is_fact`), read by the Attributor, lint's paper facts and the
-brief's rows.
+a claim states are facts (:func:`is_fact`), read by the Attributor and lint's paper facts; the
+brief's wider reading of what a row states is here too (:func:`stated_values`).
 
 A fact is a number with a metric or a unit, or a date with a date metric, stated as a figure:
 
@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kb.core.claims import Claim, DateRef, Quantity
+from kb.extract.metrics import SETUP_METRICS
 from kb.extract.qualifiers import CONDITION_METRICS
 
 DATE_METRICS = frozenset({"eol_date", "release_date"})
@@ -117,3 +119,24 @@ def facts_of(claim: Claim, owners: Sequence[str | None], quals: Sequence[str | N
         out.append(Fact(subj, group(subj), d.metric, None, None, None, None, None, d.value, d.precision,
                         d.raw, claim.kind, claim.id, p.path, p.line))
     return out
+
+
+_COUNT_UNITS = (None, "个", "+")
+"""Units of a bare count: a number with only these is no measured value of its own."""
+
+
+def stated_values(claim: Claim) -> tuple[tuple[Any, ...], ...]:
+    """What the brief lists a claim for under a subject (:mod:`kb.brief.context`): ``(metric,
+    value, unit)`` of its measured quantities (a metric, or a unit that is more than a count:
+    ``2.6 个百分点`` yes, ``8 个`` and a bare ``3,800`` no) and of all its dates, sorted; a set-up
+    size (``128K 上下文``) is a condition, no value. Two claims of one subject with the same
+    non-empty values state one fact.
+
+    Wider than :func:`is_fact` (the diff's facts), on purpose of the brief's golden files: a
+    plan or forecast, a rating (``votes``), a device count and a date without a date metric
+    are values here, so a row stating only those is listed, not counted as a plain mention.
+    """
+    out = {(q.metric, q.value if q.value is not None else (q.low, q.high), q.unit)
+           for q in claim.quantities if (q.metric or q.unit not in _COUNT_UNITS) and q.metric not in SETUP_METRICS}
+    out |= {(d.metric, d.value, None) for d in claim.dates}
+    return tuple(sorted(out, key=repr))
