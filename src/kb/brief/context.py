@@ -14,8 +14,8 @@ from typing import Any
 
 from kb import __version__
 from kb.core.claims import KINDS, Claim
-from kb.extract.metrics import SETUP_METRICS
 from kb.extract.titles import title_similarity
+from kb.facts.fact import stated_values
 from kb.night.model import OUTCOMES, SubjectOut
 from kb.night.run import Night
 
@@ -158,19 +158,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
 
 
 def _facts(c: Claim) -> tuple[Any, ...]:
-    """The facts ``c`` states: (metric, value, unit) of its measured quantities (a metric, or
-    a unit that is more than a count: ``2.6 个百分点`` yes, ``8 个`` and a bare ``3,800`` no)
-    and of its dates, sorted; a set-up size (``128K 上下文``) is a condition, no fact. Whose they are is the diff's business (``kb.facts.attributor``): a
-    claim listed under a subject is about it. Two claims of one subject with the same
-    non-empty facts state one fact."""
-    out = {(q.metric, q.value if q.value is not None else (q.low, q.high), q.unit)
-           for q in c.quantities if (q.metric or q.unit not in _COUNTS) and q.metric not in SETUP_METRICS}
-    out |= {(d.metric, d.value, None) for d in c.dates}
-    return tuple(sorted(out, key=repr))
-
-
-_COUNTS = (None, "个", "+")
-"""Units of a bare count: a number with only these is no measured value of its own."""
+    """The values ``c`` states, as the brief lists rows (:func:`kb.facts.fact.stated_values`)."""
+    return stated_values(c)
 
 
 def carries_fact(c: Claim, key: str) -> bool:

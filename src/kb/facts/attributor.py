@@ -34,67 +34,19 @@ from kb.extract.names import (
     heading_names,
     id_names,
 )
-from kb.extract.qualifiers import CONDITION_METRICS, Qualifiers, _leads
+from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
 from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
+from kb.facts.fact import Fact, facts_of
 from kb.perf.digest import code_digest
 from kb.read.cards import Card
 from kb.store.db import Store
 
-DATE_METRICS = frozenset({"eol_date", "release_date"})
-RATING_METRICS = frozenset({"votes"})
 _HINT_RE = re.compile(
     r"(?:建议(?:归入|归位|补入|补到|补充到|写入|放入|并入|收入|入)|归入|归位|补入|suggested section|file under|belongs in)"
     r"\s*[:：]?[^§\n]{0,16}?§\s*(\d+(?:\.\d+)*)",
     re.IGNORECASE,
 )
-_COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
-_NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
-
-
-@dataclass(frozen=True, slots=True)
-class Fact:
-    """One comparable value: a number with a metric or unit, or a date with a date metric."""
-
-    subject: str
-    group: str
-    metric: str | None
-    qualifier: str | None
-    unit: str | None
-    value: float | None
-    low: float | None
-    high: float | None
-    date: str | None
-    precision: str | None
-    raw: str
-    kind: str
-    claim_id: str
-    path: str
-    line: int
-    bound: str | None = None
-    """``>``, ``≥``, ``<``, ``≤``, ``~`` as stated (:class:`kb.core.claims.Quantity`), read by
-    :func:`kb.facts.values.same_value`: ``>80%`` is the same value as ``85%``."""
-    transition: str | None = None
-    """``from`` or ``to`` for an end of a change ``A → B`` (:attr:`kb.core.claims.Quantity.transition`):
-    a ``from`` value is stated (it matches the doc's) but is no new value."""
-
-    @property
-    def source(self) -> str:
-        """``path:line``."""
-        return f"{self.path}:{self.line}"
-
-    @property
-    def is_date(self) -> bool:
-        return self.date is not None
-
-    @property
-    def value_out(self) -> float | str:
-        """The ISO date, the number, or a range's lower end."""
-        if self.date is not None:
-            return self.date
-        return self.value if self.value is not None else (self.low if self.low is not None else 0.0)
-
-
 @dataclass(slots=True)
 class View:
     """A claim as the diff sees it: subjects (first = primary), hosts, facts, section hint."""
@@ -342,7 +294,7 @@ class Attributor:
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
         qual = Qualifiers(claim)
         quals = [qual.of(q) for q in claim.quantities]
-        facts = self._facts(claim, [o or subjects[0] for o in owners], quals) if subjects else []
+        facts = facts_of(claim, [o or subjects[0] for o in owners], quals, self.group) if subjects else []
         hint = None
         if claim.role == "inbox":
             m = _HINT_RE.search(text)
@@ -365,31 +317,6 @@ class Attributor:
                            for i, q in enumerate(claim.quantities)],
             "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
         })
-
-    def _facts(self, claim: Claim, owners: Sequence[str | None], quals: Sequence[str | None]) -> list[Fact]:
-        text = claim.text
-        p = claim.provenance
-        out: list[Fact] = []
-        n = len(claim.quantities)
-        for i, q in enumerate(claim.quantities):
-            if (q.metric is None and q.unit is None) or q.metric in RATING_METRICS or q.metric in DATE_METRICS:
-                continue
-            if q.mood is not None:
-                continue  # a plan or forecast is no figure; a value quoted to dispute it is no value
-            if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
-                continue  # "共 8 个模块": a count of things named after it, not a figure of the subject
-            if q.unit in ("devices", "卡", "台") or q.metric in CONDITION_METRICS:
-                continue  # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
-            subj = owners[i] or ""
-            out.append(Fact(subj, self.group(subj), q.metric, quals[i], q.unit, q.value, q.low, q.high,
-                            None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound, q.transition))
-        for i, d in enumerate(claim.dates):
-            if d.metric not in DATE_METRICS or d.mood is not None:
-                continue
-            subj = owners[n + i] or ""
-            out.append(Fact(subj, self.group(subj), d.metric, None, None, None, None, None, d.value, d.precision,
-                            d.raw, claim.kind, claim.id, p.path, p.line))
-        return out
 
     def _mismatches(self, text: str, anchors: Sequence[Anchor], claim: Claim) -> list[dict[str, str]]:
         """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)

@@ -1,10 +1,12 @@
-"""(moved from kb.verify.verifier)"""
+"""What depends on a paper: every claim about it and every line naming its id (``kb verify``'s list
+for a withdrawn or revised paper), kb's own brief lines left out."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel
 
 from kb.core.claims import DERIVED_JSON_MARKS, is_derived, is_rendered_brief
+from kb.facts.query import ClaimFilter, select_claims
 from kb.store.db import MentionRow
 from kb.store.workspace import Kb
 
@@ -14,8 +16,6 @@ def dependents(kb: Kb, arxiv_id: str, own: OwnBriefs | None = None) -> list[Depe
     each claim about it as ``kb claims --subject`` sees it (:func:`kb.facts.query.select_claims`, the
     Attributor: its id, a card name, the enclosing heading), and every other line naming its
     id (headings, front matter), kb's own brief lines left out; by path and line."""
-    from kb.facts.query import ClaimFilter, select_claims
-
     own = own if own is not None else OwnBriefs(kb)
     roles = {f.path: f.role for f in kb.store.files()}
     out: dict[tuple[str, int], Dependent] = {}

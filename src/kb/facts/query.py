@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kb.core.claims import KINDS, Claim, is_derived
+from kb.core.config import KbConfig
 from kb.core.errors import UsageError
+from kb.core.paths import KNOWLEDGE_DIR
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from kb.extract.names import NameMatcher, entity_names
+from kb.extract.metrics import MetricVocab
+from kb.extract.names import NameMatcher, entity_names, heading_names
 from kb.extract.titles import normalize_title
+from kb.facts.attributor import Attributor
+from kb.read.cards import Card
 from kb.store.cards import load_cards
+from kb.store.titles import known_titles
 from kb.store.workspace import Kb
 
 
@@ -76,8 +82,6 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     alias = card_aliases(kb).get(normalize_title(t))
     if alias:
         return [alias]
-    from kb.extract.names import heading_names
-
     headings = kb.store.heading_texts("living-doc")
     named = {n.lower(): k for n, k in heading_names(headings)}.get(t.lower())
     if named:  # a name a living doc's heading gives (### §1.1 EAGLE-3（arXiv:…）), as kb diff reads it
@@ -95,8 +99,6 @@ def resolve_metric(kb: Kb, given: str) -> str:
 
     :raises UsageError: neither; the message lists the keys.
     """
-    from kb.extract.metrics import MetricVocab
-
     vocab = MetricVocab(kb.config.metrics)
     key = given.strip()
     if key in vocab.phrases:
@@ -113,9 +115,9 @@ def to_iso(value: str, kb: Kb, *, option: str) -> str:
 
     :raises UsageError: not ISO 8601, or out of the calendar.
     """
-    from kb.core.window import (
-        parse_moment,  # (only with --since/--until: a plain look-up loads no kb.core.window)
-    )
+    # the one kb import left in a function here: a plain look-up must load no kb.core.window
+    # (tests/test_startup.py), and only --since/--until need it
+    from kb.core.window import parse_moment
 
     return parse_moment(value, kb.config, option).isoformat()
 
@@ -129,7 +131,7 @@ def select_claims(kb: Kb, flt: ClaimFilter) -> list[Claim]:
     return [at.attributed(c) for c in found]
 
 
-def select_viewed(kb: Kb, flt: ClaimFilter) -> tuple[Any, list[Claim]]:
+def select_viewed(kb: Kb, flt: ClaimFilter) -> tuple[Attributor, list[Claim]]:
     """The claims :func:`select_claims` returns, as stored (not yet attributed), with the
     :class:`kb.facts.attributor.Attributor` that attributes them (``at.view(c).facts``: the values
     ``kb diff`` compares; ``kb history`` reads them).
@@ -179,37 +181,45 @@ def _passes(c: Claim, where: dict[str, str | None]) -> bool:
                  or (where["path"].endswith("/") and p.path.startswith(where["path"]))))
 
 
-def attributor(kb: Kb, held: Any = None, *, cards: Any = None, titles: Any = None,
-               headings: Any = ()):  # noqa: ANN201 (kb.facts.attributor is imported lazily)
+def attributor(kb: Kb | None, held: Any = None, *, config: KbConfig | None = None,
+               cards: Sequence[Card] | None = None, titles: Iterable[tuple[str, str]] | None = None,
+               headings: Iterable[str] = (), docs: bool = True, kept: bool = True) -> Attributor:
     """The KB's :class:`kb.facts.attributor.Attributor` (kb.yaml entities, every card, the titles
     of :func:`kb.store.titles.known_titles`, the living docs' headings): the one way every command
     builds it, so that all of them read a line alike. With ``held`` (a
     :class:`kb.history.timeline.Held`), only the cards and doc headings the KB held then.
 
+    :param kb: the open KB; None for a caller that has only what it passes (``config``, ``cards``,
+        ``titles``, ``headings``: lint, a diff made by hand), which then reads no store.
+    :param config: the config, when ``kb`` is None (else ``kb.config``).
     :param cards: the cards, when the caller has loaded them already (a night: the same list
         its diff reads); :param titles: likewise ``known_titles`` of those cards.
     :param headings: more heading texts (a night's baseline: a snapshot's headings).
-    What it knows by name is kept in the store between runs (:class:`kb.facts.attributor.Attributor`
-    ``store``): a plain one (no ``held``, no more headings: the look-ups) and one with more
-    headings (a night, ``--as-of``) under two keys, so neither builds the other's again.
+    :param docs: also the headings of every living doc of the KB (held then, with ``held``);
+        False: only ``headings`` (the ledger of a night made by hand: that night's doc alone).
+    :param kept: what it knows by name is kept in the store between runs
+        (:class:`kb.facts.attributor.Attributor` ``store``): a plain one (no ``held``, no more
+        headings: the look-ups) and one with more headings (a night, ``--as-of``) under two
+        keys, so neither builds the other's again.
     """
-    from kb.facts.attributor import Attributor
-    from kb.store.titles import known_titles
-
+    if kb is None:
+        if config is None:
+            raise ValueError("attributor() without a KB needs its config")
+        return Attributor(config, cards or [], titles or (), headings)
     if cards is None:
         cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
-    if held is None:  # living docs are under organized/knowledge (kb.read.parse.role_of): one path range, not every file
-        from kb.core.paths import KNOWLEDGE_DIR
-
+    if not docs:
+        held_headings: Sequence[str] = []
+    elif held is None:  # living docs are under organized/knowledge (kb.read.parse.role_of): one path range, not every file
         held_headings = kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc")
     else:
         held_headings = held.headings()
-    return Attributor(kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,
-                      [*held_headings, *headings], store=kb.store,
+    return Attributor(config or kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,
+                      [*held_headings, *headings], store=kb.store if kept else None,
                       memo="attributor_names" if held is None and not headings else "attributor_names_more")
 
 
-def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
+def _about(kb: Kb, at: Attributor, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
     """Claims about any of ``subjects`` as the diff sees them (:class:`kb.facts.attributor.Attributor`:
     card names, baselines and hosts, name–id pairs), so ``kb claims --subject`` and ``kb diff``
     agree on every line (candidates: :func:`candidates`)."""
@@ -219,7 +229,7 @@ def _about(kb: Kb, at: Any, subjects: list[str], where: dict[str, str | None]) -
     return [c for c in found if _is_about(at, c, wanted)]
 
 
-def candidates(kb: Kb, at: Any, subjects: Sequence[str], where: dict[str, Any] | None = None,
+def candidates(kb: Kb, at: Attributor, subjects: Sequence[str], where: dict[str, Any] | None = None,
                json_has: str | None = None) -> list[Claim]:
     """Claims that may be about ``subjects``, by path and line: those the store files under a
     subject (or its group) plus those whose text holds one of the subject's names (the
@@ -241,7 +251,7 @@ def candidates(kb: Kb, at: Any, subjects: Sequence[str], where: dict[str, Any] |
     return sorted(seen.values(), key=lambda c: (c.provenance.path, c.provenance.line))
 
 
-def _is_about(at: Any, c: Claim, wanted: set[str]) -> bool:
+def _is_about(at: Attributor, c: Claim, wanted: set[str]) -> bool:
     """``c`` is about one of ``wanted`` as the diff sees it (its subjects or its facts' owners)."""
     v = at.view(c)
     return any(s in wanted or at.group(s) in wanted for s in (*v.subjects, *(f.subject for f in v.facts)))

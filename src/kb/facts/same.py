@@ -1,4 +1,15 @@
-"""(moved from kb.night.rules)"""
+"""Whether two facts, values or set-ups are the same: the one module that decides it.
+
+:func:`kb.facts.values.same_value` compares two values; on top of it, here:
+
+* :func:`same_fact`: a fact repeats another (the diff's support and coverage, the ledger, the
+  brief's one row per fact);
+* :func:`same_setup` and :func:`_comparable`: two qualifiers, two facts that could conflict
+  (the diff's conflicts, :func:`_disjoint_from`); :func:`comparable_key` is that comparison's
+  key, which lint KB111 groups a document's values by;
+* :func:`compatible`: a fact a relay may repeat (:mod:`kb.facts.relay`);
+* :func:`supports`: a paper card's number supports a value (lint KB108).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +17,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from kb.facts.attributor import Fact
-from kb.facts.values import same_value
+from kb.core.claims import DateRef, Quantity
+from kb.facts.fact import Fact
+from kb.facts.values import Stated, same_value
 
 
 def same_fact(a: Fact, b: Fact, tol: float) -> bool:
@@ -22,11 +34,11 @@ def _comparable(a: Fact, b: Fact) -> bool:
     memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated qualifier only
     matches an unstated one)."""
     return (a.metric is not None and a.metric == b.metric and a.unit == b.unit and a.is_date == b.is_date
-            and _same_setup(a.qualifier, b.qualifier))
+            and same_setup(a.qualifier, b.qualifier))
 
 
 class _Grouped:
-    """One source's facts with a metric, grouped by :func:`_comparable_key` (``by_key``), by that
+    """One source's facts with a metric, grouped by :func:`comparable_key` (``by_key``), by that
     key without the qualifier (``by_any``), and the qualifiers stated per such key (``quals``).
     Built once per source and reused for every pair it is compared in (a subject named in 60
     window files is compared in 3,600 pairs)."""
@@ -39,7 +51,7 @@ class _Grouped:
         self.by_any: dict[tuple[Any, ...], list[Fact]] = defaultdict(list)
         for f in facts:
             if f.metric is not None:
-                key = _comparable_key(f)
+                key = comparable_key(f)
                 self.by_key[key].append(f)
                 self.by_any[key[:-1]].append(f)
         self.quals: dict[tuple[Any, ...], list[str | None]] = defaultdict(list)
@@ -66,7 +78,7 @@ def _disjoint_from(mine: Sequence[Fact] | _Grouped, theirs: Sequence[Fact] | _Gr
         if len(quals) > 64:  # a huge table of set-ups: exact qualifiers only (stays linear)
             rivals = theirs.by_key.get(key, [])
         else:
-            rivals = [t for q in quals if _same_setup(q, key[-1]) for t in theirs.by_key[(*key[:-1], q)]]
+            rivals = [t for q in quals if same_setup(q, key[-1]) for t in theirs.by_key[(*key[:-1], q)]]
         # the other source states the same value under another set-up: the same fact, no conflict
         if rivals and not any(same_value(g, t, tol) for g in mine.by_any[key[:-1]] for t in theirs.by_any[key[:-1]]):
             out.extend(peers)
@@ -76,7 +88,7 @@ def _disjoint_from(mine: Sequence[Fact] | _Grouped, theirs: Sequence[Fact] | _Gr
     return sorted(out, key=lambda f: order[id(f)])
 
 
-def _same_setup(a: str | None, b: str | None) -> bool:
+def same_setup(a: str | None, b: str | None) -> bool:
     """Two qualifiers under which values can conflict: equal, or both stated and one holds all
     the other's conditions (``batch1+rtx4090`` ~ ``batch1+int4+rtx4090``); an unstated one
     matches only an unstated one (DESIGN.md §3: "1.29× in memory" and "2.06× with offload on an
@@ -89,10 +101,30 @@ def _same_setup(a: str | None, b: str | None) -> bool:
     return sa <= sb or sb <= sa
 
 
-#: The one set-up rule, public for :mod:`kb.facts.relay` (which fact of a cited file a relay repeats).
-same_setup = _same_setup
+def comparable_key(x: Fact | Quantity | DateRef) -> tuple[Any, ...]:
+    """What :func:`_comparable` compares, as a dictionary key: ``(metric, unit, is a date,
+    qualifier)`` of a fact, a quantity or a date (a date has no unit and no qualifier)."""
+    if isinstance(x, Fact):
+        return (x.metric, x.unit, x.is_date, x.qualifier)
+    if isinstance(x, DateRef):
+        return (x.metric, None, True, None)
+    return (x.metric, x.unit, False, x.qualifier)
 
 
-def _comparable_key(f: Fact) -> tuple[Any, ...]:
-    """What :func:`_comparable` compares, as a dictionary key."""
-    return (f.metric, f.unit, f.is_date, f.qualifier)
+def compatible(a: Fact, b: Fact) -> bool:
+    """A fact a relay may repeat: same metric, and qualifiers that can describe one set-up: one
+    unstated, or one holding all the other's conditions (:func:`same_setup`): a relay often
+    drops conditions (``TurboKV 的 KV 显存从 16.4 GB 降到 4.1 GB`` citing ``Llama-3.1-8B 128K
+    上下文的 KV 显存…``). Unlike :func:`_comparable`, an unstated qualifier matches any."""
+    return a.metric == b.metric and (a.qualifier is None or b.qualifier is None or same_setup(a.qualifier, b.qualifier))
+
+
+def supports(card: Stated, q: Quantity, tol: float) -> bool:
+    """A paper card's number ``card`` supports ``q`` (lint KB108): the same metric when both
+    name one (× ratios excepted: ``吞吐 31×`` is a speedup) and the same value
+    (:func:`kb.facts.values.same_value`: units converted, ranges, bounds, tolerance). Unlike
+    :func:`same_fact`, units need only convert (``120 ms`` supports ``0.12 s``)."""
+    metric = getattr(card, "metric", None)
+    if metric and q.metric and metric != q.metric and q.unit != "×":
+        return False
+    return same_value(q, card, tol)

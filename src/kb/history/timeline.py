@@ -31,7 +31,7 @@ from kb.read.versions import baseline_for, git_versions, history_versions, load_
 if TYPE_CHECKING:
     from kb.core.claims import Claim
     from kb.core.window import Window
-    from kb.facts.attributor import Fact
+    from kb.facts.fact import Fact
     from kb.read.cards import Card
     from kb.store.workspace import Kb
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from kb.core.config import KbConfig
+from kb.facts.query import attributor
 from kb.lint.lines import LineIndex
 from kb.read.livedoc import LivingDoc, Section
 
@@ -137,12 +138,10 @@ class LintContext:
 
     def claims(self) -> list[Any]:
         """The doc's claims with the subjects and number owners ``kb diff`` gives them
-        (:meth:`kb.facts.attributor.Attributor.attributed`: kb.yaml entities, card names, baselines,
+        (:meth:`kb.facts.attributor.Attributor.attributed`, built by :func:`kb.facts.query.attributor`: kb.yaml entities, card names, baselines,
         name–id pairs), so a lint rule and the diff say the same of a line. Built once per file."""
         if self._claims is None:
-            from kb.facts.attributor import Attributor
-
-            at = Attributor(self.config, getattr(self.kb, "cards", None) or [],
+            at = attributor(None, config=self.config, cards=getattr(self.kb, "cards", None) or [],
                             headings=[s.title for s in self.doc.sections])
             at.learn(self.doc.claims)
             self._claims = [at.attributed(c) for c in self.doc.claims]

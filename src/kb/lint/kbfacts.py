@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.facts.fact import is_fact
+from kb.facts.revised import latest_of
 from kb.store.cards import load_cards
 from kb.store.db import Store
 
@@ -61,8 +63,6 @@ def load_facts(root: Path, store: Store) -> KbFacts:
         if card.key and card.arxiv_id:
             out.card_ids.setdefault(card.arxiv_id, card.path)
             card_key[card.path] = card.key
-    from kb.facts.revised import latest_of
-
     card_versions: dict[str, list[tuple[int, str]]] = {}
     for card in out.cards:
         if card.arxiv_id and card.version:
@@ -78,8 +78,8 @@ def load_facts(root: Path, store: Store) -> KbFacts:
         if own:
             keys.add(own)
         for q in c.quantities:
-            if q.mood is not None:
-                continue  # a plan or a disputed quote is no fact of the paper
+            if not is_fact(c, q):
+                continue  # a plan, a disputed quote, a count, a set-up: no fact of the paper (the diff's rule)
             fact = PaperFact(q.unit, q.metric, q.value, q.low, q.high, c.provenance.path, c.provenance.line)
             for k in keys | ({q.subject} if q.subject else set()):
                 out.facts.setdefault(k, []).append(fact)

@@ -9,13 +9,12 @@ from pathlib import Path
 
 from kb.core.config import load_config
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import find_root, is_kb_root
+from kb.core.paths import KNOWLEDGE_DIR, find_root, is_kb_root, write_target
 from kb.lint.base import Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
-
-KNOWLEDGE = "organized/knowledge"
+from kb.store.workspace import open_kb
 
 
 @dataclass(slots=True)
@@ -84,8 +83,6 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     root_abs = root.resolve()
 
     def facts() -> KbFacts:
-        from kb.store.workspace import open_kb
-
         opened = open_kb(root, progress=progress)
         run.notes.extend(opened.report.notes)
         try:
@@ -137,8 +134,6 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
 
 def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -> None:
     """Write one fixed file; a failure is an :class:`InputError` naming it (exit 2)."""
-    from kb.core.paths import write_target
-
     write_target(file.parent, file, own=False, what="file to fix")
     try:
         write_fixed(file, outcome)
@@ -162,7 +157,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
     if not paths:
         if root is None:
             raise UsageError("no files given and no KB here: pass files, or run inside a KB, or give --kb")
-        folder = root / KNOWLEDGE
+        folder = root / KNOWLEDGE_DIR
         return _markdown_in(folder, notes) if folder.is_dir() else []
     out: list[Path] = []
     links: list[Path] = []

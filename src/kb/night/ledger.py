@@ -186,9 +186,8 @@ def topic_numbers(kb: Kb, topic: str, window: Any = None) -> list[Number]:
 def night_numbers(night: Any) -> list[Number]:
     """The numbers of a :class:`kb.night.run.Night`'s secondhand claims with their fates, from
     that night's own diff result (the brief reuses its diff: no second diff)."""
-    from kb.facts.attributor import Attributor
+    from kb.facts.query import attributor
     from kb.facts.same import same_fact
-    from kb.store.titles import known_titles
 
     kb, r = night.kb, night.result
     listed = {s.key for s in r.subjects}
@@ -196,8 +195,8 @@ def night_numbers(night: Any) -> list[Number]:
     claims = sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line))
     cards = list(night.cards.values())
     # the diff's own Attributor (a night made by hand has none: built as kb.night.rules.diff builds it)
-    at = night.attributor or Attributor(kb.config, cards, known_titles(kb.store, cards),
-                                        [s.title for s in night.doc.sections])
+    at = night.attributor or attributor(kb, cards=cards, headings=[s.title for s in night.doc.sections],
+                                        docs=False, kept=False)
     at.learn([*claims, *night.doc.claims])
     doc_facts: dict[str, list[Any]] = {}
     for c in night.doc.claims:

@@ -16,7 +16,9 @@ from typing import Any
 from kb.core.claims import Claim
 from kb.core.config import KbConfig
 from kb.core.window import Window
-from kb.facts.attributor import Attributor, Fact, View
+from kb.facts.attributor import Attributor, View
+from kb.facts.fact import Fact
+from kb.facts.query import attributor
 from kb.facts.same import _comparable, _disjoint_from, _Grouped, same_fact
 from kb.facts.values import same_value
 from kb.night.model import (
@@ -67,7 +69,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         shared with the brief; else one is built from ``cards``, ``titles`` and the doc's headings.
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
-    at = at if at is not None else Attributor(config, cards, titles, [title for _, _, title in doc_sections])
+    at = at if at is not None else attributor(None, config=config, cards=cards, titles=titles,
+                                              headings=[title for _, _, title in doc_sections])
     at.learn([*window_claims, *doc_claims])
     cats = set(config.topic_categories(topic))
     tol = config.tolerance

@@ -5,11 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.core.claims import Quantity
 from kb.extract.metrics import SETUP_METRICS
-from kb.facts.values import same_value
+from kb.facts.same import supports
 from kb.lint.base import LintContext, Rule, Violation
-from kb.lint.kbfacts import PaperFact
 
 
 class SecondhandOnlyConsensusNumber(Rule):
@@ -80,7 +78,7 @@ class SecondhandOnlyConsensusNumber(Rule):
                 if q.metric in SETUP_METRICS:
                     continue  # 8B 级模型, 32K 上下文: the set-up of a statement, not its figure
                 keys = list(dict.fromkeys(([q.subject] if q.subject else []) + c.subjects))
-                if not any(_supports(f, q, tol) for k in keys for f in facts.get(k, ())):
+                if not any(supports(f, q, tol) for k in keys for f in facts.get(k, ())):
                     bad.append(q.raw)
             if bad:
                 shown = ", ".join(f"'{b}'" for b in bad)
@@ -119,11 +117,3 @@ def _consensus_ranges(ctx: LintContext, words: list[str]) -> list[tuple[int, int
         elif not any(a <= s.line <= b for a, b, _ in out):
             out.append((s.line, ends[i], s.label))
     return out
-
-
-def _supports(f: PaperFact, q: Quantity, tol: float) -> bool:
-    """A card's number supports ``q``: same metric when both name one (× ratios excepted)
-    and the same value (:func:`kb.facts.values.same_value`: units, ranges, bounds, tolerance)."""
-    if f.metric and q.metric and f.metric != q.metric and q.unit != "×":
-        return False
-    return same_value(q, f, tol)

@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.core.claims import Claim, DateRef, Quantity
+from kb.facts.same import comparable_key
 from kb.facts.values import same_value
 from kb.lint.base import LintContext, Rule, Violation
 
@@ -78,10 +79,7 @@ class ConflictingValues(Rule):
                 subj = v.subject or (c.subjects[0] if len(c.subjects) == 1 else None)
                 if subj is None:
                     continue
-                if isinstance(v, DateRef):
-                    keyed.append(((subj, v.metric, "date", None), v))
-                else:
-                    keyed.append(((subj, v.metric, v.unit, v.qualifier), v))
+                keyed.append(((subj, *comparable_key(v)), v))
             seen = Counter(k for k, _ in keyed)
             for key, v in keyed:
                 if seen[key] > 1:

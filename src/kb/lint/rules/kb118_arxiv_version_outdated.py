@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from kb.facts.revised import is_older, revised_note
 from kb.lint.base import LintContext, Rule, Violation
 
 
@@ -57,8 +58,6 @@ class ArxivVersionOutdated(Rule):
     needs_kb = True
 
     def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
-        from kb.facts.revised import is_older, revised_note
-
         latest = ctx.kb.latest
         for m in sorted(ctx.doc.parsed.mentions, key=lambda m: (m.line, m.column or 0)):
             known = latest.get(m.id)
