@@ -1,4 +1,6 @@
-"""The nightly pipeline: open the KB, select the window, load the living doc and cards, run the diff.
+"""One night as a straight sequence (:func:`run_night`): the window (:func:`pick_window`), the
+baseline doc, the window's files and claims, the cards and titles, the claims naming a paper by
+title, the Attributor, the diff.
 
 Only the window and the subjects in it are queried (indexes on ``claims.written_at``,
 ``subjects.subject``, ``mentions.arxiv_id``), so the cost of a night does not grow with the
