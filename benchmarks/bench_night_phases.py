@@ -36,13 +36,14 @@ import gen_kb  # noqa: E402  (beside this file)
 
 gen_kb.as_installed()
 
-#: (module, name, also patched in) of each timed phase: kb.night.run calls some by the names it imported.
+#: (module, name, also patched in) of each timed phase: kb.night.run and kb.brief.digest call them by the
+#: names they imported.
 PHASES = [("kb.store.workspace", "open_kb", ("kb.cli.common",)), ("kb.night.run", "window_files", ()),
-          ("kb.read.cards", "load_cards", ("kb.night.run",)), ("kb.read.cards", "known_titles", ("kb.night.run",)),
-          ("kb.night.run", "title_claims", ()), ("kb.facts.query", "attributor", ()),
-          ("kb.night.run", "doc_title_citations", ()), ("kb.night", "diff", ("kb.night.run",)),
-          ("kb.night.run", "previous_counts", ()), ("kb.night.run", "run_night", ()),
-          ("kb.brief.context", "build_context", ()), ("kb.brief.render", "render", ())]
+          ("kb.store.cards", "load_cards", ("kb.night.run",)), ("kb.store.titles", "known_titles", ("kb.night.run",)),
+          ("kb.night.run", "title_claims", ()), ("kb.facts.query", "attributor", ("kb.night.run",)),
+          ("kb.night.run", "doc_title_citations", ()), ("kb.night.rules", "diff", ("kb.night.run",)),
+          ("kb.night.run", "previous_counts", ()), ("kb.night.run", "run_night", ("kb.brief.digest",)),
+          ("kb.brief.context", "build_context", ("kb.brief.digest",)), ("kb.brief.render", "render", ("kb.brief.digest",))]
 
 
 def _wrap(totals: dict[str, float]) -> None:

@@ -43,7 +43,7 @@ def main() -> None:
         hops = sum(len(c["hops"]) for c in result["chains"])
 
         from kb.night.run import pick_window, run_night
-        from kb.brief.context import _relay_changes
+        from kb.brief.steps import relay_changes
         from kb.store.workspace import open_kb
 
         kb = open_kb(root)
@@ -52,7 +52,7 @@ def main() -> None:
         steps = []
         for _ in range(a.repeat):
             t = time.perf_counter()
-            _relay_changes(night)
+            relay_changes(night)
             steps.append(time.perf_counter() - t)
         print(f"kb trace vLLM --metric throughput  {statistics.median(runs):8.2f} s   median of {a.repeat}; "
               f"{len(result['chains'])} chains, {hops} hops")

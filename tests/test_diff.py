@@ -404,7 +404,7 @@ def test_a_change_log_restating_a_body_value_is_cited_at_the_body_section() -> N
     """tester5's X1 (issue 8): the conflict cited the doc's 380 ms at ``§9 版本记录`` (its change
     log, ``kvcache.md:92``) rather than ``§3.2`` (line 59), which states it. A value only the
     change log states stays cited there."""
-    from kb.night.rules import changelog_ranges
+    from kb.night.doc_index import changelog_ranges
 
     sections = [(50, "§3.2", "§3.2 SGLang"), (90, "§9", "§9 版本记录"), (91, "§9.1", "§9.1 v12"), (95, "§10", "§10 展望")]
     assert changelog_ranges(sections) == [(90, 90), (91, 94)]

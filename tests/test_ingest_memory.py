@@ -20,7 +20,7 @@ import kb.perf.mdblocks as mdblocks_mod
 import kb.read.walk as walk_mod
 import kb.store.ingest as ingest_mod
 import kb.store.parsing as parsing_mod
-from kb.core.config import KbConfig, load_config
+from kb.core.config import KbConfig
 from kb.perf.mdblocks import _blocks
 from kb.read.parse import Parser, _md
 from kb.store.ingest import ingest

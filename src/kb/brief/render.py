@@ -17,12 +17,14 @@ from collections.abc import Iterable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
 
 import kb
 from kb.core.errors import TemplateError
+from kb.core.paths import is_inside, resolved
 
 _WS_RE = re.compile(r"\s+")
 _MD_SPECIAL = re.compile(r"([\\`*<>])")
@@ -75,8 +77,6 @@ def src(ctx: Any, value: Any) -> str:
     (``../../`` for ``inbox/<executor>/…``) or a web base URL from kb.yaml ``links``; with
     ``links.enabled`` false (kb.yaml ``links: none``) the text as :func:`cell` prints it.
     Values that are not ``path:line`` are printed as plain cells."""
-    from urllib.parse import quote
-
     text = cell(value)
     links = ctx.get("links") or {}
     m = _SOURCE_RE.match(str(value))
@@ -143,8 +143,6 @@ class _Loader(jinja2.FileSystemLoader):
         except OSError as exc:
             path = exc.filename or _find(self.searchpath, template)
             raise TemplateError(f"{path}: cannot read the template: {exc.strerror or exc}") from exc
-        from kb.core.paths import is_inside, resolved
-
         folder = self.searchpath[0]
         if not is_inside(Path(folder), Path(filename)):
             raise TemplateError(f"{filename}: a symbolic link to {resolved(Path(filename))}, outside the template "

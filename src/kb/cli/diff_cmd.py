@@ -1,9 +1,8 @@
-"""The nightly commands: ``kb diff``, ``kb digest``, ``kb bump`` (issue 3)."""
+"""Command ``kb diff``: a window's claims against the living document, or two versions of it (issue 3)."""
 
 
 import sys
 from enum import Enum
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -11,26 +10,19 @@ import typer
 from kb.cli.common import (
     Column,
     KbOption,
-    Lang,
     app,
     console,
     console_err,
     load,
     print_rows,
-    state,
 )
+from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
 from kb.core.errors import ExitCode, UsageError
 
 if TYPE_CHECKING:
     from kb.history.versiondiff import SectionRef
     from kb.night.model import ConflictOut, DiffResult
     from kb.store.workspace import Kb
-
-SinceOpt = Annotated[Optional[str], typer.Option("--since", help="Window start, ISO (inclusive).")]
-UntilOpt = Annotated[Optional[str], typer.Option("--until", help="Window end, ISO (exclusive).")]
-DateOpt = Annotated[Optional[str], typer.Option("--date", help="The night YYYY-MM-DD: the 24 h ending at kb.yaml's cutoff.")]
-WindowOpt = Annotated[Optional[str], typer.Option("--window", help="A span ending now, e.g. 24h, 2d.")]
-TopicArg = Annotated[Optional[str], typer.Argument(help="Topic (default: default_topic or the first of kb.yaml topics).")]
 
 
 class Format(str, Enum):
@@ -188,149 +180,4 @@ def _print_diff(r: "DiffResult") -> None:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)
     console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",
-                  markup=False)
-
-
-@app.command("digest")
-def digest_cmd(
-    topic: TopicArg = None,
-    since: SinceOpt = None,
-    until: UntilOpt = None,
-    date: DateOpt = None,
-    window: WindowOpt = None,
-    executor: Annotated[Optional[str], typer.Option("--executor", help="Who runs the night, the inbox folder of the brief (default: kb.yaml executor, else git user.name).")] = None,
-    lang: Annotated[Lang, typer.Option("--lang", help="zh or en.")] = Lang.zh,
-    template: Annotated[Optional[Path], typer.Option("--template", help="Your own Jinja2 template file.")] = None,
-    out: Annotated[Optional[str], typer.Option("--out", help="Output file, or - for stdout (default: inbox/<executor>/<date>-<topic>-e1prep.md).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
-    kb: KbOption = None,
-) -> None:
-    """Render the night's E1 pre-digest brief (Markdown) from the diff.
-
-    With no options: the default topic, the night of the newest inbox day. Writes
-    inbox/<executor>/<date>-<topic>-e1prep.md atomically and prints its path; refuses to
-    overwrite it without --force. The topic's own earlier briefs are never read as sources.
-    Exit codes: 0 written; 2 bad options, existing file without --force, template error.
-
-    Example:
-
-        kb digest inference --date 2026-07-31 --executor tom --lang zh
-
-        kb digest --out - | less
-    """
-    from kb.brief.context import build_context
-    from kb.brief.render import render
-    from kb.core.paths import brief_path
-    from kb.core.textio import write_atomic
-    from kb.night.run import link_settings, pick_window, resolve_executor, run_night
-    from kb.perf.gc import no_gc_passes
-
-    opened = load(kb, quiet=True)
-    try:
-        # no cyclic GC pass while the night is read and rendered: its kept cards, names and titles
-        # (JSON: tens of thousands of acyclic objects on a 12k KB) made CPython start a full pass
-        # over every live object (~35 ms there, none on the demo KB); what cycles the night leaves
-        # are collected after it
-        with no_gc_passes():
-            name = opened.config.first_topic() if topic is None else topic
-            known = len(opened.report.problems)
-            night = run_night(opened, name, pick_window(opened, name, since=since, until=until, day=date, span=window))
-            who, _ = resolve_executor(opened.root, opened.config, executor)
-            for problem in opened.report.problems[known:]:
-                console_err.print(f"{problem.severity}: {problem}", markup=False)
-            if not night.files:
-                console_err.print(f"note: no inbox file or paper card was written in {night.window.shown}; "
-                                  "the brief is empty", markup=False)
-            for note in night.result.notes:
-                if note.startswith(("baseline is ", "no version of ", "the living document has no")):
-                    console_err.print(f"note: {note}", markup=False)
-            if out is not None and not out.strip():
-                raise UsageError("--out is empty; give a file path, or - for standard output")
-            context = build_context(night, executor=who, lang=lang.value)
-            dest = None if out == "-" else Path(out) if out else opened.root / brief_path(who, night.window.label_date, name)
-            context["links"] = link_settings(opened.config.links, opened.root, dest)
-            tdir = None
-            if opened.config.templates_dir:
-                from kb.core.paths import inside_kb
-
-                tdir = inside_kb(opened.root, opened.root / opened.config.templates_dir, what="templates_dir")
-            text = render(template or f"e1prep.{lang.value}.md.j2", context, templates_dir=tdir)
-            root, night_date = opened.root, night.window.label_date
-            del night, context  # freed here, not walked by the collection that follows the block
-    finally:
-        opened.close()
-    if out == "-":
-        sys.stdout.write(text)
-        return
-    target = Path(out) if out else root / brief_path(who, night_date, name)
-    given = f"--out {out}" if out else _shown(target, root)
-    from kb.core.claims import is_rendered_brief
-
-    if force and target.is_file() and not is_rendered_brief(target):
-        raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
-                         "--force only replaces earlier briefs, never a living doc, card, config or briefing")
-    from kb.core.paths import write_target
-
-    write_target(root, target, force=force, own=out is None, what="brief")
-    try:
-        write_atomic(target, text, overwrite=force)
-    except FileExistsError as exc:
-        blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
-        if blocker is not None:  # raised by creating the folders on the way
-            raise UsageError(f"{given}: cannot write the brief: {blocker} is a file, not a folder") from exc
-        raise UsageError(f"{_shown(target, root)} exists; use --force to overwrite it, or --out PATH") from exc
-    except IsADirectoryError as exc:
-        raise UsageError(f"{given} is a folder; give a file path" + ("" if out else " with --out")) from exc
-    except OSError as exc:  # no permission, a parent that is a file, disk full …
-        raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
-    console.print(_shown(target, root), markup=False)
-
-
-def _shown(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
-@app.command("bump")
-def bump_cmd(
-    topic: TopicArg = None,
-    updated: Annotated[Optional[str], typer.Option("--updated", help="The new `updated` (ISO; default: now).")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Bump even if the body did not change since the last snapshot.")] = False,
-    kb: KbOption = None,
-) -> None:
-    """Keep version N in history/<topic>/v<N>.md, then set version N+1 and updated.
-
-    Edit the doc first, bump after (落版): v<N>.md holds N as it was bumped in (kb's copy in
-    history/<topic>/.bumped-in/, else git's first commit with version N), so
-    `kb diff --from vN --to vN+1` shows exactly the edits. Every other byte of the front matter and body is kept (comments, key order, quoting,
-    CRLF). An existing snapshot is never overwritten. A body unchanged since the previous
-    snapshot is not bumped again unless --force.
-    Exit codes: 0 done; 2 no doc, no integer version, a different snapshot exists, or
-    nothing changed.
-
-    Example:
-
-        kb bump inference --updated 2026-08-01T05:00
-    """
-    from kb.core.config import load_config
-    from kb.core.window import parse_moment
-    from kb.history.bump import bump
-    from kb.store.fresh import resolve_root
-
-    root = resolve_root(kb or state.kb)
-    config = load_config(root)
-    name = config.first_topic() if topic is None else topic
-    now = parse_moment(updated, config, "--updated") if updated else None
-    res = bump(root, name, now=now, tz=config.tzinfo, force=force)
-    if res.snapshot_existed:
-        console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
-    elif res.source == "current":
-        console_err.print(f"note: kb has no copy of v{res.old_version} as it was bumped in (no "
-                          f"history/{name}/.bumped-in/v{res.old_version}.md, no git commit with that version): "
-                          f"{res.snapshot} holds the current text, edits included", markup=False)
-    elif res.source.startswith("git"):
-        console_err.print(f"note: v{res.old_version} taken from {res.source} (the text before your edits)", markup=False)
-    console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
                   markup=False)

@@ -29,6 +29,13 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from kb.core.errors import UsageError
+from kb.core.paths import doc_path
+from kb.core.window import HISTORY_WINDOWS, Window
+from kb.facts.attributor import Fact
+from kb.facts.same import same_fact
+from kb.night.model import ConflictOut
+from kb.night.run import Night, check_topic, run_night
 from kb.store.workspace import Kb
 
 Fate = Literal["backed", "contradicted", "in-doc", "unsettled"]
@@ -120,24 +127,18 @@ def ledger_topics(kb: Kb, topic: str | None) -> list[str]:
 
     :raises UsageError: ``topic`` is unknown (the message lists the configured ones).
     """
-    from kb.core.paths import doc_path
-    from kb.night.run import check_topic
-
     if topic is not None:
         check_topic(kb, topic)
         return [topic]
     return [t for t in kb.config.topic_names() if (kb.root / doc_path(t)).is_file()]
 
 
-def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = None):  # noqa: ANN201 - kb.core.window.Window
+def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = None) -> Window:
     """The window holding every dated file of the KB: from the earliest ``written_at`` (or
     ``since``) to one minute after the latest (or ``until``).
 
     :raises UsageError: ``since`` is not before ``until``.
     """
-    from kb.core.errors import UsageError
-    from kb.core.window import Window
-
     lo, hi = kb.store.written_span()
     tz = kb.config.tzinfo
     now = datetime.now(tz).replace(second=0, microsecond=0)
@@ -156,17 +157,15 @@ diff of more files: on the 12,000-file synthetic KB (benchmarks/gen_kb.py) a nig
 every pair of files stating a subject), so the brief stays on its own night."""
 
 
-def history_window(night_window: Any, nights: int | None = None):  # noqa: ANN201 - kb.core.window.Window
+def history_window(night_window: Window, nights: int | None = None) -> Window:
     """The night and the ``nights`` windows of the same length before it (default
     :data:`kb.core.window.HISTORY_WINDOWS`, the nights the density compares)."""
-    from kb.core.window import HISTORY_WINDOWS, Window
-
     step = night_window.until - night_window.since
     back = HISTORY_WINDOWS if nights is None else nights
     return Window(night_window.since - back * step, night_window.until)
 
 
-def brief_ledger(night: Any, nights: int = BRIEF_NIGHTS) -> Ledger:
+def brief_ledger(night: Night, nights: int = BRIEF_NIGHTS) -> Ledger:
     """The ledger behind a brief's records: the night's own numbers (``nights`` 0, from its
     diff), else those of the night and the ``nights`` before it (:func:`history_window`)."""
     if nights <= 0:
@@ -174,31 +173,23 @@ def brief_ledger(night: Any, nights: int = BRIEF_NIGHTS) -> Ledger:
     return build_ledger(night.kb, night.topic, history_window(night.window, nights))
 
 
-def topic_numbers(kb: Kb, topic: str, window: Any = None) -> list[Number]:
+def topic_numbers(kb: Kb, topic: str, window: Window | None = None) -> list[Number]:
     """The numbers of secondhand claims about ``topic``'s subjects, each with its fate, from
     the topic's diff over ``window`` (default :func:`all_time`: every dated file) by
     :func:`kb.night.run.run_night`."""
-    from kb.night.run import run_night
-
     return night_numbers(run_night(kb, topic, window if window is not None else all_time(kb)))
 
 
-def night_numbers(night: Any) -> list[Number]:
+def night_numbers(night: Night) -> list[Number]:
     """The numbers of a :class:`kb.night.run.Night`'s secondhand claims with their fates, from
-    that night's own diff result (the brief reuses its diff: no second diff)."""
-    from kb.facts.query import attributor
-    from kb.facts.same import same_fact
-
+    that night's own diff result and its Attributor (the brief reuses its diff: no second diff)."""
     kb, r = night.kb, night.result
     listed = {s.key for s in r.subjects}
     unsupported = {(s.subject, s.raw, s.source) for s in r.secondhand_only}
     claims = sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line))
-    cards = list(night.cards.values())
-    # the diff's own Attributor (a night made by hand has none: built as kb.night.rules.diff builds it)
-    at = night.attributor or attributor(kb, cards=cards, headings=[s.title for s in night.doc.sections],
-                                        docs=False, kept=False)
+    at = night.attributor
     at.learn([*claims, *night.doc.claims])
-    doc_facts: dict[str, list[Any]] = {}
+    doc_facts: dict[str, list[Fact]] = {}
     for c in night.doc.claims:
         for f in at.view(c).facts:
             doc_facts.setdefault(f.group, []).append(f)
@@ -228,7 +219,7 @@ def night_numbers(night: Any) -> list[Number]:
     return out
 
 
-def _against(conflicts: Iterable[Any], subject: str, metric: str | None, source: str) -> list[str]:
+def _against(conflicts: Iterable[ConflictOut], subject: str, metric: str | None, source: str) -> list[str]:
     """Sources of the paper-fact or living-doc values of the diff's conflicts that hold the
     value ``source`` states (subject and metric as the conflict's), other than that value."""
     out: list[str] = []
@@ -244,7 +235,7 @@ def _against(conflicts: Iterable[Any], subject: str, metric: str | None, source:
     return out
 
 
-def build_ledger(kb: Kb, topic: str | None = None, window: Any = None) -> Ledger:
+def build_ledger(kb: Kb, topic: str | None = None, window: Window | None = None) -> Ledger:
     """The ledger of ``topic`` (else of every topic with a living doc), records sorted: authors
     before sites, then most numbers first, then by name.
 

@@ -7,10 +7,8 @@ Which subject a number is about is decided by :mod:`kb.facts.attributor`.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from kb.core.claims import Claim
@@ -21,6 +19,7 @@ from kb.facts.fact import Fact
 from kb.facts.query import attributor
 from kb.facts.same import _comparable, _disjoint_from, _Grouped, same_fact
 from kb.facts.values import same_value
+from kb.night.doc_index import DocIndex
 from kb.night.model import (
     OUTCOMES,
     ConflictOut,
@@ -76,7 +75,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     tol = config.tolerance
     views = [at.view(c) for c in window_claims]
     doc_views = [at.view(c) for c in doc_claims]
-    doc = _DocIndex(at, doc_views, doc_sections, title_citations or {}, tol)
+    doc = DocIndex(at, doc_views, doc_sections, title_citations or {}, tol)
     typos = {m["cited"] for v in views for m in v.mismatches} - set(at.cards)
     named = _TopicNames(topic, cats, topic_paths)
 
@@ -120,109 +119,6 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     )
 
 
-#: Titles of a living doc's change-log sections (any case, contained in the title): a section
-#: so titled and its subsections record changes (``## §9 版本记录``), they do not state values of
-#: their own. The one list: lint KB105's default ``exclude_headings`` is this list.
-CHANGELOG_HEADINGS = ("版本记录", "版本历史", "changelog", "version history")
-
-
-def changelog_ranges(sections: Sequence[tuple[int, str, str]]) -> list[tuple[int, int]]:
-    """``(first line, last line)`` of the change-log sections of a doc (:data:`CHANGELOG_HEADINGS`)
-    and their subsections (labels under theirs: ``§9.1`` under ``§9``); the last section runs
-    to the end (``10**9``).
-
-    :param sections: ``(line, label, heading text)`` of each section, in line order."""
-    out: list[tuple[int, int]] = []
-    logs: list[str] = []
-    for i, (line, label, title) in enumerate(sections):
-        low = title.lower()
-        if any(h in low for h in CHANGELOG_HEADINGS) or any(label.startswith(x + ".") for x in logs if x):
-            logs.append(label)
-            out.append((line, sections[i + 1][0] - 1 if i + 1 < len(sections) else 10**9))
-    return out
-
-
-class _DocIndex:
-    """What the living doc says: subjects, node subjects, sections and facts per subject group.
-
-    The doc's value of a fact is cited where a section states it: a change-log section
-    (:func:`changelog_ranges`) restating a value that a body section states (same group, metric,
-    unit and value) cites that body line (``§3.2`` ``kvcache.md:59``, not ``§9 版本记录`` ``:92``),
-    its qualifier kept, so it compares as before; a value only the change log states stays
-    cited there (tester5's KB, issue 8)."""
-
-    def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]],
-                 titled: Mapping[str, Sequence[tuple[int, bool]]], tol: float = 0.02) -> None:
-        self.at = at
-        self.mentioned: dict[str, list[str]] = defaultdict(list)
-        self.nodes: dict[str, list[str]] = defaultdict(list)
-        self.facts: dict[str, list[Fact]] = defaultdict(list)
-        lines = [line for line, _, _ in sections]
-        for _, label, title in sections:
-            for key in at.names_in(title):
-                _add(self.nodes[key], label)
-                _add(self.mentioned[key], label)
-        for v in views:
-            i = bisect_right(lines, v.claim.provenance.line) - 1
-            label = sections[i][1] if i >= 0 else ""
-            for key in (*v.subjects, *v.hosts):
-                _add(self.mentioned[key], label)
-            for key in v.leads:  # "- vLLM：…" is a node; "- 其他如 llama.cpp …" names it in passing
-                _add(self.nodes[key], label)
-            for f in v.facts:
-                self.facts[f.group].append(f)
-        logs = changelog_ranges(sections)
-        if logs:
-            for group, facts in self.facts.items():
-                self.facts[group] = _cite_body(facts, logs, tol)
-        for key, at_lines in titled.items():  # cited by title only
-            for line, item in at_lines:
-                i = bisect_right(lines, line) - 1
-                label = sections[i][1] if i >= 0 else ""
-                _add(self.mentioned[key], label)
-                if item:
-                    _add(self.nodes[key], label)
-        for index in (self.mentioned, self.nodes):
-            for key in list(index):
-                if at.group(key) != key:
-                    for label in index[key]:
-                        _add(index[at.group(key)], label)
-
-    def has(self, key: str) -> bool:
-        """True when the doc mentions ``key`` or a key of its group."""
-        return key in self.mentioned or self.at.group(key) in self.mentioned
-
-    def is_node(self, key: str) -> bool:
-        """True when ``key`` (or its group) heads a section, list item or table row."""
-        return bool(self.nodes.get(key) or self.nodes.get(self.at.group(key)))
-
-    def sections(self, key: str) -> list[str]:
-        """Section labels mentioning ``key``: node sections first, then the others."""
-        keys = (key, self.at.group(key))
-        return _uniq(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s)
-
-
-def _cite_body(facts: list[Fact], logs: Sequence[tuple[int, int]], tol: float) -> list[Fact]:
-    """``facts`` (one group's, of the doc) with each change-log fact that a body fact restates
-    (same metric, unit and value; the first by line) replaced by that body fact under the
-    change-log fact's qualifier (:class:`_DocIndex`)."""
-    def in_log(f: Fact) -> bool:
-        return any(a <= f.line <= b for a, b in logs)
-
-    body = sorted((f for f in facts if not in_log(f)), key=lambda f: f.line)
-    out = []
-    for f in facts:
-        twin = next((b for b in body if b.metric == f.metric and b.unit == f.unit and b.is_date == f.is_date
-                     and same_value(b, f, tol)), None) if in_log(f) else None
-        out.append(f if twin is None else replace(twin, qualifier=f.qualifier))
-    return out
-
-
-def _add(items: list[str], item: str) -> None:
-    if item not in items:
-        items.append(item)
-
-
 def _uniq(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
@@ -256,7 +152,7 @@ def _fold(text: str) -> str:
     return re.sub(r"[-_\s]+", " ", text.lower()).strip()
 
 
-def _outcome(key: str, vs: list[View], at: Attributor, doc: _DocIndex, cats: set[str],
+def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[str],
              window: Window, first_mention: Callable[[str], str | None], tol: float,
              named: _TopicNames) -> SubjectOut | None:
     """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
@@ -342,7 +238,7 @@ def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
     return out
 
 
-def _conflicts(views: Sequence[View], doc: _DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
+def _conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
     """Conflicts against the doc and between window files, one record per subject/metric/qualifier."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
 

@@ -1,4 +1,6 @@
-"""The nightly pipeline: open the KB, select the window, load the living doc and cards, run the diff.
+"""One night as a straight sequence (:func:`run_night`): the window (:func:`pick_window`), the
+baseline doc, the window's files and claims, the cards and titles, the claims naming a paper by
+title, the Attributor, the diff.
 
 Only the window and the subjects in it are queried (indexes on ``claims.written_at``,
 ``subjects.subject``, ``mentions.arxiv_id``), so the cost of a night does not grow with the
@@ -9,18 +11,22 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 from kb.core import frontmatter
-from kb.core.claims import Claim, is_derived
-from kb.core.config import KbConfig, topic_name_problem
+from kb.core.claims import Claim, Provenance, claim_id, is_derived
+from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
-from kb.core.textio import Problem
+from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
+from kb.extract.kinds import CueMatcher, explicit_tag
+from kb.extract.names import NameMatcher
+from kb.facts.attributor import Attributor, names_code
+from kb.facts.query import attributor
 from kb.night.model import DiffResult
 from kb.night.rules import diff
 from kb.read.cards import Card
@@ -61,10 +67,10 @@ class Night:
     claims: dict[str, Claim]
     cards: dict[str, Card]
     files: list[WindowFile]
-    previous: list[int] = field(default_factory=list)
-    attributor: Any = None
+    attributor: Attributor
     """The :class:`kb.facts.attributor.Attributor` the diff read the night with (the brief, the
     relay notes and the source records read it again through the same one)."""
+    previous: list[int] = field(default_factory=list)
 
 
 def newest_inbox_night(kb: Kb, topic: str, now: datetime | None = None) -> date | None:
@@ -199,11 +205,6 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     :returns: one claim per such line, not already a claim's line, with the titled papers as
         subjects.
     """
-    from kb.core.claims import Provenance, claim_id
-    from kb.core.textio import decode
-    from kb.extract.names import NameMatcher
-    from kb.facts.attributor import names_code
-
     def build() -> list[Any]:
         names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
         built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
@@ -236,11 +237,6 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
             found = matcher.find(line)
             if not found:
                 continue
-            from kb.extract.kinds import (  # at the first titled line: ~50 ms of regexes
-                CueMatcher,
-                explicit_tag,
-            )
-
             plain = _ITEM_MARK_RE.sub("", line).replace("**", "").strip()
             tag = explicit_tag(plain)
             if tag is None and cues is None:
@@ -257,7 +253,7 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     return out
 
 
-def first_mention_before(kb: Kb, since: str):  # noqa: ANN201 - a closure
+def first_mention_before(kb: Kb, since: str) -> Callable[[str], str | None]:
     """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
 
     def first(key: str) -> str | None:
@@ -278,8 +274,6 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
     start = window.since - nights * step
     counts = [0] * nights
     rows = kb.store.claim_counts(start.isoformat(), window.since_iso, ("inbox", "card"))  # per file and time
-    from datetime import datetime
-
     for written_at, path, n in rows:
         if is_own_brief(path, topic):
             continue
@@ -289,39 +283,61 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
     return counts
 
 
-def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
-    """Diff one window of ``topic`` against its living document.
+def night_doc(kb: Kb, topic: str, window: Window, held: Any = None) -> LivingDoc:
+    """The night's baseline: the topic's living document as it stood at the window's end.
+
+    :param held: a :class:`kb.history.timeline.Held` (``kb diff --as-of``): the doc version current then.
+    :raises InputError: the topic has no living document (names the path to create).
+    """
+    try:
+        doc = (baseline_for(kb.root, topic, LazyParser(kb.config), window.until, store=kb.store) if held is None
+               else held.doc(topic))
+        if doc is None:
+            raise FileNotFoundError(doc_path(topic))
+    except FileNotFoundError as exc:
+        raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
+                         doc_path(topic)) from exc
+    return doc
+
+
+def window_claims(kb: Kb, window: Window, topic: str) -> list[Claim]:
+    """The stored claims of the inbox files and cards written in the window, by path and line
+    (the topic's own briefs and derived claims left out)."""
+    claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
+              if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
+    return sorted(claims, key=_place)
+
+
+def night_cards(kb: Kb, held: Any = None) -> list[Card]:
+    """The paper cards a night knows (with ``held``: those the KB held then), keyed ones only."""
+    return [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]
+
+
+def _place(c: Claim) -> tuple[str, int]:
+    return c.provenance.path, c.provenance.line
+
+
+def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
+    """Diff one window of ``topic`` against its living document: the baseline, the window's
+    files and claims, the cards and titles the KB knows, the claims naming a paper by title,
+    the Attributor, the diff.
 
     :param held: a :class:`kb.history.timeline.Held` (``kb diff --as-of``): the baseline is the doc
         version current then and only the cards created before then are known.
     :raises InputError: the topic has no living document (names the path to create).
     """
     check_topic(kb, topic)
-    try:
-        doc = (baseline_for(kb.root, topic, LazyParser(kb.config), window.until, store=kb.store) if held is None
-               else held.doc(topic))  # type: ignore[attr-defined]
-        if doc is None:
-            raise FileNotFoundError(doc_path(topic))
-    except FileNotFoundError as exc:
-        raise InputError(f"no living document for topic {topic!r}; create it (front matter topic/version/updated)",
-                         doc_path(topic)) from exc
+    doc = night_doc(kb, topic, window, held)
     files = window_files(kb, window, topic)
-    claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
-              if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
-    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
-    cards = [c for c in (load_cards(kb.store) if held is None else held.cards()) if c.key]  # type: ignore[attr-defined]
+    claims = window_claims(kb, window, topic)
+    cards = night_cards(kb, held)
     titles = known_titles(kb.store, cards)
-    claims += title_claims(kb, files, claims, titles)
-    claims.sort(key=lambda c: (c.provenance.path, c.provenance.line))
-    baseline = {
-        "path": doc.path, "version": doc.version,
-        "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations,
-    }
-    from kb.facts.query import attributor
-
+    claims = sorted([*claims, *title_claims(kb, files, claims, titles)], key=_place)
     at = attributor(kb, held, cards=cards, titles=titles, headings=[s.title for s in doc.sections])
     result = diff(
-        claims, doc.claims, cards, kb.config, window, topic, baseline=baseline, at=at,
+        claims, doc.claims, cards, kb.config, window, topic, at=at,
+        baseline={"path": doc.path, "version": doc.version,
+                  "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations},
         first_mention=first_mention_before(kb, window.since_iso),
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files],
@@ -332,61 +348,5 @@ def run_night(kb: Kb, topic: str, window: Window, held: object = None) -> Night:
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
-                 cards={c.key: c for c in cards}, files=files, previous=previous_counts(kb, window, topic),
-                 attributor=at)
-
-
-def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:
-    """Who runs the night, and where that came from: ``given`` (``--executor``), else
-    ``executor`` in kb.yaml, else the git user of the KB (``git config user.name`` run in
-    the KB root). Never the author of some file: the brief goes into ``inbox/<executor>/``,
-    and another analyst's folder must not be picked silently.
-
-    :returns: ``(name, source)``, source one of ``--executor``, ``kb.yaml``, ``git``.
-    :raises UsageError: an empty or non-plain name (it names a folder), or none of the three
-        is set (the message says how to set one).
-    """
-    import subprocess
-
-    from kb.core.config import executor_problem
-
-    for name, source in ((given, "--executor"), (config.executor, "kb.yaml")):
-        if name is not None:
-            problem = executor_problem(name)
-            if problem:
-                raise UsageError(f"{source if source == '--executor' else 'kb.yaml executor'} {problem}")
-            return name.strip(), source
-    try:
-        git = subprocess.run(["git", "-C", str(root), "config", "user.name"], capture_output=True, text=True,
-                             timeout=10)
-        name = git.stdout.strip() if git.returncode == 0 else ""
-    except (OSError, subprocess.SubprocessError):
-        name = ""
-    if name and executor_problem(name) is None:
-        return name, "git"
-    raise UsageError("who runs this night? give --executor NAME, or set `executor: NAME` in kb.yaml "
-                     "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
-
-
-def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
-    """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.brief.render`),
-    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
-    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
-    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
-    and in editors alike."""
-    import os
-
-    if setting.strip().lower() in ("none", "off", "false", ""):
-        return {"enabled": False}
-    if setting.strip().lower() != "relative":
-        return {"enabled": True, "base": setting.rstrip("/") + "/"}
-    if dest is None:
-        return {"enabled": True, "base": ""}
-    rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
-    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}
-
-
-def window_days(window: Window) -> list[date]:
-    """Local dates the window touches (for messages)."""
-    first, last = window.since.date(), (window.until - timedelta(microseconds=1)).date()
-    return [first + timedelta(days=n) for n in range((last - first).days + 1)]
+                 cards={c.key: c for c in cards}, files=files, attributor=at,
+                 previous=previous_counts(kb, window, topic))

@@ -8,7 +8,7 @@ from typing import Any
 
 from kb.lint.base import LintContext, Rule, Violation
 from kb.lint.lines import mask_code_spans
-from kb.night.rules import CHANGELOG_HEADINGS
+from kb.night.doc_index import CHANGELOG_HEADINGS
 
 _REF_RE = re.compile(r"§\s*(\d+(?:\.\d+)*)")
 

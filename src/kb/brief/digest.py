@@ -1,0 +1,130 @@
+"""``kb digest`` as a library call: one night's E1 brief of a topic, rendered as Markdown.
+
+:func:`digest` runs the night (:func:`kb.night.run.run_night`), builds the render context
+(:func:`kb.brief.context.build_context`) and renders it (:func:`kb.brief.render.render`); who
+runs the night (:func:`resolve_executor`), where the brief goes and how it links its sources
+(:func:`link_settings`) are decided here too. Writing it is the caller's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kb.brief.context import build_context
+from kb.brief.render import render
+from kb.core.config import KbConfig, executor_problem
+from kb.core.errors import UsageError
+from kb.core.paths import brief_path, inside_kb
+from kb.core.window import Window
+from kb.night.run import run_night
+from kb.perf.gc import no_gc_passes
+from kb.store.workspace import Kb
+
+
+def _quiet(line: str) -> None:
+    """The default of :func:`digest`'s ``note``: notes go nowhere."""
+
+
+@dataclass(frozen=True, slots=True)
+class Brief:
+    """A rendered brief and where it goes."""
+
+    text: str
+    """The Markdown."""
+    executor: str
+    """Who runs the night (:func:`resolve_executor`)."""
+    path: Path | None
+    """The file to write it to: the given ``dest``, else ``inbox/<executor>/<date>-<topic>-e1prep.md``
+    in the KB (:func:`kb.core.paths.brief_path`); None for standard output."""
+
+
+def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, lang: str = "zh",
+           template: str | Path | None = None, dest: Path | None = None, stdout: bool = False,
+           note: Callable[[str], None] = _quiet) -> Brief:
+    """The E1 brief of ``topic`` for the night ``window`` (:func:`kb.night.run.pick_window`), as
+    Markdown: the night is diffed, who runs it resolved, its render context built and the
+    template rendered. Nothing is written.
+
+    :param executor: who runs the night, if given (:func:`resolve_executor`: else kb.yaml, else git).
+    :param lang: ``zh`` or ``en``: the shipped template ``e1prep.<lang>.md.j2``, unless ``template``.
+    :param template: a template name or file (:func:`kb.brief.render.render`).
+    :param dest: the file the brief is for (default: the executor's, in the KB); relative
+        links (kb.yaml ``links: relative``) start from its folder.
+    :param stdout: the brief is for standard output: links start from the KB root.
+    :param note: called with each line for the reader, in order: the problems met reading
+        the KB (``warning: …``), an empty night, the baseline's notes (``note: …``).
+    :raises UsageError: unknown topic, no executor; :raises InputError: no living document, a
+        ``templates_dir`` outside the KB; :raises TemplateError: see :func:`kb.brief.render.render`.
+    """
+    # no cyclic GC pass while the night is read and rendered: its kept cards, names and titles
+    # (JSON: tens of thousands of acyclic objects on a 12k KB) made CPython start a full pass
+    # over every live object (~35 ms there, none on the demo KB); what cycles the night leaves
+    # are collected after it
+    with no_gc_passes():
+        known = len(kb.report.problems)
+        night = run_night(kb, topic, window)
+        who, _ = resolve_executor(kb.root, kb.config, executor)
+        for problem in kb.report.problems[known:]:
+            note(f"{problem.severity}: {problem}")
+        if not night.files:
+            note(f"note: no inbox file or paper card was written in {window.shown}; the brief is empty")
+        for line in night.result.notes:
+            if line.startswith(("baseline is ", "no version of ", "the living document has no")):
+                note(f"note: {line}")
+        path = None if stdout else dest or kb.root / brief_path(who, window.label_date, topic)
+        context = build_context(night, executor=who, lang=lang)
+        context["links"] = link_settings(kb.config.links, kb.root, path)
+        tdir = None
+        if kb.config.templates_dir:
+            tdir = inside_kb(kb.root, kb.root / kb.config.templates_dir, what="templates_dir")
+        text = render(template or f"e1prep.{lang}.md.j2", context, templates_dir=tdir)
+        del night, context  # freed here, not walked by the collection that follows the block
+    return Brief(text, who, path)
+
+
+def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:
+    """Who runs the night, and where that came from: ``given`` (``--executor``), else
+    ``executor`` in kb.yaml, else the git user of the KB (``git config user.name`` run in
+    the KB root). Never the author of some file: the brief goes into ``inbox/<executor>/``,
+    and another analyst's folder must not be picked silently.
+
+    :returns: ``(name, source)``, source one of ``--executor``, ``kb.yaml``, ``git``.
+    :raises UsageError: an empty or non-plain name (it names a folder), or none of the three
+        is set (the message says how to set one).
+    """
+    for name, source in ((given, "--executor"), (config.executor, "kb.yaml")):
+        if name is not None:
+            problem = executor_problem(name)
+            if problem:
+                raise UsageError(f"{source if source == '--executor' else 'kb.yaml executor'} {problem}")
+            return name.strip(), source
+    try:
+        git = subprocess.run(["git", "-C", str(root), "config", "user.name"], check=False, capture_output=True, text=True,
+                             timeout=10)
+        name = git.stdout.strip() if git.returncode == 0 else ""
+    except (OSError, subprocess.SubprocessError):
+        name = ""
+    if name and executor_problem(name) is None:
+        return name, "git"
+    raise UsageError("who runs this night? give --executor NAME, or set `executor: NAME` in kb.yaml "
+                     "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
+
+
+def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
+    """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.brief.render`),
+    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
+    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
+    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
+    and in editors alike."""
+    if setting.strip().lower() in ("none", "off", "false", ""):
+        return {"enabled": False}
+    if setting.strip().lower() != "relative":
+        return {"enabled": True, "base": setting.rstrip("/") + "/"}
+    if dest is None:
+        return {"enabled": True, "base": ""}
+    rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
+    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}

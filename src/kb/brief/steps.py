@@ -1,0 +1,276 @@
+"""What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the
+relay changes and source records behind them), §6's next minimal verification set and revised
+papers, §7's relay actions and each increment's action.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from kb.brief.registry import INCREMENT_OUTCOMES, Registry, source_of, urls_of
+from kb.core.claims import Claim
+from kb.core.paths import doc_path
+from kb.facts.dependents import dependents
+from kb.facts.relay import changes
+from kb.facts.revised import is_older, latest_of, revised_note
+from kb.night.ledger import brief_ledger, record_line
+from kb.night.model import ConflictOut
+from kb.night.run import Night
+
+
+def conflict_entry(n: int, c: ConflictOut, labels: dict[str, str], by_source: dict[str, list[Claim]]) -> dict[str, Any]:
+    """Conflict ``n`` of the diff as the brief shows it: its subject's label, metric, the values
+    with their kinds, sources and origin, and the URLs the claims stating them cite."""
+    values = [{"raw": v.raw, "kinds": v.kinds, "sources": v.sources, "origin": v.origin} for v in c.values]
+    claims = [x for v in c.values for src in v.sources for x in by_source.get(src, [])]
+    return {"n": n, "subject": c.subject, "label": labels.get(c.subject, c.subject), "metric": c.metric,
+            "qualifier": c.qualifier, "against": c.against, "vals": values, "urls": urls_of(claims)}
+
+
+def relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, str]]]:
+    """Where the values of the conflicts and secondhand-only numbers changed along relays
+    (:func:`kb.facts.relay.changes`, among the window's and the living doc's claims and the files
+    they cite): ``(subject, metric)`` -> ``[{"source", "raw", "from"}]``."""
+    r = night.result
+    wanted = [(c.subject, c.metric) for c in r.conflicts]
+    wanted += [(s.subject, s.metric) for s in r.secondhand_only if s.metric]
+    if not wanted:
+        return {}
+    return changes(night.kb, night.attributor, [*night.claims.values(), *night.doc.claims], wanted)
+
+
+def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
+               by_source: dict[str, list[Claim]], fold: int | None = None,
+               changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
+               ) -> tuple[list[dict[str, Any]], int]:
+    """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
+    numbers per subject, mistyped ids; and how
+    many secondhand-only rows were folded away. Conflicts and mistyped ids are always
+    listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
+    (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
+    values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
+    metric, for secondhand-only rows those among its own sources."""
+    changed = changed or {}
+    rows: list[dict[str, Any]] = []
+    by_subject: dict[str, list[dict[str, Any]]] = {}
+    for c in conflicts:
+        by_subject.setdefault(c["subject"], []).append(c)
+    for cs in by_subject.values():  # one row per subject: every metric it conflicts on, in order
+        kind = "conflict-doc" if any("living-doc" in c["against"] for c in cs) else "conflict-window"
+        srcs = list({(x["kind"], x["source"]): x for x in (
+            {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
+            for c in cs for v in c["vals"] for s in v["sources"])}.values())
+        rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
+                     "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
+                     "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
+    # a value already in its subject's conflict row is settled there, not listed again below
+    in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
+    per: dict[str, list[Any]] = defaultdict(list)
+    for s in night.result.secondhand_only:
+        if (s.subject, s.metric, s.raw) not in in_conflict:
+            per[s.subject].append(s)
+    labels = {s.key: s.label for s in night.result.subjects}
+    increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
+    keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
+    folded = max(0, len(keys) - fold) if fold is not None else 0
+    records = _records(night) if keys else {}
+    for key in keys[:len(keys) - folded]:
+        items = per[key]
+        claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
+        authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
+        mine = {s.source for s in items}
+        moved = [x["source"] for s in items for x in changed.get((key, s.metric), []) if x["source"] in mine]
+        rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
+                     "id": key[6:] if key.startswith("arxiv:") else None,
+                     "raws": list(dict.fromkeys(s.raw for s in items)),
+                     "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
+                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records]})
+    for m in night.result.id_mismatches:
+        card = night.cards.get(m.card_subject)
+        rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
+                     "card": card.number if card else None,
+                     "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
+                     "urls": [], "changed": []})
+    for i, row in enumerate(rows, 1):
+        row["n"] = i
+        for c in row.get("conflicts", ()):
+            c["row"] = i  # the §2 row that lists this conflict
+    return rows, folded
+
+
+def _records(night: Night) -> dict[str, dict[str, Any]]:
+    """Each author's record in the source ledger of the night (:func:`kb.night.ledger.brief_ledger`):
+    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3
+    contradicted by the doc or a paper`` / ``jay：41 个数字，3 个与活文档/论文不符``)."""
+    ledger = brief_ledger(night)
+    return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
+                       "en": record_line(r, "en"), "zh": record_line(r, "zh")}
+            for r in ledger.records if r.type == "author"}
+
+
+def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
+                arxiv_rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Section 6: the smallest set of checks that settles tonight's open items: each conflict,
+    the secondhand-only figures of each increment, and one ``kb verify`` line."""
+    steps: list[dict[str, Any]] = []
+    for c in conflicts:
+        steps.append({"type": "conflict", "label": c["label"], "metric": c["metric"],
+                      "raws": [v["raw"] for v in c["vals"]], "urls": c["urls"],
+                      "sources": [s for v in c["vals"] for s in v["sources"]]})
+    for s in subjects:
+        if not s["secondhand_only"] or s["outcome"] not in INCREMENT_OUTCOMES:
+            continue  # the other subjects' secondhand-only figures stay listed in §2
+        if s["id"]:
+            steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": s["secondhand_only"]})
+        else:
+            steps.append({"type": "source", "label": s["label"], "raws": s["secondhand_only"],
+                          "urls": urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
+    # ids of increments not verified yet, ids verify already found wrong, mistyped ids
+    todo = [a["id"] for a in arxiv_rows
+            if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
+    todo += [m.cited[6:] for m in night.result.id_mismatches]
+    if todo:
+        steps.append({"type": "verify", "ids": list(dict.fromkeys(todo))})
+    return steps
+
+
+def fold_steps(steps: list[dict[str, Any]], fold: int) -> list[dict[str, Any]]:
+    """§6 as shown: the first ``fold`` conflicts to settle and the first ``fold`` sources to
+    find (every conflict is a row of §2), then the ``kb verify`` line."""
+    kept, seen = [], {"conflict": 0, "source": 0}
+    for st in steps:
+        group = "conflict" if st["type"] == "conflict" else "source" if st["type"] in ("paper", "source") else None
+        if group is not None:
+            seen[group] += 1
+            if seen[group] > fold:
+                continue
+        kept.append(st)
+    return kept
+
+
+def folded_steps(steps: list[dict[str, Any]], fold: int) -> dict[str, int]:
+    """How many §6 steps :func:`fold_steps` left out: ``{"conflict": n, "source": n}``."""
+    n_conf = sum(st["type"] == "conflict" for st in steps)
+    n_src = sum(st["type"] in ("paper", "source") for st in steps)
+    return {"conflict": max(0, n_conf - fold), "source": max(0, n_src - fold)}
+
+
+def revised_papers(night: Night) -> list[dict[str, Any]]:
+    """Section 6's revised and withdrawn papers (:mod:`kb.facts.revised`, against arXiv's latest as
+    ``kb verify`` cached it): per paper of the night's subjects or cited by the living doc,
+    the places of the window and the doc pinned to an older version (and its card, when written
+    from one), or, for a withdrawn paper, every window claim and doc line about it.
+
+    :returns: ``[{"id", "label", "latest", "date", "withdrawn", "comment", "en", "zh",
+        "places": ["path:line" or a card path, …]}]`` by id (``en``/``zh``: the revised note
+        from the oldest pinned version; None for a withdrawn paper); empty when the cache
+        knows no later version and no withdrawal.
+    """
+    about: dict[str, list[Claim]] = defaultdict(list)
+    for s in night.result.subjects:
+        if s.key.startswith("arxiv:"):
+            about[s.key[6:]].extend(night.claims[i] for i in s.claims if i in night.claims)
+    cited: dict[str, list[tuple[Claim, int | None]]] = defaultdict(list)
+    for c in (*night.claims.values(), *night.doc.claims):
+        for ref in c.arxiv:
+            cited[ref.id].append((c, ref.version))
+    labels = {s.key: s.label for s in night.result.subjects}
+    out = []
+    for arxiv_id in sorted(set(about) | {i for i, refs in cited.items() if any(v for _, v in refs)}):
+        latest = latest_of(night.kb.store, arxiv_id)
+        if latest is None:
+            continue
+        if latest.withdrawn:  # what depends on it, as kb verify lists it: the window's and the doc's
+            window = {source_of(c) for c in night.claims.values()}
+            docs = {night.doc.path, doc_path(night.topic)}
+            places = [f"{d.path}:{d.line}" for d in dependents(night.kb, arxiv_id)
+                      if d.path in docs or f"{d.path}:{d.line}" in window]
+            versions = []
+        else:
+            pinned = [(c, v) for c, v in cited.get(arxiv_id, []) if is_older(v, latest)]
+            card = night.cards.get(f"arxiv:{arxiv_id}")
+            card_pinned = card is not None and is_older(card.version, latest)
+            places = ([card.path] if card_pinned else []) + list(dict.fromkeys(source_of(c) for c, _ in pinned))
+            versions = [v for _, v in pinned if v] + ([card.version] if card_pinned and card else [])
+        if not places:
+            continue
+        oldest = min(versions) if versions else None
+        card = night.cards.get(f"arxiv:{arxiv_id}")
+        label = labels.get(f"arxiv:{arxiv_id}") or (card.title if card is not None and card.title else f"arXiv:{arxiv_id}")
+        out.append({"id": arxiv_id, "label": label,
+                    "latest": latest.version, "date": latest.date, "withdrawn": latest.withdrawn,
+                    "comment": latest.comment,
+                    "en": revised_note(oldest, latest, "en") if oldest else None,
+                    "zh": revised_note(oldest, latest, "zh") if oldest else None, "places": places})
+    return out
+
+
+def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc), one
+    for all thin increments (write their cards), and one per conflict not already an
+    increment's own (which values to settle, its §2 row)."""
+    out: list[dict[str, Any]] = [
+        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
+         "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
+         "contested": e["action"]["contested"], "rows": e["action"]["rows"],
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+        for e in increments if not e["thin"]]
+    thin = [e["n"] for e in increments if e["thin"]]
+    if thin:  # the thin increments are all "write a card first": one line for them
+        out.append({"type": "cards", "n": thin[0], "last": thin[-1], "count": len(thin)})
+    out += [{"type": "settle", "n": c.get("row", c["n"]), "label": c["label"], "metric": c["metric"],
+             "raws": [v["raw"] for v in c["vals"]]} for c in conflicts if not _own_conflict(c, increments)]
+    return out
+
+
+def _own_conflict(c: dict[str, Any], increments: list[dict[str, Any]]) -> bool:
+    """A conflict is an increment's own (docs/brief.md §7: no line of its own) when that
+    increment's relay line already settles it: a ``conflict`` increment of its subject (its
+    action names its §2 rows), or an ``update`` whose action settles the conflict's §2 row
+    before adding values (``Mooncake：先裁定 §2 第 2 项…``, :func:`increment_action` ``contested``)."""
+    row = c.get("row", c["n"])
+    for e in increments:
+        if e["key"] != c["subject"] or e["thin"]:
+            continue
+        if e["outcome"] == "conflict" or (e["outcome"] == "update" and e["action"]["contested"]
+                                          and row in e["action"]["rows"]):
+            return True
+    return False
+
+
+def _claim_ids(s: dict[str, Any]) -> list[str]:
+    return [c["id"] for g in s["groups"] for c in g["claims"]]
+
+
+def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = frozenset()) -> dict[str, Any]:  # type: ignore[assignment]
+    """可操作结论 of one increment: what to do to which § of the doc, from its outcome and the
+    rule that decided it (:mod:`kb.night.rules`); the template words it and marks what needs the
+    executor's judgement.
+
+    :param rows: §2 row numbers of this subject's conflicts.
+    :param contested: the values those conflicts set against each other: an update does not
+        ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
+        §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
+    :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
+        ``new-node`` (net-new with a card), ``card-first`` (net-new, no card yet),
+        ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
+        ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
+        §2 ``rows`` first, then correct ``sections``).
+    """
+    sections = [e["section"]] if e["section"] else []
+    values: list[str] = []
+    held: list[str] = []
+    if e["outcome"] == "net-new":
+        kind = "new-node" if e["card"] else "card-first"
+    elif e["outcome"] == "update":
+        kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
+        sections = sections or e["doc_sections"][:1]
+        values = [v for v in e["new_values"] if v not in contested]
+        held = [v for v in e["new_values"] if v in contested]
+    else:
+        kind = "settle"
+        sections = e["doc_sections"] or sections
+        values = [v for v in e["detail"].split(", ") if v]
+    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held,
+            "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}

@@ -1,0 +1,52 @@
+"""Command ``kb bump``: keep the living doc's version N in history/, then set N+1 (issue 3)."""
+
+
+from typing import Annotated, Optional
+
+import typer
+
+from kb.cli.common import KbOption, app, console, console_err, state
+from kb.cli.night_options import TopicArg
+
+
+@app.command("bump")
+def bump_cmd(
+    topic: TopicArg = None,
+    updated: Annotated[Optional[str], typer.Option("--updated", help="The new `updated` (ISO; default: now).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Bump even if the body did not change since the last snapshot.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Keep version N in history/<topic>/v<N>.md, then set version N+1 and updated.
+
+    Edit the doc first, bump after (落版): v<N>.md holds N as it was bumped in (kb's copy in
+    history/<topic>/.bumped-in/, else git's first commit with version N), so
+    `kb diff --from vN --to vN+1` shows exactly the edits. Every other byte of the front matter and body is kept (comments, key order, quoting,
+    CRLF). An existing snapshot is never overwritten. A body unchanged since the previous
+    snapshot is not bumped again unless --force.
+    Exit codes: 0 done; 2 no doc, no integer version, a different snapshot exists, or
+    nothing changed.
+
+    Example:
+
+        kb bump inference --updated 2026-08-01T05:00
+    """
+    from kb.core.config import load_config
+    from kb.core.window import parse_moment
+    from kb.history.bump import bump
+    from kb.store.fresh import resolve_root
+
+    root = resolve_root(kb or state.kb)
+    config = load_config(root)
+    name = config.first_topic() if topic is None else topic
+    now = parse_moment(updated, config, "--updated") if updated else None
+    res = bump(root, name, now=now, tz=config.tzinfo, force=force)
+    if res.snapshot_existed:
+        console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
+    elif res.source == "current":
+        console_err.print(f"note: kb has no copy of v{res.old_version} as it was bumped in (no "
+                          f"history/{name}/.bumped-in/v{res.old_version}.md, no git commit with that version): "
+                          f"{res.snapshot} holds the current text, edits included", markup=False)
+    elif res.source.startswith("git"):
+        console_err.print(f"note: v{res.old_version} taken from {res.source} (the text before your edits)", markup=False)
+    console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
+                  markup=False)

@@ -1,0 +1,94 @@
+"""Command ``kb digest``: the night's E1 brief, rendered by :func:`kb.brief.digest.digest` and written (issue 3)."""
+
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from kb.cli.common import KbOption, Lang, app, console, console_err, load
+from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
+from kb.core.errors import UsageError
+
+
+@app.command("digest")
+def digest_cmd(
+    topic: TopicArg = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    date: DateOpt = None,
+    window: WindowOpt = None,
+    executor: Annotated[Optional[str], typer.Option("--executor", help="Who runs the night, the inbox folder of the brief (default: kb.yaml executor, else git user.name).")] = None,
+    lang: Annotated[Lang, typer.Option("--lang", help="zh or en.")] = Lang.zh,
+    template: Annotated[Optional[Path], typer.Option("--template", help="Your own Jinja2 template file.")] = None,
+    out: Annotated[Optional[str], typer.Option("--out", help="Output file, or - for stdout (default: inbox/<executor>/<date>-<topic>-e1prep.md).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    kb: KbOption = None,
+) -> None:
+    """Render the night's E1 pre-digest brief (Markdown) from the diff.
+
+    With no options: the default topic, the night of the newest inbox day. Writes
+    inbox/<executor>/<date>-<topic>-e1prep.md atomically and prints its path; refuses to
+    overwrite it without --force. The topic's own earlier briefs are never read as sources.
+    Exit codes: 0 written; 2 bad options, existing file without --force, template error.
+
+    Example:
+
+        kb digest inference --date 2026-07-31 --executor tom --lang zh
+
+        kb digest --out - | less
+    """
+    from kb.brief.digest import digest
+    from kb.core.claims import is_rendered_brief
+    from kb.core.paths import write_target
+    from kb.core.textio import write_atomic
+    from kb.night.run import pick_window
+
+    if out is not None and not out.strip():
+        raise UsageError("--out is empty; give a file path, or - for standard output")
+    opened = load(kb, quiet=True)
+    try:
+        name = opened.config.first_topic() if topic is None else topic
+        known = len(opened.report.problems)
+        span = pick_window(opened, name, since=since, until=until, day=date, span=window)
+        for problem in opened.report.problems[known:]:  # files dated in the future
+            console_err.print(f"{problem.severity}: {problem}", markup=False)
+        brief = digest(opened, name, span, executor=executor, lang=lang.value, template=template,
+                       dest=Path(out) if out and out != "-" else None, stdout=out == "-", note=_note)
+        root = opened.root
+    finally:
+        opened.close()
+    if brief.path is None:
+        sys.stdout.write(brief.text)
+        return
+    target = brief.path
+    given = f"--out {out}" if out else _shown(target, root)
+    if force and target.is_file() and not is_rendered_brief(target):
+        raise UsageError(f"{given}: not a brief kb wrote (no <!-- kb:brief … --> first line); "
+                         "--force only replaces earlier briefs, never a living doc, card, config or briefing")
+    write_target(root, target, force=force, own=out is None, what="brief")
+    try:
+        write_atomic(target, brief.text, overwrite=force)
+    except FileExistsError as exc:
+        blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
+        if blocker is not None:  # raised by creating the folders on the way
+            raise UsageError(f"{given}: cannot write the brief: {blocker} is a file, not a folder") from exc
+        raise UsageError(f"{_shown(target, root)} exists; use --force to overwrite it, or --out PATH") from exc
+    except IsADirectoryError as exc:
+        raise UsageError(f"{given} is a folder; give a file path" + ("" if out else " with --out")) from exc
+    except OSError as exc:  # no permission, a parent that is a file, disk full …
+        raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
+    console.print(_shown(target, root), markup=False)
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _note(line: str) -> None:
+    """A note of :func:`kb.brief.digest.digest` on stderr, as plain text."""
+    console_err.print(line, markup=False)
