@@ -18,7 +18,6 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -36,17 +35,14 @@ from kb.extract.names import (
 )
 from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
+from kb.extract.sections import hinted_section
 from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
 from kb.facts.fact import Fact, facts_of
 from kb.perf.digest import code_digest
 from kb.read.cards import Card
 from kb.store.db import Store
 
-_HINT_RE = re.compile(
-    r"(?:建议(?:归入|归位|补入|补到|补充到|写入|放入|并入|收入|入)|归入|归位|补入|suggested section|file under|belongs in)"
-    r"\s*[:：]?[^§\n]{0,16}?§\s*(\d+(?:\.\d+)*)",
-    re.IGNORECASE,
-)
+
 @dataclass(slots=True)
 class View:
     """A claim as the diff sees it: subjects (first = primary), hosts, facts, section hint."""
@@ -297,8 +293,7 @@ class Attributor:
         facts = facts_of(claim, [o or subjects[0] for o in owners], quals, self.group) if subjects else []
         hint = None
         if claim.role == "inbox":
-            m = _HINT_RE.search(text)
-            hint = claim.section_hint or (f"§{m.group(1)}" if m else None)
+            hint = claim.section_hint or hinted_section(text)
         elif claim.role == "living-doc":
             hint = claim.section_hint
         v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners,

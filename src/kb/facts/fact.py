@@ -20,10 +20,10 @@ from typing import Any
 from kb.core.claims import Claim, DateRef, Quantity
 from kb.extract.metrics import SETUP_METRICS
 from kb.extract.qualifiers import CONDITION_METRICS
+from kb.extract.vocab.metrics import DATE_METRICS
+from kb.extract.vocab.units import COUNTERS
 
-DATE_METRICS = frozenset({"eol_date", "release_date"})
 RATING_METRICS = frozenset({"votes"})
-_COUNTERS = frozenset("张件条个篇家项台次种款位名卡轮")
 _NOUN_AFTER_RE = re.compile(r"\s*[\u4e00-\u9fff]")
 _SETUP_UNITS = frozenset({"devices", "卡", "台"})
 
@@ -76,7 +76,7 @@ def _is_number_fact(text: str, q: Quantity) -> bool:
         return False
     if q.mood is not None:
         return False  # a plan or forecast is no figure; a value quoted to dispute it is no value
-    if q.metric is None and q.unit in _COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
+    if q.metric is None and q.unit in COUNTERS and _NOUN_AFTER_RE.match(text, q.end):
         return False  # "共 8 个模块": a count of things named after it, not a figure of the subject
     # 8×H200, 8 卡, 并发 32: the set-up a figure was measured under, not a figure
     return q.unit not in _SETUP_UNITS and q.metric not in CONDITION_METRICS
