@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+from collections.abc import Callable
 from enum import IntEnum
 
 
@@ -32,6 +35,31 @@ class KbError(Exception):
 
 class UsageError(KbError):
     """Bad arguments on the command line."""
+
+
+class OptionError(UsageError):
+    """A bad value of a parameter that a command-line option gives (``since``, ``as_of``, ``topic``).
+
+    Library code names the parameter, never the option: the message is a template in which
+    ``{0}``, ``{1}`` … stand for the parameters of :attr:`params` and ``{name}`` for the
+    keyword :attr:`values` (inserted as data, so a value holding braces is safe). :attr:`message`
+    names the parameters as given; the command line writes its options there with
+    :meth:`naming` (``kb.cli.main``), so the user reads ``--as-of '2026-13-01': …``.
+
+    :param template: the message, e.g. ``"{0} {value!r}: expected an ISO date"``.
+    :param params: the parameters the message names, in the order of their ``{0}``, ``{1}`` ….
+    :param values: the values the template shows.
+    """
+
+    def __init__(self, template: str, *params: str, **values: object) -> None:
+        self.template = template
+        self.params = params
+        self.values = values
+        super().__init__(self.naming(str))
+
+    def naming(self, option_of: Callable[[str], str]) -> str:
+        """The message with each parameter written as ``option_of(parameter)``."""
+        return self.template.format(*(option_of(p) for p in self.params), **self.values)
 
 
 class ConfigError(KbError):
@@ -75,9 +103,6 @@ def describe_os_error(exc: OSError) -> str:
     is full; free space and run the command again``. The one translation of OSError (issue
     12); :func:`kb.cli.main` prints it and exits :attr:`ExitCode.USAGE`.
     """
-    import errno
-    import os
-
     name = errno.errorcode.get(exc.errno or 0, "")
     where = exc.filename
     if where is not None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from kb.core.errors import InputError
+from kb.core.config import topic_name_problem
+from kb.core.errors import InputError, OptionError
 from kb.core.paths import inside_kb, write_target
 from kb.core.textio import write_atomic
 
@@ -67,14 +68,11 @@ def init_kb(path: Path, *, now: datetime | None = None, topic: str = "inference"
 
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
-    :raises UsageError: ``topic`` is not a plain name (it names files).
+    :raises OptionError: ``topic`` is not a plain name (it names files).
     """
-    from kb.core.config import topic_name_problem
-    from kb.core.errors import UsageError
-
     problem = topic_name_problem(topic)
     if problem:
-        raise UsageError(f"--topic: {problem}")
+        raise OptionError("{0}: {problem}", "topic", problem=problem)
     if not str(path).strip():
         raise InputError("kb init: give the folder to make the KB in (e.g. `kb init .`)")
     if path.exists() and not path.is_dir():
