@@ -18,7 +18,7 @@ from kb.cli import core as _core  # noqa: E402,F401
 from kb.cli.common import app, console_err, escape_controls, state
 from kb.core.errors import ExitCode, KbError, OptionError, describe_os_error
 
-for _name in ("diff_cmd", "verify_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
+for _name in ("diff_cmd", "verify_cmd", "card_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
         __import__(f"kb.cli.{_name}")
     except ModuleNotFoundError as _exc:  # pragma: no cover - depends on the tree
