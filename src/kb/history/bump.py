@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.core.config import topic_name_problem
-from kb.core.errors import InputError, UsageError
+from kb.core.errors import InputError, OptionError, UsageError
 from kb.core.paths import doc_path, history_dir, write_target
 from kb.core.textio import write_atomic_all
 from kb.read.livedoc import git_first_revision, git_show
@@ -60,6 +60,8 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
         different snapshot already exists, or nothing changed since the previous snapshot
         (file and line named, plus what to do).
+    :raises OptionError: ``now`` is before the doc's current ``updated`` (file and line named;
+        the message names the value ``updated``).
     :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
         outside ``organized/knowledge``.
     """
@@ -135,6 +137,7 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
 
     :returns: ``(new_text, old_version, new_version, updated_as_written)``.
     :raises InputError: see :func:`bump`.
+    :raises OptionError: see :func:`bump`.
     """
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
@@ -164,9 +167,9 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     if isinstance(before, datetime):
         before_aware = before if before.tzinfo else before.replace(tzinfo=zone)
         if moment < before_aware:
-            raise InputError(f"the new updated {moment.isoformat()} is before the current one "
-                             f"({before_aware.isoformat()}); give a later --updated", path,
-                             front.lc.value("updated")[0] + 2)
+            raise OptionError("{where}: the new updated {new} is before the current one ({old}); give a later {0}",
+                              "updated", where=f"{path}:{front.lc.value('updated')[0] + 2}",
+                              new=moment.isoformat(), old=before_aware.isoformat())
     edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, replacement)
     vline, vcol = front.lc.value("version")
     edits.append(_edit(lines, vline + 1, vcol, str(old + 1)))
