@@ -7,10 +7,10 @@ from pathlib import Path
 
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, OptionError
-from kb.core.paths import inside_kb, write_target
+from kb.core.paths import CARDS_DIR, HISTORY_ROOT, INBOX_DIR, KNOWLEDGE_DIR, doc_path, inside_kb, write_target
 from kb.core.textio import write_atomic
 
-FOLDERS = ("inbox", "organized/paper_cards", "organized/knowledge", "organized/knowledge/history")
+FOLDERS = (INBOX_DIR, CARDS_DIR, KNOWLEDGE_DIR, HISTORY_ROOT)
 
 KB_YAML = """\
 # kb.yaml: configuration of this knowledge base. Every key is optional; the values shown
@@ -95,7 +95,7 @@ def _init(path: Path, now: datetime | None, topic: str) -> tuple[list[str], list
     starter = LIVING_DOC.format(topic=topic, updated=stamp)
     config = KB_YAML.replace("topics: [inference]         #", f"topics: [{topic}]".ljust(27) + " #", 1)
     for name, text in (("kb.yaml", config), (".gitignore", GITIGNORE),
-                       (f"organized/knowledge/{topic}.md", starter)):
+                       (doc_path(topic), starter)):
         target = write_target(path, path / name, what="file kb init creates")
         try:
             write_atomic(target, text, overwrite=False)

@@ -1,4 +1,4 @@
-"""Upstream sources of paper metadata: the name -> backend registry (the record is :class:`kb.core.records.SourceRecord`)."""
+"""Upstream sources of paper metadata: the name -> backend registry (records: kb.core.records.SourceRecord)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from kb.core.errors import OptionError
+from kb.core.paths import doc_path
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.facts.dependents import OwnBriefs
 from kb.store.cards import load_cards
@@ -96,7 +97,7 @@ def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
         if topic is None:
             keep = in_window
         elif f.role == "living-doc":
-            keep = f.path == f"organized/knowledge/{topic}.md"
+            keep = f.path == doc_path(topic)
         elif f.role == "card":
             card = card_of[f.path]
             keep = in_window and bool(({card.category} | set(card.also)) & cats)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 
+from kb.core.paths import CARDS_DIR
 from kb.core.records import SourceRecord
 from kb.extract.titles import normalize_title, title_similarity
 from kb.facts.dependents import Dependent, OwnBriefs, dependents
@@ -171,7 +172,7 @@ class Verifier:
                 checks.append(Check(level="error", code="card-arxiv", status="mismatch",
                                     message=f"{e.path}: file name names {t.id} but front-matter arxiv is {e.arxiv_raw!r}"))
             if not checks:
-                checks.append(Check(level="info", code="no-card", message=f"no paper card in organized/paper_cards/ names {t.id}"))
+                checks.append(Check(level="info", code="no-card", message=f"no paper card in {CARDS_DIR}/ names {t.id}"))
             return None, None, checks
         e = entries[0]
         if len(entries) > 1:
