@@ -16,7 +16,7 @@ import sys
 # Command modules register themselves on `app` when imported.
 from kb.cli import core as _core  # noqa: E402,F401
 from kb.cli.common import app, console_err, escape_controls, state
-from kb.core.errors import ExitCode, KbError, OptionError, describe_os_error
+from kb.core.errors import ExitCode, KbError, describe_os_error
 
 for _name in ("diff_cmd", "verify_cmd", "card_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
@@ -32,8 +32,8 @@ OPTION_OF = {"day": "--date", "span": "--window"}
 
 def option_name(param: str) -> str:
     """The option that gives the library parameter ``param`` (``as_of`` -> ``--as-of``,
-    ``day`` -> ``--date``); a name that is an option already is kept. Used on a
-    :class:`kb.core.errors.OptionError`, whose message names parameters, not options."""
+    ``day`` -> ``--date``); a name that is an option already is kept. A
+    :class:`kb.core.errors.KbError` names parameters, not options (:meth:`~kb.core.errors.KbError.naming`)."""
     if param.startswith("-"):
         return param
     return OPTION_OF.get(param) or "--" + param.replace("_", "-")
@@ -147,7 +147,7 @@ def main(argv: list[str] | None = None) -> None:
         except KbError as exc:
             if state.traceback:
                 raise
-            _say_error(exc.naming(option_name) if isinstance(exc, OptionError) else exc.message)
+            _say_error(exc.naming(option_name))
             code = int(exc.exit_code)
         except OSError as exc:  # disk full, read-only, no permission, I/O error: in any command
             if state.traceback:

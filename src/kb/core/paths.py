@@ -91,13 +91,15 @@ def write_target(root: Path, path: Path, *, force: bool = False, own: bool = Tru
     :param own: True when kb picked the path (it must stay inside the KB, :func:`inside_kb`);
         False for a path the user named (``--out``), which may lie anywhere.
     :param force: allow writing through a file that is a symbolic link (the user asked).
-    :raises InputError: the file is a symbolic link and not ``force``; for a
+    :raises InputError: the file is a symbolic link and not ``force`` (the message names
+        ``force``); for a
         path the user named, its folder does not exist (kb creates only its own folders); for
         an ``own`` path, it leads out of the KB.
     """
     if path.is_symlink() and not force:
-        raise InputError(f"the {what} is a symbolic link (to {os.readlink(path)}); kb does not write through "
-                         "links: remove it, or pass --force to write to its target", shown(root, path))
+        raise InputError("the {what} is a symbolic link (to {target}); kb does not write through links: "
+                         "remove it, or pass {0} to write to its target", shown(root, path), options=("force",),
+                         what=what, target=os.readlink(path))
     if not own and not path.parent.exists():
         # kb makes its own folders (inbox/<executor>/), never one the user named by mistake
         raise InputError(f"the {what}'s folder {path.parent} does not exist; create it first", shown(root, path))

@@ -7,7 +7,15 @@ from pathlib import Path
 
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, OptionError
-from kb.core.paths import CARDS_DIR, HISTORY_ROOT, INBOX_DIR, KNOWLEDGE_DIR, doc_path, inside_kb, write_target
+from kb.core.paths import (
+    CARDS_DIR,
+    HISTORY_ROOT,
+    INBOX_DIR,
+    KNOWLEDGE_DIR,
+    doc_path,
+    inside_kb,
+    write_target,
+)
 from kb.core.textio import write_atomic
 
 FOLDERS = (INBOX_DIR, CARDS_DIR, KNOWLEDGE_DIR, HISTORY_ROOT)
