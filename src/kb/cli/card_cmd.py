@@ -51,7 +51,7 @@ def card_new_cmd(
         quiet_arxiv_logs()
     opened = load(kb, quiet=True)
     try:
-        lookup = Lookup(opened.store, api_url=opened.config.arxiv.api_url, offline=offline, refresh=refresh)
+        lookup = Lookup.for_kb(opened, offline=offline, refresh=refresh)
 
         def record_for(key: str) -> "SourceRecord | None":
             answer = lookup.answers([key])[key]

@@ -13,6 +13,7 @@ from typing import Literal
 
 from kb.core.records import SourceRecord
 from kb.store.db import Store
+from kb.store.workspace import Kb
 from kb.verify.arxiv import ArxivSettings, ArxivSource, ArxivUnavailable
 
 
@@ -68,6 +69,12 @@ class Lookup:
         """One message per failed request, naming its batch (for stderr)."""
         self.notes: list[str] = []
         """One message per unconfirmed not-found that left a cached found in place (for stderr)."""
+
+    @classmethod
+    def for_kb(cls, kb: Kb, *, offline: bool = False, refresh: bool = False) -> Lookup:
+        """The look-ups of a command on the open KB ``kb``: its store's cache and its ``kb.yaml``
+        ``arxiv.api_url`` (``kb verify``, ``kb card new``)."""
+        return cls(kb.store, api_url=kb.config.arxiv.api_url, offline=offline, refresh=refresh)
 
     @property
     def source(self) -> ArxivSource:

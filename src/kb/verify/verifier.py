@@ -62,7 +62,7 @@ class Verifier:
     def __init__(self, kb: Kb, *, offline: bool = False, refresh: bool = False,
                  lookup: Lookup | None = None) -> None:
         self.kb = kb
-        self.lookup = lookup or Lookup(kb.store, api_url=kb.config.arxiv.api_url, offline=offline, refresh=refresh)
+        self.lookup = lookup or Lookup.for_kb(kb, offline=offline, refresh=refresh)
         self.cards = CardIndex.from_store(kb.store)
         self.threshold = kb.config.arxiv.title_threshold
         self.tz = kb.config.tzinfo
