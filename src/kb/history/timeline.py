@@ -119,8 +119,6 @@ class History(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
-
-
 def _names_metric(vocab: MetricVocab, text: str, metric: str) -> bool:
     """True when ``text`` holds a phrase the vocabulary gives ``metric`` (the vocabulary's own
     pattern and :meth:`~kb.extract.metrics.MetricVocab.phrase_metric`)."""

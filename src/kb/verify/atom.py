@@ -30,7 +30,6 @@ class MalformedFeed(Exception):
         self.detail = detail
 
 
-
 def check_feed(content: bytes) -> int:
     """The number of ``<entry>`` elements of a well-formed Atom feed.
 

@@ -128,7 +128,6 @@ class VerifyResult(BaseModel):
         return any(c.code == "unavailable" for c in self.checks)
 
 
-
 @dataclass(slots=True)
 class Tally:
     """Counts over a run, for the exit code and the summary line."""
