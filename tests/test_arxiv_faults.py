@@ -11,9 +11,11 @@ import arxiv
 
 from conftest_arxiv import card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
-from kb.verify.arxiv import ABSENT_SINCE, ArxivSource, Lookup, to_record
 from kb.store.db import Store
 from kb.store.workspace import open_kb
+from kb.verify.arxiv import ArxivSource
+from kb.verify.atom import to_record
+from kb.verify.lookup import ABSENT_SINCE, Lookup
 
 KNOWN = [f"2601.{i:05d}" for i in range(1, 90)]
 UNKNOWN = "2601.99999"

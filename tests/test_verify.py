@@ -13,7 +13,7 @@ import pytest
 from conftest_arxiv import card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
 from kb.extract.titles import title_similarity
-from kb.verify.verifier import Tally, VerifyResult, sort_worst_first
+from kb.verify.model import Tally, VerifyResult, sort_worst_first
 
 LOSSY = "Revisiting Lossy Verification in Speculative Decoding"
 

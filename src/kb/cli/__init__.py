@@ -18,12 +18,26 @@ from kb.cli import core as _core  # noqa: E402,F401
 from kb.cli.common import app, console_err, escape_controls, state
 from kb.core.errors import ExitCode, KbError, describe_os_error
 
-for _name in ("diff_cmd", "digest_cmd", "bump_cmd", "verify_cmd", "lint_cmd", "history_cmd", "sources_cmd", "trace_cmd"):
+for _name in ("diff_cmd", "digest_cmd", "bump_cmd", "verify_cmd", "card_cmd", "lint_cmd", "history_cmd", "sources_cmd",
+              "trace_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
         __import__(f"kb.cli.{_name}")
     except ModuleNotFoundError as _exc:  # pragma: no cover - depends on the tree
         if _exc.name != f"kb.cli.{_name}":
             raise
+
+
+OPTION_OF = {"day": "--date", "span": "--window"}
+"""Library parameters whose option is not ``--`` plus their name (:func:`option_name`)."""
+
+
+def option_name(param: str) -> str:
+    """The option that gives the library parameter ``param`` (``as_of`` -> ``--as-of``,
+    ``day`` -> ``--date``); a name that is an option already is kept. A
+    :class:`kb.core.errors.KbError` names parameters, not options (:meth:`~kb.core.errors.KbError.naming`)."""
+    if param.startswith("-"):
+        return param
+    return OPTION_OF.get(param) or "--" + param.replace("_", "-")
 
 
 EXIT_BROKEN_PIPE = 141
@@ -134,7 +148,7 @@ def main(argv: list[str] | None = None) -> None:
         except KbError as exc:
             if state.traceback:
                 raise
-            _say_error(exc.message)
+            _say_error(exc.naming(option_name))
             code = int(exc.exit_code)
         except OSError as exc:  # disk full, read-only, no permission, I/O error: in any command
             if state.traceback:

@@ -127,7 +127,7 @@ def claims_cmd(
     try:
         held = None
         if as_of is not None:
-            from kb.history.timeline import held_at
+            from kb.history.held import held_at
 
             held = held_at(opened, as_of)
         flt = ClaimFilter(kind=kind, subject=subject, author=author, since=since, until=until, path=file,

@@ -75,7 +75,7 @@ def diff_cmd(
         from kb.night.run import check_topic, pick_window, run_night
 
         if as_of is not None:
-            from kb.history.timeline import held_at, window_as_of
+            from kb.history.held import held_at, window_as_of
 
             check_topic(opened, name)
             held = held_at(opened, as_of)

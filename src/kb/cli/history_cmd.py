@@ -49,8 +49,9 @@ def history_cmd(
 
         kb history arXiv:2607.26627 --format json --plot /tmp/ttft.svg
     """
+    from kb.history.held import held_at
     from kb.history.plot import plot_history
-    from kb.history.timeline import held_at, subject_history
+    from kb.history.timeline import subject_history
 
     suffix = plot.suffix.lower() if plot is not None else ""
     if plot is not None and suffix not in (".svg", ".png"):

@@ -1,9 +1,8 @@
-"""Commands ``kb verify`` and ``kb card new``: arXiv ids against arXiv and the KB; new paper cards."""
+"""Command ``kb verify``: arXiv ids checked against arXiv and against the KB."""
 
 
 import sys
 from collections.abc import Iterator
-from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -12,7 +11,6 @@ import typer
 from kb.cli.common import (
     Column,
     KbOption,
-    Lang,
     app,
     blocks_wanted,
     console,
@@ -21,11 +19,10 @@ from kb.cli.common import (
     print_rows,
     progress_bar,
 )
-from kb.core.errors import InputError, SourceUnavailable, UsageError
+from kb.core.errors import InputError, UsageError
 
 if TYPE_CHECKING:  # the verifier and the arXiv client are imported when a command runs
-    from kb.core.records import SourceRecord
-    from kb.verify.verifier import Tally, VerifyResult
+    from kb.verify.model import Tally, VerifyResult
 
 DETAIL_MAX = 20
 """``kb verify ID…`` prints a detail block per id (card, mentions, checks) up to this many ids."""
@@ -36,6 +33,18 @@ class VerifyFormat(str, Enum):
     json = "json"
 
 
+def quiet_arxiv_logs() -> None:
+    """The ``arxiv`` client's own log lines (skipped entries, whole 100-id URLs) stay out of
+    stderr: with a handler of its own, Python's last-resort handler is never used; ``kb
+    --verbose`` adds one that shows them. Called by a command before it may ask arXiv (not at
+    import, and not with ``--offline``: an offline run loads no :mod:`logging`)."""
+    import logging
+
+    logger = logging.getLogger("arxiv")
+    if not any(getattr(h, "kb_quiet", False) for h in logger.handlers):
+        handler = logging.NullHandler()
+        handler.kb_quiet = True  # type: ignore[attr-defined]
+        logger.addHandler(handler)
 
 
 def _inputs(args: list[str]) -> Iterator[str]:
@@ -110,14 +119,12 @@ def verify_cmd(
         raise UsageError("'-': no standard input to read ids from (it is closed); pipe ids in or give them as arguments")
     from rich.text import Text
 
-    from kb.verify.verifier import (
-        Tally,
-        Verifier,
-        scope_targets,
-        sort_worst_first,
-        targets_from_inputs,
-    )
+    from kb.verify.model import Tally, sort_worst_first
+    from kb.verify.targets import scope_targets, targets_from_inputs
+    from kb.verify.verifier import Verifier
 
+    if not offline:
+        quiet_arxiv_logs()
     opened = load(kb, quiet=True)
     tally = Tally()
     kept: list[VerifyResult] = []
@@ -128,8 +135,8 @@ def verify_cmd(
 
             targets = scope_targets(
                 opened, topic=topic,
-                since=parse_moment(since, opened.config, "--since").isoformat() if since else None,
-                until=parse_moment(until, opened.config, "--until").isoformat() if until else None,
+                since=parse_moment(since, opened.config, "since").isoformat() if since else None,
+                until=parse_moment(until, opened.config, "until").isoformat() if until else None,
             )
             total: int | None = len(targets)
         else:
@@ -230,55 +237,3 @@ def _print_detail(r: "VerifyResult") -> None:
             console.print(Text(f"    {d.path}:{d.line}  {d.kind or '-'}  {d.text[:60]}"))
     for c in r.checks:
         console.print(Text(f"  {c.level}: {c.message}"))
-
-
-card_app = typer.Typer(name="card", help="Paper cards: kb card new ID.", no_args_is_help=True)
-app.add_typer(card_app, name="card")
-
-
-@card_app.command("new")
-def card_new_cmd(
-    arxiv_id: Annotated[str, typer.Argument(metavar="ID", help="arXiv id in any form; a version is kept.")],
-    lang: Annotated[Lang, typer.Option("--lang", help="Body headings: zh (问题/方法/结果/局限) or en.")] = Lang.zh,
-    category: Annotated[Optional[str], typer.Option(help="Main category (主分类); default arXiv's primary.")] = None,
-    offline: Annotated[bool, typer.Option("--offline", help="Use only the cache.")] = False,
-    refresh: Annotated[bool, typer.Option("--refresh", help="Ignore the cache; ask arXiv again.")] = False,
-    kb: KbOption = None,
-) -> None:
-    """Write a new paper card organized/paper_cards/<next no>-<YYMM>-<NNNNN>.md from arXiv metadata.
-
-    The card number is the highest in use plus one. Front matter: card, arxiv, title,
-    authors, category, created (now, kb.yaml timezone); the body is an empty skeleton.
-    Never overwrites; refuses when a card already names the paper. Prints the path.
-    Exit code 1 when arXiv has no such paper, 2 for a bad id or an existing card, 3 when
-    arXiv is unreachable and the id is not cached.
-
-    Example:
-
-        kb card new 2607.26627 --lang en --category inference-systems
-    """
-    from rich.text import Text
-
-    from kb.store.cards import CardIndex
-    from kb.verify.arxiv import Lookup
-    from kb.verify.card_new import new_card
-
-    if offline and refresh:
-        raise UsageError("--offline and --refresh contradict each other; pick one")
-    opened = load(kb, quiet=True)
-    try:
-        lookup = Lookup(opened.store, api_url=opened.config.arxiv.api_url, offline=offline, refresh=refresh)
-
-        def record_for(key: str) -> "SourceRecord | None":
-            answer = lookup.answers([key])[key]
-            if answer.state == "unverified":
-                raise SourceUnavailable(f"{key}: {answer.note}; the card needs arXiv's metadata, try again later")
-            if answer.record is not None and answer.record.withdrawn:
-                console_err.print(Text(f"warning: {key} is withdrawn on arXiv: {answer.record.comment}"))
-            return answer.record
-
-        path = new_card(opened.root, CardIndex.from_store(opened.store), arxiv_id, record_for,
-                        now=datetime.now(opened.config.tzinfo), lang=lang.value, category=category)
-        console.print(path.relative_to(opened.root).as_posix(), markup=False, highlight=False)
-    finally:
-        opened.close()

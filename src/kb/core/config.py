@@ -17,7 +17,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from kb.core.config_kept import config_file, read_kept, write_kept
 from kb.core.errors import ConfigError
+from kb.core.frontmatter import load_yaml
 from kb.core.paths import CONFIG_NAME
+from kb.core.textio import Problem
 
 _TOPIC_RE = re.compile(r"(?!\.)[\w.-]+")
 
@@ -236,9 +238,6 @@ def _parse_yaml(path: Path, text: str) -> Any:
 
     :raises ConfigError: the YAML is invalid, naming the file and line.
     """
-    from kb.core.frontmatter import load_yaml
-    from kb.core.textio import Problem
-
     problems: list[Problem] = []
     data = load_yaml(text.replace("\r\n", "\n"), str(path), problems, first_line=1, what="kb.yaml")
     if problems:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.core.paths import CONFIG_NAME
+from kb.core.textio import write_atomic
 from kb.perf.digest import code_digest
 
 PARSED_NAME = ".kb/config.json"
@@ -58,8 +59,6 @@ def write_kept(root: Path, path: Path, text: str, data: Any, dump: str) -> None:
         plain = json.loads(json.dumps(data, ensure_ascii=False))
         if plain != data or not kept.parent.is_dir():
             return
-        from kb.core.textio import write_atomic
-
         write_atomic(kept, json.dumps({"path": str(path), "text": text, "data": plain, "dump": dump,
                                        "code": config_code()}, ensure_ascii=False))
     except (TypeError, ValueError, OSError):

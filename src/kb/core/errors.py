@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import errno
+import os
+from collections.abc import Callable
 from enum import IntEnum
 
 
@@ -20,18 +23,48 @@ class ExitCode(IntEnum):
 class KbError(Exception):
     """Base of every error kb reports to the user; ``exit_code`` says how the process ends.
 
-    :param message: one line the user can act on: file, line and what to do.
+    Library code never spells a command-line option: an error that names one names the
+    parameter that gave the value (``as_of``, ``force``), in a template, and the command line
+    writes its option there (:meth:`naming`, called by ``kb.cli.main``), so the user reads
+    ``--as-of '2026-13-01': …``. :attr:`message` names the parameters as given.
+
+    :param message: one line the user can act on: file, line and what to do. With ``options``
+        or ``values`` it is a template: ``{0}``, ``{1}`` … stand for the parameters of
+        ``options`` and ``{name}`` for the keyword ``values`` (inserted as data: a value
+        holding braces is safe).
+    :param options: the parameters the message names, in the order of their ``{0}``, ``{1}`` ….
     """
 
     exit_code: ExitCode = ExitCode.USAGE
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, *, options: tuple[str, ...] = (), **values: object) -> None:
+        self.template = message if options or values else None
+        self.params = options
+        self.values = values
+        self.message = message if self.template is None else self.naming(str)
+        super().__init__(self.message)
+
+    def naming(self, option_of: Callable[[str], str]) -> str:
+        """The message with each parameter it names written as ``option_of(parameter)``."""
+        if self.template is None:
+            return self.message
+        return self.template.format(*(option_of(p) for p in self.params), **self.values)
 
 
 class UsageError(KbError):
     """Bad arguments on the command line."""
+
+
+class OptionError(UsageError):
+    """A bad value of a parameter that a command-line option gives (``since``, ``as_of``, ``topic``).
+
+    :param template: the message, e.g. ``"{0} {value!r}: expected an ISO date"`` (see :class:`KbError`).
+    :param params: the parameters the message names, in the order of their ``{0}``, ``{1}`` ….
+    :param values: the values the template shows.
+    """
+
+    def __init__(self, template: str, *params: str, **values: object) -> None:
+        super().__init__(template, options=params, **values)
 
 
 class ConfigError(KbError):
@@ -39,11 +72,18 @@ class ConfigError(KbError):
 
 
 class InputError(KbError):
-    """A user file cannot be used (encoding, front matter, missing file)."""
+    """A user file cannot be used (encoding, front matter, missing file).
 
-    def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
+    :param options: and ``values``: the message is a template naming parameters (see :class:`KbError`).
+    """
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None, *,
+                 options: tuple[str, ...] = (), **values: object) -> None:
         where = path if line is None else f"{path}:{line}"
-        super().__init__(f"{where}: {message}" if path else message)
+        if path:
+            prefix = f"{where}: "
+            message = (prefix.replace("{", "{{").replace("}", "}}") if options or values else prefix) + message
+        super().__init__(message, options=options, **values)
         self.path = path
         self.line = line
 
@@ -75,9 +115,6 @@ def describe_os_error(exc: OSError) -> str:
     is full; free space and run the command again``. The one translation of OSError (issue
     12); :func:`kb.cli.main` prints it and exits :attr:`ExitCode.USAGE`.
     """
-    import errno
-    import os
-
     name = errno.errorcode.get(exc.errno or 0, "")
     where = exc.filename
     if where is not None:

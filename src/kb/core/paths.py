@@ -19,6 +19,8 @@ from kb.core.errors import InputError
 
 CONFIG_NAME = "kb.yaml"
 """The KB's config file, at its root (or in ``KB_CONFIG_DIR``: :func:`kb.core.config_kept.config_file`)."""
+INBOX_DIR = "inbox"
+"""The folder of the inbox files, one sub-folder per author (``inbox/<author>/``)."""
 KNOWLEDGE_DIR = "organized/knowledge"
 """The folder of the living documents (``<topic>.md``) and their ``history/`` (DESIGN.md §1;
 re-exported by :mod:`kb.read.livedoc`)."""
@@ -89,13 +91,15 @@ def write_target(root: Path, path: Path, *, force: bool = False, own: bool = Tru
     :param own: True when kb picked the path (it must stay inside the KB, :func:`inside_kb`);
         False for a path the user named (``--out``), which may lie anywhere.
     :param force: allow writing through a file that is a symbolic link (the user asked).
-    :raises InputError: the file is a symbolic link and not ``force``; for a
+    :raises InputError: the file is a symbolic link and not ``force`` (the message names
+        ``force``); for a
         path the user named, its folder does not exist (kb creates only its own folders); for
         an ``own`` path, it leads out of the KB.
     """
     if path.is_symlink() and not force:
-        raise InputError(f"the {what} is a symbolic link (to {os.readlink(path)}); kb does not write through "
-                         "links: remove it, or pass --force to write to its target", shown(root, path))
+        raise InputError("the {what} is a symbolic link (to {target}); kb does not write through links: "
+                         "remove it, or pass {0} to write to its target", shown(root, path), options=("force",),
+                         what=what, target=os.readlink(path))
     if not own and not path.parent.exists():
         # kb makes its own folders (inbox/<executor>/), never one the user named by mistake
         raise InputError(f"the {what}'s folder {path.parent} does not exist; create it first", shown(root, path))
@@ -105,6 +109,8 @@ def write_target(root: Path, path: Path, *, force: bool = False, own: bool = Tru
 
 
 CARDS_DIR = "organized/paper_cards"
+HISTORY_ROOT = f"{KNOWLEDGE_DIR}/history"
+"""The folder of every topic's earlier versions (:func:`history_dir`)."""
 
 
 def doc_path(topic: str) -> str:
@@ -114,7 +120,7 @@ def doc_path(topic: str) -> str:
 
 def history_dir(topic: str) -> str:
     """KB-relative folder of a topic's earlier versions."""
-    return f"{KNOWLEDGE_DIR}/history/{topic}"
+    return f"{HISTORY_ROOT}/{topic}"
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 LOCK_NAME = "ingest.lock"
@@ -133,9 +139,9 @@ def is_own_brief(path: str, topic: str) -> bool:
     night must not read its previous output as a source, and earlier nights' briefs of the
     topic are the tool's own output, not new material.
     """
-    return path.startswith("inbox/") and PurePosixPath(path).name.endswith(own_brief_suffix(topic))
+    return path.startswith(f"{INBOX_DIR}/") and PurePosixPath(path).name.endswith(own_brief_suffix(topic))
 
 
 def brief_path(executor: str, night: date, topic: str) -> str:
     """KB-relative path of the brief: ``inbox/<executor>/<date>-<topic>-e1prep.md``."""
-    return f"inbox/{executor}/{night.isoformat()}-{topic}-e1prep.md"
+    return f"{INBOX_DIR}/{executor}/{night.isoformat()}-{topic}-e1prep.md"

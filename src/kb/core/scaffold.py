@@ -5,11 +5,20 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from kb.core.errors import InputError
-from kb.core.paths import inside_kb, write_target
+from kb.core.config import topic_name_problem
+from kb.core.errors import InputError, OptionError
+from kb.core.paths import (
+    CARDS_DIR,
+    HISTORY_ROOT,
+    INBOX_DIR,
+    KNOWLEDGE_DIR,
+    doc_path,
+    inside_kb,
+    write_target,
+)
 from kb.core.textio import write_atomic
 
-FOLDERS = ("inbox", "organized/paper_cards", "organized/knowledge", "organized/knowledge/history")
+FOLDERS = (INBOX_DIR, CARDS_DIR, KNOWLEDGE_DIR, HISTORY_ROOT)
 
 KB_YAML = """\
 # kb.yaml: configuration of this knowledge base. Every key is optional; the values shown
@@ -67,14 +76,11 @@ def init_kb(path: Path, *, now: datetime | None = None, topic: str = "inference"
 
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
-    :raises UsageError: ``topic`` is not a plain name (it names files).
+    :raises OptionError: ``topic`` is not a plain name (it names files).
     """
-    from kb.core.config import topic_name_problem
-    from kb.core.errors import UsageError
-
     problem = topic_name_problem(topic)
     if problem:
-        raise UsageError(f"--topic: {problem}")
+        raise OptionError("{0}: {problem}", "topic", problem=problem)
     if not str(path).strip():
         raise InputError("kb init: give the folder to make the KB in (e.g. `kb init .`)")
     if path.exists() and not path.is_dir():
@@ -97,7 +103,7 @@ def _init(path: Path, now: datetime | None, topic: str) -> tuple[list[str], list
     starter = LIVING_DOC.format(topic=topic, updated=stamp)
     config = KB_YAML.replace("topics: [inference]         #", f"topics: [{topic}]".ljust(27) + " #", 1)
     for name, text in (("kb.yaml", config), (".gitignore", GITIGNORE),
-                       (f"organized/knowledge/{topic}.md", starter)):
+                       (doc_path(topic), starter)):
         target = write_target(path, path / name, what="file kb init creates")
         try:
             write_atomic(target, text, overwrite=False)

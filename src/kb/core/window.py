@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
 from kb.core.config import KbConfig
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError, UsageError
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "m": timedelta(minutes=1)}
@@ -30,16 +30,18 @@ _ROOM = f"the window and the {HISTORY_WINDOWS} windows of the same length before
 
 @contextmanager
 def _in_range(option: str | None, value: str, why: str = _ROOM) -> Iterator[None]:
-    """Turn an :class:`OverflowError` of date arithmetic into a :class:`UsageError` naming the option.
+    """Turn an :class:`OverflowError` of date arithmetic into an :class:`OptionError` naming the
+    parameter (or option) that gave the value, else a :class:`UsageError`.
 
-    :param option: the option that gave the value (``--since``); None for a default.
+    :param option: the parameter or option that gave the value (``since``); None for a default.
     :param why: the limit, for the message.
     """
     try:
         yield
     except OverflowError as exc:
-        what = f"{option} {value!r}" if option else value
-        raise UsageError(f"{what}: out of range ({why})") from exc
+        if option:
+            raise OptionError("{0} {value!r}: out of range ({why})", option, value=value, why=why) from exc
+        raise UsageError(f"{value}: out of range ({why})") from exc
 
 
 def to_minute(moment: datetime | str) -> str:
@@ -148,7 +150,9 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
 
     A date alone means 00:00 local time (as a date-only file stamp does).
 
-    :raises UsageError: not ISO 8601 (the message shows an accepted form), or out of
+    :param option: the parameter that gave ``value`` (``since``, ``as_of``), named in an error
+        (:class:`~kb.core.errors.OptionError`: the command line writes its option there).
+    :raises OptionError: not ISO 8601 (the message shows an accepted form), or out of
         the calendar once converted to the KB's zone or to UTC (``0001-01-01`` at +08:00).
     """
     try:
@@ -157,7 +161,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
         else:
             dt = datetime.fromisoformat(value.strip())
     except ValueError as exc:
-        raise UsageError(f"{option} {value!r}: expected an ISO date or date-time, e.g. 2026-07-31 or 2026-07-30T22:00") from exc
+        raise OptionError("{0} {value!r}: expected an ISO date or date-time, e.g. 2026-07-31 or 2026-07-30T22:00",
+                          option, value=value) from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=config.tzinfo)
     with _in_range(option, value, _CALENDAR):

@@ -35,7 +35,7 @@ class ClaimFilter:
     quotes: bool = False
     """Also return quotes and kb's own lines from briefs kb rendered (``quote_of``, ``brief:kb``)."""
     held: Any = None
-    """Only what the KB held at a date (``--as-of``): a :class:`kb.history.timeline.Held`, the one
+    """Only what the KB held at a date (``--as-of``): a :class:`kb.history.held.Held`, the one
     answer to that question — files stamped before its cut, its cards, and each living doc's
     version current then (whose claims replace the current doc's)."""
 
@@ -187,7 +187,7 @@ def attributor(kb: Kb | None, held: Any = None, *, config: KbConfig | None = Non
     """The KB's :class:`kb.facts.attributor.Attributor` (kb.yaml entities, every card, the titles
     of :func:`kb.store.titles.known_titles`, the living docs' headings): the one way every command
     builds it, so that all of them read a line alike. With ``held`` (a
-    :class:`kb.history.timeline.Held`), only the cards and doc headings the KB held then.
+    :class:`kb.history.held.Held`), only the cards and doc headings the KB held then.
 
     :param kb: the open KB; None for a caller that has only what it passes (``config``, ``cards``,
         ``titles``, ``headings``: lint, a diff made by hand), which then reads no store.

@@ -58,8 +58,9 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     :param tz: the KB's zone, for ``now`` and for values written with an offset.
     :param force: bump even when the body is the same as the previous snapshot's.
     :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
-        different snapshot already exists, or nothing changed since the previous snapshot
-        (file and line named, plus what to do).
+        different snapshot already exists, nothing changed since the previous snapshot (the
+        message names ``force``), or ``now`` is before the doc's ``updated`` (naming ``updated``);
+        file and line named, plus what to do.
     :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
         outside ``organized/knowledge``.
     """
@@ -81,12 +82,13 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     kept = base if base is not None else data
     if not force and base is not None and _body(base) == _body(data):
         where = bumped_in_path(topic, old) if source == "bumped-in" else source
-        raise InputError(f"nothing changed in the body since v{old} was bumped in ({where}); "
-                         "edit the document first, or pass --force", rel)
+        raise InputError("nothing changed in the body since v{old} was bumped in ({where}); "
+                         "edit the document first, or pass {0}", rel, options=("force",), old=old, where=where)
     prev = root / history_dir(topic) / f"v{old - 1}.md"
     if not force and base is None and prev.is_file() and _body(prev.read_bytes()) == _body(data):
-        raise InputError(f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); "
-                         "edit the document first, or pass --force", rel)
+        raise InputError("nothing changed in the body since v{old} ({folder}/v{old}.md); "
+                         "edit the document first, or pass {0}", rel, options=("force",), old=old - 1,
+                         folder=history_dir(topic))
     snap_rel = f"{history_dir(topic)}/v{old}.md"
     snap = write_target(root, root / snap_rel, what="snapshot")
     existed = snap.exists()
@@ -164,9 +166,9 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     if isinstance(before, datetime):
         before_aware = before if before.tzinfo else before.replace(tzinfo=zone)
         if moment < before_aware:
-            raise InputError(f"the new updated {moment.isoformat()} is before the current one "
-                             f"({before_aware.isoformat()}); give a later --updated", path,
-                             front.lc.value("updated")[0] + 2)
+            raise InputError("the new updated {new} is before the current one ({old}); give a later {0}", path,
+                             front.lc.value("updated")[0] + 2, options=("updated",), new=moment.isoformat(),
+                             old=before_aware.isoformat())
     edits: list[tuple[int, int, int, str]] = []  # (line index, start col, end col, replacement)
     vline, vcol = front.lc.value("version")
     edits.append(_edit(lines, vline + 1, vcol, str(old + 1)))

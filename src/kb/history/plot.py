@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import io
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError
 
 if TYPE_CHECKING:
     from kb.history.timeline import History
@@ -23,13 +24,14 @@ def plot_history(history: History, suffix: str) -> tuple[bytes, int]:
 
     :param suffix: ``.svg`` or ``.png``.
     :returns: the picture's bytes and the number of points drawn.
-    :raises UsageError: the ``plot`` extra is not installed, the suffix is neither ``.svg``
-        nor ``.png``, values of several metrics or of numbers and dates mixed (give
-        ``--metric``), or nothing to draw.
+    :raises OptionError: the ``plot`` extra is not installed, the suffix is neither ``.svg``
+        nor ``.png``, values of several metrics or of numbers and dates mixed (give a
+        ``metric``), or nothing to draw; the message names the picture ``plot``.
     """
     suffix = suffix.lower()
     if suffix not in PLOT_SUFFIXES:
-        raise UsageError(f"--plot: a picture is .svg or .png, not {suffix or 'a file without a suffix'}")
+        raise OptionError("{0}: a picture is .svg or .png, not {suffix}", "plot",
+                          suffix=suffix or "a file without a suffix")
     series: dict[str, list[tuple[datetime, Any]]] = {}
     for s in history.sources:
         y = _y(s.value, s.low, s.high)
@@ -45,12 +47,13 @@ def plot_history(history: History, suffix: str) -> tuple[bytes, int]:
             series.setdefault(f"living doc {v.topic}", []).append((datetime.fromisoformat(v.updated), y))
     points = [p for ps in series.values() for p in ps]
     if not points:
-        raise UsageError(f"--plot: {history.subject} has no dated value to draw"
-                         + (f" for {history.metric}" if history.metric else ""))
+        raise OptionError("{0}: {subject} has no dated value to draw{metric}", "plot", subject=history.subject,
+                          metric=f" for {history.metric}" if history.metric else "")
     metrics = {s.metric for s in history.sources} | {dv.metric for v in history.versions for dv in v.values if dv.value is not None}
     dates = {isinstance(y, date) for _, y in points}
     if len(metrics) > 1 or len(dates) > 1:
-        raise UsageError(f"--plot draws one metric; give --metric (found: {', '.join(sorted(m or '-' for m in metrics))})")
+        raise OptionError("{0} draws one metric; give {1} (found: {found})", "plot", "metric",
+                          found=", ".join(sorted(m or "-" for m in metrics)))
     try:
         import matplotlib
 
@@ -58,10 +61,8 @@ def plot_history(history: History, suffix: str) -> tuple[bytes, int]:
         import matplotlib.dates as mdates
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise UsageError("--plot needs matplotlib: pip install 'kb-e1brief[plot]' "
-                         "(or pip install matplotlib)") from exc
-    import io
-
+        raise OptionError("{0} needs matplotlib: pip install 'kb-e1brief[plot]' (or pip install matplotlib)",
+                          "plot") from exc
     fig, ax = plt.subplots(figsize=(8, 4.5))
     try:
         for n, (name, pts) in enumerate(series.items()):

@@ -235,13 +235,14 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> 
 def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int, at: Any = None) -> VersionDiff:
     """Load versions ``v_from`` and ``v_to`` (current file, history snapshot or git) and compare.
 
-    :raises UsageError: a version that exists nowhere (the message lists the known ones).
+    :raises UsageError: a version that exists nowhere (the message lists the known ones and
+        names the versions ``from`` and ``to``).
     """
     try:
         old = load_version(root, topic, v_from, parser)
         new = load_version(root, topic, v_to, parser)
     except LookupError as exc:
-        raise UsageError(str(exc.args[0]) + "; pick one of those for --from/--to") from exc
+        raise UsageError("{known}; pick one of those for {0}/{1}", options=("from", "to"), known=str(exc.args[0])) from exc
     if at is not None:
         at.learn([*(c for s in old.sections for c in s.claims), *(c for s in new.sections for c in s.claims)])
     return version_diff(old, new, topic, at)

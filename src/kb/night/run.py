@@ -286,7 +286,7 @@ def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WI
 def night_doc(kb: Kb, topic: str, window: Window, held: Any = None) -> LivingDoc:
     """The night's baseline: the topic's living document as it stood at the window's end.
 
-    :param held: a :class:`kb.history.timeline.Held` (``kb diff --as-of``): the doc version current then.
+    :param held: a :class:`kb.history.held.Held` (``kb diff --as-of``): the doc version current then.
     :raises InputError: the topic has no living document (names the path to create).
     """
     try:
@@ -322,7 +322,7 @@ def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
     files and claims, the cards and titles the KB knows, the claims naming a paper by title,
     the Attributor, the diff.
 
-    :param held: a :class:`kb.history.timeline.Held` (``kb diff --as-of``): the baseline is the doc
+    :param held: a :class:`kb.history.held.Held` (``kb diff --as-of``): the baseline is the doc
         version current then and only the cards created before then are known.
     :raises InputError: the topic has no living document (names the path to create).
     """

@@ -1,8 +1,9 @@
 """arXiv API through the ``arxiv`` client: one Client per run, batched ``id_list``, SourceRecords out.
 
-The only module of kb that imports ``arxiv``. Every ``arxiv.Result`` becomes a
-:class:`~kb.core.records.SourceRecord` at once; every failure becomes an
-:class:`ArxivUnavailable` (a :class:`~kb.core.errors.SourceUnavailable`, exit code 3).
+The only module of kb that imports ``arxiv`` to ask it (:mod:`kb.verify.atom` reads what it
+answers). Every ``arxiv.Result`` becomes a :class:`~kb.core.records.SourceRecord` at once;
+every failure becomes an :class:`ArxivUnavailable` (a
+:class:`~kb.core.errors.SourceUnavailable`, exit code 3).
 
 Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
 
@@ -13,26 +14,26 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
   host is a loopback address (tests against a local fake server); real arXiv always gets 3 s.
 * ``KB_ARXIV_RETRIES`` (default 3) and ``KB_ARXIV_TIMEOUT`` (seconds per request, default 30).
 
-:class:`Lookup` puts the store's ``arxiv_cache`` in front of the source (``--offline``,
-``--refresh``); docs/verify.md gives the rules.
+:class:`kb.verify.lookup.Lookup` puts the store's ``arxiv_cache`` in front of the source.
+
+The ``arxiv`` client logs skipped entries and whole request URLs; keeping them off stderr is
+the command line's choice (``kb --verbose`` shows them), not this module's.
 """
 
 from __future__ import annotations
 
 import ipaddress
 import os
-import re
 import urllib.parse
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from kb.core.errors import ConfigError, SourceUnavailable
 from kb.core.records import SourceRecord
-from kb.store.db import Store
+from kb.verify.atom import MalformedFeed, check_feed, to_record, wire_id
 
 if TYPE_CHECKING:  # the client and requests are imported when kb asks arXiv (offline runs never do)
     import arxiv
@@ -46,24 +47,6 @@ MAX_IDS = 100
 """Ids per ``Search`` (one request each): the arxiv.py maintainer's advice in lukasschwab/arxiv.py #167."""
 
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
-
-
-def _quiet_client() -> None:
-    """The client's own log lines (skipped entries, whole 100-id URLs) stay out of stderr: with a
-    handler of its own, Python's last-resort handler is never used; ``kb --verbose`` configures
-    the root logger, which the ``arxiv`` logger still propagates to. Done where kb imports the
-    client, before it can log (not at import: an offline run loads no :mod:`logging`)."""
-    import logging
-
-    logger = logging.getLogger("arxiv")
-    if not any(getattr(h, "kb_quiet", False) for h in logger.handlers):
-        handler = logging.NullHandler()
-        handler.kb_quiet = True  # type: ignore[attr-defined]
-        logger.addHandler(handler)
-
-_SHORT_ID_RE = re.compile(r"(?P<id>.+?)(?:v(?P<v>\d+))?")
-_ATOM = "{http://www.w3.org/2005/Atom}"
-_SUBJECT_CLASS_RE = re.compile(r"^([a-z]+(?:-[a-z]+)?)\.[A-Za-z][A-Za-z-]*/")
 
 
 class ArxivUnavailable(SourceUnavailable):
@@ -127,8 +110,6 @@ def _env_number(name: str, default: float) -> float:
     try:
         return float(text)
     except ValueError:
-        from kb.core.errors import ConfigError
-
         raise ConfigError(f"environment {name}={text!r}: expected a number") from None
 
 
@@ -140,12 +121,6 @@ def _is_loopback(url: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
-
-
-class _MalformedFeed(Exception):
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
 
 
 @lru_cache(maxsize=1)
@@ -174,64 +149,10 @@ def _session_class() -> type:
             self.last_entries = None
             resp = super().request(method, url, *args, **kwargs)
             if resp.status_code == 200:
-                self.last_entries = _check_feed(resp.content)
+                self.last_entries = check_feed(resp.content)
             return resp
 
     return _CheckedSession
-
-
-def _check_feed(content: bytes) -> int:
-    """The number of ``<entry>`` elements of a well-formed Atom feed.
-
-    :raises _MalformedFeed: not well-formed XML, or not an Atom ``<feed>``.
-    """
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=False)
-    try:
-        root = etree.fromstring(content, parser=parser)
-    except etree.XMLSyntaxError as exc:
-        raise _MalformedFeed(f"not well-formed XML ({exc})") from None
-    if root is None or root.tag != f"{_ATOM}feed":
-        raise _MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
-    return len(root.findall(f"{_ATOM}entry"))
-
-
-def wire_id(arxiv_id: str) -> str:
-    """The id as arXiv knows it: an old-style id loses its subject class (``math.GT/0309136v2``
-    -> ``math/0309136v2``); other ids are unchanged."""
-    return _SUBJECT_CLASS_RE.sub(r"\1/", arxiv_id, count=1)
-
-
-def to_record(result: arxiv.Result) -> SourceRecord | None:
-    """A :class:`SourceRecord` from one ``arxiv.Result``; None for an entry that is no paper.
-
-    No paper: an entry without an abs-URL id, without a title or ``published``, or titled
-    "Error" (arXiv answers some bad queries with such an entry, issue 12).
-    """
-    if "arxiv.org/abs/" not in (result.entry_id or ""):
-        return None
-    title = (result.title or "").strip()
-    if not title or title == "Error" or result.published is None:
-        return None
-    short = result.get_short_id()
-    m = _SHORT_ID_RE.fullmatch(short)
-    if m is None:
-        return None
-    return SourceRecord(
-        id=m.group("id"),
-        version=int(m.group("v")) if m.group("v") else None,
-        short_id=short,
-        title=title,
-        authors=[a.name for a in result.authors],
-        published=result.published,
-        updated=result.updated,
-        primary_category=result.primary_category or "",
-        categories=list(result.categories),
-        comment=result.comment or None,
-        journal_ref=result.journal_ref or None,
-        doi=result.doi or None,
-    )
 
 
 class ArxivSource:
@@ -252,8 +173,6 @@ class ArxivSource:
     def client(self) -> arxiv.Client:
         """The run's one ``arxiv.Client`` (page size 100, the configured delay and retries)."""
         import arxiv
-
-        _quiet_client()
 
         if self._client is None:
             s = self.settings
@@ -326,7 +245,6 @@ class ArxivSource:
         import arxiv
         import requests
 
-        _quiet_client()
         search = arxiv.Search(id_list=[wire_id(i) for i in batch], max_results=len(batch))
         records: list[SourceRecord] = []
         whole = True
@@ -346,7 +264,7 @@ class ArxivSource:
             whole = False
         except arxiv.HTTPError as exc:
             raise ArxivUnavailable(f"arXiv HTTP {exc.status} after retries", batch) from None
-        except _MalformedFeed as exc:
+        except MalformedFeed as exc:
             raise ArxivUnavailable(f"malformed response from arXiv: {exc.detail}", batch) from None
         except requests.exceptions.Timeout:
             raise ArxivUnavailable(f"arXiv did not answer within {self.settings.timeout:g} s", batch) from None
@@ -362,7 +280,7 @@ class ArxivSource:
 class BatchAnswer:
     """What arXiv said about a batch: a record or None per id, and which ids it answered
     alone with a well-formed empty feed (the only "not found" that may overwrite a cached
-    "found", see :class:`Lookup`)."""
+    "found", see :class:`kb.verify.lookup.Lookup`)."""
 
     records: dict[str, SourceRecord | None]
     alone_empty: set[str]
@@ -392,138 +310,3 @@ def fetch(ref: str) -> SourceRecord | None:
     return ArxivSource().fetch_batch([ref])[ref]
 
 
-@dataclass(slots=True)
-class Answer:
-    """What the cache or arXiv said about one key."""
-
-    record: SourceRecord | None
-    state: Literal["found", "not-found", "unverified"]
-    fetched_at: str | None = None
-    cached: bool = False
-    note: str | None = None
-    """Why the network was not used (offline, or arXiv failed and the cache answered)."""
-
-
-CONFIRM_AFTER = timedelta(days=1)
-"""A cached ``found`` becomes ``not-found`` only after two lone empty answers this far apart."""
-ABSENT_SINCE = "absent_since"
-"""Key, in a cached found record's JSON, of the first lone empty answer (not yet confirmed)."""
-
-
-class Lookup:
-    """Cache-then-arXiv lookups for one run: ONE :class:`ArxivSource` (so one ``arxiv.Client``).
-
-    Rules: ``offline`` reads only the cache. Online, a cached found record is used unless
-    ``refresh``; a cached not-found is asked again (ids are often cited before they are
-    announced). After the first failed request no further request is sent in this run; the
-    cache answers where it can, else the id is ``unverified`` with arXiv's failure as reason.
-    Successful answers are cached with the time fetched; a failure writes nothing (C05).
-
-    The cache only improves (issue 12): a found record never replaces a cached found of a
-    higher version (arXiv's latest version only grows, issue 10), and a not-found never replaces a cached found unless
-    arXiv answered that id on its own with a well-formed empty feed twice, at least
-    :data:`CONFIRM_AFTER` apart (the first such answer is remembered under
-    :data:`ABSENT_SINCE` in the found row). Until then the cached found answers, with its
-    date, and the new answer is logged in :attr:`notes` as "unconfirmed".
-
-    :param source: the arXiv source to use (tests); default one built from env and ``kb.yaml``.
-    :param now: the clock (tests); default UTC now.
-    """
-
-    def __init__(self, store: Store, *, api_url: str | None = None, offline: bool = False,
-                 refresh: bool = False, source: ArxivSource | None = None,
-                 now: Callable[[], datetime] | None = None) -> None:
-        self.store = store
-        self.offline = offline
-        self.refresh = refresh
-        self.api_url = api_url
-        self._source = source
-        self._now = now or (lambda: datetime.now(timezone.utc))
-        self.failure: ArxivUnavailable | None = None
-        self.errors: list[str] = []
-        """One message per failed request, naming its batch (for stderr)."""
-        self.notes: list[str] = []
-        """One message per unconfirmed not-found that left a cached found in place (for stderr)."""
-
-    @property
-    def source(self) -> ArxivSource:
-        """The run's one :class:`ArxivSource`, built on first use."""
-        if self._source is None:
-            self._source = ArxivSource(ArxivSettings.from_env(self.api_url))
-        return self._source
-
-    def _cached(self, key: str) -> Answer | None:
-        hit = self.store.cache_get(key)
-        if hit is None:
-            return None
-        fetched_at, status, data = hit
-        if status == "found" and data:
-            return Answer(SourceRecord.model_validate(data), "found", fetched_at, cached=True)
-        return Answer(None, "not-found", fetched_at, cached=True)
-
-    def answers(self, keys: list[str]) -> dict[str, Answer]:
-        """An answer for every key (at most :data:`MAX_IDS`, no duplicates)."""
-        out: dict[str, Answer] = {}
-        need: list[str] = []
-        for key in keys:
-            hit = self._cached(key)
-            if self.offline:
-                out[key] = hit or Answer(None, "unverified", note="offline and not in the cache")
-            elif hit is not None and hit.state == "found" and not self.refresh:
-                out[key] = hit
-            else:
-                need.append(key)
-        if need and self.failure is None:
-            try:
-                fetched = self.source.ask(need)
-            except ArxivUnavailable as exc:
-                self.failure = exc
-                self.errors.append(f"{exc.message}; what was fetched before is cached, the rest is unverified")
-            else:
-                moment = self._now().astimezone(timezone.utc).replace(microsecond=0)
-                for key, rec in fetched.records.items():
-                    out[key] = self._store(key, rec, key in fetched.alone_empty, moment)
-        for key in need:
-            if key in out:
-                continue
-            reason = self.failure.reason if self.failure else "arXiv unavailable"
-            hit = self._cached(key)
-            if hit is not None:
-                hit.note = f"{reason}; answered from the cache fetched {hit.fetched_at}"
-                out[key] = hit
-            else:
-                out[key] = Answer(None, "unverified", note=reason)
-        return out
-
-    def _store(self, key: str, rec: SourceRecord | None, alone_empty: bool, moment: datetime) -> Answer:
-        """Cache arXiv's answer for ``key`` unless it is a not-found that would replace a found."""
-        now = moment.isoformat()
-        old = self.store.cache_get(key)
-        if rec is not None:
-            kept = old[2] if old is not None and old[1] == "found" and old[2] else None
-            if kept is not None and (kept.get("version") or 0) > (rec.version or 0):
-                # arXiv never takes a version back: a lower latest version is a stale answer
-                self.notes.append(f"{key}: arXiv answered v{rec.version} at {now}, below the cached latest "
-                                  f"v{kept.get('version')} of {old[0]}; kept the cached record")
-                return Answer(SourceRecord.model_validate(kept), "found", old[0], cached=True,
-                              note=f"arXiv answered v{rec.version}, below the cached v{kept.get('version')}; "
-                                   f"answered from the cache fetched {old[0]}")
-            self.store.cache_put(key, now, "found", rec.to_cache())
-            return Answer(rec, "found", now)
-        if old is None or old[1] != "found" or not old[2]:
-            self.store.cache_put(key, now, "not-found", None)
-            return Answer(None, "not-found", now)
-        fetched_at, _, data = old
-        since = data.get(ABSENT_SINCE)
-        if alone_empty and since and moment - datetime.fromisoformat(since) >= CONFIRM_AFTER:
-            self.store.cache_put(key, now, "not-found", None)
-            self.notes.append(f"{key}: arXiv answered not-found on its own since {since} and again {now}; "
-                              f"the cached found of {fetched_at} is replaced")
-            return Answer(None, "not-found", now)
-        if alone_empty and not since:
-            self.store.cache_put(key, fetched_at, "found", {**data, ABSENT_SINCE: now})
-        how = "on its own" if alone_empty else "in a batch"
-        self.notes.append(f"{key}: arXiv answered not-found {how} at {now} (unconfirmed); "
-                          f"kept the cached found of {fetched_at}")
-        return Answer(SourceRecord.model_validate(data), "found", fetched_at, cached=True,
-                      note=f"arXiv answered not-found at {now}, unconfirmed; answered from the cache fetched {fetched_at}")

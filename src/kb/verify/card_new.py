@@ -1,4 +1,8 @@
-"""(moved from kb.read.cards)"""
+"""``kb card new``: a new paper card written from arXiv's metadata (never over another file).
+
+The card's name and headings are :mod:`kb.read.cards`'s; the numbering and "this paper has a
+card already" are the stored cards' (:class:`kb.store.cards.CardIndex`).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from kb.core.errors import ExitCode, KbError, UsageError
-from kb.core.paths import CARDS_DIR
+from kb.core.errors import ExitCode, KbError, OptionError, UsageError
+from kb.core.paths import CARDS_DIR, write_target
 from kb.core.records import SourceRecord
 from kb.core.textio import write_atomic
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -62,12 +66,13 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
         :class:`~kb.core.errors.SourceUnavailable` when arXiv is needed and unreachable (exit 3).
     :param now: aware creation time in the KB's time zone.
     :returns: the path written.
-    :raises UsageError: invalid id, unknown ``lang``, a card for the paper exists already, or
+    :raises OptionError: unknown ``lang`` (exit 2).
+    :raises UsageError: invalid id, a card for the paper exists already, or
         the target file exists (exit 2).
     :raises PaperNotFound: arXiv has no such paper (exit 1).
     """
     if lang not in HEADINGS:
-        raise UsageError(f"--lang {lang!r}: expected one of {', '.join(HEADINGS)}")
+        raise OptionError("{0} {lang!r}: expected one of {known}", "lang", lang=lang, known=", ".join(HEADINGS))
     try:
         ref = parse_arxiv_id(ref_text)
     except InvalidArxivId as exc:
@@ -82,8 +87,6 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
     number = index.max_number() + 1
     path = root / CARDS_DIR / card_file_name(number, ref.id)
     text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
-    from kb.core.paths import write_target
-
     write_target(root, path, what="card")
     try:
         write_atomic(path, text, overwrite=False)

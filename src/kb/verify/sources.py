@@ -1,4 +1,4 @@
-"""Upstream sources of paper metadata: the SourceRecord model and the name -> backend registry."""
+"""Upstream sources of paper metadata: the name -> backend registry (records: kb.core.records.SourceRecord)."""
 
 from __future__ import annotations
 
@@ -6,15 +6,9 @@ from collections.abc import Callable
 
 from kb.core.errors import UsageError
 from kb.core.records import SourceRecord
+from kb.verify.arxiv import fetch as fetch_arxiv
 
-
-def _arxiv_fetch(ref: str) -> SourceRecord | None:
-    from kb.verify.arxiv import fetch
-
-    return fetch(ref)
-
-
-SOURCES: dict[str, Callable[[str], SourceRecord | None]] = {"arxiv": _arxiv_fetch}
+SOURCES: dict[str, Callable[[str], SourceRecord | None]] = {"arxiv": fetch_arxiv}
 """Source name -> ``fetch(ref) -> SourceRecord | None`` (None: the source has no such paper)."""
 
 

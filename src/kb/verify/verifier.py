@@ -1,238 +1,37 @@
 """``kb verify``: arXiv ids checked against arXiv (cache, then API) and against the KB.
 
-Issue 4 and docs/verify.md give the statuses, checks and JSON; CASES.md C01, C03, C05 and C07
-the cases the rules below are built from.
+Issue 4 and docs/verify.md give the statuses, checks and JSON (:mod:`kb.verify.model`);
+CASES.md C01, C03, C05 and C07 the cases the rules below are built from. The targets come
+from :mod:`kb.verify.targets`, arXiv's answers from :class:`kb.verify.lookup.Lookup`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
 
-from pydantic import BaseModel
-
-from kb.core.errors import ExitCode, UsageError
+from kb.core.paths import CARDS_DIR
 from kb.core.records import SourceRecord
-from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.titles import normalize_title, title_similarity
 from kb.facts.dependents import Dependent, OwnBriefs, dependents
+from kb.facts.revised import from_record, is_older, latest_of, revised_note
 from kb.read.cards import Card
 from kb.store.cards import CardIndex, card_titles, load_cards
 from kb.store.db import MentionRow
 from kb.store.workspace import Kb
-from kb.verify.arxiv import MAX_IDS, Answer, Lookup
-
-Status = Literal["ok", "mismatch", "not-found", "invalid", "withdrawn", "unverified"]
-STATUS_ORDER: tuple[Status, ...] = ("invalid", "not-found", "mismatch", "withdrawn", "unverified", "ok")
-"""Worst first: the order of the summary table, and which status wins when several apply."""
-Level = Literal["error", "warning", "info"]
-
-
-class Check(BaseModel):
-    """One finding about one id. ``error`` decides the status, ``warning`` fails only ``--strict``."""
-
-    level: Level
-    code: str
-    """Stable short name: ``title-mismatch``, ``card-name``, ``latest-withdrawn``, ``unavailable`` …"""
-    message: str
-    status: Status | None = None
-    """The status an ``error`` implies (``mismatch``, ``withdrawn`` …)."""
-
-
-class ArxivInfo(BaseModel):
-    """arXiv's metadata as used for the checks."""
-
-    title: str
-    authors: list[str]
-    published: str
-    updated: str
-    version: int | None
-    """Version of the entry arXiv returned."""
-    latest_version: int | None
-    """arXiv's latest version; None when a specific version was asked (the API answers for it only)."""
-    primary_category: str
-    comment: str | None
-    journal_ref: str | None
-    withdrawn: bool
-    fetched_at: str
-    cached: bool
-    """True when the answer came from the store's cache, not from this run's request."""
-
-
-class CardInfo(BaseModel):
-    """The paper card whose front-matter ``arxiv`` names the id."""
-
-    path: str
-    card: int | None
-    title: str | None
-    similarity: float | None
-    """Normalised title similarity card vs arXiv, 0..1 (rapidfuzz ratio / 100); None if unknown."""
-    category: str | None
-
-
-class MentionInfo(BaseModel):
-    """One place in the KB that names the id."""
-
-    path: str
-    line: int
-    column: int | None = None
-    kind: str | None = None
-    """Kind of the claim the mention is in; None in front matter or headings."""
-    version: int | None = None
-    raw: str = ""
-    written_at: str | None = None
-
-
-class Pin(BaseModel):
-    """A place of the KB pinned to an older version of a revised paper (:mod:`kb.facts.revised`)."""
-
-    path: str
-    line: int
-    version: int
-    """The version it cites (a claim) or was written from (the card)."""
-    kind: str | None = None
-    """Kind of the claim; None for the card, front matter and headings."""
-    card: bool = False
-    """True for the paper card written from that version."""
-    message: str
-    """``paper revised (v1 → v3, 2026-08-20): re-check``."""
-
-
-class Revised(BaseModel):
-    """The paper has a later version than some places of the KB cite."""
-
-    latest_version: int
-    latest_date: str | None
-    """``YYYY-MM-DD`` of the latest version's ``updated`` (UTC)."""
-    pinned: list[Pin]
-    """Every place pinned to an older version, the card first, then by path and line."""
-
-
-class VerifyResult(BaseModel):
-    """The verdict on one id: one object of ``kb verify --format json``."""
-
-    input: str
-    id: str | None
-    version: int | None
-    status: Status
-    reasons: list[str]
-    """Messages of the errors and warnings, most severe first."""
-    checks: list[Check]
-    arxiv: ArxivInfo | None
-    card: CardInfo | None
-    mentions: list[MentionInfo]
-    revised: Revised | None = None
-    """Set when arXiv (or its cached answer for the bare id) has a later version than the card
-    or some claims cite; None otherwise."""
-    dependents: list[Dependent] = []
-    """For a withdrawn paper: every claim and line of the KB that depends on it, by path and line."""
-
-    def warned(self) -> bool:
-        """Any warning (what ``--strict`` turns into a failure)."""
-        return any(c.level == "warning" for c in self.checks)
-
-    def unavailable(self) -> bool:
-        """arXiv was needed and neither it nor the cache could answer."""
-        return any(c.code == "unavailable" for c in self.checks)
-
-
-@dataclass(slots=True)
-class Target:
-    """One thing to verify: a valid id (``version`` as asked) or an invalid token."""
-
-    input: str
-    id: str | None
-    version: int | None = None
-    error: str | None = None
-    places: list[MentionInfo] = field(default_factory=list)
-    """Where an invalid token was written (``--all``)."""
-
-    @property
-    def key(self) -> str:
-        """Request and cache key: the id, with ``vN`` when a version was asked (C01)."""
-        return (self.id or self.input) + (f"v{self.version}" if self.version else "")
-
-
-# A name starts where no letter or dash precedes: a start inside a run finds nothing the run's
-# first letter does not (searches are leftmost), and one start per run keeps a long run linear.
-_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|(?<![A-Za-z-])[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?")
-
-
-def invalid_places(kb: Kb, text: str) -> list[MentionInfo]:
-    """Where the KB writes an invalid id-shaped token equal to the one in ``text``
-    (from the store's per-file invalid ids, with file line and column)."""
-    m = _TOKEN_RE.search(text)
-    if m is None:
-        return []
-    token = m.group(0)
-    out = []
-    for f in kb.store.files():
-        for line, col, raw, _reason in f.invalid_ids:
-            found = _TOKEN_RE.search(raw)
-            if found and found.group(0) == token:
-                out.append(MentionInfo(path=f.path, line=line, column=col or None, raw=raw, written_at=f.written_at))
-    return out
-
-
-def targets_from_inputs(texts: Iterable[str]) -> Iterator[Target]:
-    """Targets from command-line arguments or stdin lines (blank lines skipped), lazily."""
-    for text in texts:
-        if not text.strip():
-            continue
-        try:
-            ref = parse_arxiv_id(text)
-        except InvalidArxivId as exc:
-            yield Target(input=text.strip(), id=None, error=exc.reason)
-            continue
-        yield Target(input=text.strip(), id=ref.id, version=ref.version)
-
-
-def scope_targets(kb: Kb, *, topic: str | None = None, since: str | None = None,
-                  until: str | None = None) -> list[Target]:
-    """Every id mentioned in a scope of the KB (``kb verify --all``), invalid tokens first.
-
-    Scope: without ``topic``, every file whose ``written_at`` is in ``[since, until)`` (all
-    files without a window). With ``topic``: its living doc ``organized/knowledge/<topic>.md``
-    (always), cards whose ``category`` or ``also`` is one of the topic's categories and whose
-    ``created`` is in the window, and inbox files in the window (inbox files carry no topic).
-
-    :param since: ISO, inclusive; :param until: ISO, exclusive (both in the KB's time zone).
-    :raises UsageError: unknown topic (the message lists the configured ones).
-    """
-    cats: set[str] = set()
-    if topic is not None:
-        if topic not in kb.config.topic_names():
-            raise UsageError(f"--topic {topic!r}: not in kb.yaml topics ({', '.join(kb.config.topic_names())})")
-        cats = set(kb.config.topic_categories(topic))
-    selected = []
-    card_of = {c.path: c for c in load_cards(kb.store)} if topic is not None else {}
-    for f in kb.store.files():
-        in_window = (since is None and until is None) or (
-            f.written_at is not None and (since is None or f.written_at >= since) and (until is None or f.written_at < until)
-        )
-        if topic is None:
-            keep = in_window
-        elif f.role == "living-doc":
-            keep = f.path == f"organized/knowledge/{topic}.md"
-        elif f.role == "card":
-            card = card_of[f.path]
-            keep = in_window and bool(({card.category} | set(card.also)) & cats)
-        else:
-            keep = in_window and f.role == "inbox"
-        if keep:
-            selected.append(f)
-    paths = {f.path for f in selected}
-    own = OwnBriefs(kb)
-    ids = sorted({m.arxiv_id for m in kb.store.mentions() if m.path in paths and m not in own})
-    invalid: dict[str, Target] = {}
-    for f in selected:
-        for line, col, raw, reason in f.invalid_ids:
-            t = invalid.setdefault(raw, Target(input=raw, id=None, error=reason))
-            t.places.append(MentionInfo(path=f.path, line=line, column=col or None, raw=raw, written_at=f.written_at))
-    return [invalid[k] for k in sorted(invalid)] + [Target(input=i, id=i) for i in ids]
+from kb.verify.arxiv import MAX_IDS
+from kb.verify.lookup import Answer, Lookup
+from kb.verify.model import (
+    STATUS_ORDER,
+    ArxivInfo,
+    CardInfo,
+    Check,
+    MentionInfo,
+    Pin,
+    Revised,
+    VerifyResult,
+)
+from kb.verify.targets import Target, invalid_places
 
 
 def _chunks(targets: Iterable[Target], size: int) -> Iterator[list[Target]]:
@@ -263,7 +62,7 @@ class Verifier:
     def __init__(self, kb: Kb, *, offline: bool = False, refresh: bool = False,
                  lookup: Lookup | None = None) -> None:
         self.kb = kb
-        self.lookup = lookup or Lookup(kb.store, api_url=kb.config.arxiv.api_url, offline=offline, refresh=refresh)
+        self.lookup = lookup or Lookup.for_kb(kb, offline=offline, refresh=refresh)
         self.cards = CardIndex.from_store(kb.store)
         self.threshold = kb.config.arxiv.title_threshold
         self.tz = kb.config.tzinfo
@@ -338,8 +137,6 @@ class Verifier:
         """Places pinned to a version before arXiv's latest (:mod:`kb.facts.revised`): the card written
         from one, and every mention citing one. The latest is the answer for a bare id, else
         the cached answer for the bare id."""
-        from kb.facts.revised import from_record, is_older, latest_of, revised_note
-
         assert t.id is not None
         latest = (from_record(rec, answer.fetched_at) if rec is not None and t.version is None
                   else latest_of(self.kb.store, t.id))
@@ -375,7 +172,7 @@ class Verifier:
                 checks.append(Check(level="error", code="card-arxiv", status="mismatch",
                                     message=f"{e.path}: file name names {t.id} but front-matter arxiv is {e.arxiv_raw!r}"))
             if not checks:
-                checks.append(Check(level="info", code="no-card", message=f"no paper card in organized/paper_cards/ names {t.id}"))
+                checks.append(Check(level="info", code="no-card", message=f"no paper card in {CARDS_DIR}/ names {t.id}"))
             return None, None, checks
         e = entries[0]
         if len(entries) > 1:
@@ -490,45 +287,3 @@ def _result(t: Target, checks: list[Check], info: ArxivInfo | None, card: CardIn
     reasons = [c.message for c in ordered if c.level != "info"]
     return VerifyResult(input=t.input, id=t.id, version=t.version, status=status, reasons=reasons,
                         checks=ordered, arxiv=info, card=card, mentions=mentions)
-
-
-@dataclass(slots=True)
-class Tally:
-    """Counts over a run, for the exit code and the summary line."""
-
-    counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(STATUS_ORDER, 0))
-    warned: int = 0
-    unavailable: int = 0
-
-    def add(self, r: VerifyResult) -> None:
-        self.counts[r.status] += 1
-        self.warned += r.status == "ok" and r.warned()
-        self.unavailable += r.unavailable()
-
-    def exit_code(self, strict: bool = False) -> ExitCode:
-        """1 when any id has a definite finding (``invalid``, ``not-found``, ``mismatch``,
-        ``withdrawn``; with ``strict``, a warning too): a problem was found and must be fixed
-        whatever the rest says; else 3 when any id could not be checked for want of arXiv
-        and cache (CASES.md C05); else 0."""
-        definite = sum(n for s, n in self.counts.items() if s not in ("ok", "unverified"))
-        if definite or (strict and self.warned):
-            return ExitCode.FINDINGS
-        if self.unavailable or self.counts.get("unverified"):
-            return ExitCode.UNAVAILABLE
-        return ExitCode.OK
-
-    def summary(self) -> str:
-        """``3 ids: 1 ok, 1 mismatch, 1 not-found (1 with warnings)``."""
-        total = sum(self.counts.values())
-        parts = [f"{n} {s}" for s, n in self.counts.items() if n]
-        s = f"{total} ids: " + ", ".join(parts) if total else "0 ids"
-        return s + (f" ({self.warned} ok with warnings)" if self.warned else "")
-
-
-def sort_worst_first(results: list[VerifyResult]) -> list[VerifyResult]:
-    """Results by status (:data:`STATUS_ORDER`), warnings before clean ``ok``, then id/input."""
-    return sorted(results, key=lambda r: (STATUS_ORDER.index(r.status), not r.warned(), r.id or "", r.input))
-
-
-__all__ = ["Check", "Lookup", "Tally", "Target", "VerifyResult", "Verifier", "scope_targets",
-           "sort_worst_first", "targets_from_inputs", "title_similarity"]
