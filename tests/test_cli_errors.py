@@ -22,7 +22,8 @@ from conftest import write_files
 
 from kb.core.config import KbConfig, topic_name_problem
 from kb.core.errors import UsageError
-from kb.core.window import parse_moment, parse_span, resolve_window
+from kb.core.window import parse_span, resolve_window
+from kb.core.moments import parse_moment
 
 KB_YAML = 'timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\nexecutor: tom\n'
 DOC = """\

@@ -31,7 +31,7 @@ def bump_cmd(
         kb bump inference --updated 2026-08-01T05:00
     """
     from kb.core.config import load_config
-    from kb.core.window import parse_moment
+    from kb.core.moments import parse_moment
     from kb.history.bump import bump
     from kb.store.fresh import resolve_root
 

@@ -165,7 +165,7 @@ def conflict_values(c: "ConflictOut") -> str:
 
 
 def _print_diff(r: "DiffResult") -> None:
-    from kb.core.window import to_minute
+    from kb.core.moments import to_minute
 
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
                [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],

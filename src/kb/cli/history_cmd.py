@@ -90,7 +90,7 @@ def history_cmd(
 
 
 def _when(iso: str | None) -> str:
-    from kb.core.window import to_minute
+    from kb.core.moments import to_minute
 
     return to_minute(iso) if iso else "(no stamp)"
 

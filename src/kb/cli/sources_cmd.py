@@ -49,7 +49,7 @@ def sources_cmd(
     """
     from rich.text import Text
 
-    from kb.core.window import parse_moment
+    from kb.core.moments import parse_moment
     from kb.night.ledger import all_time, build_ledger
 
     opened = load(kb, quiet=True)

@@ -131,7 +131,7 @@ def verify_cmd(
     try:
         verifier = Verifier(opened, offline=offline, refresh=refresh)
         if all_ids:
-            from kb.core.window import parse_moment
+            from kb.core.moments import parse_moment
 
             targets = scope_targets(
                 opened, topic=topic,

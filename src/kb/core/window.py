@@ -8,13 +8,12 @@ so the night of 2026-07-31 with cutoff 22:00 is 2026-07-30 22:00 → 2026-07-31 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta
 
 from kb.core.config import KbConfig
-from kb.core.errors import OptionError, UsageError
+from kb.core.errors import UsageError
+from kb.core.moments import in_range, parse_moment, to_minute
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "m": timedelta(minutes=1)}
@@ -24,32 +23,7 @@ HISTORY_WINDOWS = 7
 a window must leave room for them within the calendar (years 1–9999)."""
 
 
-_CALENDAR = "kb computes with dates from 0001-01-01 to 9999-12-31 UTC"
 _ROOM = f"the window and the {HISTORY_WINDOWS} windows of the same length before it must fall within years 1–9999"
-
-
-@contextmanager
-def _in_range(option: str | None, value: str, why: str = _ROOM) -> Iterator[None]:
-    """Turn an :class:`OverflowError` of date arithmetic into an :class:`OptionError` naming the
-    parameter (or option) that gave the value, else a :class:`UsageError`.
-
-    :param option: the parameter or option that gave the value (``since``); None for a default.
-    :param why: the limit, for the message.
-    """
-    try:
-        yield
-    except OverflowError as exc:
-        if option:
-            raise OptionError("{0} {value!r}: out of range ({why})", option, value=value, why=why) from exc
-        raise UsageError(f"{value}: out of range ({why})") from exc
-
-
-def to_minute(moment: datetime | str) -> str:
-    """A time as kb prints it for people, to the minute with its offset:
-    ``2026-07-30 22:00+08:00`` (never seconds or microseconds). Accepts ISO text."""
-    dt = datetime.fromisoformat(moment) if isinstance(moment, str) else moment
-    zone = dt.strftime("%z")
-    return dt.strftime("%Y-%m-%d %H:%M") + (f"{zone[:3]}:{zone[3:]}" if zone else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,33 +115,8 @@ def parse_span(text: str) -> timedelta:
     m = _SPAN_RE.match(text)
     if not m or float(m.group(1)) <= 0:
         raise UsageError(f"--window {text!r}: expected a length such as 24h, 2d or 90m")
-    with _in_range("--window", text, "too long; " + _ROOM):
+    with in_range("--window", text, "too long; " + _ROOM):
         return float(m.group(1)) * _UNIT[m.group(2).lower()]
-
-
-def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
-    """An ISO date or date-time from the command line, aware in the KB's zone.
-
-    A date alone means 00:00 local time (as a date-only file stamp does).
-
-    :param option: the parameter that gave ``value`` (``since``, ``as_of``), named in an error
-        (:class:`~kb.core.errors.OptionError`: the command line writes its option there).
-    :raises OptionError: not ISO 8601 (the message shows an accepted form), or out of
-        the calendar once converted to the KB's zone or to UTC (``0001-01-01`` at +08:00).
-    """
-    try:
-        if len(value.strip()) == 10:
-            dt = datetime.combine(date.fromisoformat(value.strip()), time(0, 0))
-        else:
-            dt = datetime.fromisoformat(value.strip())
-    except ValueError as exc:
-        raise OptionError("{0} {value!r}: expected an ISO date or date-time, e.g. 2026-07-31 or 2026-07-30T22:00",
-                          option, value=value) from exc
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=config.tzinfo)
-    with _in_range(option, value, _CALENDAR):
-        dt.astimezone(timezone.utc)  # every later conversion (UTC ``Z``, other offsets) then fits
-        return dt.astimezone(config.tzinfo)
 
 
 def resolve_window(config: KbConfig, *, since: str | None = None, until: str | None = None,
@@ -201,12 +150,12 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
         except ValueError as exc:
             raise UsageError(f"--date {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31") from exc
         option, value = "--date", day
-        with _in_range(option, value):
+        with in_range(option, value, _ROOM):
             window = night_window(d, config)
     elif span:
         option, value = "--window", span
         length = parse_span(span)
-        with _in_range(option, value):
+        with in_range(option, value, _ROOM):
             window = Window(now - length, now)
     elif since or until:
         option, value = ("--since", since) if since else ("--until", until or "")
@@ -214,7 +163,7 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
         if since:
             start = parse_moment(since, config, "--since")
         else:
-            with _in_range(option, value):
+            with in_range(option, value, _ROOM):
                 start = end - timedelta(days=1)
         if start >= end:
             raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
@@ -224,8 +173,8 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
     else:
         d = default_night or night_of(now, config)
         option, value = None, f"the night of {d.isoformat()}"
-        with _in_range(option, value):
+        with in_range(option, value, _ROOM):
             window = night_window(d, config)
-    with _in_range(option, value):
+    with in_range(option, value, _ROOM):
         window.previous(HISTORY_WINDOWS)  # the windows a night is compared with must exist too
     return window

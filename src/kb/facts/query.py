@@ -10,6 +10,7 @@ from typing import Any
 from kb.core.claims import KINDS, Claim, is_derived
 from kb.core.config import KbConfig
 from kb.core.errors import UsageError
+from kb.core.moments import parse_moment
 from kb.core.paths import KNOWLEDGE_DIR
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.extract.metrics import MetricVocab
@@ -111,14 +112,10 @@ def resolve_metric(kb: Kb, given: str) -> str:
 
 def to_iso(value: str, kb: Kb, *, option: str) -> str:
     """A command-line date or date-time as ISO text in the KB's zone (see
-    :func:`kb.core.window.parse_moment`, the one parser of such values).
+    :func:`kb.core.moments.parse_moment`, the one parser of such values).
 
     :raises UsageError: not ISO 8601, or out of the calendar.
     """
-    # the one kb import left in a function here: a plain look-up must load no kb.core.window
-    # (tests/test_startup.py), and only --since/--until need it
-    from kb.core.window import parse_moment
-
     return parse_moment(value, kb.config, option).isoformat()
 
 

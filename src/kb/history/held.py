@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 from kb.core.errors import OptionError
 from kb.core.paths import doc_path, is_own_brief
-from kb.core.window import Window, night_of, parse_moment, resolve_window, to_minute
+from kb.core.window import Window, night_of, resolve_window
+from kb.core.moments import parse_moment, to_minute
 from kb.read.livedoc import LivingDoc
 from kb.read.versions import baseline_for
 from kb.store.cards import load_cards
@@ -36,7 +37,7 @@ def as_of_cut(value: str, kb: Kb) -> datetime:
     (``2026-07-31T17:35``) holds what was written up to and including that moment.
 
     :raises OptionError: empty, or not an ISO date or date-time (see
-        :func:`kb.core.window.parse_moment`); the parameter named is ``as_of``.
+        :func:`kb.core.moments.parse_moment`); the parameter named is ``as_of``.
     """
     if not value or not value.strip():
         raise OptionError("{0} is empty; give a date such as 2026-07-30 or a date-time 2026-07-31T17:35", "as_of")

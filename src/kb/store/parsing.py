@@ -11,8 +11,6 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -127,7 +125,12 @@ def parse_all(root: Path, config: KbConfig, todo: list[tuple[str, int, int, int]
     out of memory) does not stop the run: what is left is parsed in this process."""
     if not todo:
         return
+    # (lazy: the pool loads logging, which a command with nothing to parse never needs)
+    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
+
     from kb.read.parse import Parser
+
     pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(config.model_dump_json(by_alias=True),))
     seen: set[str] = set()
     try:
