@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from kb.core.claims import Kind, Mood
+from kb.core.config import CuesConfig
 from kb.extract.fold import lower_same_length
 from kb.extract.vocab.kinds import (
     BUILTIN_CUES,
@@ -175,6 +176,13 @@ class CueMatcher:
         # led by the cues' first characters (the guards before them gave re none to skip to)
         self._re = first_char_guard(plain)
 
+    @classmethod
+    def from_config(cls, cues: CuesConfig) -> CueMatcher:
+        """The matcher of the built-in cues plus ``kb.yaml``'s ``cues:`` (the parser's and the
+        night's title-only lines' one construction)."""
+        return cls({"secondhand": cues.secondhand, "paper-fact": cues.paper_fact,
+                    "internal-rating": cues.internal_rating})
+
     def match(self, text: str) -> tuple[Kind, str] | None:
         """The kind whose cue appears in ``text`` (priority: see
         :data:`~kb.extract.vocab.kinds.BUILTIN_CUES`).
@@ -202,6 +210,13 @@ class CueMatcher:
 #: ``(strength, kind)`` in the order they win (0 strong, 1 weak).
 _PRIORITY: tuple[tuple[int, Kind], ...] = ((0, "secondhand"), (0, "paper-fact"), (1, "secondhand"),
                                          (1, "paper-fact"), (0, "internal-rating"))
+
+
+def kind_by_cue(cues: CueMatcher, text: str, role: str) -> tuple[Kind, str]:
+    """The kind of a claim no tag, quote stamp or card decides (DESIGN.md §2): its cue's kind
+    (reason ``cue:<phrase>``), else ``secondhand`` (reason ``default:<role>``)."""
+    cue = cues.match(text)
+    return (cue[0], f"cue:{cue[1]}") if cue is not None else ("secondhand", f"default:{role}")
 
 
 def _has_other_anchor(text: str, internal: re.Match[str]) -> bool:

@@ -23,7 +23,7 @@ from kb.core.errors import InputError, UsageError
 from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
-from kb.extract.kinds import CueMatcher, explicit_tag
+from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
 from kb.extract.names import NameMatcher
 from kb.facts.attributor import Attributor, names_code
 from kb.facts.query import attributor
@@ -240,11 +240,8 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
             plain = _ITEM_MARK_RE.sub("", line).replace("**", "").strip()
             tag = explicit_tag(plain)
             if tag is None and cues is None:
-                cues = CueMatcher({"secondhand": kb.config.cues.secondhand, "paper-fact": kb.config.cues.paper_fact,
-                                   "internal-rating": kb.config.cues.internal_rating})
-            cue = cues.match(plain) if tag is None else None  # type: ignore[union-attr]
-            kind, reason = (tag[0], f"tag:{tag[1]}") if tag else (cue[0], f"cue:{cue[1]}") if cue else (
-                "secondhand", "default:inbox")
+                cues = CueMatcher.from_config(kb.config.cues)
+            kind, reason = (tag[0], f"tag:{tag[1]}") if tag else kind_by_cue(cues, plain, "inbox")  # type: ignore[arg-type]
             out.append(Claim(id=claim_id(f.path, no, 0, plain), kind=kind, kind_reason=reason, text=plain,
                              unit="list-item" if _ITEM_MARK_RE.match(line) else "sentence", role="inbox",
                              subjects=list(dict.fromkeys(k for k, _, _ in found)),

@@ -87,9 +87,7 @@ class Parser:
             re.escape(p) for p in sorted((p for m in DATE_METRICS for p in self.vocab.phrases.get(m, ())),
                                          key=len, reverse=True)) or "(?!)", re.IGNORECASE)
         cues = config.cues
-        self.cues = CueMatcher(
-            {"secondhand": cues.secondhand, "paper-fact": cues.paper_fact, "internal-rating": cues.internal_rating}
-        )
+        self.cues = CueMatcher.from_config(cues)
 
     # -- file level -------------------------------------------------------------------------
 

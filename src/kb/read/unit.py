@@ -28,7 +28,7 @@ from kb.core.parsed import Heading, Mention
 from kb.core.textio import Problem
 from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.dates import find_dates
-from kb.extract.kinds import cue_masks, explicit_tag, moods, non_claim
+from kb.extract.kinds import cue_masks, explicit_tag, kind_by_cue, moods, non_claim
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.extract.sections import hinted_section, section_spans
@@ -213,11 +213,7 @@ class _UnitMaker:
         elif self.role == "card":
             kind, reason = "paper-fact", "role:paper-card"
         else:
-            cue = self.p.cues.match(masked)
-            if cue is not None:
-                kind, reason = cue[0], f"cue:{cue[1]}"
-            else:
-                kind, reason = "secondhand", f"default:{self.role}"
+            kind, reason = kind_by_cue(self.p.cues, masked, self.role)
         if refs:
             self._mention(refs, line, cid, kind, end_line)
         # subjects: ids, DOIs, entities that are not hosts/baselines (kb.facts.attributor decides);
