@@ -34,7 +34,7 @@ LAZY = frozenset({"jinja2", "rapidfuzz", "pint", "matplotlib", "arxiv", "request
                   "ruamel", "markdown_it", "mdit_py_plugins", "concurrent", "fcntl", "kb.read.parse"})
 
 #: The longest module, in lines (LAYOUT.md: no module over ~400 lines).
-MAX_LINES = 420
+MAX_LINES = 400
 
 #: The largest ``__init__`` face that may re-export names.
 MAX_FACE = 40
