@@ -9,7 +9,7 @@ from typing import Any
 
 from kb.core.claims import KINDS, Claim, is_derived
 from kb.core.config import KbConfig
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError
 from kb.core.moments import parse_moment
 from kb.core.paths import KNOWLEDGE_DIR
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
@@ -87,10 +87,9 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     named = {n.lower(): k for n, k in heading_names(headings)}.get(t.lower())
     if named:  # a name a living doc's heading gives (### §1.1 EAGLE-3（arXiv:…）), as kb diff reads it
         return [named]
-    raise UsageError(
-        f"--subject {text!r}: not an arXiv id, DOI, kb.yaml entity, card alias or living-doc heading name "
-        "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)"
-    )
+    raise OptionError(
+        "{0} {text!r}: not an arXiv id, DOI, kb.yaml entity, card alias or living-doc heading name "
+        "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)", "subject", text=text)
 
 
 def resolve_metric(kb: Kb, given: str) -> str:
@@ -107,7 +106,8 @@ def resolve_metric(kb: Kb, given: str) -> str:
     found = vocab.phrase_metric(key)
     if found:
         return found
-    raise UsageError(f"--metric {given!r}: not a metric key or phrase (keys: {', '.join(sorted(vocab.phrases))})")
+    raise OptionError("{0} {given!r}: not a metric key or phrase (keys: {keys})", "metric", given=given,
+                      keys=", ".join(sorted(vocab.phrases)))
 
 
 def to_iso(value: str, kb: Kb, *, option: str) -> str:
@@ -135,22 +135,23 @@ def select_viewed(kb: Kb, flt: ClaimFilter) -> tuple[Attributor, list[Claim]]:
 
     :raises UsageError: unknown kind, unknown subject or bad time.
     """
-    for option, value in (("--kind", flt.kind), ("--subject", flt.subject), ("--author", flt.author),
-                          ("--since", flt.since), ("--until", flt.until), ("--file", flt.path)):
+    for param, value in (("kind", flt.kind), ("subject", flt.subject), ("author", flt.author),
+                         ("since", flt.since), ("until", flt.until), ("file", flt.path)):
         if value is not None and not value.strip():
-            raise UsageError(f"{option} is empty; give a value or leave the option out")
+            raise OptionError("{0} is empty; give a value or leave the option out", param)
     if flt.kind and flt.kind not in KINDS:
-        raise UsageError(f"--kind {flt.kind!r}: expected one of {', '.join(KINDS)}")
+        raise OptionError("{0} {kind!r}: expected one of {kinds}", "kind", kind=flt.kind, kinds=", ".join(KINDS))
     subjects = resolve_subject(kb, flt.subject) if flt.subject else None
-    since = to_iso(flt.since, kb, option="--since") if flt.since else None
-    until = to_iso(flt.until, kb, option="--until") if flt.until else None
+    since = to_iso(flt.since, kb, option="since") if flt.since else None
+    until = to_iso(flt.until, kb, option="until") if flt.until else None
     if since and until and since >= until:
-        raise UsageError(f"--since {flt.since} is not before --until {flt.until}")
+        raise OptionError("{0} {since} is not before {1} {until}", "since", "until", since=flt.since, until=flt.until)
     held = flt.held
     if held is not None:
         until = held.cut_iso if until is None or until > held.cut_iso else until
         if since and since >= until:
-            raise UsageError(f"--since {flt.since} is not before --as-of {held.given}")
+            raise OptionError("{0} {since} is not before {1} {as_of}", "since", "as_of", since=flt.since,
+                              as_of=held.given)
     where = dict(kind=flt.kind, author=flt.author, since=since, until=until,
                  path=kb_path(kb, flt.path) if flt.path else None)
     at = attributor(kb, held)
@@ -268,12 +269,14 @@ def kb_path(kb: Kb, given: str) -> str:
     except ValueError:
         rel = p.as_posix().lstrip("./") if not p.is_absolute() else None
         if rel is None or not (kb.root / rel).exists():
-            raise UsageError(f"--file {given}: not inside the knowledge base {kb.root}") from None
+            raise OptionError("{0} {given}: not inside the knowledge base {root}", "file", given=given,
+                              root=kb.root) from None
     if rel == ".":
         return ""
     target = kb.root / rel
     if target.is_dir():
         return rel.rstrip("/") + "/"
     if not target.exists() and kb.store.file(rel) is None:
-        raise UsageError(f"--file {given}: no such file in the knowledge base (paths are relative to {kb.root})")
+        raise OptionError("{0} {given}: no such file in the knowledge base (paths are relative to {root})", "file",
+                          given=given, root=kb.root)
     return rel
