@@ -38,7 +38,7 @@ def bump_cmd(
     root = resolve_root(kb or state.kb)
     config = load_config(root)
     name = config.first_topic() if topic is None else topic
-    now = parse_moment(updated, config, "--updated") if updated else None
+    now = parse_moment(updated, config, "updated") if updated else None
     res = bump(root, name, now=now, tz=config.tzinfo, force=force)
     if res.snapshot_existed:
         console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)

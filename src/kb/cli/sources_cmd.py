@@ -56,8 +56,8 @@ def sources_cmd(
     try:
         window = None
         if since or until:
-            window = all_time(opened, parse_moment(since, opened.config, "--since") if since else None,
-                              parse_moment(until, opened.config, "--until") if until else None)
+            window = all_time(opened, parse_moment(since, opened.config, "since") if since else None,
+                              parse_moment(until, opened.config, "until") if until else None)
         ledger = build_ledger(opened, topic, window)
     finally:
         opened.close()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 
 from kb.core.config import KbConfig
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError, UsageError
 from kb.core.moments import in_range, parse_moment, to_minute
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
@@ -114,8 +114,8 @@ def parse_span(text: str) -> timedelta:
     """
     m = _SPAN_RE.match(text)
     if not m or float(m.group(1)) <= 0:
-        raise UsageError(f"--window {text!r}: expected a length such as 24h, 2d or 90m")
-    with in_range("--window", text, "too long; " + _ROOM):
+        raise OptionError("{0} {text!r}: expected a length such as 24h, 2d or 90m", "span", text=text)
+    with in_range("span", text, "too long; " + _ROOM):
         return float(m.group(1)) * _UNIT[m.group(2).lower()]
 
 
@@ -135,11 +135,13 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
     :raises UsageError: options combined, malformed, ``since ≥ until``, or a window (or
         the :data:`HISTORY_WINDOWS` before it) outside the calendar; the option is named.
     """
-    ways = [name for name, v in (("--date", day), ("--window", span)) if v]
+    params = [p for p, v in (("day", day), ("span", span)) if v]
+    ways = [f"{{{i}}}" for i in range(len(params))]
     if since or until:
-        ways.append("--since/--until")
+        ways.append(f"{{{len(params)}}}/{{{len(params) + 1}}}")
+        params += ["since", "until"]
     if len(ways) > 1:
-        raise UsageError(f"give the window one way only, not {' and '.join(ways)}")
+        raise OptionError("give the window one way only, not " + " and ".join(ways), *params)
     now = (now or datetime.now(config.tzinfo)).astimezone(config.tzinfo)
     if now.second or now.microsecond:  # a window ending "now" ends at the next whole minute
         now = now.replace(second=0, microsecond=0) + timedelta(minutes=1)
@@ -148,25 +150,26 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
         try:
             d = date.fromisoformat(day.strip())
         except ValueError as exc:
-            raise UsageError(f"--date {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31") from exc
-        option, value = "--date", day
+            raise OptionError("{0} {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31", "day", day=day) from exc
+        option, value = "day", day
         with in_range(option, value, _ROOM):
             window = night_window(d, config)
     elif span:
-        option, value = "--window", span
+        option, value = "span", span
         length = parse_span(span)
         with in_range(option, value, _ROOM):
             window = Window(now - length, now)
     elif since or until:
-        option, value = ("--since", since) if since else ("--until", until or "")
-        end = parse_moment(until, config, "--until") if until else now
+        option, value = ("since", since) if since else ("until", until or "")
+        end = parse_moment(until, config, "until") if until else now
         if since:
-            start = parse_moment(since, config, "--since")
+            start = parse_moment(since, config, "since")
         else:
             with in_range(option, value, _ROOM):
                 start = end - timedelta(days=1)
         if start >= end:
-            raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
+            raise OptionError("{0} {start} is not before {1} {end}", "since", "until", start=start.isoformat(),
+                              end=end.isoformat())
         # A window that is exactly a night keeps its night date (for file names and density).
         night = end.date() if end - start == timedelta(days=1) and end.timetz().replace(tzinfo=None) == cutoff_time(config) else None
         window = Window(start, end, night)

@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError
 from kb.core.paths import doc_path
 from kb.core.window import HISTORY_WINDOWS, Window
 from kb.facts.attributor import Fact
@@ -145,7 +145,8 @@ def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = Non
     start = since or (datetime.fromisoformat(lo).astimezone(tz) if lo else now - timedelta(minutes=1))
     end = until or (datetime.fromisoformat(hi).astimezone(tz) + timedelta(minutes=1) if hi else now)
     if start >= end:
-        raise UsageError(f"--since {start.isoformat()} is not before --until {end.isoformat()}")
+        raise OptionError("{0} {start} is not before {1} {end}", "since", "until", start=start.isoformat(),
+                          end=end.isoformat())
     return Window(start, end)
 
 
