@@ -76,7 +76,7 @@ def _used_names(tree: ast.Module) -> set[str]:
         elif isinstance(n, ast.Constant) and isinstance(n.value, str):
             try:
                 used.update(x.id for x in ast.walk(ast.parse(n.value, mode="eval")) if isinstance(x, ast.Name))
-            except SyntaxError:
+            except (SyntaxError, ValueError):  # (a string with a NUL byte: ValueError before Python 3.12)
                 pass
     return used
 

@@ -219,7 +219,7 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
     name = path.name if path is not None else str(template)
     if path is not None and not path.is_file():
         why = "is a folder, not a template file" if path.is_dir() else "no such file"
-        raise TemplateError(f"--template {template}: {why}")
+        raise TemplateError("{0} {template}: {why}", options=("template",), template=str(template), why=why)
     env = environment(template_dirs(templates_dir, extra))
     try:
         return env.get_template(name).render(**context)

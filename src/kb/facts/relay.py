@@ -30,7 +30,7 @@ from pathlib import PurePosixPath
 from typing import Any
 
 from kb.core.claims import Claim, is_derived
-from kb.core.errors import UsageError
+from kb.core.errors import OptionError
 from kb.facts.attributor import Attributor
 from kb.facts.cites import Resolver, Unresolved, resolver_for
 from kb.facts.fact import Fact
@@ -293,7 +293,8 @@ def trace(kb: Kb, subject: str, *, metric: str | None = None, topic: str | None 
     if metric is not None:
         metric = resolve_metric(kb, metric)
     if topic is not None and topic not in kb.config.topic_names():
-        raise UsageError(f"--topic {topic!r}: not a topic of kb.yaml; known: {', '.join(kb.config.topic_names())}")
+        raise OptionError("{0} {topic!r}: not a topic of kb.yaml; known: {known}", "topic", topic=topic,
+                          known=", ".join(kb.config.topic_names()))
     at = attributor(kb)
     claims = _candidates(kb, at, keys, metric)
     at.learn(claims)

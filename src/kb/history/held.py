@@ -3,7 +3,7 @@
 :class:`Held` is the one answer to "what did the KB hold at DATE" (docs/history.md): files
 whose stamp (:attr:`kb.core.claims.Provenance.written_at`: front matter, the file-name stamp, a
 card's ``created``) is before the cut, the cards created before it, and per topic the living
-doc's version current then (:func:`kb.read.livedoc.baseline_for`, which reads ``history/<topic>/vN.md``
+doc's version current then (:func:`kb.read.versions.baseline_for`, which reads ``history/<topic>/vN.md``
 and the current file). ``kb claims --as-of``, ``kb diff --as-of`` and ``kb history --as-of``
 all ask it. A file without a stamp is left out and named once, in :attr:`Held.notes`.
 """
@@ -86,7 +86,7 @@ class Held:
 
     def doc(self, topic: str) -> LivingDoc | None:
         """The version of ``topic``'s living doc current at the cut
-        (:func:`kb.read.livedoc.baseline_for`), else None when every version is newer; noted once."""
+        (:func:`kb.read.versions.baseline_for`), else None when every version is newer; noted once."""
         if topic in self._docs:
             return self._docs[topic]
         from kb.read.parse import Parser

@@ -2,7 +2,7 @@
 
 :func:`subject_history` reads a subject's values through the Attributor (the facts
 ``kb diff`` compares: :meth:`kb.facts.attributor.Attributor.view`), from the sources (inbox files,
-cards) and from every version of each living doc (:func:`kb.read.livedoc.load_version`), and
+cards) and from every version of each living doc (:func:`kb.read.versions.load_version`), and
 groups them by :func:`kb.facts.values.same_value`. What the KB held at a date (``--as-of``)
 is :class:`kb.history.held.Held`.
 """
@@ -218,7 +218,7 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
 
 def _versions(kb: Kb, topic: str, parser: Parser, held: Held | None) -> list[tuple[LivingDoc, bool]]:
     """Every version of ``topic``'s living doc kb finds (history snapshots, git, the current
-    file: :func:`kb.read.livedoc.load_version`), oldest first, with "is the current file"; with
+    file: :func:`kb.read.versions.load_version`), oldest first, with "is the current file"; with
     ``held``, only those updated before its cut (a version without ``updated`` is kept)."""
     try:
         current = load_living_doc(kb.root, topic, parser)

@@ -67,10 +67,10 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     """
     if kb is not None:
         if not kb.is_dir():
-            raise UsageError(f"--kb {kb}: not a folder")
+            raise UsageError("{0} {kb}: not a folder", options=("kb",), kb=str(kb))
         root = find_root(kb)
         if not is_kb_root(root):
-            raise UsageError(f"--kb {kb}: not a KB (no kb.yaml or organized/ in it or above it)")
+            raise UsageError("{0} {kb}: not a KB (no kb.yaml or organized/ in it or above it)", options=("kb",), kb=str(kb))
         in_a_kb = True
     else:
         start = (paths[0] if paths[0].is_dir() else paths[0].parent) if paths else Path.cwd()

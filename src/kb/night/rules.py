@@ -47,7 +47,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     :param window_claims: claims of inbox files and cards written in the window (the caller
         has dropped the topic's own earlier briefs), by path and line.
     :param doc_claims: claims of the living document (``LivingDoc.claims``).
-    :param cards: every paper card of the KB (:class:`kb.attrib.Card`).
+    :param cards: every paper card of the KB (:class:`kb.read.cards.Card`).
     :param window: the window; ``first_mention`` answers for times before ``window.since``.
     :param baseline: ``{"path", "version", "updated"}`` of the doc (copied to the result).
     :param first_mention: subject key -> earliest ISO ``written_at`` of any claim or

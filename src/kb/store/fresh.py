@@ -106,12 +106,13 @@ def resolve_root(path: Path | None) -> Path:
         ``kb.yaml`` or ``organized/`` (kb never makes a store in a folder that is no KB).
     """
     if path is not None and not path.is_dir():
-        raise InputError(f"--kb {path}: not a folder")
+        raise InputError("{0} {folder}: not a folder", options=("kb",), folder=str(path))
     root = find_root(path)
     if not is_kb_root(root):
-        where = f"--kb {path}" if path is not None else f"{Path.cwd()}"
-        raise InputError(f"{where}: no knowledge base here or above (no kb.yaml or organized/); "
-                         "run `kb init` to make one, or pass --kb PATH")
+        where = "{0} {folder}" if path is not None else "{cwd}"
+        raise InputError(where + ": no knowledge base here or above (no kb.yaml or organized/); "
+                         "run `kb init` to make one, or pass {0} PATH", options=("kb",),
+                         folder=str(path), cwd=str(Path.cwd()))
     return root
 
 
