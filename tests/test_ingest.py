@@ -588,7 +588,7 @@ def test_the_parser_fingerprint_covers_every_module_the_parser_imports() -> None
                           "if n.startswith('kb') and n not in before and getattr(m, '__file__', None)))"],
                          capture_output=True, text=True, check=True).stdout.split()
     here = Path(kb.__file__).resolve().parent
-    hashed = {p.resolve() for p in closure("kb.read.parse")}
+    hashed = {Path(p).resolve() for p in closure("kb.read.parse")}
     loaded = {Path(f).resolve() for f in out}
     assert loaded and loaded <= hashed, sorted(str(p.relative_to(here)) for p in loaded - hashed)
     packages = {p.relative_to(here).parts[0] for p in hashed if len(p.relative_to(here).parts) > 1}

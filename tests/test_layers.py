@@ -29,9 +29,11 @@ ORDER: tuple[str | tuple[str, ...], ...] = (
 
 #: Imports allowed inside a function outside ``cli/``: heavy optional libraries that only some
 #: commands need (templates, fuzzy titles, units, plots, the arXiv client and its HTTP stack,
-#: the YAML loader, the Markdown parser, the worker pool that loads logging) and POSIX-only modules.
+#: the YAML loader, the Markdown parser, the worker pool that loads logging, a withdrawn paper's
+#: dependents that load the Attributor) and POSIX-only modules.
 LAZY = frozenset({"jinja2", "rapidfuzz", "pint", "matplotlib", "arxiv", "requests", "urllib3", "lxml",
-                  "ruamel", "markdown_it", "mdit_py_plugins", "concurrent", "fcntl", "kb.read.parse"})
+                  "ruamel", "markdown_it", "mdit_py_plugins", "concurrent", "fcntl", "kb.read.parse",
+                  "kb.facts.dependents"})
 
 #: The longest module, in lines (LAYOUT.md: no module over ~400 lines).
 MAX_LINES = 400

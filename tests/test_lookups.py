@@ -63,3 +63,18 @@ def test_lazy_module_patterns_match_as_compiled(tmp_path: Path) -> None:
     assert kb.store.titles._words("中文 标题 ab x") == {"中文", "标题", "ab"}
     for module, name in ((kb.store.titles, "_CJK_CHAR_RE"), (kb.extract.arxiv_ids, "_CTX_RE"), (kb.extract.refs, "_KB_PATH_RE")):
         assert isinstance(vars(module)[name], re.Pattern), name
+
+
+def test_a_subject_names_any_kb_yaml_name_whole() -> None:
+    """Issue 19: one name matcher serves `--subject` too; a whole name is looked up at any length
+    and in any case (a one-letter alias, a name whose lower case is longer: ``İ``), with ``-``,
+    ``_`` and space alike, as the entity matcher it replaced did."""
+    from kb.core.config import KbConfig
+    from kb.extract.names import NameMatcher, entity_names
+
+    config = KbConfig(entities={"R": ["Q"], "İnferX": ["İX-Serve"], "TGI": ["Text Generation Inference"]})
+    m = NameMatcher(entity_names(config))
+    assert [m.key_for(n) for n in ("Q", "r", "İnferX", "İX-Serve", "text-generation_inference", "vLLM")] == [
+        "entity:r", "entity:r", "entity:i̇nferx", "entity:i̇nferx", "entity:tgi", None]
+    again = NameMatcher.from_state(m.state())
+    assert again.key_for("text generation inference") == "entity:tgi"

@@ -139,6 +139,19 @@ def test_section_hint_and_sources(parser: Parser) -> None:
     ]
 
 
+def test_a_filing_hint_is_read_as_the_diff_reads_it(parser: Parser) -> None:
+    """Issue 19: the parser and the Attributor held two copies of the §-hint rule (the parser's
+    with fewer words and a 12-character gap), so ``kb claims`` printed no hint where ``kb diff``
+    filed the same line under §1.2. One rule (kb.extract.sections) now serves both; an explicit
+    hint beats the enclosing heading's section."""
+    from kb.extract.sections import hinted_section
+
+    text = "## §4 杂项\n\n- vLLM 吞吐 1.3×，建议补到 §1.2\n- vLLM 吞吐 1.4×，归入 abcdefghijklmn §3\n- vLLM 吞吐 1.5×\n"
+    hints = [c.section_hint for c in parse(parser, text).claims if c.unit == "list-item"]
+    assert hints == ["§1.2", "§3", "§4"]
+    assert [hinted_section(t) for t in ("建议补到 §1.2", "归入 abcdefghijklmn §3", "见 §2.13")] == ["§1.2", "§3", None]
+
+
 def test_month_day_shorthand_resolves_against_file_date(parser: Parser) -> None:
     c = only(parse(parser, "681 于 7-31 16:30 建卡，HF 7-30 推。\n", "inbox/tom/2026-07-31-0900-hf-daily.md"))
     assert [(d.value, d.precision) for d in c.dates] == [("2026-07-31T16:30", "minute"), ("2026-07-30", "day")]

@@ -1,4 +1,5 @@
-"""(moved from kb.verify.sources)"""
+"""Records of papers as kb reports them: an arXiv record (:class:`SourceRecord`, what the arXiv
+API or the cache says of an id) and a place that depends on a paper (:class:`Dependent`)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,17 @@ class SourceRecord(BaseModel):
 
 
 _WITHDRAWN_RE = re.compile(r"\bwithdrawn\b", re.IGNORECASE)
+
+
+class Dependent(BaseModel):
+    """A claim or line of the KB that depends on a withdrawn paper (it is about the paper,
+    as ``kb claims --subject`` sees it, or names its id)."""
+
+    path: str
+    line: int
+    end_line: int
+    role: str
+    """``living-doc``, ``card``, ``inbox`` or ``other``."""
+    kind: str | None = None
+    """Kind of the claim; None for a heading or front matter naming the id."""
+    text: str = ""

@@ -16,6 +16,8 @@ def entity_key(name: str) -> str:
     return "entity:" + name.strip().lower()
 
 
+_SEP_RE = re.compile(r"[-_ ]")
+
 def _fold(text: str) -> str:
     """Lower case with ``-`` and ``_`` read as spaces, same length as ``text`` (positions kept):
     ``text-generation-inference`` finds ``Text Generation Inference``."""
@@ -41,7 +43,17 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
+        self._whole_names(names)
         self._index()
+
+    def _whole_names(self, names: Mapping[str, str]) -> None:
+        """The look-up of one whole name (:meth:`key_for`): every name, of any length, lower-cased
+        as written, then with ``-``, ``_`` and space alike (the later name wins there)."""
+        self._exact = {}
+        for n, k in names.items():
+            if n.strip():
+                self._exact.setdefault(n.strip().lower(), k)
+        self._loose = {_SEP_RE.sub(" ", n): k for n, k in self._exact.items()}
 
     def _index(self) -> None:
         """Where names can start and which to try there, from ``key_of`` alone."""
@@ -86,6 +98,7 @@ class NameMatcher:
         m._short = frozenset(short)
         m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
         m._starts = re.compile(starts) if starts is not None else None
+        m._whole_names(key_of)
         return m
 
     def __bool__(self) -> bool:
@@ -94,7 +107,7 @@ class NameMatcher:
     def key_for(self, name: str) -> str | None:
         """Subject key of one name as written (any case; ``-``, ``_`` and space alike), else None:
         ``kb claims --subject text-generation-inference`` names ``entity:tgi``."""
-        return self.key_of.get(_fold(name.strip()))
+        return self._exact.get(name.strip().lower()) or self._loose.get(_SEP_RE.sub(" ", name.strip().lower()))
 
     def find(self, text: str) -> list[tuple[str, int, int]]:
         """``(key, start, end)`` of names in ``text``, left to right, no overlaps."""

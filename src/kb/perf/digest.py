@@ -11,55 +11,73 @@ moved and covers nothing else (a change to the store's SQL does not re-parse a K
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from functools import lru_cache
-from pathlib import Path
 
 import kb
 
-_ROOT = Path(kb.__file__).resolve().parent
+_ROOT = os.path.dirname(os.path.realpath(kb.__file__))
 _IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+(kb(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+(kb(?:\.\w+)*))",
                         re.MULTILINE)
+_NAME_RE = re.compile(r"\w+")
 
 
-def _file_of(module: str) -> Path | None:
-    """The source file of the kb module ``module`` (``kb.read.parse``), or None: not a module."""
-    rel = Path(*module.split(".")[1:])
-    for p in (_ROOT / rel.with_suffix(".py") if rel.parts else None, _ROOT / rel / "__init__.py"):
-        if p is not None and p.is_file():
-            return p
-    return None
+@lru_cache(maxsize=1)
+def _modules() -> dict[str, str]:
+    """Every module of the installed kb package: dotted name -> source file (one directory
+    listing per package, no stat per imported name)."""
+    out: dict[str, str] = {}
+    for folder, dirs, files in os.walk(_ROOT):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(folder, _ROOT)
+        package = "kb" if rel == "." else "kb." + rel.replace(os.sep, ".")
+        for f in files:
+            if f.endswith(".py"):
+                out[package if f == "__init__.py" else f"{package}.{f[:-3]}"] = os.path.join(folder, f)
+    return out
 
 
-def closure(module: str) -> list[Path]:
+@lru_cache(maxsize=None)
+def _source(path: str) -> bytes:
+    with open(path, "rb") as f:
+        return f.read()
+
+
+@lru_cache(maxsize=None)
+def _imports(module: str) -> tuple[str, ...]:
+    """The kb modules ``module``'s source names in its import statements (any depth), with the
+    packages each lives in."""
+    files = _modules()
+    found: list[str] = []
+    for m in _IMPORT_RE.finditer(_source(files[module]).decode("utf-8")):
+        if m.group(3):
+            found.append(m.group(3))
+            continue
+        found.append(m.group(1))
+        # a name imported from a package may be a submodule (``from kb.core import paths``)
+        found.extend(f"{m.group(1)}.{n}" for n in _NAME_RE.findall(m.group(2)) if f"{m.group(1)}.{n}" in files)
+    parts = module.split(".")
+    found.extend(".".join(parts[:i]) for i in range(1, len(parts)))  # its packages run their __init__
+    return tuple(dict.fromkeys(x for x in found if x in files))
+
+
+def closure(module: str) -> list[str]:
     """Source files of ``module`` and of every kb module it imports, transitively (sorted).
 
     :raises ValueError: ``module`` is no kb module
     """
-    start = _file_of(module)
-    if start is None:
+    files = _modules()
+    if module not in files:
         raise ValueError(f"no kb module {module!r}")
-    seen: dict[Path, None] = {}
+    seen: set[str] = set()
     todo = [module]
     while todo:
         mod = todo.pop()
-        path = _file_of(mod)
-        if path is None or path in seen:
-            continue
-        seen[path] = None
-        parts = mod.split(".")
-        for i in range(1, len(parts)):  # the packages a module lives in run their __init__
-            todo.append(".".join(parts[:i]))
-        for m in _IMPORT_RE.finditer(path.read_text(encoding="utf-8")):
-            if m.group(3):
-                todo.append(m.group(3))
-                continue
-            todo.append(m.group(1))
-            for name in re.split(r"[\s,()]+", m.group(2)):
-                name = name.split(" as ")[0].strip()
-                if name and name.isidentifier():
-                    todo.append(f"{m.group(1)}.{name}")  # a submodule, when a file of that name exists
-    return sorted(seen)
+        if mod not in seen:
+            seen.add(mod)
+            todo.extend(_imports(mod))
+    return sorted(files[m] for m in seen)
 
 
 @lru_cache(maxsize=None)
@@ -71,6 +89,6 @@ def code_digest(*modules: str) -> str:
     """
     h = hashlib.blake2b(kb.__version__.encode(), digest_size=8)
     for path in sorted({p for m in modules for p in closure(m)}):
-        h.update(path.relative_to(_ROOT).as_posix().encode())
-        h.update(path.read_bytes())
+        h.update(os.path.relpath(path, _ROOT).replace(os.sep, "/").encode())
+        h.update(_source(path))
     return h.hexdigest()

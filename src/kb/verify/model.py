@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from kb.core.errors import ExitCode
-from kb.facts.dependents import Dependent
+from kb.core.records import Dependent
 
 Status = Literal["ok", "mismatch", "not-found", "invalid", "withdrawn", "unverified"]
 STATUS_ORDER: tuple[Status, ...] = ("invalid", "not-found", "mismatch", "withdrawn", "unverified", "ok")

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from kb.core.errors import OptionError
 from kb.core.paths import doc_path
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from kb.facts.dependents import OwnBriefs
 from kb.store.cards import load_cards
+from kb.store.own_briefs import OwnBriefs
 from kb.store.workspace import Kb
 from kb.verify.model import MentionInfo
 

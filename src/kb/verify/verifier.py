@@ -11,13 +11,13 @@ from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 
 from kb.core.paths import CARDS_DIR
-from kb.core.records import SourceRecord
+from kb.core.records import Dependent, SourceRecord
 from kb.extract.titles import normalize_title, title_similarity
-from kb.facts.dependents import Dependent, OwnBriefs, dependents
 from kb.facts.revised import from_record, is_older, latest_of, revised_note
 from kb.read.cards import Card
 from kb.store.cards import CardIndex, card_titles, load_cards
 from kb.store.db import MentionRow
+from kb.store.own_briefs import OwnBriefs
 from kb.store.workspace import Kb
 from kb.verify.arxiv import MAX_IDS
 from kb.verify.lookup import Answer, Lookup
@@ -162,6 +162,9 @@ class Verifier:
         return next((m.line for m in rows if m.path == path and m.claim_id is None), 1)
 
     def _dependents(self, arxiv_id: str | None) -> list[Dependent]:
+        # (lazy: the Attributor and its names are loaded only for a withdrawn paper, not by a look-up)
+        from kb.facts.dependents import dependents
+
         return dependents(self.kb, arxiv_id, self._own) if arxiv_id else []
 
     def _card(self, t: Target, rec: SourceRecord | None) -> tuple[Card | None, CardInfo | None, list[Check]]:
