@@ -4,8 +4,8 @@
 
 * :func:`same_fact`: a fact repeats another (the diff's support and coverage, the ledger, the
   brief's one row per fact);
-* :func:`same_setup` and :func:`_comparable`: two qualifiers, two facts that could conflict
-  (the diff's conflicts, :func:`_disjoint_from`); :func:`comparable_key` is that comparison's
+* :func:`same_setup` and :func:`comparable`: two qualifiers, two facts that could conflict
+  (the diff's conflicts, :func:`disjoint_from`); :func:`comparable_key` is that comparison's
   key, which lint KB111 groups a document's values by;
 * :func:`compatible`: a fact a relay may repeat (:mod:`kb.facts.relay`);
 * :func:`supports`: a paper card's number supports a value (lint KB108).
@@ -29,7 +29,7 @@ def same_fact(a: Fact, b: Fact, tol: float) -> bool:
         and same_value(a, b, tol)
 
 
-def _comparable(a: Fact, b: Fact) -> bool:
+def comparable(a: Fact, b: Fact) -> bool:
     """Two facts that could conflict: same metric, unit and qualifier (DESIGN.md §3: "1.29× in
     memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated qualifier only
     matches an unstated one)."""
@@ -37,7 +37,7 @@ def _comparable(a: Fact, b: Fact) -> bool:
             and same_setup(a.qualifier, b.qualifier))
 
 
-class _Grouped:
+class Grouped:
     """One source's facts with a metric, grouped by :func:`comparable_key` (``by_key``), by that
     key without the qualifier (``by_any``), and the qualifiers stated per such key (``quals``).
     Built once per source and reused for every pair it is compared in (a subject named in 60
@@ -59,17 +59,17 @@ class _Grouped:
             self.quals[k[:-1]].append(k[-1])
 
 
-def _disjoint_from(mine: Sequence[Fact] | _Grouped, theirs: Sequence[Fact] | _Grouped, tol: float) -> list[Fact]:
+def disjoint_from(mine: Sequence[Fact] | Grouped, theirs: Sequence[Fact] | Grouped, tol: float) -> list[Fact]:
     """Facts of one source that conflict with another source's: per metric and qualifier, the
     two sources state values and share none, under any qualifier (a source that also states
     the other's value, whatever set-up it names, is taken to state several conditions, not a
     conflict).
 
-    Facts are grouped by what makes them comparable first (:class:`_Grouped`, which callers
+    Facts are grouped by what makes them comparable first (:class:`Grouped`, which callers
     comparing one source many times pass in built), so a file with thousands of figures costs
     one pass per group, not a comparison of every pair (a 50,000-row table took minutes)."""
-    mine = mine if isinstance(mine, _Grouped) else _Grouped(mine)
-    theirs = theirs if isinstance(theirs, _Grouped) else _Grouped(theirs)
+    mine = mine if isinstance(mine, Grouped) else Grouped(mine)
+    theirs = theirs if isinstance(theirs, Grouped) else Grouped(theirs)
     if theirs.by_any.keys().isdisjoint(mine.by_any.keys()):
         return []
     out: list[Fact] = []
@@ -102,7 +102,7 @@ def same_setup(a: str | None, b: str | None) -> bool:
 
 
 def comparable_key(x: Fact | Quantity | DateRef) -> tuple[Any, ...]:
-    """What :func:`_comparable` compares, as a dictionary key: ``(metric, unit, is a date,
+    """What :func:`comparable` compares, as a dictionary key: ``(metric, unit, is a date,
     qualifier)`` of a fact, a quantity or a date (a date has no unit and no qualifier)."""
     if isinstance(x, Fact):
         return (x.metric, x.unit, x.is_date, x.qualifier)
@@ -115,7 +115,7 @@ def compatible(a: Fact, b: Fact) -> bool:
     """A fact a relay may repeat: same metric, and qualifiers that can describe one set-up: one
     unstated, or one holding all the other's conditions (:func:`same_setup`): a relay often
     drops conditions (``TurboKV 的 KV 显存从 16.4 GB 降到 4.1 GB`` citing ``Llama-3.1-8B 128K
-    上下文的 KV 显存…``). Unlike :func:`_comparable`, an unstated qualifier matches any."""
+    上下文的 KV 显存…``). Unlike :func:`comparable`, an unstated qualifier matches any."""
     return a.metric == b.metric and (a.qualifier is None or b.qualifier is None or same_setup(a.qualifier, b.qualifier))
 
 

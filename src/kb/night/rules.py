@@ -17,7 +17,7 @@ from kb.core.window import Window
 from kb.facts.attributor import Attributor, View
 from kb.facts.fact import Fact
 from kb.facts.query import attributor
-from kb.facts.same import _comparable, _disjoint_from, _Grouped, same_fact
+from kb.facts.same import comparable, disjoint_from, Grouped, same_fact
 from kb.facts.values import same_value
 from kb.night.doc_index import DocIndex
 from kb.night.model import (
@@ -164,7 +164,7 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
     if doc.has(key):
         secs = doc.sections(key)
         doc_facts = doc.facts.get(at.group(key), [])
-        clash = [f for fs in _by_path(facts).values() for f in _disjoint_from(fs, doc_facts, tol)]
+        clash = [f for fs in _by_path(facts).values() for f in disjoint_from(fs, doc_facts, tol)]
         if clash:
             why = "same subject and metric, different value than the living doc: " + ", ".join(
                 _uniq(f"{f.metric} {f.raw}" for f in clash))
@@ -255,15 +255,15 @@ def _conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Subjec
     for subject in sorted(by_subject):
         paths = _by_path(by_subject[subject])
         doc_facts = doc.facts.get(by_subject[subject][0].group, [])
-        doc_grouped = _Grouped(doc_facts)
-        grouped = {path: _Grouped(facts) for path, facts in paths.items()}
+        doc_grouped = Grouped(doc_facts)
+        grouped = {path: Grouped(facts) for path, facts in paths.items()}
         for path in sorted(paths):
-            for f in _disjoint_from(grouped[path], doc_grouped, tol):
-                record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if _comparable(f, d))])
+            for f in disjoint_from(grouped[path], doc_grouped, tol):
+                record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if comparable(f, d))])
             for other in sorted(paths):
                 if other != path:
-                    for f in _disjoint_from(grouped[path], grouped[other], tol):
-                        record(f, "window", [(f, "window"), *((g, "window") for g in paths[other] if _comparable(f, g))])
+                    for f in disjoint_from(grouped[path], grouped[other], tol):
+                        record(f, "window", [(f, "window"), *((g, "window") for g in paths[other] if comparable(f, g))])
     out = []
     for (subject, metric, qualifier), entry in sorted(groups.items()):
         out.append(ConflictOut(subject=subject, metric=metric, qualifier=qualifier or None,
