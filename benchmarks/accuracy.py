@@ -2,6 +2,7 @@
 
 Usage:
     python benchmarks/accuracy.py [NIGHT ...] [--quiet]
+    python benchmarks/accuracy.py --realfeeds [DIR] [KB ...] [--quiet]
 
 Each night is a small KB (``tests/nights/<name>/``) with its labels in ``expected.yaml`` (the
 shape is described at the top of each expected.yaml). The night is copied to a temporary folder
@@ -15,6 +16,12 @@ and its output is compared with the labels. Printed: precision and recall per ou
 field (kinds, quantity fields, conflicts, secondhand-only, typos, no-card, non-claims), then
 every mismatch. The row ``outcome unlisted`` scores the subjects that must not be listed (a
 mistyped id, an off-topic card): its ``kb`` column counts the labelled subjects kb left out. Exit code 0 when every night matches its labels exactly, 1 otherwise.
+
+``--realfeeds [DIR]`` scores the real-feed KBs of issue 20 instead: the labels are
+``benchmarks/realfeeds/<kb>/expected.yaml`` and the KBs are rebuilt from public repositories by
+``benchmarks/realfeeds/rebuild.py`` into ``DIR`` (default ``<repo>/../realfeeds``); a KB whose
+folder is absent is skipped with a note. See benchmarks/realfeeds/README.md for what differs from
+the nights (windows, subject keys ``a|b``, incomplete subject lists, the paper-shaped share).
 
 kb's JSON is read in one place only, the ``read_*`` functions below, defensively (``.get``),
 because its shape may still gain or rename fields.
@@ -358,16 +365,8 @@ def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:5.1f}%" if b else "   - "
 
 
-def main(argv: list[str]) -> int:
-    """Print precision/recall per field (all nights together and per night) and every mismatch."""
-    quiet = "--quiet" in argv
-    results = []
-    for night in nights([a for a in argv if not a.startswith("--")]):
-        r = evaluate(night)
-        if r is None:
-            print(f"{night.name}: skipped (../shared/realdata absent)")
-            continue
-        results.append(r)
+def print_table(results: list[Result]) -> None:
+    """Print gold / kb / ok counts, precision and recall per field, summed over ``results``."""
     total: dict[str, Score] = defaultdict(Score)
     for r in results:
         for k, s in r.scores.items():
@@ -376,6 +375,21 @@ def main(argv: list[str]) -> int:
     for k in sorted(total):
         s = total[k]
         print(f"{k:28} {s.gold:5} {s.pred:5} {s.tp:5} {_pct(s.tp, s.pred):>9} {_pct(s.tp, s.gold):>7}")
+
+
+def main(argv: list[str]) -> int:
+    """Print precision/recall per field (all nights together and per night) and every mismatch."""
+    quiet = "--quiet" in argv
+    if "--realfeeds" in argv:
+        return main_realfeeds(argv, quiet)
+    results = []
+    for night in nights([a for a in argv if not a.startswith("--")]):
+        r = evaluate(night)
+        if r is None:
+            print(f"{night.name}: skipped (../shared/realdata absent)")
+            continue
+        results.append(r)
+    print_table(results)
     bad = 0
     for r in results:
         bad += len(r.mismatches)
@@ -384,6 +398,20 @@ def main(argv: list[str]) -> int:
             for m in r.mismatches:
                 print("  - " + m)
     return 1 if bad else 0
+
+
+def main_realfeeds(argv: list[str], quiet: bool) -> int:
+    """``--realfeeds [DIR] [KB ...]``: score the rebuilt real-feed KBs (benchmarks/realfeeds)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from accuracy_realfeeds import evaluate_realfeeds  # noqa: PLC0415 (loaded only for --realfeeds)
+
+    rest = [a for a in argv if a not in ("--realfeeds", "--quiet")]
+    i = argv.index("--realfeeds")
+    out_dir = None
+    if i + 1 < len(argv) and not argv[i + 1].startswith("--") and Path(argv[i + 1]).is_dir():
+        out_dir = Path(argv[i + 1])
+        rest.remove(argv[i + 1])
+    return evaluate_realfeeds(out_dir, rest, quiet)
 
 
 if __name__ == "__main__":
