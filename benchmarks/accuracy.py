@@ -408,9 +408,10 @@ def main_realfeeds(argv: list[str], quiet: bool) -> int:
     rest = [a for a in argv if a not in ("--realfeeds", "--quiet")]
     i = argv.index("--realfeeds")
     out_dir = None
-    if i + 1 < len(argv) and not argv[i + 1].startswith("--") and Path(argv[i + 1]).is_dir():
-        out_dir = Path(argv[i + 1])
-        rest.remove(argv[i + 1])
+    nxt = argv[i + 1] if i + 1 < len(argv) else "--"
+    if not nxt.startswith("--") and (Path(nxt).is_dir() or "/" in nxt or nxt.startswith(".")):
+        out_dir = Path(nxt)
+        rest.remove(nxt)
     return evaluate_realfeeds(out_dir, rest, quiet)
 
 

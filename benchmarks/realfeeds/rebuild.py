@@ -119,11 +119,29 @@ def load_manifest(path: Path = HERE / "manifest.yaml") -> dict:
 
 
 def build_kb(name: str, kb: dict, out: Path, sources: Sources) -> Path:
-    """Write KB ``name`` into ``out/name`` (replacing an earlier rebuild); returns its path."""
-    root = out / name
+    """Write KB ``name`` into ``out/name`` (replacing an earlier rebuild); returns its path.
+
+    The KB is written into ``out/.name.partial`` first and renamed when complete, so a fetch
+    error leaves an earlier rebuild as it was and no half-written KB behind.
+    """
+    final = out / name
+    root = out / f".{name}.partial"
     if root.exists():
         shutil.rmtree(root)
     root.mkdir(parents=True)
+    try:
+        _write_kb(name, kb, root, sources)
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    if final.exists():
+        shutil.rmtree(final)
+    root.rename(final)
+    return final
+
+
+def _write_kb(name: str, kb: dict, root: Path, sources: Sources) -> None:
+    """kb.yaml and every file of the manifest entry ``kb`` under ``root``."""
     y = YAML()
     y.default_flow_style = False
     with (root / "kb.yaml").open("w", encoding="utf-8") as fh:
@@ -137,7 +155,6 @@ def build_kb(name: str, kb: dict, out: Path, sources: Sources) -> Path:
         dest = root / f["to"]
         dest.parent.mkdir(parents=True, exist_ok=True)
         dest.write_bytes(body)
-    return root
 
 
 def main(argv: list[str]) -> int:
