@@ -179,6 +179,8 @@ def _bucket(m: str) -> str:
                                                  "transition", "subject") else "quantity missing"
     if m.startswith("subject "):
         return "subject outcome"
+    if m.startswith("non-claim "):
+        return "non-claims"
     return m.split(":", 1)[0]
 
 
