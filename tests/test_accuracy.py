@@ -21,6 +21,10 @@ _spec.loader.exec_module(accuracy)
 
 NIGHTS = accuracy.nights()
 
+#: Nights written blind that kb does not match yet: each fails today and is expected to (strict
+#: xfail), so the day kb matches it the test says so and the night joins the others.
+PENDING = {"mixed-blind-e20": "issue 20's blind night, labelled before kb ran; misses listed in the issue note"}
+
 
 def test_at_least_four_labelled_nights_of_15_subjects() -> None:
     """Issue 8 asks for at least four nights of at least 15 subjects each (a smaller night
@@ -48,7 +52,9 @@ def test_harness_finds_a_planted_mismatch() -> None:
     assert (res.scores["outcome net-new"].tp, res.scores["quantity unit"].tp) == (1, 1)
 
 
-@pytest.mark.parametrize("night", NIGHTS, ids=[n.name for n in NIGHTS])
+@pytest.mark.parametrize("night", [
+    pytest.param(n, marks=pytest.mark.xfail(reason=PENDING[n.name], strict=True)) if n.name in PENDING else n
+    for n in NIGHTS], ids=[n.name for n in NIGHTS])
 def test_kb_matches_the_labels(night: Path) -> None:
     """Outcomes, no-card marks, typos, conflicts, secondhand-only, kinds and quantities all equal the labels."""
     res = accuracy.evaluate(night)
