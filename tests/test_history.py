@@ -75,7 +75,7 @@ def test_fixture_text_timeline_is_in_time_order(run_kb, fx: Path) -> None:  # ty
     assert r.exit_code == 0, r.stderr
     order = [m.group(1) for m in re.finditer(r"(\S+\.md):\d+", r.stdout)]
     assert order == [JAY, V1, TOM, DOC, SPARK, NOTES]
-    assert "value #1 45% (ttft): first 2026-08-03 00:00+08:00; 1 source(s); held by serving v2" in r.stdout
+    assert "value #1 45% (ttft): first 2026-08-03 00:00+08:00; 1 source; held by serving v2" in r.stdout
 
 
 def test_as_of_claims_leave_out_later_files_and_read_the_older_version(run_kb, fx: Path) -> None:  # type: ignore[no-untyped-def]

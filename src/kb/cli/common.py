@@ -29,6 +29,47 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+_RC_CHANGED = {"bash": "~/.bashrc (a line that sources it, added once)",
+               "zsh": "~/.zshrc (fpath+=~/.zfunc and compinit, added once)",
+               "fish": None, "powershell": None, "pwsh": None}
+"""The start-up file ``--install-completion`` also changes, per shell (typer's installer)."""
+INSTALL_COMPLETION_HELP = ("Install completion for the current shell: bash writes ~/.bash_completions/kb.sh and "
+                           "adds a line sourcing it to ~/.bashrc; zsh writes ~/.zfunc/_kb and adds fpath and "
+                           "compinit to ~/.zshrc; fish writes ~/.config/fish/completions/kb.fish; PowerShell "
+                           "appends to $profile. Completes commands, options, topics (kb.yaml), subjects and "
+                           "metric keys (the store) and --kind.")
+
+
+def _install_completion(ctx: Any, param: Any, value: Any) -> Any:
+    """``--install-completion``: typer's installer, then a message naming every file it wrote
+    or changed (typer's own names only the script, not the start-up file it appends to)."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer._completion_shared import install
+
+    shell, path = install(shell=value) if isinstance(value, str) else install()
+    print(f"{shell} completion for kb: wrote {path}")
+    rc = _RC_CHANGED.get(shell)
+    if rc:
+        print(f"and changed {rc}")
+    print(f"It works in shells started from now on. To undo: delete {path}" + (" and that line" if rc else "")
+          + "; to install it yourself instead: kb --show-completion > FILE, and source FILE")
+    raise typer.Exit(0)
+
+
+def _own_install_message() -> None:
+    """Point typer's ``--install-completion`` at :func:`_install_completion`, with a help that
+    says where it writes."""
+    import typer.completion as tc
+
+    for fn in (tc._install_completion_placeholder_function, tc._install_completion_no_auto_placeholder_function):
+        for info in fn.__defaults__ or ():
+            if getattr(info, "callback", None) is tc.install_callback:
+                info.callback = _install_completion
+                info.help = INSTALL_COMPLETION_HELP
+
+
+_own_install_message()
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -115,6 +156,11 @@ class TextOrJson(str, Enum):
 
     text = "text"
     json = "json"
+
+
+def counted(n: int, word: str, many: str | None = None) -> str:
+    """``1 claim``, ``2 claims``: ``n`` and the word, plural (``many``, else ``word`` + s) unless n is 1."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
 
 
 @dataclass
@@ -275,10 +321,12 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "It
         if not bar:
             if t - start < PROGRESS_DELAY:
                 return
-            from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
             from rich.progress import Progress as RichProgress
 
-            rich_bar = RichProgress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+            # the label as a styled column, not markup: kb's console prints markup literally
+            rich_bar = RichProgress(TextColumn("{task.description}", style="progress.description", markup=False),
+                                    BarColumn(), MofNCompleteColumn(),
                                     TimeElapsedColumn(), console=console_err.real, transient=True)  # type: ignore[attr-defined]
             rich_bar.start()
             bar.extend((rich_bar, rich_bar.add_task(label, total=None)))

@@ -8,12 +8,14 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from kb.cli.complete import complete_kind, complete_subject
 from kb.cli.common import (
     Column,
     KbOption,
     app,
     console,
     console_err,
+    counted,
     load,
     print_rows,
     progress_bar,
@@ -95,9 +97,9 @@ def ingest_cmd(
 
 @app.command("claims")
 def claims_cmd(
-    kind: Annotated[Optional[str], typer.Option(help="paper-fact, secondhand or internal-rating.")] = None,
+    kind: Annotated[Optional[str], typer.Option(help="paper-fact, secondhand or internal-rating.", autocompletion=complete_kind)] = None,
     subject: Annotated[
-        Optional[str], typer.Option(help="arXiv id in any form, entity name or alias, card alias, doi:….")
+        Optional[str], typer.Option(help="arXiv id in any form, entity name or alias, card alias, doi:….", autocompletion=complete_subject)
     ] = None,
     author: Annotated[Optional[str], typer.Option(help="Author (inbox folder or front matter).")] = None,
     since: Annotated[Optional[str], typer.Option(help="Written at or after this ISO date/time.")] = None,
@@ -153,4 +155,4 @@ def _print_table(claims: "list[Claim]") -> None:
                Column("text", body=True, options={"overflow": "fold", "ratio": 3, "min_width": 30}))
     print_rows(columns, [(c.kind, f"{c.provenance.path}:{c.provenance.line}", " ".join(c.subjects), c.text)
                          for c in claims])
-    console_err.print(f"{len(claims)} claims")
+    console_err.print(counted(len(claims), "claim"))
