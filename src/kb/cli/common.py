@@ -163,6 +163,41 @@ def counted(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else many or word + 's'}"
 
 
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data: pydantic models (their JSON dump), dataclasses, paths,
+    dates and times (ISO 8601), enums (their value), sets and tuples (lists, sets sorted)."""
+    import dataclasses
+    from datetime import date, datetime, time
+
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=str)
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, Path):
+        return value.as_posix()
+    return str(value)
+
+
+def print_json(value: Any) -> None:
+    """``value`` (see :func:`jsonable`) as indented UTF-8 JSON on stdout, one newline at the end."""
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(jsonable(value), ensure_ascii=False, indent=2) + "\n")
+
+
 @dataclass
 class State:
     """Global options given before the command."""
