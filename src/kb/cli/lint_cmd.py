@@ -69,7 +69,8 @@ def lint_cmd(
 
     with progress_bar("reading the KB") as progress:
         run = lint_paths(list(paths or ()), kb=kb or state.kb, select=_split(select) or None,
-                         ignore=_split(ignore), base=base, fix=fix and not diff, diff=diff, progress=progress)
+                         ignore=_split(ignore), base=base, fix=fix and not diff, diff=diff, progress=progress,
+                         show_all=state.verbose)
     for note in run.notes:
         console_err.print(f"note: {note}", markup=False, highlight=False)
     if diff:
@@ -82,7 +83,7 @@ def lint_cmd(
     if fmt is LintFormat.json:
         sys.stdout.write(to_json(findings))
     elif fmt is LintFormat.sarif:
-        sys.stdout.write(to_sarif(findings, run.rules))
+        sys.stdout.write(to_sarif(findings, run.rules, run.settings.docs_url))
     elif fmt is LintFormat.github:
         sys.stdout.write(to_github(findings))
     elif console.is_terminal:
