@@ -27,7 +27,7 @@ EXPECTED = {
 def living_docs(shared: Path) -> Path:
     folder = shared / "realdata" / "living-docs"
     if not folder.is_dir():
-        pytest.skip("../shared/realdata/living-docs is absent")
+        pytest.skip("optional real-data fixtures: ../shared/realdata/living-docs is absent (docs/testing.md)")
     return folder
 
 
