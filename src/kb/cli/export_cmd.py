@@ -35,7 +35,7 @@ def bibtex_cmd(
 
         kb export bibtex --all | papis import --from bibtex -
     """
-    from kb.verify.bibtex import all_cards, cited_cards, entries, to_bibtex
+    from kb.verify.bibtex import all_cards, bib_entries, cited_cards, to_bibtex
 
     if every and topic is not None:
         raise UsageError("--all exports every card; leave out the topic, or leave out --all")
@@ -45,7 +45,7 @@ def bibtex_cmd(
             cards, missing = all_cards(opened), []
         else:
             cards, missing = cited_cards(opened, opened.config.first_topic() if topic is None else topic)
-        items = entries(opened, cards)
+        items = bib_entries(opened, cards)
     finally:
         opened.close()
     sys.stdout.write(to_bibtex(items))

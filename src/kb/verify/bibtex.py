@@ -76,7 +76,7 @@ def cached_record(kb: Kb, arxiv_id: str, version: int | None = None) -> SourceRe
     return None
 
 
-def entries(kb: Kb, cards: list[Card]) -> list[BibEntry]:
+def bib_entries(kb: Kb, cards: list[Card]) -> list[BibEntry]:
     """A :class:`BibEntry` per card: ``title`` (the card's, else arXiv's), ``author`` (the card's
     ``authors``, else arXiv's, joined with `` and ``), ``year`` (arXiv's first publication, else
     the id's ``YYMM``), ``eprint`` (the id, with the card's version when it pins one),
