@@ -48,7 +48,7 @@ def digest_cmd(
 
         kb digest --out - | less
 
-        kb digest --format json | jq '.conflicts[].key'
+        kb digest --format json | jq '.conflicts[].label'
     """
     from kb.brief.digest import digest
     from kb.core.claims import is_rendered_brief
