@@ -62,8 +62,9 @@ def _own_install_message() -> None:
     says where it writes."""
     import typer.completion as tc
 
-    for fn in (tc._install_completion_placeholder_function, tc._install_completion_no_auto_placeholder_function):
-        for info in fn.__defaults__ or ():
+    names = ("_install_completion_placeholder_function", "_install_completion_no_auto_placeholder_function")
+    for fn in (getattr(tc, name, None) for name in names):  # typer's private names: absent = typer's own message
+        for info in getattr(fn, "__defaults__", None) or ():
             if getattr(info, "callback", None) is tc.install_callback:
                 info.callback = _install_completion
                 info.help = INSTALL_COMPLETION_HELP
