@@ -37,7 +37,7 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
 def shared() -> Path:
     """``../shared`` beside the repo; the test is skipped when it is absent (fresh clone)."""
     if not SHARED.is_dir():
-        pytest.skip("../shared is not present")
+        pytest.skip("optional real-data fixtures: ../shared is absent (docs/testing.md)")
     return SHARED
 
 

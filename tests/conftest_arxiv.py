@@ -63,7 +63,7 @@ def make_kb(tmp_path: Path) -> Callable[..., Path]:
 def real_atom() -> Path:
     """``../shared/realdata/arxiv-atom``; the test is skipped when it is absent."""
     if not REAL_ATOM.is_dir():
-        pytest.skip("../shared/realdata/arxiv-atom is not present")
+        pytest.skip("optional real-data fixtures: ../shared/realdata/arxiv-atom is absent (docs/testing.md)")
     return REAL_ATOM
 
 

@@ -59,5 +59,5 @@ def test_kb_matches_the_labels(night: Path) -> None:
     """Outcomes, no-card marks, typos, conflicts, secondhand-only, kinds and quantities all equal the labels."""
     res = accuracy.evaluate(night)
     if res is None:
-        pytest.skip("../shared/realdata is not present")
+        pytest.skip("optional real-data fixtures: ../shared/realdata is absent (docs/testing.md)")
     assert res.mismatches == [], "\n".join(res.mismatches)

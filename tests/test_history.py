@@ -75,7 +75,7 @@ def test_fixture_text_timeline_is_in_time_order(run_kb, fx: Path) -> None:  # ty
     assert r.exit_code == 0, r.stderr
     order = [m.group(1) for m in re.finditer(r"(\S+\.md):\d+", r.stdout)]
     assert order == [JAY, V1, TOM, DOC, SPARK, NOTES]
-    assert "value #1 45% (ttft): first 2026-08-03 00:00+08:00; 1 source(s); held by serving v2" in r.stdout
+    assert "value #1 45% (ttft): first 2026-08-03 00:00+08:00; 1 source; held by serving v2" in r.stdout
 
 
 def test_as_of_claims_leave_out_later_files_and_read_the_older_version(run_kb, fx: Path) -> None:  # type: ignore[no-untyped-def]
@@ -261,9 +261,20 @@ def test_plot_svg_has_one_marker_per_point(run_kb, fx: Path, tmp_path: Path) -> 
     root = ET.parse(out).getroot()
     ns = "{http://www.w3.org/2000/svg}"
     assert root.tag == f"{ns}svg"
-    series = {g.get("id"): len(list(g.iter(f"{ns}use"))) for g in root.iter(f"{ns}g")
-              if (g.get("id") or "").startswith("kb-series-")}
-    assert sorted(series.values()) == [1, 1, 1, 2]  # jay, tom, spark; the living doc's two versions
+    points = {g.get("id"): (len(list(g.iter(f"{ns}use"))), [t.text for t in g.iter(f"{ns}title")])
+              for g in root.iter(f"{ns}g") if (g.get("id") or "").startswith("kb-point-")}
+    # one marker and one tooltip per point, in time order: value · kind · who · when · path:line
+    assert [points[f"kb-point-{n}"] for n in range(5)] == [
+        (1, [f"30% · secondhand · jay · 2026-08-01 00:00 · {JAY}:3"]),
+        (1, [f"30% · living-doc · serving v1 · 2026-08-02 05:00 · {V1}:10"]),
+        (1, [f"45% · paper-fact · tom · 2026-08-03 00:00 · {TOM}:3"]),
+        (1, [f"45% · living-doc · serving v2 · 2026-08-05 05:00 · {DOC}:10"]),
+        (1, [f"52% · secondhand · spark · 2026-08-06 09:30 · {SPARK}:3"]),
+    ]
+    texts = [t.text for t in root.iter(f"{ns}text")]
+    assert {"30%", "45%", "52%"} <= set(texts)  # each value labelled as written
+    assert texts[:6] == ["2026-08-01", "2026-08-02", "2026-08-03", "2026-08-04", "2026-08-05", "2026-08-06"]  # dates, not hours
+    assert texts[7:12] == ["-50%", "-45%", "-40%", "-35%", "-30%"]  # y ticks in %, signed as kb compares them (降低 30%)
     r = run_kb(["history", "FooServe", "--metric", "ttft", "--plot", str(out)], cwd=fx)
     assert r.exit_code == 2 and "exists; use --force" in r.stderr
 

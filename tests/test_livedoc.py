@@ -86,7 +86,7 @@ def test_a_living_doc_read_from_the_store_is_the_parse_of_it(kb_dir: str, demo_k
         for dest, name in (realdata or {}).items():  # real public files, copied at test time
             source = Path(__file__).resolve().parents[2] / "shared" / "realdata" / name
             if not source.is_file():
-                pytest.skip("../shared/realdata is not present")
+                pytest.skip("optional real-data fixtures: ../shared/realdata is absent (docs/testing.md)")
             (root / dest).parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(source, root / dest)
     kb = open_kb(root)

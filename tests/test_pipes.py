@@ -37,9 +37,9 @@ def test_piped_verify_is_one_block_per_id(demo_kb: Path) -> None:
     lines = _piped(demo_kb, "verify", "--all", "--offline")
     assert not BOX & set("".join(lines))
     heads = [line for line in lines if not line.startswith("    ")]
-    assert heads[:3] == ["invalid     arXiv:2608.1028  1 mentions",
+    assert heads[:3] == ["invalid     arXiv:2608.1028  1 mention",
                          "mismatch    2607.25941  675-2607-25914.md  6 mentions",
-                         "mismatch    2607.26672  1 mentions"]
+                         "mismatch    2607.26672  1 mention"]
     assert lines[1] == ("    not a valid arXiv id: 4-digit sequence after 1412 (5 digits from 1501) "
                         "(inbox/tom/2026-07-31-agent-rag-longcontext-radar.md:10); not sent to arXiv")
     assert len(heads) == len({h.split()[1] for h in heads})  # one head line per id

@@ -15,7 +15,7 @@ REAL = REPO.parent / "shared" / "realdata"
 FILES = sorted(p for sub in ("briefings", "paper-notes", "living-docs") for p in (REAL / sub).glob("*.md")) if REAL.is_dir() else []
 
 
-@pytest.mark.skipif(not FILES, reason="../shared/realdata is not present")
+@pytest.mark.skipif(not FILES, reason="optional real-data fixtures: ../shared/realdata is absent (docs/testing.md)")
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name[:50])
 def test_real_file_parses_with_true_provenance(path: Path) -> None:
     data = path.read_bytes()
@@ -30,7 +30,7 @@ def test_real_file_parses_with_true_provenance(path: Path) -> None:
             assert lines[m.line - 1][m.column - 1:].startswith(m.id.split("/")[0][:4])
 
 
-@pytest.mark.skipif(not REAL.is_dir(), reason="../shared/realdata is not present")
+@pytest.mark.skipif(not REAL.is_dir(), reason="optional real-data fixtures: ../shared/realdata is absent (docs/testing.md)")
 def test_known_ids_of_real_files() -> None:
     """Facts SOURCES.md states about these files."""
     p = Parser(KbConfig())

@@ -38,7 +38,7 @@ def test_c05_rate_limit_is_unverified_exit_3(run_kb, c05_kb: Path, fake_arxiv: F
     res = run_kb(["verify", "2602.12303", "--kb", str(c05_kb)])
     assert res.exit_code == 3
     assert f"2602.12303: UNVERIFIED (arXiv HTTP {status} after retries)" in res.stdout
-    assert f"error: arXiv HTTP {status} after retries (batch of 1 ids: 2602.12303)" in res.stderr
+    assert f"error: arXiv HTTP {status} after retries (batch of 1 id: 2602.12303)" in res.stderr
     assert "Traceback" not in res.stderr
     assert len(fake_arxiv.log) == 4 and fake_arxiv.id_lists == [["2602.12303"]] * 4
     assert snapshot(c05_kb) == before

@@ -33,7 +33,7 @@ def test_fix_changes_only_the_fixed_bytes_and_is_idempotent(tmp_path: Path, run_
     original = BOM + DOC.encode()
     root, doc = _kb(tmp_path, original)
     r = run_kb(["lint", "--fix"], cwd=root)
-    assert "fixed 3 finding(s) in organized/knowledge/t.md" in r.stderr
+    assert "fixed 3 findings in organized/knowledge/t.md" in r.stderr
     expected = (original.replace(b"citations: 9", b"citations: 2")
                 .replace("（arXiv：2607".encode(), "（arXiv:2607".encode())
                 .replace(b"ARXIV:2607", b"arXiv:2607"))

@@ -133,7 +133,7 @@ def test_fix_never_touches_code_or_comments(tmp_path: Path, run_kb) -> None:
     hit = sorted(lines[f["line"] - 1][f["column"] - 1:f["column"] + 15] for f in json.loads(r.stdout))
     assert hit == ["ARXIV:2401.10001", "ARXIV:2401.10006", "ARXIV:2401.10015"]
     fixed = run_kb(["lint", "--fix", "--select", "KB116"], cwd=root)
-    assert "fixed 3 finding(s)" in fixed.stderr
+    assert "fixed 3 findings" in fixed.stderr
     assert doc.read_bytes() == (CODE_AND_COMMENTS.replace("ARXIV:2401.10001", "arXiv:2401.10001")
                                 .replace("ARXIV:2401.10006", "arXiv:2401.10006")
                                 .replace("ARXIV:2401.10015", "arXiv:2401.10015").encode())

@@ -27,7 +27,7 @@ EXPECTED = {
 def living_docs(shared: Path) -> Path:
     folder = shared / "realdata" / "living-docs"
     if not folder.is_dir():
-        pytest.skip("../shared/realdata/living-docs is absent")
+        pytest.skip("optional real-data fixtures: ../shared/realdata/living-docs is absent (docs/testing.md)")
     return folder
 
 
@@ -50,9 +50,15 @@ def test_real_document_with_a_kb_runs_the_kb_rules_too(living_docs: Path, name: 
     (tmp_path / "organized").mkdir()
     run = lint_paths([living_docs / name], kb=tmp_path)
     by_code = Counter(f.code for f in run.findings)
-    assert by_code.pop("KB104") == EXPECTED[name][1]
+    assert by_code.pop("KB104") == 1  # one finding per document, with the count (docs/rules/KB104.md)
+    [card_less] = [f for f in run.findings if f.code == "KB104"]
+    assert card_less.message.startswith(f"{EXPECTED[name][1]} arXiv ids have no paper card: arXiv:")
+    assert card_less.message.endswith(f"… and {EXPECTED[name][1] - 10} more (kb lint --verbose lists them); "
+                                      "add cards under organized/paper_cards/ (kb card new ID)")
     assert dict(by_code) == EXPECTED[name][0]
     assert run.notes == []
+    per_id = lint_paths([living_docs / name], kb=tmp_path, select=["KB104"], show_all=True)
+    assert per_id.findings[0].message.count("arXiv:") == EXPECTED[name][1]  # --verbose: every id named
 
 
 def test_the_broken_gear_link_and_the_duplicated_deepseek_row(living_docs: Path) -> None:

@@ -19,7 +19,7 @@ from kb.cli.common import app, console_err, escape_controls, state
 from kb.core.errors import ExitCode, KbError, describe_os_error
 
 for _name in ("diff_cmd", "digest_cmd", "bump_cmd", "verify_cmd", "card_cmd", "lint_cmd", "history_cmd", "sources_cmd",
-              "trace_cmd"):
+              "trace_cmd", "export_cmd"):
     try:  # commands of later issues; absent modules simply are not registered
         __import__(f"kb.cli.{_name}")
     except ModuleNotFoundError as _exc:  # pragma: no cover - depends on the tree

@@ -5,7 +5,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, app, console, console_err, state
+from kb.cli.common import KbOption, TextOrJson, app, console, console_err, print_json, state
 from kb.cli.night_options import TopicArg
 
 
@@ -14,6 +14,7 @@ def bump_cmd(
     topic: TopicArg = None,
     updated: Annotated[Optional[str], typer.Option("--updated", help="The new `updated` (ISO; default: now).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Bump even if the body did not change since the last snapshot.")] = False,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json (doc, snapshot, versions, updated, source; docs/json.md).")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:
     """Keep version N in history/<topic>/v<N>.md, then set version N+1 and updated.
@@ -40,6 +41,9 @@ def bump_cmd(
     name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "updated") if updated else None
     res = bump(root, name, now=now, tz=config.tzinfo, force=force)
+    if fmt is TextOrJson.json:
+        print_json(res)
+        return
     if res.snapshot_existed:
         console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
     elif res.source == "current":

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, app, console, console_err, load
+from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, load, print_json
 from kb.cli.verify_cmd import quiet_arxiv_logs
 from kb.core.errors import SourceUnavailable, UsageError
 
@@ -25,6 +25,7 @@ def card_new_cmd(
     category: Annotated[Optional[str], typer.Option(help="Main category (主分类); default arXiv's primary.")] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Use only the cache.")] = False,
     refresh: Annotated[bool, typer.Option("--refresh", help="Ignore the cache; ask arXiv again.")] = False,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json ({path: the new card, KB-relative}).")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:
     """Write a new paper card organized/paper_cards/<next no>-<YYMM>-<NNNNN>.md from arXiv metadata.
@@ -63,6 +64,10 @@ def card_new_cmd(
 
         path = new_card(opened.root, CardIndex.from_store(opened.store), arxiv_id, record_for,
                         now=datetime.now(opened.config.tzinfo), lang=lang.value, category=category)
-        console.print(path.relative_to(opened.root).as_posix(), markup=False, highlight=False)
+        shown = path.relative_to(opened.root).as_posix()
+        if fmt is TextOrJson.json:
+            print_json({"path": shown})
+        else:
+            console.print(shown, markup=False, highlight=False)
     finally:
         opened.close()

@@ -29,6 +29,48 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode=None,
 )
+_RC_CHANGED = {"bash": "~/.bashrc (a line that sources it, added once)",
+               "zsh": "~/.zshrc (fpath+=~/.zfunc and compinit, added once)",
+               "fish": None, "powershell": None, "pwsh": None}
+"""The start-up file ``--install-completion`` also changes, per shell (typer's installer)."""
+INSTALL_COMPLETION_HELP = ("Install completion for the current shell: bash writes ~/.bash_completions/kb.sh and "
+                           "adds a line sourcing it to ~/.bashrc; zsh writes ~/.zfunc/_kb and adds fpath and "
+                           "compinit to ~/.zshrc; fish writes ~/.config/fish/completions/kb.fish; PowerShell "
+                           "appends to $profile. Completes commands, options, topics (kb.yaml), subjects and "
+                           "metric keys (the store) and --kind.")
+
+
+def _install_completion(ctx: Any, param: Any, value: Any) -> Any:
+    """``--install-completion``: typer's installer, then a message naming every file it wrote
+    or changed (typer's own names only the script, not the start-up file it appends to)."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from typer._completion_shared import install
+
+    shell, path = install(shell=value) if isinstance(value, str) else install()
+    print(f"{shell} completion for kb: wrote {path}")
+    rc = _RC_CHANGED.get(shell)
+    if rc:
+        print(f"and changed {rc}")
+    print(f"It works in shells started from now on. To undo: delete {path}" + (" and that line" if rc else "")
+          + "; to install it yourself instead: kb --show-completion > FILE, and source FILE")
+    raise typer.Exit(0)
+
+
+def _own_install_message() -> None:
+    """Point typer's ``--install-completion`` at :func:`_install_completion`, with a help that
+    says where it writes."""
+    import typer.completion as tc
+
+    names = ("_install_completion_placeholder_function", "_install_completion_no_auto_placeholder_function")
+    for fn in (getattr(tc, name, None) for name in names):  # typer's private names: absent = typer's own message
+        for info in getattr(fn, "__defaults__", None) or ():
+            if getattr(info, "callback", None) is tc.install_callback:
+                info.callback = _install_completion
+                info.help = INSTALL_COMPLETION_HELP
+
+
+_own_install_message()
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
@@ -115,6 +157,46 @@ class TextOrJson(str, Enum):
 
     text = "text"
     json = "json"
+
+
+def counted(n: int, word: str, many: str | None = None) -> str:
+    """``1 claim``, ``2 claims``: ``n`` and the word, plural (``many``, else ``word`` + s) unless n is 1."""
+    return f"{n} {word if n == 1 else many or word + 's'}"
+
+
+def jsonable(value: Any) -> Any:
+    """``value`` as plain JSON data: pydantic models (their JSON dump), dataclasses, paths,
+    dates and times (ISO 8601), enums (their value), sets and tuples (lists, sets sorted)."""
+    import dataclasses
+    from datetime import date, datetime, time
+
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        return sorted((jsonable(v) for v in value), key=str)
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (datetime, date, time)):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return jsonable(value.value)
+    if isinstance(value, Path):
+        return value.as_posix()
+    return str(value)
+
+
+def print_json(value: Any) -> None:
+    """``value`` (see :func:`jsonable`) as indented UTF-8 JSON on stdout, one newline at the end."""
+    import json
+    import sys
+
+    sys.stdout.write(json.dumps(jsonable(value), ensure_ascii=False, indent=2) + "\n")
 
 
 @dataclass
@@ -275,10 +357,12 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "It
         if not bar:
             if t - start < PROGRESS_DELAY:
                 return
-            from rich.progress import BarColumn, MofNCompleteColumn, TimeElapsedColumn
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
             from rich.progress import Progress as RichProgress
 
-            rich_bar = RichProgress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
+            # the label as a styled column, not markup: kb's console prints markup literally
+            rich_bar = RichProgress(TextColumn("{task.description}", style="progress.description", markup=False),
+                                    BarColumn(), MofNCompleteColumn(),
                                     TimeElapsedColumn(), console=console_err.real, transient=True)  # type: ignore[attr-defined]
             rich_bar.start()
             bar.extend((rich_bar, rich_bar.add_task(label, total=None)))

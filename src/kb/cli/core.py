@@ -8,13 +8,17 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from kb.cli.complete import complete_kind, complete_subject
 from kb.cli.common import (
     Column,
     KbOption,
     app,
     console,
+    TextOrJson,
     console_err,
+    counted,
     load,
+    print_json,
     print_rows,
     progress_bar,
     state,
@@ -35,6 +39,7 @@ class Format(str, Enum):
 def init_cmd(
     path: Annotated[str, typer.Argument(help="Folder to make a KB in (created if missing).")] = ".",
     topic: Annotated[str, typer.Option("--topic", help="The KB's first topic: kb.yaml topics and its living doc.")] = "inference",
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json ({created: [paths], kept: [paths]}).")] = TextOrJson.text,
 ) -> None:
     """Scaffold an empty knowledge base: inbox/, organized/…, a commented kb.yaml, .gitignore.
 
@@ -51,6 +56,9 @@ def init_cmd(
     if not path.strip():
         raise UsageError("kb init: the folder is empty; give one, e.g. `kb init .` or `kb init ~/my-kb`")
     created, kept = init_kb(Path(path), topic=topic)
+    if fmt is TextOrJson.json:
+        print_json({"created": created, "kept": kept})
+        return
     for p in created:
         console.print(f"created {p}")
     for p in kept:
@@ -61,6 +69,7 @@ def init_cmd(
 def ingest_cmd(
     kb: KbOption = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes for parsing.")] = None,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json (the counts, problems and notes; docs/json.md).")] = TextOrJson.text,
 ) -> None:
     """Parse new and changed files of the KB into the store (.kb/kb.sqlite).
 
@@ -84,20 +93,25 @@ def ingest_cmd(
         with progress_bar("parsing") as progress:
             store, report = ingest_store(root, config, progress=progress, jobs=jobs)
         store.close()
-    for note in report.notes:
-        console_err.print(f"note: {note}")
-    for problem in report.problems:
-        console_err.print(f"{problem.severity}: {problem}", markup=False)
-    console.print(report.summary())
+    if fmt is TextOrJson.json:
+        print_json({"parsed": report.parsed, "unchanged": report.unchanged, "failed": report.failed,
+                    "removed": report.removed, "claims": report.claims, "problems": report.problems,
+                    "notes": report.notes})
+    else:
+        for note in report.notes:
+            console_err.print(f"note: {note}")
+        for problem in report.problems:
+            console_err.print(f"{problem.severity}: {problem}", markup=False)
+        console.print(report.summary())
     if report.seen and report.failed == report.seen:
         raise typer.Exit(int(ExitCode.USAGE))
 
 
 @app.command("claims")
 def claims_cmd(
-    kind: Annotated[Optional[str], typer.Option(help="paper-fact, secondhand or internal-rating.")] = None,
+    kind: Annotated[Optional[str], typer.Option(help="paper-fact, secondhand or internal-rating.", autocompletion=complete_kind)] = None,
     subject: Annotated[
-        Optional[str], typer.Option(help="arXiv id in any form, entity name or alias, card alias, doi:….")
+        Optional[str], typer.Option(help="arXiv id in any form, entity name or alias, card alias, doi:….", autocompletion=complete_subject)
     ] = None,
     author: Annotated[Optional[str], typer.Option(help="Author (inbox folder or front matter).")] = None,
     since: Annotated[Optional[str], typer.Option(help="Written at or after this ISO date/time.")] = None,
@@ -153,4 +167,4 @@ def _print_table(claims: "list[Claim]") -> None:
                Column("text", body=True, options={"overflow": "fold", "ratio": 3, "min_width": 30}))
     print_rows(columns, [(c.kind, f"{c.provenance.path}:{c.provenance.line}", " ".join(c.subjects), c.text)
                          for c in claims])
-    console_err.print(f"{len(claims)} claims")
+    console_err.print(counted(len(claims), "claim"))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from kb.cli.common import (
+    counted,
     Column,
     KbOption,
     app,
@@ -179,5 +180,5 @@ def _print_diff(r: "DiffResult") -> None:
     for m in r.id_mismatches:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)
-    console.print(f"{len(r.secondhand_only)} secondhand-only numbers; {len(r.sources_checked)} files checked",
+    console.print(f"{counted(len(r.secondhand_only), 'secondhand-only number')}; {counted(len(r.sources_checked), 'file')} checked",
                   markup=False)

@@ -2,14 +2,19 @@
 
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, app, console, console_err, load
+from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, load, print_json
 from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
 from kb.core.errors import UsageError
+
+if TYPE_CHECKING:  # the pipeline is imported when the command runs (start-up time)
+    from kb.core.window import Window
+    from kb.store.workspace import Kb
 
 
 @app.command("digest")
@@ -24,6 +29,7 @@ def digest_cmd(
     template: Annotated[Optional[Path], typer.Option("--template", help="Your own Jinja2 template file.")] = None,
     out: Annotated[Optional[str], typer.Option("--out", help="Output file, or - for stdout (default: inbox/<executor>/<date>-<topic>-e1prep.md).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing output file.")] = False,
+    fmt: Annotated[TextOrJson, typer.Option("--format", help="text (the brief) or json: the brief's context, the data the template renders, on stdout (docs/json.md).")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:
     """Render the night's E1 pre-digest brief (Markdown) from the diff.
@@ -31,6 +37,9 @@ def digest_cmd(
     With no options: the default topic, the night of the newest inbox day. Writes
     inbox/<executor>/<date>-<topic>-e1prep.md atomically and prints its path; refuses to
     overwrite it without --force. The topic's own earlier briefs are never read as sources.
+    With --format json nothing is written: the brief's context (increments, conflicts,
+    checks, sources …, the data the template renders) goes to stdout (docs/json.md).
+    When the night picked by default has no file, a note names the nights that have some.
     Exit codes: 0 written; 2 bad options, existing file without --force, template error.
 
     Example:
@@ -38,6 +47,8 @@ def digest_cmd(
         kb digest inference --date 2026-07-31 --executor tom --lang zh
 
         kb digest --out - | less
+
+        kb digest --format json | jq '.conflicts[].label'
     """
     from kb.brief.digest import digest
     from kb.core.claims import is_rendered_brief
@@ -47,6 +58,12 @@ def digest_cmd(
 
     if out is not None and not out.strip():
         raise UsageError("--out is empty; give a file path, or - for standard output")
+    if fmt is TextOrJson.json and out not in (None, "-"):
+        raise UsageError("--format json prints the brief's context to standard output; leave out --out "
+                         "(or redirect: kb digest --format json > FILE)")
+    if fmt is TextOrJson.json and template is not None:
+        raise UsageError("--format json gives the data a template renders; --template has no use with it")
+    picked = not (since or until or date or window)
     opened = load(kb, quiet=True)
     try:
         name = opened.config.first_topic() if topic is None else topic
@@ -54,8 +71,17 @@ def digest_cmd(
         span = pick_window(opened, name, since=since, until=until, day=date, span=window)
         for problem in opened.report.problems[known:]:  # files dated in the future
             console_err.print(f"{problem.severity}: {problem}", markup=False)
+
+        def note(line: str) -> None:
+            _note(line)
+            if picked and line.startswith("note: no inbox file or paper card was written in"):
+                _note(nights_with_files(opened, name))
+
+        if fmt is TextOrJson.json:
+            print_json(brief_context(opened, name, span, executor=executor, lang=lang.value, note=note))
+            return
         brief = digest(opened, name, span, executor=executor, lang=lang.value, template=template,
-                       dest=Path(out) if out and out != "-" else None, stdout=out == "-", note=_note)
+                       dest=Path(out) if out and out != "-" else None, stdout=out == "-", note=note)
         root = opened.root
     finally:
         opened.close()
@@ -87,6 +113,43 @@ def _shown(path: Path, root: Path) -> str:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return str(path)
+
+
+def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | None, lang: str,
+                  note: "Callable[[str], None]") -> dict[str, Any]:
+    """The context :func:`kb.brief.digest.digest` renders, built by the brief's own builder
+    (:func:`kb.brief.context.build_context`) for the same night, executor and links (links
+    from the KB root, as for standard output); plain JSON data (docs/json.md)."""
+    from kb.brief.context import build_context
+    from kb.brief.digest import link_settings, resolve_executor
+    from kb.night.run import run_night
+
+    night = run_night(opened, topic, span)
+    who, _ = resolve_executor(opened.root, opened.config, executor)
+    if not night.files:
+        note(f"note: no inbox file or paper card was written in {span.shown}; the brief is empty")
+    for line in night.result.notes:
+        if line.startswith(("baseline is ", "no version of ", "the living document has no")):
+            note(f"note: {line}")
+    context = build_context(night, executor=who, lang=lang)
+    context["links"] = link_settings(opened.config.links, opened.root, None)
+    return context
+
+
+def nights_with_files(opened: "Kb", topic: str, shown: int = 3) -> str:
+    """A note for an empty night kb picked itself: the newest nights that have inbox files or
+    cards (by kb.yaml's cutoff), with their counts, and the option that picks one."""
+    from collections import Counter
+
+    from kb.core.window import night_of
+
+    stamps = [w for role in ("inbox", "card") for w, _path in opened.store.newest_files(role, 500)]
+    nights = Counter(night_of(w, opened.config).isoformat() for w in stamps if w)
+    if not nights:
+        return "note: no inbox file or card of the KB has a date; add files to inbox/<author>/"
+    newest = sorted(nights, reverse=True)[:shown]
+    listed = ", ".join(f"{n} ({nights[n]} file{'' if nights[n] == 1 else 's'})" for n in newest)
+    return f"note: nights with files: {listed}; pick one with --date {newest[0]}"
 
 
 def _note(line: str) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from kb.cli.complete import complete_metric, complete_subject, complete_topic
 from kb.cli.common import (
     Column,
     KbOption,
@@ -14,6 +15,7 @@ from kb.cli.common import (
     app,
     console,
     console_err,
+    counted,
     load,
     print_rows,
 )
@@ -25,9 +27,9 @@ if TYPE_CHECKING:
 
 @app.command("history")
 def history_cmd(
-    subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….")],
-    metric: Annotated[Optional[str], typer.Option("--metric", help="One metric: a key (eol_date, ttft) or a phrase naming it (维护模式).")] = None,
-    topic: Annotated[Optional[str], typer.Option("--topic", help="Only this topic's living doc (default: every living doc).")] = None,
+    subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….", autocompletion=complete_subject)],
+    metric: Annotated[Optional[str], typer.Option("--metric", help="One metric: a key (eol_date, ttft) or a phrase naming it (维护模式).", autocompletion=complete_metric)] = None,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="Only this topic's living doc (default: every living doc).", autocompletion=complete_topic)] = None,
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Only what the KB held then (a date: the whole day).")] = None,
     fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json.")] = TextOrJson.text,
     plot: Annotated[Optional[Path], typer.Option("--plot", help="Also draw the values over time to FILE.svg or FILE.png (needs kb[plot]).")] = None,
@@ -86,7 +88,7 @@ def history_cmd(
             raise UsageError(f"--plot {plot} exists; use --force to overwrite it") from exc
         except IsADirectoryError as exc:
             raise UsageError(f"--plot {plot} is a folder; give a file path") from exc
-        console_err.print(f"{plot}: {picture[1]} points", markup=False)
+        console_err.print(f"{plot}: {counted(picture[1], 'point')}", markup=False)
 
 
 def _when(iso: str | None) -> str:
@@ -124,4 +126,4 @@ def _print_history(h: "History") -> None:
     for g in h.values:
         held = ", ".join(g.versions) or "no doc version"
         console.print(f"value #{g.group} {g.raw} ({g.metric or '-'}): first {_when(g.first_at)}; "
-                      f"{len(g.sources)} source(s); held by {held}", markup=False)
+                      f"{counted(len(g.sources), 'source')}; held by {held}", markup=False)

@@ -13,6 +13,7 @@ from kb.cli.common import (
     app,
     console,
     console_err,
+    counted,
     escape_controls,
     progress_bar,
     state,
@@ -68,20 +69,21 @@ def lint_cmd(
 
     with progress_bar("reading the KB") as progress:
         run = lint_paths(list(paths or ()), kb=kb or state.kb, select=_split(select) or None,
-                         ignore=_split(ignore), base=base, fix=fix and not diff, diff=diff, progress=progress)
+                         ignore=_split(ignore), base=base, fix=fix and not diff, diff=diff, progress=progress,
+                         show_all=state.verbose)
     for note in run.notes:
         console_err.print(f"note: {note}", markup=False, highlight=False)
     if diff:
         _write_bytes(b"".join(run.diffs))
-        console_err.print(f"{len(run.diffs)} file(s) would change", highlight=False)
+        console_err.print(f"{counted(len(run.diffs), 'file')} would change", highlight=False)
         raise typer.Exit(1 if run.diffs else 0)
     for path, n in run.fixed.items():
-        console_err.print(f"fixed {n} finding(s) in {path}", markup=False, highlight=False)
+        console_err.print(f"fixed {counted(n, 'finding')} in {path}", markup=False, highlight=False)
     findings = run.findings
     if fmt is LintFormat.json:
         sys.stdout.write(to_json(findings))
     elif fmt is LintFormat.sarif:
-        sys.stdout.write(to_sarif(findings, run.rules))
+        sys.stdout.write(to_sarif(findings, run.rules, run.settings.docs_url))
     elif fmt is LintFormat.github:
         sys.stdout.write(to_github(findings))
     elif console.is_terminal:

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from kb.cli.complete import complete_topic
 from kb.cli.common import (
     Column,
     KbOption,
@@ -21,7 +22,7 @@ from kb.cli.common import (
 
 @app.command("sources")
 def sources_cmd(
-    topic: Annotated[Optional[str], typer.Option(help="One topic (default: every kb.yaml topic with a living doc).")] = None,
+    topic: Annotated[Optional[str], typer.Option(help="One topic (default: every kb.yaml topic with a living doc).", autocompletion=complete_topic)] = None,
     since: Annotated[Optional[str], typer.Option(help="Count numbers written at or after this ISO date/time.")] = None,
     until: Annotated[Optional[str], typer.Option(help="Count numbers written before this ISO date/time "
                                                       "(the living doc is the version of that time).")] = None,

@@ -7,14 +7,15 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from kb.cli.complete import complete_metric, complete_subject, complete_topic
 from kb.cli.common import KbOption, TextOrJson, app, escape_controls, load
 
 
 @app.command("trace")
 def trace_cmd(
-    subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….")],
-    metric: Annotated[Optional[str], typer.Option("--metric", help="Only this metric key (e.g. ci_job_minutes).")] = None,
-    topic: Annotated[Optional[str], typer.Option("--topic", help="Only chains with a hop in a file of this topic.")] = None,
+    subject: Annotated[str, typer.Argument(help="arXiv id in any form, entity name or alias, card alias, doi:….", autocompletion=complete_subject)],
+    metric: Annotated[Optional[str], typer.Option("--metric", help="Only this metric key (e.g. ci_job_minutes).", autocompletion=complete_metric)] = None,
+    topic: Annotated[Optional[str], typer.Option("--topic", help="Only chains with a hop in a file of this topic.", autocompletion=complete_topic)] = None,
     fmt: Annotated[TextOrJson, typer.Option("--format", help="text or json.")] = TextOrJson.text,
     kb: KbOption = None,
 ) -> None:

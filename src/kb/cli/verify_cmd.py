@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from kb.cli.complete import complete_topic
 from kb.cli.common import (
+    counted,
     Column,
     KbOption,
     app,
@@ -80,7 +82,7 @@ def verify_cmd(
         help="arXiv ids in any form (bare, vN, arXiv: prefix, abs/pdf/html URL, old-style); '-' reads stdin.",
         show_default=False)] = None,
     all_ids: Annotated[bool, typer.Option("--all", help="Every id mentioned in the KB (or in --topic / the window).")] = False,
-    topic: Annotated[Optional[str], typer.Option(help="With --all: the topic's living doc, its cards, inbox files.")] = None,
+    topic: Annotated[Optional[str], typer.Option(help="With --all: the topic's living doc, its cards, inbox files.", autocompletion=complete_topic)] = None,
     since: Annotated[Optional[str], typer.Option(help="With --all: files written at or after this ISO date/time.")] = None,
     until: Annotated[Optional[str], typer.Option(help="With --all: files written before this ISO date/time.")] = None,
     offline: Annotated[bool, typer.Option("--offline", help="Never touch the network: cache and KB only.")] = False,
@@ -203,7 +205,7 @@ def _print_table(results: "list[VerifyResult]") -> None:
             Text(r.arxiv.title if r.arxiv else ""),
             Text(r.card.path.rsplit("/", 1)[-1] if r.card else ""),
             Text(f"{r.card.similarity:.2f}" if r.card and r.card.similarity is not None else ""),
-            Text(f"{len(r.mentions)} mentions" if blocks_wanted() else str(len(r.mentions))),
+            Text(counted(len(r.mentions), "mention") if blocks_wanted() else str(len(r.mentions))),
             Text("; ".join(r.reasons)),
         ))
     print_rows(columns, rows)

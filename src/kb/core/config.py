@@ -78,6 +78,8 @@ class LintConfig(_Strict):
     consensus_headings: list[str] = Field(default_factory=lambda: ["共识", "consensus"])
     severity: dict[str, str] = Field(default_factory=dict)
     rules: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    docs_url: str | None = Field(default=None, pattern=r"^https?://\S+$")
+    """Base URL of the rule pages (``…/docs/rules/``): SARIF ``helpUri`` is it plus ``KB104.md``."""
 
 
 class CuesConfig(_Strict):

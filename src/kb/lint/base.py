@@ -106,6 +106,12 @@ class Rule:
         """
         raise NotImplementedError
 
+    def group(self, violations: list[Violation], opts: Mapping[str, Any]) -> list[Violation]:
+        """The findings to report from this document's ``violations`` that inline comments left
+        on (``<!-- kb-lint disable-next-line … -->`` is applied per violation first); by default
+        all of them. A rule that reports one finding per document (KB104) merges them here."""
+        return violations
+
 
 @dataclass(slots=True)
 class LintContext:

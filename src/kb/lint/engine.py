@@ -40,6 +40,8 @@ class LintSettings:
     rules: list[type[Rule]]
     severity: dict[str, Severity] = field(default_factory=dict)
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    docs_url: str | None = None
+    """kb.yaml ``lint.docs_url``: where the rule pages are published (SARIF ``helpUri``)."""
 
     def severity_of(self, rule: type[Rule]) -> Severity:
         """Effective severity of ``rule``."""
@@ -76,7 +78,7 @@ def build_settings(lint: LintConfig, select: Sequence[str] | None = None, ignore
             if not _same_shape(rule.options[name], value):
                 raise ConfigError(f"kb.yaml lint.rules.{key}.{name}: expected {_shape(rule.options[name])}, got {value!r}")
             options[rule.code][name] = value
-    return LintSettings(rules, severity, options)
+    return LintSettings(rules, severity, options, lint.docs_url)
 
 
 def _same_shape(default: Any, value: Any) -> bool:
@@ -159,6 +161,7 @@ class Linter:
                           nul=[(p.line, p.column or 1, p.message) for p in dec.problems if p.code == "nul"])
         findings: list[Finding] = []
         skipped: list[str] = []
+        off = directives(index, doc.text, path)
         for rule_cls in self.settings.rules:
             if rule_cls.needs_kb:
                 if not use_kb:
@@ -169,9 +172,9 @@ class Linter:
             rule = rule_cls()
             sev = self.settings.severity_of(rule_cls)
             opts = self.settings.options.get(rule_cls.code, dict(rule_cls.options))
-            for v in rule.check(ctx, opts):
+            kept = [v for v in rule.check(ctx, opts) if not off.off(rule_cls.code, v.line)]
+            for v in rule.group(kept, opts):
                 findings.append(Finding(path, v.line, v.column, rule_cls.code, rule_cls.name, sev, v.message, v.fix))
-        findings = suppress(findings, directives(index, doc.text, path))
         findings.sort(key=Finding.sort_key)
         return LintResult(path, findings, skipped, data, dec.encoding, lines, index)
 
@@ -241,13 +244,6 @@ def _codes(spec: str, path: str, line: int) -> set[str]:
             raise InputError(f"kb-lint comment names unknown rule {t!r}; valid codes: {valid_codes()}",
                              path, line) from exc
     return out
-
-
-def suppress(findings: Iterable[Finding], d: Directives) -> list[Finding]:
-    """Findings not disabled by the file's directives."""
-    if not (d.ranges or d.lines or d.whole):
-        return list(findings)
-    return [f for f in findings if not d.off(f.code, f.line)]
 
 
 def exit_code(results: Iterable[LintResult]) -> int:

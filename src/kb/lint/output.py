@@ -6,10 +6,12 @@ for a terminal is drawn by ``kb.cli.lint_cmd``.
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
-from urllib.parse import quote
+from urllib.parse import quote, urljoin
 
 from kb import __version__
 from kb.lint.base import Finding, Rule
@@ -39,11 +41,35 @@ def _first_paragraph(rule: type[Rule]) -> str:
     return " ".join(body.split())
 
 
-def to_sarif(findings: Sequence[Finding], rules: Sequence[type[Rule]]) -> str:
+def rule_help_uri(code: str, docs_url: str | None) -> str | None:
+    """``helpUri`` of a rule: ``docs_url`` (kb.yaml ``lint.docs_url``, the folder of the published
+    rule pages) plus ``KB104.md``; None when no URL is configured (SARIF takes only absolute URIs
+    there, so kb never writes a path relative to its own repository)."""
+    if not docs_url:
+        return None
+    return docs_url.rstrip("/") + f"/{code}.md"
+
+
+_LINK_RE = re.compile(r"\[([^\]]*)\]\((?![a-z]+:)([^)\s]+)\)")
+"""A Markdown link to a relative path (``[docs/diff.md](../diff.md)``)."""
+
+
+def _help_markdown(rule: type[Rule], docs_url: str | None) -> str:
+    """The rule's page body (its docstring, What it does … References) for ``help.markdown``:
+    relative links made absolute against ``docs_url``, or, with none, written as their text."""
+    doc = inspect.cleandoc(rule.__doc__ or "")
+    if docs_url:
+        base = docs_url.rstrip("/") + "/"
+        return _LINK_RE.sub(lambda m: f"[{m.group(1)}]({urljoin(base, m.group(2))})", doc)
+    return _LINK_RE.sub(lambda m: m.group(1), doc)
+
+
+def to_sarif(findings: Sequence[Finding], rules: Sequence[type[Rule]], docs_url: str | None = None) -> str:
     """A SARIF 2.1.0 log with one run, as GitHub code scanning accepts it.
 
     Every rule that ran is listed in ``tool.driver.rules`` (id = code, name, descriptions,
-    default level, tags); each finding is a result with ``ruleId``/``ruleIndex``, level
+    the rule's whole page as ``help`` text and Markdown, ``helpUri`` from ``docs_url`` when
+    given (:func:`rule_help_uri`), default level, tags); each finding is a result with ``ruleId``/``ruleIndex``, level
     (``info`` → ``note``) and a physical location whose URI is the path, relative to the
     repository root, percent-encoded. Columns are Unicode code points.
     """
@@ -54,7 +80,9 @@ def to_sarif(findings: Sequence[Finding], rules: Sequence[type[Rule]]) -> str:
             "name": r.name,
             "shortDescription": {"text": r.summary},
             "fullDescription": {"text": _first_paragraph(r)},
-            "help": {"text": f"See docs/rules/{r.code}.md", "markdown": f"See [docs/rules/{r.code}.md](docs/rules/{r.code}.md)"},
+            "help": {"text": _LINK_RE.sub(lambda m: m.group(1), _help_markdown(r, None)),
+                     "markdown": _help_markdown(r, docs_url)},
+            **({"helpUri": uri} if (uri := rule_help_uri(r.code, docs_url)) else {}),
             "defaultConfiguration": {"level": _SARIF_LEVEL[r.severity]},
             "properties": {"tags": list(r.tags)},
         }

@@ -45,7 +45,7 @@ class LintRun:
 
 def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequence[str] | None = None,
                ignore: Sequence[str] = (), base: str | None = None, fix: bool = False, diff: bool = False,
-               progress: Callable[[int, int], None] | None = None) -> LintRun:
+               progress: Callable[[int, int], None] | None = None, show_all: bool = False) -> LintRun:
     """Lint living documents.
 
     :param paths: files, or folders (their ``*.md`` files, not recursive; links in them are
@@ -59,6 +59,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     :param fix: write the safe fixes (atomically), then lint the fixed text again.
     :param diff: compute the fixes as patches (:func:`kb.lint.fix.unified_diff`), write nothing.
     :param progress: called with (done, total) while the KB's store is brought up to date.
+    :param show_all: rules that name only the first few items of a grouped finding (option
+        ``show``, KB104) name all of them (``kb lint --verbose``).
     :raises UsageError: unknown rule code, no files and no KB, ``--kb`` not a KB, bad ``--base``,
         a folder given with no ``*.md`` file in it, nothing to lint but links to folders.
     :raises ConfigError: invalid ``kb.yaml``.
@@ -78,6 +80,10 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
         in_a_kb = is_kb_root(root)
     config = load_config(root)
     settings = build_settings(config.lint, select, ignore)
+    if show_all:
+        for opts in settings.options.values():
+            if "show" in opts:
+                opts["show"] = 0
     notes: list[str] = []
     files = _expand(paths, root if in_a_kb else None, notes)
     root_abs = root.resolve()

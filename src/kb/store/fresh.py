@@ -52,7 +52,7 @@ class IngestReport:
         s = f"{self.parsed} parsed, {self.unchanged} unchanged, {self.failed} failed"
         if self.removed:
             s += f", {self.removed} removed"
-        return s + f"; {self.claims} claims"
+        return s + f"; {self.claims} claim{'' if self.claims == 1 else 's'}"
 
 
 def fingerprint(config: KbConfig) -> str:

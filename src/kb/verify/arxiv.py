@@ -60,7 +60,7 @@ class ArxivUnavailable(SourceUnavailable):
     def __init__(self, reason: str, batch: Sequence[str] = ()) -> None:
         self.reason = reason
         self.batch = list(batch)
-        super().__init__(f"{reason} (batch of {len(self.batch)} ids: {describe_batch(self.batch)})")
+        super().__init__(f"{reason} (batch of {len(self.batch)} id{'' if len(self.batch) == 1 else 's'}: {describe_batch(self.batch)})")
 
 
 def describe_batch(ids: Sequence[str]) -> str:

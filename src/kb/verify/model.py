@@ -157,7 +157,8 @@ class Tally:
         """``3 ids: 1 ok, 1 mismatch, 1 not-found (1 with warnings)``."""
         total = sum(self.counts.values())
         parts = [f"{n} {s}" for s, n in self.counts.items() if n]
-        s = f"{total} ids: " + ", ".join(parts) if total else "0 ids"
+        ids = "id" if total == 1 else "ids"
+        s = f"{total} {ids}: " + ", ".join(parts) if total else "0 ids"
         return s + (f" ({self.warned} ok with warnings)" if self.warned else "")
 
 

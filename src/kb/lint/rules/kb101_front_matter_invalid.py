@@ -44,8 +44,8 @@ class FrontMatterInvalid(Rule):
     None.
 
     ## References
-    - DESIGN.md §1, "Living documents carry front matter topic, version, updated".
-    - CASES.md C08 (BOM and CRLF front matter), C09 (YAML scalar typing), C10 (duplicate keys, tabs).
+    - [docs/kb-format.md](../kb-format.md): living documents carry front matter `topic`, `version`, `updated`.
+    - Front matter written with a BOM or CRLF line ends, YAML scalars that are not text (`version: 1.0`), duplicate keys and tabs are read as everywhere in kb ([docs/kb-format.md](../kb-format.md)).
     """
 
     code = "KB101"

@@ -50,8 +50,8 @@ class VersionNotBumped(Rule):
     None.
 
     ## References
-    - DESIGN.md §1, "organized/knowledge/history/<topic>/v<N>.md earlier versions (written by kb bump)".
-    - Issue 5: KB102 with `--base REV` in CI (`--base origin/main`).
+    - [docs/history.md](../history.md): `organized/knowledge/history/<topic>/v<N>.md` holds earlier versions (written by `kb bump`).
+    - [docs/ci.md](../ci.md): KB102 with `--base REV` in CI (`--base origin/main`).
     """
 
     code = "KB102"

@@ -43,8 +43,8 @@ class ArxivIdMalformed(Rule):
 
     ## References
     - arXiv help, "Understanding the arXiv identifier".
-    - CASES.md C03 (four- and five-digit sequence numbers).
-    - realdata SOURCES.md: GEAR's `203.05527` in every version of Awesome-KV-Cache-Compression.
+    - Four- and five-digit sequence numbers (`2401.1234`, `2401.12345`) are both valid ids ([docs/claims.md](../claims.md)).
+    - A public awesome-list cites GEAR as `203.05527` (a digit lost) in every version.
     """
 
     code = "KB103"

@@ -43,8 +43,8 @@ class DanglingSectionReference(Rule):
       and their subsections, are not checked — a change log names sections as they were.
 
     ## References
-    - DESIGN.md §1, "headings carry section numbers (`## §2 …`, `### §2.13 …`)".
-    - seed brief 002: "选型决策树 §2.13" cited while the document had no §2.13.
+    - [docs/kb-format.md](../kb-format.md): headings carry section numbers (`## §2 …`, `### §2.13 …`).
+    - A real brief cited "选型决策树 §2.13" while the document had no §2.13.
     """
 
     code = "KB105"

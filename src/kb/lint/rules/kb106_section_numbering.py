@@ -39,8 +39,8 @@ class SectionNumbering(Rule):
     None.
 
     ## References
-    - DESIGN.md §1, "headings carry section numbers".
-    - seed brief 002: "原 §7.1 改号为 §7.2" — renumbering done by hand.
+    - [docs/kb-format.md](../kb-format.md): headings carry section numbers.
+    - A real brief: "原 §7.1 改号为 §7.2" — renumbering done by hand.
     """
 
     code = "KB106"

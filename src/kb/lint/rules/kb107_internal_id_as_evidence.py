@@ -55,8 +55,8 @@ class InternalIdAsEvidence(Rule):
     None.
 
     ## References
-    - DESIGN.md §1, "Consensus items (C116), open questions/touchstones (O172) … are internal ids, never evidence".
-    - seed brief 000, self-check 5: "HF 票数和内部 Q105/x.xx 编号不得替代论文证据".
+    - [docs/claims.md](../claims.md): consensus items (C116) and open questions/touchstones (O172) are internal ids, never evidence.
+    - A real brief's self-check: "HF 票数和内部 Q105/x.xx 编号不得替代论文证据".
     """
 
     code = "KB107"

@@ -44,8 +44,8 @@ class SecondhandOnlyConsensusNumber(Rule):
       itself `["共识", "consensus"]`): title words that make a section a consensus section.
 
     ## References
-    - DESIGN.md §3, "A number that has only secondhand support … is flagged secondhand-only".
-    - seed brief 000, "把论文事实、摘要转述、内部评级分栏".
+    - [docs/diff.md](../diff.md): a number that only secondhand claims support is flagged secondhand-only.
+    - A real brief: "把论文事实、摘要转述、内部评级分栏".
     """
 
     code = "KB108"

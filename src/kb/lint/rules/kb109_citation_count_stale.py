@@ -68,7 +68,7 @@ class CitationCountStale(Rule):
     None.
 
     ## References
-    - DESIGN.md §1, "Living documents carry front matter topic, version, updated, optionally citations".
+    - [docs/kb-format.md](../kb-format.md): living documents carry `topic`, `version`, `updated`, optionally `citations`.
     - Fix: only the digits of the `citations:` line change (`kb lint --fix`, preview with `--diff`).
     """
 

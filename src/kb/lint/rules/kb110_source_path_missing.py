@@ -60,7 +60,7 @@ class SourcePathMissing(Rule):
     None.
 
     ## References
-    - DESIGN.md §1 (the KB layout), §2 (cited sources include inbox paths on a "来源" line).
+    - [docs/kb-format.md](../kb-format.md): the KB layout; cited sources include inbox paths on a "来源" line.
     """
 
     code = "KB110"

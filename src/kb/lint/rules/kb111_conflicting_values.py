@@ -56,8 +56,8 @@ class ConflictingValues(Rule):
       values legitimately differ by workload or over time and are not compared.
 
     ## References
-    - DESIGN.md §3, "conflict: same subject + metric, different value (beyond tolerance)".
-    - seed brief 002: "TGI EOL 日期核实行动：… 确认是 2025-12 还是 2026-03-21".
+    - [docs/diff.md](../diff.md): conflict is the same subject and metric with a different value (beyond `tolerance`).
+    - A real brief: "TGI EOL 日期核实行动：… 确认是 2025-12 还是 2026-03-21".
     """
 
     code = "KB111"

@@ -47,8 +47,8 @@ class PaperNodeDuplicated(Rule):
     None.
 
     ## References
-    - DESIGN.md §3, "the subject is only mentioned in passing, not a node of its own".
-    - realdata SOURCES.md: DeepSeek-V2 `2405.04434` as the identical row in three sections.
+    - [docs/diff.md](../diff.md): a subject only mentioned in passing is not a node of its own.
+    - A public awesome-list holds DeepSeek-V2 `2405.04434` as the identical row in three sections.
     """
 
     code = "KB112"

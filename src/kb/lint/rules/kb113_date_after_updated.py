@@ -41,7 +41,7 @@ class DateAfterUpdated(Rule):
     None.
 
     ## References
-    - DESIGN.md §2 (dates compare at the precision both state), §6 (`timezone`).
+    - [docs/claims.md](../claims.md): dates compare at the precision both state; [docs/kb-format.md](../kb-format.md): `timezone`.
     """
 
     code = "KB113"

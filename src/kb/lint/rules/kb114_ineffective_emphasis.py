@@ -94,7 +94,7 @@ class IneffectiveEmphasis(Rule):
     None.
 
     ## References
-    - CASES.md C12 (CJK emphasis that never closes).
+    - CJK emphasis that never closes (`**结果：**之后`) renders as literal asterisks in CommonMark.
     - commonmark/commonmark-spec #650; markdown-it/markdown-it #1080; eslint/markdown #395 "no-ineffective-emphasis".
     """
 

@@ -77,8 +77,7 @@ class TableRowCellCount(Rule):
     None.
 
     ## References
-    - CASES.md C13 (pipes inside table cells).
-    - GFM spec, "Tables (extension)": cells beyond the header's count are ignored.
+    - A `|` inside a table cell splits it; GFM spec, "Tables (extension)": cells beyond the header's count are ignored.
     """
 
     code = "KB115"

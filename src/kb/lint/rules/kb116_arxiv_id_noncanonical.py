@@ -41,7 +41,7 @@ class ArxivIdNoncanonical(Rule):
     None.
 
     ## References
-    - CASES.md C01 (every mention normalises to one id), C04 (CJK punctuation around ids).
+    - [docs/claims.md](../claims.md): every mention normalises to one id; CJK punctuation around ids is not part of them.
     - arXiv help, "Understanding the arXiv identifier" (`arXiv:YYMM.NNNNN`).
     """
 

@@ -32,7 +32,7 @@ class NulByteInLine(Rule):
     None.
 
     ## References
-    - Issue 12 (a NUL line was dropped without a finding); `kb.core.textio.decode`.
+    - A line with NUL bytes was once dropped without a finding; `kb.core.textio.decode`.
     """
 
     code = "KB117"

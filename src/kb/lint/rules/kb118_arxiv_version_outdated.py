@@ -46,8 +46,8 @@ class ArxivVersionOutdated(Rule):
     None.
 
     ## References
-    - Issue 10, part 2 ("version-pinned facts"); docs/verify.md "Revised and withdrawn papers".
-    - CASES.md C01 (a versioned id is the same paper, at one version).
+    - [docs/verify.md](../verify.md), "Revised and withdrawn papers": version-pinned facts.
+    - [docs/claims.md](../claims.md): a versioned id is the same paper, at one version.
     """
 
     code = "KB118"
