@@ -6,10 +6,10 @@ delegates to it); :func:`place` adds the evidence the brief cites, first that ap
 
 1. ``hint``: a window line first about the subject says where it goes (``建议把 X 归入 §3 投机解码``,
    ``file under §2.3``) — the most frequent such hint (:func:`window_hint`);
-2. ``doc``: the living doc already holds it (its first section holding it as a node, else
-   the first mentioning it);
-3. ``open-entry``: an open candidate or question of the doc (``C116 …``, ``O171 …``) names it:
-   the section the entry names (``是否应并入 §2.8``), else the entry's own section;
+2. ``open-entry``: an open candidate or question of the doc (``C116 …``, ``O12 …``) names it
+   and the section it belongs in (``O12 AcceptMoE … 能否并入 §3？``): that section;
+3. ``doc``: the living doc already holds it (its first section holding it, besides its open
+   entries), else an open entry naming it: the entry's own section;
 4. ``heading``: a window line about it sits under a heading naming a section (``## §3 投机解码``);
 5. ``category``: its card's category (main, then also) names a doc section's title word
    (``rag`` → ``§4 RAG 推理``): the category's section;
@@ -82,18 +82,26 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View],
     best = window_hint(first)
     if best is not None:
         v = next(v for v in first if v.hint == best)
+        if hinted_section(v.claim.text) is None:  # the parser's hint from the heading it sits under
+            h = next((h for h in reversed(v.claim.provenance.heading) if section_number(h)), None)
+            if h is not None:
+                return Placement(best, "heading", _src(v), h.strip())
         return Placement(best, "hint", _src(v))
-    if doc_held:
-        at = next((v for v in doc_views if key in v.subjects and _section_of(v, doc_sections) == doc_held[0]), None)
-        return Placement(doc_held[0], "doc", _src(at) if at else None)
     labels = {label for _, label, _ in doc_sections}
-    for v in doc_views:
-        m = OPEN_ENTRY_RE.match(v.claim.text)
-        if m and key in v.subjects:
-            named = section_number(v.claim.text)
-            sec = f"§{named}" if named and f"§{named}" in labels else _section_of(v, doc_sections)
-            if sec:
-                return Placement(sec, "open-entry", _src(v), m.group("id"))
+    entries = [(v, m) for v in doc_views if key in v.subjects and (m := OPEN_ENTRY_RE.match(v.claim.text))]
+    for v, m in entries:  # an open entry naming where it goes (``O12 … 能否并入 §3？``) outranks where it stands
+        named = section_number(v.claim.text)
+        if named and f"§{named}" in labels:
+            return Placement(f"§{named}", "open-entry", _src(v), m.group("id"))
+    only_entries = {_section_of(v, doc_sections) for v, _ in entries}
+    if doc_held and not set(doc_held) <= only_entries:
+        held = next(s for s in doc_held if s not in only_entries)
+        at = next((v for v in doc_views if key in v.subjects and _section_of(v, doc_sections) == held), None)
+        return Placement(held, "doc", _src(at) if at else None)
+    for v, m in entries:
+        sec = _section_of(v, doc_sections)
+        if sec:
+            return Placement(sec, "open-entry", _src(v), m.group("id"))
     for v in mine:
         for h in reversed(v.claim.provenance.heading):
             named = section_number(h)
