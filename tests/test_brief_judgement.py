@@ -76,6 +76,7 @@ BRIEF = """\
 - 这组数只能看个趋势，暂不进活文档。
 - AcceptMoE 平均准确率仅下降 0.27 个百分点。
 - vLLM MRV2 小 batch 解码 CPU 开销下降约 30%。
+- 上游摘要把 AcceptMoE 的 1.29× 抄成了 1.92×，对不上。
 """
 FILES = {
     "kb.yaml": KB_YAML,
@@ -200,3 +201,19 @@ def test_line_links_open_the_line_of_a_markdown_file(night_kb: Path, run_kb, set
 ])
 def test_line_moods_zh_and_en(text: str, mood: tuple[str, str] | None) -> None:
     assert line_mood(text) == mood
+
+
+def test_disputed_values_reach_section_2(night_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """A source saying another miscopied a value: kb compares neither, the brief names both in §2."""
+    text = _unlinked(_brief(night_kb, run_kb))
+    row = next(x for x in text.splitlines() if "被来源指为" in x)
+    assert row == ("| 4 | AcceptMoE：1.29×、1.92× 被来源指为抄错或对不上（kb 不拿它们比较） | `secondhand` "
+                   "inbox/jay/2026-07-31T1000-inference-brief.md:15 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
+
+
+def test_no_claim_is_cut_before_the_clause_that_qualifies_it(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    kb = write_files(tmp_path / "kb", {**FILES, "inbox/jay/2026-07-31T1000-inference-brief.md": (
+        "# inference 简报\n\nBole 在 SGLang 上吞吐 2.03×；但只在单 GPU 上测过。另一句 Bole 的 TTFT 降低 67.6%；TPOT 降低 49.9%。\n")})
+    res = run_kb(["claims", "--format", "json"], cwd=kb)
+    texts = [c["text"] for c in json.loads(res.stdout) if c["provenance"]["path"].startswith("inbox/")]
+    assert texts == ["Bole 在 SGLang 上吞吐 2.03×；但只在单 GPU 上测过。", "另一句 Bole 的 TTFT 降低 67.6%；", "TPOT 降低 49.9%。"]
