@@ -217,3 +217,19 @@ def test_no_claim_is_cut_before_the_clause_that_qualifies_it(tmp_path: Path, run
     res = run_kb(["claims", "--format", "json"], cwd=kb)
     texts = [c["text"] for c in json.loads(res.stdout) if c["provenance"]["path"].startswith("inbox/")]
     assert texts == ["Bole 在 SGLang 上吞吐 2.03×；但只在单 GPU 上测过。", "另一句 Bole 的 TTFT 降低 67.6%；", "TPOT 降低 49.9%。"]
+
+
+def test_a_benchmark_table_is_one_increment(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    table = ("# inference 周报\n\n## Q2 引擎 benchmark\n\n| 引擎 | 吞吐 |\n|---|---|\n"
+             "| Orion | 1,500 tok/s |\n| Glimmer | 900 tok/s |\n| Nimbus | 700 tok/s |\n")
+    kb = write_files(tmp_path / "kb", {**FILES, "kb.yaml": KB_YAML.replace("Muse: []}", "Muse: [], Orion: [], Glimmer: [], Nimbus: []}"),
+                                       "inbox/tom/2026-07-31T1100-inference-bench.md": table})
+    text = _unlinked(_brief(kb, run_kb))
+    heads = [x for x in text.splitlines() if x.startswith("### 增量")]
+    assert heads == ["### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）",
+                     "### 增量 2【净新增】Bole（arXiv:2608.01651）",
+                     "### 增量 3【净新增】「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus",
+                     "### 增量 4【建议补】AcceptMoE"]
+    block = text.split("「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus\n", 1)[1].split("\n### ", 1)[0]
+    assert [x.split(" — ")[0] for x in block.splitlines() if x.startswith("- Orion") or x.startswith("- Glimmer")
+            or x.startswith("- Nimbus")] == ["- Orion | 1,500 tok/s", "- Glimmer | 900 tok/s", "- Nimbus | 700 tok/s"]

@@ -77,9 +77,12 @@ def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_
     text = _brief(generated_kb, run_kb, "--date", "2026-07-31", "--executor", "tom")
     incr = [s for s in data["subjects"] if s["outcome"] in ("net-new", "update", "conflict")]
     assert len(incr) == 24
-    blocks = re.findall(r"^### 增量 (\d+)【", text, re.M)
-    thin = re.findall(r"^\| (\d+) \| ", text.split("【净新增 · 尚无卡片】", 1)[1].split("\n### ", 1)[0], re.M)
-    assert sorted(map(int, blocks + thin)) == list(range(1, 25))
+    part1 = text.split("## 1.", 1)[1].split("\n## 2.", 1)[0]
+    blocks = re.findall(r"^### 增量 (\d+)【", part1, re.M)
+    thin = re.findall(r"^\| (\d+) \| ", part1.split("【净新增 · 尚无卡片】", 1)[1].split("\n### ", 1)[0], re.M)
+    numbers = sorted(map(int, blocks + thin))
+    assert numbers == list(range(1, 21))  # 24 subjects: the 5 of one table are one increment (issue 22)
+    assert all((s["key"][6:] if s["key"].startswith("arxiv:") else s["label"]) in part1 for s in incr)
     section2 = text.split("## 2.", 1)[1].split("## 3.", 1)[0]
     conflicted = {c["subject"] for c in data["conflicts"]}
     labels = {s["key"]: s["label"] for s in data["subjects"]}
@@ -224,8 +227,11 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
         "窗口前已提及（首次 2026-07-30 00:00）：旧材料再现，不是本窗口的新增 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:28",
         "- Draft-then-Retrieve: Speculative Retrieval for Low-Cost RAG Serving（arXiv:2607.24870）【邻接】：卡片主分类 rag，"
         "本主题只是副分类：归 rag 主线，不与本主题增量并列 — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14",
-        "- arXiv:2607.25668、arXiv:2607.25790、arXiv:2607.25877、arXiv:2607.26071、arXiv:2607.26159、arXiv:2607.26244、"
-        "arXiv:2607.26305【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
+        # papers by the titles tom's table gives them (标题 column), not bare ids (issue 22)
+        "- Critic-guided code review（arXiv:2607.25668）、Self-play for SQL agents（arXiv:2607.25790）、Long-horizon web agents "
+        "with replanning（arXiv:2607.25877）、ToolSmith: agents that write their own tools（arXiv:2607.26071）、Multi-agent debate "
+        "for planning（arXiv:2607.26159）、UnitGen: test generation with coverage feedback（arXiv:2607.26244）、A video world "
+        "model benchmark（arXiv:2607.26305）【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
         "`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]  # a row of HF 票 only: a rating
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "

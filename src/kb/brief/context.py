@@ -23,7 +23,7 @@ from kb.brief.papers import (
 )
 from kb.brief.reading import Reading
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
-from kb.brief.shaping import bounded, settle_night, shape
+from kb.brief.shaping import bounded, merge_tables, settle_night, shape
 from kb.brief.snapshot import baseline_snapshot, touched_sections
 from kb.brief.steps import (
     check_rows,
@@ -80,6 +80,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         else:
             others.append(entry)
     counts = {o: r.counts.get(o, 0) - sum(e["outcome"] == o for e in moved) for o in OUTCOMES}
+    increments = merge_tables(increments)
     # thin increments (net-new, no card, one row, nothing folded) are one table row each, after the others
     thin = sum(map(is_thin, increments)) >= THIN_TABLE
     increments.sort(key=lambda e: thin and is_thin(e))
@@ -101,6 +102,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     placed = {e["key"]: e["section"] for e in (*increments, *moved, *others) if e["section"]}
     arxiv_rows = arxiv_entries(night, number, reg, placed)
+    titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
+    for a in arxiv_rows:
+        a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
     verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed)
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)

@@ -39,6 +39,7 @@ _PRIMARY_HOSTS = ("arxiv.org", "github.com", "gitlab.com", "huggingface.co", "do
 _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "substack.com", "medium.com", "reddit.com",
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
+_TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
 
@@ -111,7 +112,25 @@ class Reading:
                 src = f"{path}:{n + 1}"
                 out.setdefault(src, {"mood": found[0], "words": found[1], "text": lines[n].strip(" -*\t"),
                                      "source": src, "when": c.provenance.written_at or ""})
-        return sorted(out.values(), key=lambda m: (m["when"], m["source"]), reverse=True)
+        ordered = sorted(out.values(), key=lambda m: (m["source"].rsplit(":", 1)[0], int(m["source"].rsplit(":", 1)[1])))
+        return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
+
+    def table_title(self, key: str) -> str | None:
+        """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided
+        code review | coding | 38 |`` under a header naming the column 标题/论文/title/paper), else None."""
+        for c in self.night.claims.values():
+            if c.unit != "table-row" or not any(a.key == key for a in c.arxiv):
+                continue
+            lines = self.lines(c.provenance.path)
+            n = c.provenance.line - 1
+            while n > 0 and lines[n - 1].lstrip().startswith("|"):
+                n -= 1
+            head = [x.strip().lower() for x in lines[n].strip().strip("|").split("|")] if n < len(lines) else []
+            row = [x.strip() for x in lines[c.provenance.line - 1].strip().strip("|").split("|")]
+            col = next((i for i, h in enumerate(head) if h.startswith(_TITLE_HEADS)), None)
+            if col is not None and col < len(row) and row[col] and key[6:] not in row[col]:
+                return row[col]
+        return None
 
     # -- set-up values, metadata rows ------------------------------------------------------
     def setup_raws(self, claims: list[Claim]) -> set[str]:

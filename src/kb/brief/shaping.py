@@ -49,6 +49,8 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     cfg = night.kb.config
     p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),
               skip_words=[night.topic, *cfg.topic_categories(night.topic)])
+    if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
+        entry["label"] = rd.table_title(s.key) or entry["label"]  # a paper by its title where a table gives it
     entry["section"] = p.section
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
@@ -67,6 +69,9 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
     entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    # a subject known only from rows of one table (a benchmark table): merged with its table's others
+    tables = {(c.provenance.path, " / ".join(c.provenance.heading)) for c in claims if c.unit == "table-row"}
+    entry["table"] = next(iter(tables)) if len(tables) == 1 and all(c.unit == "table-row" for c in claims) else None
     card = night.cards.get(s.key)
     notes = rd.card_notes(card.path) if card is not None else {"limits": [], "results": []}
     shown = {c["text"] for g in entry["groups"] for c in g["claims"]}
@@ -98,3 +103,43 @@ def bounded(value: Any, bounds: dict[str, str]) -> Any:
         for v in value:
             bounded(v, bounds)
     return value
+
+
+def merge_tables(increments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Net-new subjects without a card known only from rows of one window table (a benchmark
+    table listing engines) are one increment, not one per row (issue 22): label ``「heading」 A / B
+    / C``, their rows, secondhand-only figures and moods together; order kept (at the first)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for e in increments:
+        if e.get("table") and e["outcome"] == "net-new" and e["card"] is None:
+            groups.setdefault(e["table"], []).append(e)
+    out: list[dict[str, Any]] = []
+    for e in increments:
+        group = groups.get(e.get("table") or ("", ""), [])
+        if len(group) < 2:
+            out.append(e)
+        elif e is group[0]:
+            out.append(_merged(group))
+    return out
+
+
+def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
+    group = sorted(group, key=lambda e: e["first"]["line"] if e["first"] else 0)  # in the table's row order
+    first = group[0]
+    heading = first["table"][1].rsplit(" / ", 1)[-1] or first["table"][0]
+    rows: dict[str, dict[str, Any]] = {}
+    for e in group:
+        for g in e["groups"]:
+            for c in g["claims"]:
+                rows.setdefault(c["id"], c)
+    kinds = list(dict.fromkeys(c["kind"] for c in rows.values()))
+    return {**first, "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
+            "members": [e["key"] for e in group],
+            "groups": [{"kind": k, "claims": [c for c in rows.values() if c["kind"] == k]} for k in kinds],
+            "also": {k: v for e in group for k, v in e["also"].items()},
+            "row_secondhand": {k: v for e in group for k, v in e["row_secondhand"].items()},
+            "secondhand_only": list(dict.fromkeys(x for e in group for x in e["secondhand_only"])),
+            "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
+            "n_folded": sum(e["n_folded"] for e in group),
+            "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
+            "limits": [], "notes": [], "setup": []}
