@@ -134,8 +134,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:83",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:84",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:43"]
-    # 11: the metadata row 时间：… · 整理：jay 原文：… (jay 1620:3) is no finding, counted here
-    assert ("- 另有 4 条含事实的行未展开、11 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
+    # 3 and 12: the metadata row 时间：… · 整理：jay 原文：… (jay 1620:3) and a verdict with neither mark nor value are no findings
+    assert ("- 另有 3 条含事实的行未展开、12 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
             "按文件计入 §4）\n") in vllm
     # one row per fact: Spheron's $1.49 is stated at lines 26 and 73 of one file: one row, both sources;
     # CADENCE's 62% from spark (twice) and from the card: one row, three sources

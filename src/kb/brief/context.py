@@ -207,7 +207,8 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     rated = {r["id"] for r in rating}
     # a rated line stating only votes (``3 | 2607.26627 | … | 118``) is the rating itself, no row
     rows = [c for c in claims if c.id not in rated or (_facts(c) and (c.dates or any(q.metric != "votes" for q in c.quantities)))]
-    meta = [c for c in rows if rd is not None and rd.is_metadata(c)]  # 论文：URL · 建卡 spark: about the file
+    # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
+    meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or (c.kind == "internal-rating" and not _facts(c)))]
     rows = [c for c in rows if c not in meta]
     listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows)
     plain += len(meta)
