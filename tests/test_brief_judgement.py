@@ -233,3 +233,21 @@ def test_a_benchmark_table_is_one_increment(tmp_path: Path, run_kb) -> None:  # 
     block = text.split("「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus\n", 1)[1].split("\n### ", 1)[0]
     assert [x.split(" — ")[0] for x in block.splitlines() if x.startswith("- Orion") or x.startswith("- Glimmer")
             or x.startswith("- Nimbus")] == ["- Orion | 1,500 tok/s", "- Glimmer | 900 tok/s", "- Nimbus | 700 tok/s"]
+
+
+def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    """The demo night: jay's own caveats take Colibri (真实地址待查) and DGX Spark (不建议入文档) out of
+    the increments; DeepSeek-V4-Pro's 383.7 tok/s is first-hand cited by the doc (the SGLang v0.5.16
+    release on GitHub): no §2 row; 8 周 and 128 GB are set-up values, never offered."""
+    res = run_kb(["digest", "--out", "-"], cwd=demo_kb)
+    text = _unlinked(res.stdout)
+    demoted = [x for x in text.splitlines() if "【作者降级】" in x]
+    assert demoted == [
+        "- Colibri【作者降级】：「仓库链接在原帖里写成 github.com/pricing/Colibri，这个组织名很可疑（像是从价格页粘过来的），"
+        "真实地址待查。」 — inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:21；本应净新增，作者说暂不作增量；"
+        "评级：候选升档",
+        "- DGX Spark【作者降级】：「并发 32 那一行是新数字，但只有博主单次测量，不建议入文档。」 — "
+        "inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:36；本应建议补，作者说暂不作增量；"
+        "归属 §1.3（活文档已收于此：organized/knowledge/inference.md:38）"]
+    assert "DeepSeek-V4-Pro：383.7 tok/s" not in text
+    assert "128 GB" not in text.split("## 1.", 1)[1] and "把 8 周" not in text
