@@ -251,3 +251,16 @@ def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> No
         "归属 §1.3（活文档已收于此：organized/knowledge/inference.md:38）"]
     assert "DeepSeek-V4-Pro：383.7 tok/s" not in text
     assert "128 GB" not in text.split("## 1.", 1)[1] and "把 8 周" not in text
+
+
+def test_a_caveat_under_a_table_demotes_the_whole_table(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    table = ("# inference 周报\n\n## Q2 引擎 benchmark\n\n| 引擎 | 吞吐 |\n|---|---|\n"
+             "| Orion | 1,500 tok/s |\n| Glimmer | 900 tok/s |\n| Nimbus | 700 tok/s |\n\n- 这组数只能看个趋势。\n")
+    kb = write_files(tmp_path / "kb", {**FILES, "kb.yaml": KB_YAML.replace("Muse: []}", "Muse: [], Orion: [], Glimmer: [], Nimbus: []}"),
+                                       "inbox/tom/2026-07-31T1100-inference-bench.md": table})
+    text = _unlinked(_brief(kb, run_kb))
+    assert [x for x in text.splitlines() if "【作者降级】" in x] == [
+        "- 「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus【作者降级】：「这组数只能看个趋势。」 — "
+        "inbox/tom/2026-07-31T1100-inference-bench.md:11；本应净新增，作者说暂不作增量",
+        "- Muse【作者降级】：「这组数只能看个趋势，暂不进活文档。」 — inbox/jay/2026-07-31T1000-inference-brief.md:12；本应净新增，作者说暂不作增量"]
+    assert "- 增量 3 项（净新增 2 · 建议补 1 · 矛盾/待核实 0）；" in text and "· 作者降级 4\n" in text

@@ -80,7 +80,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         else:
             others.append(entry)
     counts = {o: r.counts.get(o, 0) - sum(e["outcome"] == o for e in moved) for o in OUTCOMES}
-    increments = merge_tables(increments)
+    increments, moved = merge_tables(increments), merge_tables(moved)
     # thin increments (net-new, no card, one row, nothing folded) are one table row each, after the others
     thin = sum(map(is_thin, increments)) >= THIN_TABLE
     increments.sort(key=lambda e: thin and is_thin(e))
@@ -136,6 +136,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "sources": {"files": len(files), "inbox": sum(f.role == "inbox" for f in files),
                     "cards": sum(f.role == "card" for f in files), "claims": n_claims},
         "counts": counts, "outcomes": list(OUTCOMES), "moved": moved,
+        "moved_count": sum(len(e.get("members", [e["key"]])) for e in moved),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
         "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + _placed_too(increments, moved, others))), fold),

@@ -107,7 +107,16 @@ class Reading:
                 m = n
                 while who is None and m > lo:
                     who, m = first(path, m), m - 1
-                if who is None or at.group(who) != at.group(key):
+                whose = {who} if who is not None else set()
+                if who is not None and n + 1 != m + 1 and lines[m].lstrip().startswith("|"):
+                    # a caveat under a table ("这组数只能看个趋势") is about every row of it
+                    top, end = m, m
+                    while top > 0 and lines[top - 1].lstrip().startswith("|"):
+                        top -= 1
+                    while end + 1 < len(lines) and lines[end + 1].lstrip().startswith("|"):
+                        end += 1
+                    whose |= {w for k in range(top, end + 1) if (w := first(path, k + 1))}
+                if not any(at.group(w) == at.group(key) for w in whose):
                     continue
                 src = f"{path}:{n + 1}"
                 out.setdefault(src, {"mood": found[0], "words": found[1], "text": lines[n].strip(" -*\t"),
