@@ -21,7 +21,9 @@ from kb.brief.papers import (
     collapse_offtopic,
     next_candidates,
 )
+from kb.brief.reading import Reading
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
+from kb.brief.shaping import bounded, merge_tables, settle_night, shape
 from kb.brief.snapshot import baseline_snapshot, touched_sections
 from kb.brief.steps import (
     check_rows,
@@ -55,6 +57,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     :returns: a dict of plain values (str, int, list, dict), stable in order.
     """
     r = night.result
+    rd = Reading(night)
+    settle_night(night, rd)  # first-hand cited doc values and set-up values are no secondhand-only figures
     shonly: dict[str, list[str]] = defaultdict(list)
     for s in r.secondhand_only:
         if s.raw not in shonly[s.claim]:
@@ -66,12 +70,17 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
 
     fold = night.kb.config.brief_fold
     increments, others = [], []
+    moved = []  # increments their author demoted (这组数只能看个趋势, 仅作线索): listed apart, not increments
     for s in r.subjects:
-        entry = _subject(night, s, reg, fold)
-        if s.outcome in INCREMENT_OUTCOMES:
+        entry = shape(_subject(night, s, reg, fold, rd), night, rd, s)
+        if s.outcome in INCREMENT_OUTCOMES and entry["moved"]:
+            moved.append(entry)
+        elif s.outcome in INCREMENT_OUTCOMES:
             increments.append(entry)
         else:
             others.append(entry)
+    counts = {o: r.counts.get(o, 0) - sum(e["outcome"] == o for e in moved) for o in OUTCOMES}
+    increments, moved = merge_tables(increments), merge_tables(moved)
     # thin increments (net-new, no card, one row, nothing folded) are one table row each, after the others
     thin = sum(map(is_thin, increments)) >= THIN_TABLE
     increments.sort(key=lambda e: thin and is_thin(e))
@@ -91,7 +100,11 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     # a judgement only when every one of the previous nights has data; else just the figures
     full = avg is not None and len(prev) == len(night.previous)
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
-    arxiv_rows = arxiv_entries(night, number, reg)
+    placed = {e["key"]: e["section"] for e in (*increments, *moved, *others) if e["section"]}
+    arxiv_rows = arxiv_entries(night, number, reg, placed)
+    titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
+    for a in arxiv_rows:
+        a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
     verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed)
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)
@@ -112,7 +125,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     relay = relay_actions(increments, conflicts)
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
-    return {
+    ctx = {
         "lang": lang, "topic": night.topic, "executor": executor, "generator": f"kb {__version__}",
         "night": night.window.label_date.isoformat(),
         "window": {"since": hm(night.window.since_iso), "until": hm(night.window.until_iso),
@@ -122,10 +135,11 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                      "sections": sum(1 for s in night.doc.sections if s.numbered and "." not in s.number)},
         "sources": {"files": len(files), "inbox": sum(f.role == "inbox" for f in files),
                     "cards": sum(f.role == "card" for f in files), "claims": n_claims},
-        "counts": {o: r.counts.get(o, 0) for o in OUTCOMES}, "outcomes": list(OUTCOMES),
+        "counts": counts, "outcomes": list(OUTCOMES), "moved": moved,
+        "moved_count": sum(len(e.get("members", [e["key"]])) for e in moved),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "snapshot": baseline_snapshot(night, touched_sections(increments), fold),
+        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + _placed_too(increments, moved, others))), fold),
         "increments": increments, "covered": [e["label"] for e in covered], "aside": aside[:fold],
         "aside_more": sum(len(e["members"]) for e in aside[fold:]), "others_total": len(others),
         "conflicts": conflicts,
@@ -145,13 +159,16 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "relay": [a for a in relay if a["type"] != "settle"] + [a for a in relay if a["type"] == "settle"][:fold],
         "relay_more": list(dict.fromkeys(a["n"] for a in relay if a["type"] == "settle"))[fold:],
         "revised": revised_papers(night),
-        "candidates": next_candidates(night),
+        "candidates": {**next_candidates(night), "proposed": rd.proposed_candidates()},
         "card_stats": card_stats(night),
         "sources_list": [f.path for f in files],
         "source_folders": _folders(f.path for f in files),
-        "notes": list(r.notes),
+        # the night's notes are English; a zh brief prints only those in its language (stderr has them all)
+        "notes": [x for x in r.notes if lang != "zh" or re.search(r"[\u4e00-\u9fff]", x)],
         "claims": reg.items,
+        "records": list({x["zh"]: x for row in verify_rows for x in row.get("records", [])}.values()),
     }
+    return bounded(ctx, rd.bounds())
 
 
 def _facts(c: Claim) -> tuple[Any, ...]:
@@ -169,7 +186,8 @@ def carries_fact(c: Claim, key: str) -> bool:
     return key.startswith("arxiv:") and any(a.key == key for a in c.arxiv)
 
 
-def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None) -> dict[str, Any]:
+def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None,
+             rd: Reading | None = None) -> dict[str, Any]:
     """One subject as the brief shows it: its rule, section, card, rating and fact rows (one
     row per fact; rows without a fact counted in ``n_plain``; beyond ``fold`` rows the rest
     counted in ``n_folded``, see ``kb claims --subject``)."""
@@ -188,8 +206,13 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
                            "also": [], "id": c.id})
     # a rating on the rating line is no fact row too (``5 | Colibri：候选升档前先核实仓库``), unless it states a fact
     rated = {r["id"] for r in rating}
-    rows = [c for c in claims if c.id not in rated or _facts(c)]
+    # a rated line stating only votes (``3 | 2607.26627 | … | 118``) is the rating itself, no row
+    rows = [c for c in claims if c.id not in rated or (_facts(c) and (c.dates or any(q.metric != "votes" for q in c.quantities)))]
+    # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
+    meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or (c.kind == "internal-rating" and not _facts(c)))]
+    rows = [c for c in rows if c not in meta]
     listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows)
+    plain += len(meta)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
         # kind (paper-facts first) and place; the rest is one line pointing at kb claims
@@ -355,6 +378,12 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
                     "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
     return out
+
+
+def _placed_too(*groups: list[dict[str, Any]]) -> list[str]:
+    """Sections the night's subjects are placed in besides the increments' actions: never
+    "untouched" in the snapshot (a demoted paper still belongs to its §)."""
+    return [e["section"] for es in groups for e in es if e["section"] and e["placed"]["why"] != "doc"]
 
 
 def _folders(paths: Iterable[str]) -> list[dict[str, Any]]:

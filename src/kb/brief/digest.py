@@ -13,14 +13,15 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from kb.brief.context import build_context
 from kb.brief.render import render
-from kb.core.config import KbConfig, executor_problem
+from kb.core.config import KbConfig, LinksConfig, executor_problem
 from kb.core.errors import UsageError
 from kb.core.paths import brief_path, inside_kb
 from kb.core.window import Window
-from kb.night.run import run_night
+from kb.night.run import Night, run_night
 from kb.perf.gc import no_gc_passes
 from kb.store.workspace import Kb
 
@@ -76,14 +77,23 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
             if line.startswith(("baseline is ", "no version of ", "the living document has no")):
                 note(f"note: {line}")
         path = None if stdout else dest or kb.root / brief_path(who, window.label_date, topic)
-        context = build_context(night, executor=who, lang=lang)
-        context["links"] = link_settings(kb.config.links, kb.root, path)
+        context = night_context(kb, night, who, lang=lang, path=path)
         tdir = None
         if kb.config.templates_dir:
             tdir = inside_kb(kb.root, kb.root / kb.config.templates_dir, what="templates_dir")
         text = render(template or f"e1prep.{lang}.md.j2", context, templates_dir=tdir)
         del night, context  # freed here, not walked by the collection that follows the block
     return Brief(text, who, path)
+
+
+def night_context(kb: Kb, night: Night, executor: str, *, lang: str = "zh", path: Path | None = None) -> dict[str, Any]:
+    """The brief's context as plain data (str, int, None, lists and dicts of them; stable keys,
+    deterministic order): :func:`kb.brief.context.build_context` plus ``links``
+    (:func:`link_settings` for a brief written to ``path``; None: standard output). What
+    ``kb digest`` renders; ``kb digest --format json`` may print it as it is."""
+    context = build_context(night, executor=executor, lang=lang)
+    context["links"] = link_settings(kb.config.links, kb.root, path)
+    return context
 
 
 def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> tuple[str, str]:
@@ -114,17 +124,20 @@ def resolve_executor(root: Path, config: KbConfig, given: str | None = None) -> 
                      "(or `git config user.name` in the KB); the brief goes to inbox/<executor>/")
 
 
-def link_settings(setting: str, root: Path, dest: Path | None) -> dict[str, object]:
+def link_settings(setting: str | LinksConfig, root: Path, dest: Path | None) -> dict[str, object]:
     """How the brief links ``path:line`` sources (the ``src`` filter of :mod:`kb.brief.render`),
-    from kb.yaml ``links``: ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` →
-    the path from the brief's folder to the KB root (``../../`` for ``inbox/<executor>/…``;
-    empty for standard output, read from the KB root), so the links open on GitHub/GitLab
-    and in editors alike."""
-    if setting.strip().lower() in ("none", "off", "false", ""):
-        return {"enabled": False}
-    if setting.strip().lower() != "relative":
-        return {"enabled": True, "base": setting.rstrip("/") + "/"}
+    from kb.yaml ``links`` (a string, or ``{base, style}``: :class:`kb.core.config.LinksConfig`):
+    ``none`` → plain text; a URL → ``{base: URL/}``; ``relative`` → the path from the brief's
+    folder to the KB root (``../../`` for ``inbox/<executor>/…``; empty for standard output,
+    read from the KB root). ``style`` (default ``github``) is how a line is addressed: ``github``
+    and ``gitlab`` write ``path.md?plain=1#L50`` for Markdown (both render a ``.md`` file and
+    ignore ``#L50`` otherwise), ``plain`` writes ``path#L50``."""
+    base, style = (setting.base, setting.style) if isinstance(setting, LinksConfig) else (setting, "github")
+    if base.strip().lower() in ("none", "off", "false", ""):
+        return {"enabled": False, "style": style}
+    if base.strip().lower() != "relative":
+        return {"enabled": True, "base": base.rstrip("/") + "/", "style": style}
     if dest is None:
-        return {"enabled": True, "base": ""}
+        return {"enabled": True, "base": "", "style": style}
     rel = os.path.relpath(root.resolve(), dest.resolve().parent if dest.is_absolute() else (Path.cwd() / dest).resolve().parent)
-    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/"}
+    return {"enabled": True, "base": "" if rel == "." else rel.replace(os.sep, "/") + "/", "style": style}

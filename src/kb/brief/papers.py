@@ -13,8 +13,10 @@ from kb.extract.titles import title_similarity
 from kb.night.run import Night
 
 
-def arxiv_entries(night: Night, number: dict[str, int], reg: Registry) -> list[dict[str, Any]]:
-    """§3 rows, one per arXiv subject. Its title (论文/主题): the card's; else the arXiv
+def arxiv_entries(night: Night, number: dict[str, int], reg: Registry,
+                  sections: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """§3 rows, one per arXiv subject (its section: ``sections``' placement, else the diff's hint;
+    its first source: the first window line writing this id). Its title (论文/主题): the card's; else the arXiv
     cache's; else a title the KB knows (:meth:`kb.facts.attributor.Attributor.title`: a link text
     ``[Title](https://arxiv.org/abs/…)``); else the subject's label when it is a name, not the
     bare id (``CacheGen``, ``H2O``); else None (``—``)."""
@@ -31,12 +33,14 @@ def arxiv_entries(night: Night, number: dict[str, int], reg: Registry) -> list[d
         if state == "found" and card is not None and arxiv_title:
             state = ("found" if title_similarity(card.title, arxiv_title) >= night.kb.config.arxiv.title_threshold
                      else "title-mismatch")
-        first = next((night.claims[i] for i in s.claims if i in night.claims), None)
+        mine = [night.claims[i] for i in s.claims if i in night.claims]
+        # the first line writing this very id (a line citing a mistyped id is no source of it)
+        first = next((c for c in mine if any(a.key == s.key for a in c.arxiv)), mine[0] if mine else None)
         rows.append({
             "id": arxiv_id, "arxiv_title": arxiv_title,
             "title": s.label if card else (arxiv_title or at.title(s.key)
                                            or (s.label if s.label != arxiv_id else None)),
-            "outcome": s.outcome, "n": number.get(s.key), "section": s.section_hint,
+            "outcome": s.outcome, "n": number.get(s.key), "section": (sections or {}).get(s.key, s.section_hint),
             "card": card.number or card.path if card else None, "card_path": card.path if card else None,
             "verified": state, "fetched": hit[0][:10] if hit else None,
             "first": reg.get(first) if first else None,

@@ -72,8 +72,9 @@ _SOURCE_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
 @jinja2.pass_context
 def src(ctx: Any, value: Any) -> str:
     """A ``path:line`` source for a table cell or list item, as a clickable link when the
-    context's ``links`` allows: ``[path:line](<base>path#L<line>)`` — GitHub and GitLab open
-    the line. ``links.base`` is a relative prefix from the brief's folder to the KB root
+    context's ``links`` allows: ``[path:line](<base>path?plain=1#L<line>)`` for a Markdown file
+    (style ``github``/``gitlab``: both render ``.md`` and open the line only as plain text),
+    ``<base>path#L<line>`` otherwise or with style ``plain``. ``links.base`` is a relative prefix from the brief's folder to the KB root
     (``../../`` for ``inbox/<executor>/…``) or a web base URL from kb.yaml ``links``; with
     ``links.enabled`` false (kb.yaml ``links: none``) the text as :func:`cell` prints it.
     Values that are not ``path:line`` are printed as plain cells."""
@@ -83,7 +84,8 @@ def src(ctx: Any, value: Any) -> str:
     if not links.get("enabled") or m is None:
         return text
     target = quote(m.group("path"), safe="/._-~")
-    return f"[{text}]({links.get('base', '')}{target}#L{m.group('line')})"
+    plain = "?plain=1" if links.get("style", "github") != "plain" and target.lower().endswith((".md", ".markdown")) else ""
+    return f"[{text}]({links.get('base', '')}{target}{plain}#L{m.group('line')})"
 
 
 def clip(value: Any, width: int = 160) -> str:

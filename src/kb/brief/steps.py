@@ -92,11 +92,31 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                      "card": card.number if card else None,
                      "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
                      "urls": [], "changed": []})
+    rows += _disputed_rows(night)
     for i, row in enumerate(rows, 1):
         row["n"] = i
         for c in row.get("conflicts", ()):
             c["row"] = i  # the §2 row that lists this conflict
     return rows, folded
+
+
+def _disputed_rows(night: Night) -> list[dict[str, Any]]:
+    """§2 rows of the values a window line disputes (a source says another miscopied it, or
+    that they disagree: :func:`kb.extract.kinds.moods` ``disputed``), per listed subject: the
+    diff compares no such value, so the brief names them (issue 22)."""
+    at = night.attributor
+    labels = {s.key: s.label for s in night.result.subjects}
+    per: dict[str, list[tuple[str, Claim]]] = defaultdict(list)
+    for c in sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
+        v = at.view(c)
+        for x in (*c.quantities, *c.dates):
+            key = x.subject or (v.subjects[0] if v.subjects else None)
+            if x.mood == "disputed" and key in labels:
+                per[key].append((x.raw, c))
+    return [{"type": "disputed", "key": key, "label": labels[key], "changed": [],
+             "raws": list(dict.fromkeys(raw for raw, _ in items)),
+             "sources": list({source_of(c): {"kind": c.kind, "source": source_of(c), "raw": ""} for _, c in items}.values()),
+             "urls": urls_of(c for _, c in items)} for key, items in per.items()]
 
 
 def _records(night: Night) -> dict[str, dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -70,6 +70,16 @@ class DiffConfig(_Strict):
     always match. See docs/diff.md "Title citations"."""
 
 
+class LinksConfig(_Strict):
+    """``links:`` as a mapping (issue 22): ``{base: relative, style: github}``."""
+
+    base: str = "relative"
+    """As the plain ``links`` string: ``relative``, ``none`` or a web base URL."""
+    style: Literal["github", "gitlab", "plain"] = "github"
+    """How a line is linked: ``github``/``gitlab`` open a Markdown file's line as text
+    (``path.md?plain=1#L50``; both render ``.md`` otherwise), ``plain`` is ``path#L50``."""
+
+
 class LintConfig(_Strict):
     """``lint:`` section (issue 5)."""
 
@@ -117,8 +127,9 @@ class KbConfig(_Strict):
     """Folder (relative to the KB root) searched before the shipped templates."""
     max_file_mb: float = Field(default=20.0, gt=0)
     """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
-    links: str = "relative"
-    """``path:line`` in the brief: ``relative`` (a link from the brief's folder, ``#L<line>``),
+    links: str | LinksConfig = "relative"
+    """``path:line`` in the brief (or a mapping ``{base: …, style: github|gitlab|plain}``, :class:`LinksConfig`;
+    the string form has style ``github``): ``relative`` (a link from the brief's folder, ``#L<line>``),
     ``none`` (plain text), or a web base URL such as ``https://github.com/o/r/blob/main/``."""
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)

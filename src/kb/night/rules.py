@@ -7,7 +7,7 @@ Which subject a number is about is decided by :mod:`kb.facts.attributor`.
 from __future__ import annotations
 
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -30,6 +30,7 @@ from kb.night.model import (
     SubjectOut,
     ValueOut,
 )
+from kb.night.placement import window_hint
 from kb.read.cards import Card
 
 
@@ -222,13 +223,8 @@ def _first(items: Sequence[str]) -> str | None:
 
 
 def _hint(vs: Sequence[View]) -> str | None:
-    """Most frequent section hint among the subject's window claims (earliest on a tie)."""
-    hints = [v.hint for v in vs if v.hint]
-    if not hints:
-        return None
-    counts = Counter(hints)
-    best = max(counts.values())
-    return next(h for h in hints if counts[h] == best)
+    """The subject's section hint: :func:`kb.night.placement.window_hint` (the one place)."""
+    return window_hint(vs)
 
 
 def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:

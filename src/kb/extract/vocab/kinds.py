@@ -108,3 +108,31 @@ DISPUTE_CUES = (
 """Words that dispute the figures of their sentence (issue 8: "专栏写的 2.31× 和活文档的 2.03×
 对不上" lent the doc's 2.03× a secondhand source).
 Regex fragments over lower-cased text."""
+
+# -- line moods (issue 22): the author's own caveats and requests about an item ----------
+# Separate from the figure moods above (PLAN_CUES, DISPUTE_CUES): these are read per line by
+# kb.extract.caveats.line_mood, never per figure. Regex fragments over lower-cased text.
+
+DEMOTE_CUES = (
+    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
+    r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档", r"先别(?:升级|升档|升)", r"暂不升(?:级|档)", r"不升档",
+    r"(?:地址|仓库|链接|出处|repo)[^，。；;]{0,6}待(?:确认|查|核实?)",
+    r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])", r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
+    r"(?<![a-z])do\s+not\s+promote(?![a-z])", r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
+    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
+)
+"""An author demoting an item: its figures are no increment tonight (``这组数只能看个趋势``,
+``暂不进活文档``, ``先别升级评级``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
+
+LEAD_CUES = (
+    r"仅作线索", r"只作线索", r"仅当线索", r"只当线索", r"仅供线索",
+    r"(?<![a-z])(?:lead|leads)\s+only(?![a-z])", r"(?<![a-z])(?:only|just)\s+a\s+lead(?![a-z])",
+)
+"""An author offering an item only as a lead (``仅作线索``, ``lead only``)."""
+
+EVALUATE_CUES = (
+    r"值不值得[^。；;]{0,12}判断", r"是否值得[^。；;]{0,12}判断", r"请(?:晚班|夜班|执行人)[^。；;]{0,6}(?:判断|定夺|评估)",
+    r"(?<![a-z])please\s+(?:judge|decide|assess|evaluate)\s+whether(?![a-z])",
+)
+"""An author asking the night to judge (``值不值得升档请晚班判断``, ``please judge whether …``): a
+request, not a rating."""

@@ -1,0 +1,145 @@
+"""The brief's judgement aids on top of the diff (issue 22): placement with its evidence, the
+author's caveats (demotions move an item out of the increments), the newest rating first,
+set-up values kept out of the values to add, first-hand cited doc values kept out of
+"secondhand-only", a card's limits under its increment and bounds on every listed value.
+
+:func:`settle_night` runs once before the context is built; :func:`shape` once per subject
+entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished context.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kb.brief.reading import Reading
+from kb.night.model import SubjectOut
+from kb.night.placement import place
+from kb.night.run import Night
+
+#: Moods that take an item out of tonight's increments (the author said so).
+MOVING = ("demote", "lead")
+
+
+def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
+    """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
+    source states (:meth:`Reading.firsthand_values`) and set-up values (:meth:`Reading.setup_raws`).
+    Mutates ``night.result`` (this night is the brief's own). :returns: ``{"firsthand": n, "setup": n}``."""
+    r = night.result
+    firsthand = rd.firsthand_values()
+    setup = {(s.subject, s.raw) for s in r.secondhand_only
+             if s.claim in night.claims and s.raw in rd.setup_raws([night.claims[s.claim]])}
+    kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in firsthand | setup]
+    dropped = len(r.secondhand_only) - len(kept)
+    r.secondhand_only = kept
+    r.counts["secondhand_only"] = len(kept)
+    return {"firsthand": len({k for k in firsthand}), "setup": len(setup), "dropped": dropped}
+
+
+def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:
+    """Add to one subject's brief entry: ``placed`` (:func:`kb.night.placement.place`, its section
+    in ``section``), ``moods`` (newest first), ``moved`` (the demoting mood, if any), ``requests``
+    (evaluate moods), ``setup`` (set-up values taken out of ``new_values``/``detail``), ``limits``
+    and ``notes`` (the card's limits and non-numeric results). Ratings are ordered newest first
+    (``rating[0]`` is the one in force; the others are history)."""
+    at = night.attributor
+    claims = [night.claims[i] for i in s.claims if i in night.claims]
+    views = [at.view(c) for c in claims]
+    doc_views = [at.view(c) for c in night.doc.claims]
+    sections = [(x.line, x.label, x.title) for x in night.doc.sections]
+    cfg = night.kb.config
+    p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),
+              skip_words=[night.topic, *cfg.topic_categories(night.topic)])
+    if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
+        entry["label"] = rd.table_title(s.key) or entry["label"]  # a paper by its title where a table gives it
+    entry["section"] = p.section
+    entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
+    moods = rd.moods(s.key, claims)
+    entry["moods"] = moods
+    entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
+    entry["requests"] = [m for m in moods if m["mood"] == "evaluate"]
+    asked = {m["source"] for m in entry["requests"]}
+    rating = [r for r in entry["rating"] if r["claim"]["source"] not in asked]
+    when = {c.id: c.provenance.written_at or "" for c in claims}
+    rating.sort(key=lambda r: when.get(r["claim"]["id"], ""), reverse=True)
+    entry["rating"] = rating
+    setup = rd.setup_raws(claims)
+    entry["setup"] = [v for v in entry["new_values"] if v in setup]
+    if entry["setup"]:
+        entry["new_values"] = [v for v in entry["new_values"] if v not in setup]
+        if s.rule == "doc-new-values":
+            entry["detail"] = ", ".join(entry["new_values"])
+    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    # a subject known only from rows of one table (a benchmark table): merged with its table's others
+    tables = {(c.provenance.path, " / ".join(c.provenance.heading)) for c in claims if c.unit == "table-row"}
+    entry["table"] = next(iter(tables)) if len(tables) == 1 and all(c.unit == "table-row" for c in claims) else None
+    card = night.cards.get(s.key)
+    notes = rd.card_notes(card.path) if card is not None else {"limits": [], "results": []}
+    shown = {c["text"] for g in entry["groups"] for c in g["claims"]}
+    entry["limits"] = notes["limits"]
+    entry["notes"] = [n for n in notes["results"] if not any(n["text"] in t or t in n["text"] for t in shown)]
+    return entry
+
+
+_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup")
+
+
+def bounded(value: Any, bounds: dict[str, str]) -> Any:
+    """``value`` (the context) with every listed raw value shown with its bound (``>40%``):
+    lists under ``raws``, ``new_values``, ``secondhand_only``, ``contested``, ``setup``, the
+    ``raw`` of a value, an increment's ``detail`` and ``row_secondhand``. Mutates in place."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k in _LISTS and isinstance(v, list):
+                value[k] = [bounds.get(x, x) if isinstance(x, str) else x for x in v]
+            elif k == "raw" and isinstance(v, str):
+                value[k] = bounds.get(v, v)
+            elif k == "detail" and isinstance(v, str) and value.get("rule") in ("doc-new-values", "doc-conflict"):
+                value[k] = ", ".join(bounds.get(x, x) for x in v.split(", ")) if v else v
+            elif k == "row_secondhand" and isinstance(v, dict):
+                value[k] = {i: [bounds.get(x, x) for x in xs] for i, xs in v.items()}
+            else:
+                bounded(v, bounds)
+    elif isinstance(value, list):
+        for v in value:
+            bounded(v, bounds)
+    return value
+
+
+def merge_tables(increments: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Net-new subjects without a card known only from rows of one window table (a benchmark
+    table listing engines) are one increment, not one per row (issue 22): label ``「heading」 A / B
+    / C``, their rows, secondhand-only figures and moods together; order kept (at the first)."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for e in increments:
+        if e.get("table") and e["outcome"] == "net-new" and e["card"] is None:
+            groups.setdefault(e["table"], []).append(e)
+    out: list[dict[str, Any]] = []
+    for e in increments:
+        group = groups.get(e.get("table") or ("", ""), [])
+        if len(group) < 2:
+            out.append(e)
+        elif e is group[0]:
+            out.append(_merged(group))
+    return out
+
+
+def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
+    group = sorted(group, key=lambda e: e["first"]["line"] if e["first"] else 0)  # in the table's row order
+    first = group[0]
+    heading = first["table"][1].rsplit(" / ", 1)[-1] or first["table"][0]
+    rows: dict[str, dict[str, Any]] = {}
+    for e in group:
+        for g in e["groups"]:
+            for c in g["claims"]:
+                rows.setdefault(c["id"], c)
+    kinds = list(dict.fromkeys(c["kind"] for c in rows.values()))
+    return {**first, "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
+            "members": [e["key"] for e in group],
+            "groups": [{"kind": k, "claims": [c for c in rows.values() if c["kind"] == k]} for k in kinds],
+            "also": {k: v for e in group for k, v in e["also"].items()},
+            "row_secondhand": {k: v for e in group for k, v in e["row_secondhand"].items()},
+            "secondhand_only": list(dict.fromkeys(x for e in group for x in e["secondhand_only"])),
+            "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
+            "n_folded": sum(e["n_folded"] for e in group),
+            "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
+            "limits": [], "notes": [], "setup": []}
