@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, app, console, console_err, load
+from kb.cli.common import KbOption, Lang, app, console, console_err, load, state
 from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
 from kb.core.errors import UsageError
 
@@ -79,6 +79,7 @@ def digest_cmd(
         raise UsageError(f"{given} is a folder; give a file path" + ("" if out else " with --out")) from exc
     except OSError as exc:  # no permission, a parent that is a file, disk full …
         raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
+    state.delivered = target  # written: a stdout that fails now changes nothing (issue 24)
     console.print(_shown(target, root), markup=False)
 
 
