@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Self
 
+import kb
 from kb.core.paths import STORE_DIR, STORE_NAME
 from kb.store.locks import emptying
 from kb.store.memos import check_memo
@@ -315,19 +316,33 @@ class StoreBase:
         check_memo(name)
         digest = hashlib.blake2b(json.dumps(inputs, separators=(",", ":")).encode(), digest_size=16).hexdigest()
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (name,)).fetchone()
-        if row is not None and row[0].startswith(f'["{digest}",'):
-            kept = json.loads(row[0])
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == digest:
-                return kept[1]
-        text = json.dumps([digest, build()], ensure_ascii=False, separators=(",", ":"))
+        head = f'["{digest}","'
+        if row is not None and row[0].startswith(head):
+            # [digest, seal, value]: the value is trusted only when its seal verifies (issue 24: a
+            # memo edited in the store is built again, never read)
+            got_seal, body = row[0][len(head):len(head) + 32], row[0][len(head) + 34:-1]
+            if row[0][len(head) + 32:len(head) + 34] == '",' and got_seal == _memo_seal(digest, body):
+                try:
+                    return json.loads(body)
+                except ValueError:
+                    pass
+        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":"))
+        text = f'{head}{_memo_seal(digest, body)}",{body}]'
         if not self.db.in_transaction:
             try:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, text))
             except sqlite3.OperationalError:  # read-only or busy: built again next time
                 pass
-        return json.loads(text)[1]  # as a later run reads it back, so both runs see one shape
+        return json.loads(body)  # as a later run reads it back, so both runs see one shape
 
     def meta(self, key: str) -> str | None:
         """One ``meta`` value, else None."""
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
+
+
+def _memo_seal(digest: str, body: str) -> str:
+    """The seal of a memo of :meth:`StoreBase.kept`: BLAKE2b (16 bytes, hex) of kb's version, the
+    inputs' digest and the value's JSON text as stored; an edited value or key does not verify."""
+    return hashlib.blake2b(f"{kb.__version__}\0{digest}\0{body}".encode("utf-8", "surrogatepass"),
+                           digest_size=16).hexdigest()

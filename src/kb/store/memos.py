@@ -1,7 +1,9 @@
 """Every value kb keeps between runs, named once: what it holds and what it is keyed by.
 
 A memo is a cache, never the truth: each is built again when its key moves, and a store that
-cannot be written keeps none. :meth:`kb.store.base.StoreBase.kept` takes only the names of
+cannot be written keeps none. A memo of ``Store.kept`` and the kept config carry a seal (kb's
+version, the key's digest and the value as stored; kb.yaml's hash for the config): one edited
+by anything but kb does not verify and is built again (issue 24). :meth:`kb.store.base.StoreBase.kept` takes only the names of
 :data:`MEMOS` (another name is a :class:`ValueError`); the memos kept by their own code name
 where (``meta`` key, table or file) in their line.
 """
