@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import struct
 import time
@@ -23,7 +24,7 @@ import kb
 from kb.core.paths import STORE_DIR, STORE_NAME
 from kb.store.locks import emptying
 from kb.store.memos import check_memo
-from kb.store.schema import INDEX_NAMES, INDEXES, SCHEMA_VERSION, create_schema
+from kb.store.schema import INDEX_NAMES, INDEXES, SCHEMA, SCHEMA_VERSION, create_schema
 from kb.store.writer import FileRows, FileWriter, Tx
 
 #: WAL pages (4 KB each) between automatic checkpoints during a bulk load (:meth:`StoreBase.bulk_checkpoints`).
@@ -106,16 +107,19 @@ class StoreBase:
         processes opening a new store at once do not trip over each other."""
         try:
             db = self._connect()
-            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION and not _missing(db):
                 return db
             with emptying(self.root):  # a store of another schema is dropped: not under a reader
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     version = db.execute("PRAGMA user_version").fetchone()[0]
-                    if version != SCHEMA_VERSION:
+                    missing = _missing(db) if version == SCHEMA_VERSION else []
+                    if version != SCHEMA_VERSION or missing:
                         tables = [r[0] for r in db.execute(
                             "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
-                        if tables:
+                        if missing:  # a table dropped by hand: nothing of the store is trusted (issue 24)
+                            self.notes.append(f"store table {', '.join(missing)} is missing: rebuilt {self.path}")
+                        elif tables:
                             self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
                             for name in tables:
                                 db.execute(f'DROP TABLE "{name}"')
@@ -339,6 +343,16 @@ class StoreBase:
         """One ``meta`` value, else None."""
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
+
+
+_TABLES = tuple(re.findall(r"CREATE TABLE (\w+)", SCHEMA))
+"""The tables of the store's schema (:data:`kb.store.schema.SCHEMA`)."""
+
+
+def _missing(db: sqlite3.Connection) -> list[str]:
+    """Tables of the schema the store lacks (one dropped by hand: ``DROP TABLE arxiv_cache``)."""
+    have = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return [t for t in _TABLES if t not in have]
 
 
 def _memo_seal(digest: str, body: str) -> str:
