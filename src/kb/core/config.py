@@ -121,6 +121,11 @@ class KbConfig(_Strict):
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
+    brief_seconds: float = Field(default=60.0, gt=0)
+    """Longest time rendering a brief may take, in seconds; past it ``kb digest`` stops with
+    an error and writes nothing (a KB's template that loops forever, issue 24)."""
+    brief_max_mb: float = Field(default=20.0, gt=0)
+    """Largest brief, in MB (10^6 characters); past it ``kb digest`` stops with an error."""
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
     given no ``--executor``; None = the KB's ``git config user.name``."""

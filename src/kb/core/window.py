@@ -163,9 +163,10 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
             window = Window(now - length, now)
     elif since or until:
         option, value = ("since", since) if since else ("until", until or "")
+        first = parse_moment(since, config, "since") if since else None  # named first when both are out of range
         end = parse_moment(until, config, "until") if until else now
-        if since:
-            start = parse_moment(since, config, "since")
+        if first is not None:
+            start = first
         else:
             with in_range(option, value, _ROOM):
                 start = end - timedelta(days=1)
