@@ -293,7 +293,7 @@ def fold_lines(text: str, limit: int = MAX_LINE) -> str:
         if len(line) > limit and line.startswith("|") and line.rstrip().endswith("|"):
             cells = re.split(r"(?<!\\)\|", line)
             share = max(200, limit // max(1, len(cells) - 2))
-            line = "|".join(_fold(c, share) for c in cells)
+            line = "|".join(_fold(c, share) + (" " if len(c) > share and c.endswith(" ") else "") for c in cells)
         out.append(_fold(line, limit) if len(line) > limit else line)
     return "\n".join(out)
 
