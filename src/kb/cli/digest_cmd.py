@@ -69,6 +69,10 @@ def digest_cmd(
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
     write_target(root, target, force=force, own=out is None, what="brief")
     try:
+        if force and target.is_file() and target.read_text(encoding="utf-8", errors="replace") != brief.text:
+            # the replaced brief may hold the analyst's judgement: kept beside it (issue 24)
+            write_atomic(target.with_name(target.name + ".bak"), target.read_bytes())
+            _note(f"note: the replaced brief is kept as {_shown(target, root)}.bak")
         write_atomic(target, brief.text, overwrite=force)
     except FileExistsError as exc:
         blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)

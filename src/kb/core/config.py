@@ -44,6 +44,8 @@ def executor_problem(name: str) -> str | None:
         return "is empty; give a name (the inbox folder), or leave it out"
     if "/" in name or "\\" in name or name.startswith("."):
         return f"{name!r} is not a plain name: it names the inbox folder (e.g. tom)"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):  # NUL, newline, escape: no folder name (issue 24)
+        return f"{name!r} holds a control character; it names the inbox folder (e.g. tom)"
     return None
 
 

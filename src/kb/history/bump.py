@@ -68,7 +68,9 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     if problem:
         raise UsageError(problem)
     rel = doc_path(topic)
-    path = write_target(root, root / rel, what="living document")
+    path = write_target(root, root / rel, what="living document", force=force)
+    if force and path.is_symlink():  # --force writes to the link's target, the link stays (issue 24)
+        path = path.resolve()
     if not path.is_file():
         raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
     data = path.read_bytes()
