@@ -81,11 +81,18 @@ class _UnitMaker:
         self.generated = False
         """The file is a brief kb rendered (its ``<!-- kb:brief … -->`` mark)."""
         self._ordinal: dict[int, int] = {}
+        self._last_line: tuple[tuple[int, int], str] = ((0, 0), "")
         self.first_line = 0
         """1-based line of the body's first text line (0: none), for a brief's own title."""
 
     def _line(self, line: int) -> str:
-        return self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+        # the last line asked is kept: each id of a 1 MB line sliced it again (quadratic, issue 24)
+        key = (id(self.lines), line)
+        if self._last_line[0] == key:
+            return self._last_line[1]
+        text = self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+        self._last_line = (key, text)
+        return text
 
     # -- units --------------------------------------------------------------------------------
 
