@@ -79,3 +79,19 @@ def test_a_memo_edited_in_the_store_is_built_again(tmp_path: Path) -> None:
     assert store.kept("title_names", ["x"], build) == {"answer": 42}
     assert len(calls) == 3
     store.close()
+
+
+def test_memos_kept_by_their_own_code_that_do_not_decode_are_built_again(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
+    import sqlite3
+
+    assert run_kb(["ingest", "--kb", str(demo_kb)]).exit_code == 0
+    want = run_kb(["claims", "--subject", "vLLM", "--kb", str(demo_kb)]).stdout
+    for garbage in ("garbage", "[1,2,3]", '["x"]'):
+        db = sqlite3.connect(demo_kb / ".kb/kb.sqlite")
+        with db:
+            db.execute("UPDATE meta SET value=? WHERE key IN ('cards', 'claims_count', 'files_digest', 'name_hits_stamp', "
+                       "'newest_inbox', 'title_index', 'attributor_names')", (garbage,))
+        db.close()
+        res = run_kb(["claims", "--subject", "vLLM", "--kb", str(demo_kb)])
+        assert res.exit_code == 0 and "Traceback" not in res.stderr, (garbage, res.stderr)
+        assert res.stdout == want

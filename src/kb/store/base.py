@@ -23,7 +23,7 @@ from typing import Any, Self
 import kb
 from kb.core.paths import STORE_DIR, STORE_NAME
 from kb.store.locks import emptying
-from kb.store.memos import check_memo
+from kb.store.memos import check_memo, decoded
 from kb.store.schema import INDEX_NAMES, INDEXES, SCHEMA, SCHEMA_VERSION, create_schema
 from kb.store.writer import FileRows, FileWriter, Tx
 
@@ -278,8 +278,8 @@ class StoreBase:
         ``claims_count``), so a run that changed nothing does not count 200k rows again."""
         stamp = self.files_stamp()
         row = self.db.execute("SELECT value FROM meta WHERE key='claims_count'").fetchone()
-        kept = json.loads(row[0]) if row is not None else None
-        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp:
+        kept = decoded(row[0]) if row is not None else None
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp and isinstance(kept[1], int):
             return int(kept[1])
         n = self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
         if not self.db.in_transaction:

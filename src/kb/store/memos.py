@@ -10,6 +10,9 @@ where (``meta`` key, table or file) in their line.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 #: name -> what it holds, keyed by what (a change of the key builds it again).
 MEMOS: dict[str, str] = {
     # values of Store.kept (``meta`` key = the name, keyed by a digest of the inputs given)
@@ -41,6 +44,17 @@ MEMOS: dict[str, str] = {
     "config": "kb.yaml's YAML data and the validated config's dump (.kb/config.json, "
               "kb.core.config_kept); keyed by kb.yaml's text and the config code's digest",
 }
+
+
+def decoded(text: str | None) -> Any:
+    """A kept value's JSON, or None when there is none or it does not decode (a store edited by
+    hand or by another tool: the memo is built again, never the end of the command; issue 24)."""
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def check_memo(name: str) -> None:
