@@ -92,3 +92,15 @@ def test_front_matter_that_does_not_read_is_ignored_the_body_read(run_kb, kb_roo
             "front matter ignored") in res.stderr
     res = run_kb(["claims", "--file", "inbox/jay/2026-07-31-bad.md", "--kb", str(kb_root)])
     assert res.stdout.count("inbox/jay/2026-07-31-bad.md:6") == 1 and "1.9×" in res.stdout
+
+
+def test_files_at_both_ends_of_the_range_work_everywhere(run_kb, kb_root: Path) -> None:  # noqa: ANN001
+    write_files(kb_root, {"inbox/jay/9000-12-31-far.md": "# far\n\n- vLLM 吞吐 1.7×。\n",
+                          "inbox/jay/1000-01-01-old.md": "# old\n\n- vLLM 吞吐 1.8×。\n"})
+    assert run_kb(["ingest", "--kb", str(kb_root)]).exit_code == 0
+    for args in (["sources"], ["history", "vLLM"], ["claims", "--as-of", "9000-12-31"], ["trace", "vLLM"],
+                 ["diff", "inference", "--date", "9000-12-31"], ["diff", "inference", "--date", "1000-01-02"],
+                 ["digest", "inference", "--date", "9000-12-31", "--out", "-"]):
+        res = run_kb([*args, "--kb", str(kb_root)])
+        assert res.exit_code == 0, (args, res.stderr)
+        assert "Traceback" not in res.stderr
