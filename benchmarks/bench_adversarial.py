@@ -2,6 +2,13 @@
 
 Usage:
     python benchmarks/bench_adversarial.py [--start-kb 8] [--steps 4] [--budget 20] [--only NAME ...]
+    python benchmarks/bench_adversarial.py --kb-shapes [--steps 3]     # issue 24: whole commands
+
+``--kb-shapes`` times whole commands on generated KBs that double each step (run by hand, not in
+CI): ``kb sources`` over N files all stating one subject (``files``), ``kb digest`` of a night
+with N values of one subject (``values``), the parse of one line of N KB dense with numbers and
+ids (``long-line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
 ``v1v1…``, full-width digits, quote marks, brackets) and both pipelines (``parse``: what
@@ -91,7 +98,85 @@ class Runner:
         self.linter.lint_bytes("organized/knowledge/x.md", text.encode(), in_kb=False)
 
 
+KB_YAML = 'timezone: "+08:00"\nexecutor: ana\ntopics: {inference: [inference-systems]}\nentities: {vLLM: [], SGLang: []}\n'
+DOC = "---\ntopic: inference\nversion: 1\nupdated: 2026-01-01\n---\n# d\n\n## 1. vLLM\n\n- vLLM 吞吐 1.1×。\n"
+LONG_UNIT = "vLLM 1.5× arXiv:2607.01234 C101 2026-07-31 300 tok/s [2] v0.6.1 "
+
+
+def _kb(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in {"kb.yaml": KB_YAML, "organized/knowledge/inference.md": DOC, **files}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    (root / "organized/paper_cards").mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _files(n: int) -> dict[str, str]:
+    """n secondhand files over half a year, each stating vLLM's throughput and TTFT, citing a site."""
+    out = {}
+    for i in range(n):
+        stamp = f"2026-{1 + (i // 28) % 6:02d}-{1 + i % 28:02d}T{i % 20:02d}{i % 60:02d}"
+        out[f"inbox/a{i % 7}/{stamp}-f{i}.md"] = (f"# f{i}\n\n- 据悉 vLLM 吞吐 {1 + (i % 97) / 10:.1f}×，TTFT {100 + i} ms"
+                                                  f"（https://site{i % 5}.com/x）。\n")
+    return out
+
+
+def _values(n: int) -> dict[str, str]:
+    """One night's file stating n throughput values of vLLM."""
+    return {"inbox/ana/2026-07-31-big.md": "# big\n\n" + "".join(f"- 据悉 vLLM 吞吐 {1 + i / 1000:.3f}×。\n" for i in range(n))}
+
+
+def _kb_command(root: Path, *args: str) -> float:
+    """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
+    import os
+    import resource
+    import subprocess
+
+    env = {**os.environ, "KB_ARXIV_API": "http://127.0.0.1:9/api/query"}
+    subprocess.run([sys.executable, "-m", "kb", "ingest"], cwd=root, env=env, capture_output=True, check=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "kb", *args], cwd=root, env=env, capture_output=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def kb_shapes(steps: int) -> int:
+    """The whole-command shapes of issue 24 (see the module docstring)."""
+    shapes: list[tuple[str, int, Callable[[Path, int], float]]] = [
+        ("files (kb sources)", 150, lambda root, n: _kb_command(_kb(root, _files(n)), "sources")),
+        ("values (kb digest)", 2000,
+         lambda root, n: _kb_command(_kb(root, _values(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("long-line (parse KB)", 128, lambda root, n: _parse_line(root, n)),
+    ]
+    bad = 0
+    for name, start, run in shapes:
+        sizes = [start * 2**i for i in range(steps)]
+        times = []
+        for size in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                times.append(run(Path(tmp) / "kb", size))
+        ratios = [b / a if a > 0 else float("nan") for a, b in zip(times, times[1:])]
+        worst = max(ratios, default=0.0)
+        bad += worst > 2.5
+        print(f"{name:<22} " + "  ".join(f"{n:>6}: {t:6.2f} s" for n, t in zip(sizes, times))
+              + "   per doubling: " + " ".join(f"{r:.2f}×" for r in ratios) + ("  GROWS" if worst > 2.5 else ""), flush=True)
+    return 1 if bad else 0
+
+
+def _parse_line(root: Path, kb: int) -> float:
+    (root / "inbox/jay").mkdir(parents=True)
+    (root / "organized/knowledge").mkdir(parents=True)
+    parser = Parser(load_config(root))
+    text = "# t\n\n" + LONG_UNIT * (kb * 1024 // len(LONG_UNIT.encode())) + "\n"
+    t = time.process_time()
+    parser.parse_bytes("inbox/jay/2026-07-31-x.md", text.encode())
+    return time.process_time() - t
+
+
 def main() -> int:
+    if "--kb-shapes" in sys.argv:
+        steps = int(sys.argv[sys.argv.index("--steps") + 1]) if "--steps" in sys.argv else 3
+        return kb_shapes(steps)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--start-kb", type=float, default=8)
     ap.add_argument("--steps", type=int, default=4)

@@ -195,9 +195,12 @@ def test_window_functions_raise_usage_errors() -> None:
         resolve_window(config, day="0001-01-03", now=now)
     assert day.value.naming(option_name).startswith("--date '0001-01-03': out of range")
     assert day.value.message.startswith("day '0001-01-03': out of range")
-    # the far future is fine as long as it is in the calendar; so is a window with room before it
-    assert resolve_window(config, day="9999-12-31", now=now).until.year == 9999
-    assert resolve_window(config, since="0001-01-12", until="0001-01-13", now=now).since.year == 1
+    # issue 24: one range kb accepts (kb.core.moments.accepted), 1000-01-01 to 9000-12-31, with room around it
+    assert resolve_window(config, day="9000-12-31", now=now).until.year == 9000
+    assert resolve_window(config, since="1000-01-12", until="1000-01-13", now=now).since.year == 1000
+    with pytest.raises(UsageError) as far:
+        resolve_window(config, day="9999-12-31", now=now)
+    assert far.value.message == "day '9999-12-31': out of range (kb accepts dates from 1000-01-01 to 9000-12-31)"
 
 
 # 4. --out is a folder ----------------------------------------------------------------------
@@ -256,7 +259,7 @@ def test_stdout_closed_pipe_exits_quietly(args: list[str], kb_root: Path, run_kb
     monkeypatch.chdir(kb_root)
     monkeypatch.setattr(sys, "stdout", _FailingStdout(errno.EPIPE))
     res = run_kb(args)
-    assert res.exit_code == 141
+    assert res.exit_code == 0  # issue 24: a closed pipe is success, quietly
     assert "error" not in res.stderr
     _clean(res)
 
@@ -293,7 +296,7 @@ def test_process_stdout_broken_pipe(kb_root: Path) -> None:
         proc = _kb_process(kb_root, ["claims", "--format", "json"], write)
     finally:
         os.close(write)
-    assert proc.returncode == 141
+    assert proc.returncode == 0  # issue 24
     assert proc.stderr.decode() == ""
 
 

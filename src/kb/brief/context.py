@@ -38,6 +38,7 @@ from kb.brief.steps import (
 )
 from kb.core.claims import KINDS, Claim
 from kb.facts.fact import stated_values
+from kb.facts.near import NearIndex
 from kb.facts.same import same_fact
 from kb.night.model import OUTCOMES, SubjectOut
 from kb.night.run import Night
@@ -217,8 +218,8 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
         # kind (paper-facts first) and place; the rest is one line pointing at kb claims
         wanted = set(s.new_values) | set(s.detail.split(", ")) if s.outcome in INCREMENT_OUTCOMES else set()
-        ranked = sorted(listed, key=lambda c: (not wanted & raws[c.id],
-                                               KINDS.index(c.kind), claims.index(c)))
+        place = {id(c): i for i, c in enumerate(claims)}  # (list.index: quadratic, issue 24)
+        ranked = sorted(listed, key=lambda c: (not wanted & raws[c.id], KINDS.index(c.kind), place[id(c)]))
         keep = set(id(c) for c in ranked[:fold])
         folded = len(listed) - fold
         listed = [c for c in listed if id(c) in keep]
@@ -270,8 +271,13 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
         return mine[0] <= theirs[0] and all(any(same_fact(f, t, tol) for t in theirs[1]) for f in mine[1])
 
     # rows: (claim, its facts): (units, [Fact]) when the view has facts of ``key``, else the
-    # _facts key (a tuple of tuples), else None (a rating, the subject's id: never merged)
-    rows: list[tuple[Claim, Any]] = []
+    # _facts key (a tuple of tuples), else None (a rating, the subject's id: never merged); by
+    # number, in order (a row taken into another is dropped). Rows are found by their values
+    # (NearIndex: the rows holding a value that may be the same), not by trying each (issue 24)
+    rows: dict[int, tuple[Claim, Any]] = {}
+    near = NearIndex(tol)
+    by_facts: dict[Any, int] = {}
+    count = 0
     also: dict[str, list[dict[str, str]]] = {}
     raws: dict[str, set[str]] = {}
     members: dict[str, list[str]] = {}  # row claim id -> ids of every claim of the row
@@ -282,14 +288,10 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
             continue
         mine = [f for f in at.view(c).facts if f.subject == key]
         facts: Any = (frozenset(f.unit for f in mine), mine) if mine else (_facts(c) or None)
-        numbers = bool(mine)
-
-        def same(fs: Any) -> bool:
-            if facts is None or fs is None or numbers != isinstance(fs[-1], list):
-                return False
-            return within(facts, fs) if numbers else facts == fs
-
-        i = next((i for i, (_, fs) in enumerate(rows) if same(fs)), None)
+        if mine:
+            i = next((i for i in sorted({i for i in near.near(mine[0]) if i in rows}) if within(facts, rows[i][1])), None)
+        else:
+            i = by_facts.get(facts) if facts is not None else None
         if i is not None:
             also.setdefault(rows[i][0].id, []).append({"kind": c.kind, "source": source_of(c)})
             raws[rows[i][0].id].update(q.raw for q in c.quantities)
@@ -297,16 +299,19 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
             continue
         raws[c.id] = {q.raw for q in c.quantities}
         members[c.id] = [c.id]
-        less = [x for x in rows if numbers and x[1] is not None and isinstance(x[1][-1], list) and within(x[1], facts)]
-        for r, _ in less:  # a row stating less than c: its sources become c's
+        less = [i for i in sorted({i for f in mine for i in near.near(f) if i in rows}) if within(rows[i][1], facts)]
+        for r, _ in (rows.pop(i) for i in less):  # a row stating less than c: its sources become c's
             also.setdefault(c.id, []).extend([{"kind": r.kind, "source": source_of(r)}, *also.pop(r.id, [])])
             raws[c.id] |= raws.pop(r.id)
             members[c.id] += members.pop(r.id)
-        if less:
-            rows = [x for x in rows if not any(x is y for y in less)]
-        rows.append((c, facts))
+        seq, count = count, count + 1
+        rows[seq] = (c, facts)
+        for f in mine:
+            near.add(f, seq)
+        if not mine and facts is not None:
+            by_facts.setdefault(facts, seq)  # a row of equal values: never merged into another, never dropped
     order = {c.id: i for i, c in enumerate(claims)}
-    return sorted((c for c, _ in rows), key=lambda c: order[c.id]), also, plain, raws, members
+    return sorted((c for c, _ in rows.values()), key=lambda c: order[c.id]), also, plain, raws, members
 
 
 THIN_TABLE = 3

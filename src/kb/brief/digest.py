@@ -81,7 +81,8 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
         tdir = None
         if kb.config.templates_dir:
             tdir = inside_kb(kb.root, kb.root / kb.config.templates_dir, what="templates_dir")
-        text = render(template or f"e1prep.{lang}.md.j2", context, templates_dir=tdir)
+        text = render(template or f"e1prep.{lang}.md.j2", context, templates_dir=tdir,
+                      seconds=kb.config.brief_seconds, max_bytes=int(kb.config.brief_max_mb * 1e6))
         del night, context  # freed here, not walked by the collection that follows the block
     return Brief(text, who, path)
 

@@ -8,12 +8,21 @@ editable install). So a KB may override one file and ``{% extends "e1prep.en.md.
 Templates and includes are read only from inside those folders, never through a link out. A template that uses an undefined value
 fails with :class:`~kb.core.errors.TemplateError` naming the template, the variable and, when
 the value belongs to a claim, the claim's index (CASES.md C15); nothing is written.
+
+Rendering is bounded (issue 24: two nested ``range(100000)`` loops hung ``kb digest``): past
+``brief_seconds`` of rendering or ``brief_max_mb`` of output (``kb.yaml``; 60 s and 20 MB by
+default) it stops with a :class:`TemplateError` naming the template and the limit. A line of the
+brief longer than :data:`MAX_LINE` characters (40,000 values of one subject) is folded
+(:func:`fold_lines`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+import signal
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -183,6 +192,27 @@ _ENV_OPTIONS: dict[str, Any] = {"autoescape": False, "trim_blocks": True, "lstri
 _ENV_TAG = "sandbox-strict-" + "".join("1" if v else "0" for v in _ENV_OPTIONS.values())
 
 
+MAX_VALUE = 10_000_000
+"""Most items (characters, list items, digits of an integer) one ``*`` or ``**`` of a template
+may make: ``{{ "x" * 10**10 }}`` is refused before Python allocates it (a signal cannot stop it)."""
+
+
+class _Sandbox(SandboxedEnvironment):
+    """The sandbox, with ``*`` and ``**`` bounded by :data:`MAX_VALUE`."""
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
+        if operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 \
+                and abs(left) > 1 and right * max(abs(left), 2).bit_length() > MAX_VALUE * 3.33:
+            raise jinja2.exceptions.SecurityError(f"{left} ** {right} is too big for a template")
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_VALUE:
+                    raise jinja2.exceptions.SecurityError(f"a sequence of {len(seq) * n:,} items is too big for a template")
+        return super().call_binop(context, operator, left, right)
+
+
 def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
     ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
@@ -193,7 +223,7 @@ def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
     if shipped:  # "kb/e1prep.en.md.j2" is always the shipped file, even when a user overrides that name
         loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
-    env = SandboxedEnvironment(
+    env = _Sandbox(
         loader=jinja2.ChoiceLoader(loaders),
         undefined=_KbUndefined, bytecode_cache=_bytecode_cache(), **_ENV_OPTIONS,
     )
@@ -201,8 +231,10 @@ def environment(dirs: Iterable[Path]) -> jinja2.Environment:
     return env
 
 
-def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: Path | None = None) -> str:
-    """Render a brief template.
+def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: Path | None = None,
+           seconds: float | None = None, max_bytes: int | None = None) -> str:
+    """Render a brief template, within ``seconds`` of time and ``max_bytes`` of output
+    (None: no limit), its long lines folded (:func:`fold_lines`).
 
     :param template: a template name (``e1prep.zh.md.j2``) looked up in :func:`template_dirs`,
         or a path to a template file (its folder is searched first, for its includes too).
@@ -224,7 +256,8 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         raise TemplateError("{0} {template}: {why}", options=("template",), template=str(template), why=why)
     env = environment(template_dirs(templates_dir, extra))
     try:
-        return env.get_template(name).render(**context)
+        with _time_limit(seconds, name):
+            return fold_lines(_bounded(env.get_template(name).generate(**context), max_bytes, name))
     except TemplateError:
         raise
     except jinja2.TemplateNotFound as exc:
@@ -242,6 +275,86 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         raise TemplateError(f"{where}: {what}{suffix}; fix the template or pass the value") from exc
     except Exception as exc:  # noqa: BLE001 - anything a template's expressions raise (1/0, int('x'), recursion)
         raise TemplateError(f"{_where(exc, name)}: {type(exc).__name__}: {exc}; fix the template") from exc
+
+
+MAX_LINE = 16_000
+"""Longest line of a brief, in characters; a longer one is folded (:func:`fold_lines`)."""
+
+_SEPARATORS = ("、", "；", "; ", ", ", " ")
+
+
+def fold_lines(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` with every line longer than ``limit`` characters folded: a table row cell by
+    cell (each to its share of ``limit``), any other line as a whole, cut after a list
+    separator (``、``, ``；``, ``, ``) and never inside a link or code span, with
+    ``… (+N characters folded)``. Shorter lines are kept as they are."""
+    if len(text) <= limit or all(len(line) <= limit for line in text.split("\n")):
+        return text
+    out = []
+    for line in text.split("\n"):
+        if len(line) > limit and line.startswith("|") and line.rstrip().endswith("|"):
+            cells = re.split(r"(?<!\\)\|", line)
+            share = max(200, limit // max(1, len(cells) - 2))
+            line = "|".join(_fold(c, share) + (" " if len(c) > share and c.endswith(" ") else "") for c in cells)
+        out.append(_fold(line, limit) if len(line) > limit else line)
+    return "\n".join(out)
+
+
+def _fold(text: str, width: int) -> str:
+    if len(text) <= width:
+        return text
+    cut = max(text.rfind(sep, 0, width) for sep in _SEPARATORS)
+    cut = cut if cut > width // 2 else width
+    head = text[:cut]
+    opened = max(head.rfind("["), head.rfind("]("))
+    if opened > head.rfind(")"):  # inside a link: before it
+        head = head[:max(head.rfind("["), 0)]
+    if head.count("`") % 2:  # inside a code span: before it
+        head = head[:head.rfind("`")]
+    return f"{head.rstrip()} … (+{len(text) - len(head):,} characters folded)"
+
+
+def _bounded(chunks: Iterator[str], max_bytes: int | None, name: str) -> str:
+    """The rendered text, joined; :class:`TemplateError` past ``max_bytes`` (UTF-8 estimate:
+    characters, 4 bytes each at most, counted as they come)."""
+    parts: list[str] = []
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if max_bytes is not None and size > max_bytes:
+            raise TemplateError(f"{name}: the brief grew past {max_bytes / 1e6:g} MB (kb.yaml brief_max_mb); "
+                                "rendering stopped, nothing written: check the template's loops")
+        parts.append(chunk)
+    return "".join(parts)
+
+
+class _TooLong(BaseException):
+    """Raised inside a template that renders past its time (a BaseException: no ``except
+    Exception`` of Jinja or of a template's code turns it into another error)."""
+
+
+@contextmanager
+def _time_limit(seconds: float | None, name: str) -> Iterator[None]:
+    """Stop rendering after ``seconds`` (SIGALRM's real-time timer, so a loop that outputs
+    nothing is stopped too): :class:`TemplateError` naming the template. Unbounded off the main
+    thread or where there is no SIGALRM (Windows)."""
+    if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        raise _TooLong
+
+    before = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except _TooLong:
+        raise TemplateError(f"{name}: rendering took more than {seconds:g} s (kb.yaml brief_seconds); stopped, "
+                            "nothing written: check the template's loops") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
 
 
 def _where(exc: BaseException, name: str) -> str:

@@ -40,9 +40,10 @@ def option_name(param: str) -> str:
     return OPTION_OF.get(param) or "--" + param.replace("_", "-")
 
 
-EXIT_BROKEN_PIPE = 141
-"""Exit code when the reader of stdout went away: 128 + SIGPIPE, what a shell reports for a
-Unix tool ended by a closed pipe (``kb claims | head``)."""
+EXIT_BROKEN_PIPE = 0
+"""Exit code when the reader of stdout went away (``kb claims | head -n1``): 0, quietly. The
+reader took what it wanted; a pipeline under ``set -o pipefail`` must not fail for it (issue
+24; was 141, 128 + SIGPIPE)."""
 
 
 class _StdoutFailed(BaseException):
@@ -125,7 +126,9 @@ def main(argv: list[str] | None = None) -> None:
     Writing to standard output is guarded here, for every command: when the reader of a
     pipe goes away (EPIPE: ``kb claims --format json | head -c 10``) kb stops quietly with
     :data:`EXIT_BROKEN_PIPE`; any other failure (disk full, I/O error, stdout closed) is
-    ``error: cannot write to standard output: …`` and exit 2. No traceback either way, and
+    ``error: cannot write to standard output: …`` and exit 2, unless the command had already
+    written its result to a file (``kb digest --out F``: ``state.delivered``), which is
+    success whatever stdout is (exit 0, issue 24). No traceback either way, and
     no "Exception ignored" at exit. A failing stderr is ignored (see :class:`_GuardedStream`).
     """
     import errno
@@ -139,6 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     sys.stdout = _GuardedStream(real_out, stdout=True)  # type: ignore[assignment]
     sys.stderr = _GuardedStream(real_err, stdout=False)  # type: ignore[assignment]
     code = 0
+    state.delivered = None
     try:
         try:
             try:
@@ -161,6 +165,8 @@ def main(argv: list[str] | None = None) -> None:
     except _StdoutFailed as failed:
         if failed.error.errno == errno.EPIPE:
             code = EXIT_BROKEN_PIPE
+        elif state.delivered is not None:
+            code = 0
         else:
             code = 2
             reason = failed.error.strerror or str(failed.error)

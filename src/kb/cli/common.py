@@ -206,6 +206,9 @@ class State:
     kb: Path | None = None
     traceback: bool = False
     verbose: bool = False
+    delivered: Path | None = None
+    """The file a command wrote its result to (``kb digest``'s brief): a failing stdout after it
+    is no failure of the command (kb.cli.main, issue 24)."""
 
 
 state = State()

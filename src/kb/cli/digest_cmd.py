@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, load, print_json
+from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, load, print_json, state
 from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
 from kb.core.errors import UsageError
 
@@ -95,6 +95,10 @@ def digest_cmd(
                          "--force only replaces earlier briefs, never a living doc, card, config or briefing")
     write_target(root, target, force=force, own=out is None, what="brief")
     try:
+        if force and target.is_file() and target.read_text(encoding="utf-8", errors="replace") != brief.text:
+            # the replaced brief may hold the analyst's judgement: kept beside it (issue 24)
+            write_atomic(target.with_name(target.name + ".bak"), target.read_bytes())
+            _note(f"note: the replaced brief is kept as {_shown(target, root)}.bak")
         write_atomic(target, brief.text, overwrite=force)
     except FileExistsError as exc:
         blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)
@@ -105,6 +109,7 @@ def digest_cmd(
         raise UsageError(f"{given} is a folder; give a file path" + ("" if out else " with --out")) from exc
     except OSError as exc:  # no permission, a parent that is a file, disk full …
         raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
+    state.delivered = target  # written: a stdout that fails now changes nothing (issue 24)
     console.print(_shown(target, root), markup=False)
 
 

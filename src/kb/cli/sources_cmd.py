@@ -36,7 +36,7 @@ def sources_cmd(
     in the topic's diff over every dated file: backed (a paper-fact states the same value),
     contradicted (a conflict whose other side is a paper-fact or the living doc), in-doc (the
     living doc states it) or unsettled. By default every dated file counts; --since/--until
-    bound the files (the cost grows with the square of the files stating one subject).
+    bound the files (the cost grows with the files and the values they state).
     Exit code 0; 2 for an unknown topic or a bad date.
     Details: docs/sources.md.
 

@@ -44,6 +44,8 @@ def executor_problem(name: str) -> str | None:
         return "is empty; give a name (the inbox folder), or leave it out"
     if "/" in name or "\\" in name or name.startswith("."):
         return f"{name!r} is not a plain name: it names the inbox folder (e.g. tom)"
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):  # NUL, newline, escape: no folder name (issue 24)
+        return f"{name!r} holds a control character; it names the inbox folder (e.g. tom)"
     return None
 
 
@@ -134,6 +136,11 @@ class KbConfig(_Strict):
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
+    brief_seconds: float = Field(default=60.0, gt=0)
+    """Longest time rendering a brief may take, in seconds; past it ``kb digest`` stops with
+    an error and writes nothing (a KB's template that loops forever, issue 24)."""
+    brief_max_mb: float = Field(default=20.0, gt=0)
+    """Largest brief, in MB (10^6 characters); past it ``kb digest`` stops with an error."""
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
     given no ``--executor``; None = the KB's ``git config user.name``."""

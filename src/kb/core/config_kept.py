@@ -9,11 +9,13 @@ validates the data every run and writes this file); this module only reads and w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
 from typing import Any
 
+import kb
 from kb.core.paths import CONFIG_NAME
 from kb.core.textio import write_atomic
 from kb.perf.digest import code_digest
@@ -21,7 +23,21 @@ from kb.perf.digest import code_digest
 PARSED_NAME = ".kb/config.json"
 """The kept file, in the KB's own cache folder: the path and whole text of the ``kb.yaml``
 read, its YAML data, and the dump of the config validated from it with the code that made
-it (:func:`config_code`). Keyed by all of these; deleting it loses nothing."""
+it (:func:`config_code`). Keyed by all of these; deleting it loses nothing.
+
+Nothing in it is trusted that kb did not write (issue 24: an edited ``data`` changed the
+executor, the arXiv URL and ``max_file_mb``): it carries a :func:`seal` over everything it
+holds, made from ``kb.yaml``'s hash, kb's version and the config code's digest; a file whose
+seal does not verify is ignored, and the config is read again from ``kb.yaml``."""
+
+
+def seal(path: str, text: str, data: Any, dump: Any, code: str) -> str:
+    """The seal of a kept config: SHA-256 of kb's version, the config code's digest, the
+    ``kb.yaml`` path, the SHA-256 of its text, and the kept ``data`` and ``dump`` (as canonical
+    JSON). Any edit of one of them (a key injected into ``data``, another ``dump``) breaks it."""
+    text_hash = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    body = json.dumps([kb.__version__, code, path, text_hash, data, dump], ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def config_file(root: Path) -> Path:
@@ -38,7 +54,7 @@ def config_code() -> str:
 
 def read_kept(root: Path, path: Path, text: str) -> dict[str, Any] | None:
     """What was kept for ``path`` holding exactly ``text`` by this code (``data`` and ``dump``),
-    else None."""
+    else None: also when its :func:`seal` does not verify (the file was edited)."""
     try:
         got = json.loads((root / PARSED_NAME).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -46,6 +62,11 @@ def read_kept(root: Path, path: Path, text: str) -> dict[str, Any] | None:
     if not isinstance(got, dict) or got.get("path") != str(path) or got.get("text") != text or "data" not in got:
         return None
     if got.get("code") != config_code():  # read by other code: its YAML data may differ too (breaker6)
+        return None
+    try:
+        if got.get("seal") != seal(str(path), text, got["data"], got.get("dump"), got["code"]):
+            return None  # edited by hand or another tool: never trusted, read from kb.yaml again
+    except (TypeError, ValueError):
         return None
     return got
 
@@ -59,8 +80,10 @@ def write_kept(root: Path, path: Path, text: str, data: Any, dump: str) -> None:
         plain = json.loads(json.dumps(data, ensure_ascii=False))
         if plain != data or not kept.parent.is_dir():
             return
+        code = config_code()
         write_atomic(kept, json.dumps({"path": str(path), "text": text, "data": plain, "dump": dump,
-                                       "code": config_code()}, ensure_ascii=False))
+                                       "code": code, "seal": seal(str(path), text, plain, dump, code)},
+                                      ensure_ascii=False))
     except (TypeError, ValueError, OSError):
         pass
 

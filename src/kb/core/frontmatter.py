@@ -8,6 +8,7 @@ from datetime import date, datetime, time, tzinfo
 from functools import lru_cache
 from typing import Any
 
+from kb.core.moments import accepted
 from kb.core.textio import Problem
 
 _OPEN = "---"
@@ -34,20 +35,32 @@ class FrontMatter:
     problems: list[Problem] = field(default_factory=list)
 
 
-def as_datetime(value: Any, tz: tzinfo) -> datetime | None:
+def as_datetime(value: Any, tz: tzinfo, *, clamp: bool = True) -> datetime | None:
     """A front-matter value as an aware datetime (a date -> 00:00 local; naive -> local ``tz``;
-    an ISO string is read), else None."""
+    an ISO string is read), else None: also a date outside the range kb accepts
+    (:func:`kb.core.moments.accepted`; ``created: 9999-12-31T23:59-23:59``), which the caller
+    reports as ignored (naming file and key) instead of skipping the file; ``clamp=False``
+    keeps such a date (to tell "out of range" from "not a date" in that report)."""
+    dt: datetime | None = None
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=tz)
-    if isinstance(value, date):
-        return datetime.combine(value, time(0, 0), tz)
-    if isinstance(value, str):
+        dt = value if value.tzinfo else value.replace(tzinfo=tz)
+    elif isinstance(value, date):
+        dt = datetime.combine(value, time(0, 0), tz)
+    elif isinstance(value, str):
         try:
-            dt = datetime.fromisoformat(value.strip())
+            got = datetime.fromisoformat(value.strip())
         except ValueError:
             return None
-        return dt if dt.tzinfo else dt.replace(tzinfo=tz)
-    return None
+        dt = got if got.tzinfo else got.replace(tzinfo=tz)
+    if dt is None or (clamp and not accepted(dt)):
+        return None
+    if not clamp:
+        return dt
+    try:
+        dt.astimezone(tz)  # fits the KB's zone too
+    except OverflowError:
+        return None
+    return dt
 
 
 def kept(fm: FrontMatter) -> dict[str, Any]:

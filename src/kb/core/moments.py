@@ -1,6 +1,8 @@
 """Moments written on the command line or in a file: an ISO date or date-time read in the KB's
 zone (:func:`parse_moment`, the one parser of ``--since``, ``--until``, ``--as-of`` …) and shown
-to the minute (:func:`to_minute`); date arithmetic kept inside the calendar (:func:`in_range`).
+to the minute (:func:`to_minute`); date arithmetic kept inside the calendar (:func:`in_range`);
+the one range of dates kb accepts, from the command line or a file (:func:`accepted`,
+:data:`FIRST`, :data:`LAST`).
 """
 
 from __future__ import annotations
@@ -8,12 +10,40 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, time, timezone
+from typing import TYPE_CHECKING, Any
 
-from kb.core.config import KbConfig
 from kb.core.errors import OptionError, UsageError
+
+if TYPE_CHECKING:  # kb.core.config reads front matter, which asks accepted(): no import cycle
+    from kb.core.config import KbConfig
 
 CALENDAR = "kb computes with dates from 0001-01-01 to 9999-12-31 UTC"
 """The calendar kb computes in, for an out-of-range message."""
+
+FIRST = datetime(1000, 1, 1, tzinfo=timezone.utc)
+"""The earliest moment kb accepts (command line, file-name stamps, front-matter dates)."""
+LAST = datetime(9000, 12, 31, 23, 59, 59, tzinfo=timezone.utc)
+"""The latest moment kb accepts. Far enough inside Python's calendar (9999-12-31) that every
+window, night, history step or offset kb computes from an accepted moment still fits (issue 24:
+``--as-of 9999-12-31`` and a file stamped 9999-12-31 ended in tracebacks)."""
+ACCEPTED = "kb accepts dates from 1000-01-01 to 9000-12-31"
+"""The range of :func:`accepted`, as messages name it."""
+
+
+def accepted(moment: Any) -> bool:
+    """Whether a date or datetime is within the range kb accepts (:data:`FIRST` to :data:`LAST`;
+    a naive datetime or a date is read as UTC, which is within a day of any zone's reading).
+    The one clamp: the command line (:func:`parse_moment`), file-name stamps and front-matter
+    dates (:func:`kb.core.frontmatter.as_datetime`) all ask it."""
+    if isinstance(moment, datetime):
+        try:
+            dt = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+            return FIRST <= dt <= LAST
+        except OverflowError:  # an offset that pushes it out of Python's calendar
+            return False
+    if isinstance(moment, date):
+        return FIRST.date() <= moment <= LAST.date()
+    return False
 
 
 @contextmanager
@@ -47,8 +77,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
 
     :param option: the parameter that gave ``value`` (``since``, ``as_of``), named in an error
         (:class:`~kb.core.errors.OptionError`: the command line writes its option there).
-    :raises OptionError: not ISO 8601 (the message shows an accepted form), or out of
-        the calendar once converted to the KB's zone or to UTC (``0001-01-01`` at +08:00).
+    :raises OptionError: not ISO 8601 (the message shows an accepted form), or outside the
+        range kb accepts (:func:`accepted`: ``--as-of 9999-12-31``).
     """
     try:
         if len(value.strip()) == 10:
@@ -60,6 +90,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
                           option, value=value) from exc
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=config.tzinfo)
+    if not accepted(dt):
+        raise OptionError("{0} {value!r}: out of range ({why})", option, value=value, why=ACCEPTED)
     with in_range(option, value):
         dt.astimezone(timezone.utc)  # every later conversion (UTC ``Z``, other offsets) then fits
         return dt.astimezone(config.tzinfo)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 import tempfile
 from dataclasses import dataclass, field
@@ -216,15 +217,46 @@ def _stage(path: Path, text: str | bytes, overwrite: bool) -> tuple[Path, str]:
         umask = os.umask(0)
         os.umask(umask)
         mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    _sweep(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.kb{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as fh:
             fh.write(text.encode("utf-8") if isinstance(text, str) else text)
             fh.flush()
             os.fsync(fh.fileno())
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            # a write or fsync failing (ENOSPC, EDQUOT, EIO) names no file: the file kb was writing
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
     return path, tmp
+
+
+_LEFTOVER_RE = re.compile(r"\.kb(\d+)\.[^.]+\.tmp$")
+
+
+def _sweep(path: Path) -> None:
+    """Remove what an earlier kb left of its temporary copies of ``path`` when it was killed
+    (``kill -9`` during a bump, issue 24): ``.<name>.kb<pid>.<random>.tmp`` of a process that no
+    longer runs. A running kb's copy (another process writing the same file) is left alone;
+    what cannot be removed is passed over."""
+    try:
+        leftovers = [p for p in path.parent.iterdir() if p.name.startswith(f".{path.name}.kb") and p.name.endswith(".tmp")]
+    except OSError:
+        return
+    for p in leftovers:
+        m = _LEFTOVER_RE.search(p.name[len(path.name) + 1:])
+        if m is None or int(m.group(1)) == os.getpid():
+            continue
+        try:
+            os.kill(int(m.group(1)), 0)
+        except ProcessLookupError:  # that kb is gone: its copy is garbage
+            try:
+                p.unlink()
+            except OSError:
+                pass
+        except (PermissionError, OverflowError, OSError):  # alive (another user's), or no such pid form
+            continue

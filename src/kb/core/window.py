@@ -13,7 +13,7 @@ from datetime import date, datetime, time, timedelta
 
 from kb.core.config import KbConfig
 from kb.core.errors import OptionError, UsageError
-from kb.core.moments import in_range, parse_moment, to_minute
+from kb.core.moments import ACCEPTED, accepted, in_range, parse_moment, to_minute
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "m": timedelta(minutes=1)}
@@ -151,6 +151,8 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
             d = date.fromisoformat(day.strip())
         except ValueError as exc:
             raise OptionError("{0} {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31", "day", day=day) from exc
+        if not accepted(d):
+            raise OptionError("{0} {day!r}: out of range ({why})", "day", day=day, why=ACCEPTED)
         option, value = "day", day
         with in_range(option, value, _ROOM):
             window = night_window(d, config)
@@ -161,9 +163,10 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
             window = Window(now - length, now)
     elif since or until:
         option, value = ("since", since) if since else ("until", until or "")
+        first = parse_moment(since, config, "since") if since else None  # named first when both are out of range
         end = parse_moment(until, config, "until") if until else now
-        if since:
-            start = parse_moment(since, config, "since")
+        if first is not None:
+            start = first
         else:
             with in_range(option, value, _ROOM):
                 start = end - timedelta(days=1)

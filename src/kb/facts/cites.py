@@ -157,6 +157,8 @@ class Resolver:
                 else:
                     bad.append(Unresolved(src, m.group(0).strip(),
                                           why or f"{len(paths)} files match: {', '.join(paths[:4])}"))
+        for ref, why in _outside_refs(claim.text):  # never followed, never dropped without a word (issue 24)
+            bad.append(Unresolved(src, ref, why))
         here = claim.provenance.path
         return [p for p in dict.fromkeys(found) if p != here], bad
 
@@ -257,6 +259,29 @@ class Resolver:
             if key:
                 return f"site:{key}/blog"
         return None
+
+
+_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?\.md)(?![\w-])")
+"""A Markdown file named by an absolute path (``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or
+through ``../``: outside the KB, or not a KB path."""
+
+
+def _outside_refs(text: str) -> list[tuple[str, str]]:
+    """``(reference, reason)`` of the files ``text`` cites outside the KB's own paths (not in
+    a URL): kb follows only KB-relative citations (rule 1), and says so."""
+    if ".md" not in text:
+        return []
+    urls = [(a, b) for _, a, b in find_urls(text)]
+    out = []
+    for m in _OUTSIDE_RE.finditer(text):
+        if any(a <= m.start() < b for a, b in urls):
+            continue
+        ref = m.group("path")
+        why = ("a path that leaves the KB (../); kb follows citations of KB files only (inbox/…, organized/…)"
+               if ref.startswith("../") else
+               "an absolute path; kb follows KB-relative citations only (inbox/…, organized/…)")
+        out.append((ref, why))
+    return out
 
 
 def _cites_nothing(claim: Claim) -> bool:

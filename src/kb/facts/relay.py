@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -157,6 +158,7 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
             seen.add((c.id, f.raw, c.provenance.line))
             hops.append(Hop(c, f, list(files), list(origins), list(via)))
     hops.sort(key=lambda h: h.order)
+    unresolved += _odd_citations(hops, resolver)
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -208,6 +210,81 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
         out.append(Chain(subject, members[0].fact.metric or "", members, sources))
     out.sort(key=lambda ch: (ch.metric, ch.hops[0].order))
     return out, list(dict.fromkeys(unresolved))
+
+
+def _odd_citations(hops: Sequence[Hop], resolver: Resolver) -> list[Unresolved]:
+    """Citations a relay cannot be, named (issue 24), still followed: a file citing one written
+    after it, and files citing each other in a cycle (each cycle once, from its first hop)."""
+    out: list[Unresolved] = []
+    cites: dict[str, set[str]] = defaultdict(set)
+    first: dict[str, Hop] = {}
+    for h in hops:
+        here = h.claim.provenance.path
+        first.setdefault(here, h)
+        for path in h.files:
+            cites[here].add(path)
+            info = resolver.files.get(path)
+            mine = h.claim.provenance.written_at
+            if info is not None and info.written_at and mine and _later(info.written_at, mine):
+                out.append(Unresolved(h.source, path, f"written {info.written_at[:16].replace('T', ' ')}, after the "
+                                                      f"citing file ({mine[:16].replace('T', ' ')}): a relay cannot repeat it"))
+    for cycle in _cycles(cites):
+        start = min((first[p] for p in cycle if p in first), key=lambda h: h.order, default=None)
+        if start is not None:
+            out.append(Unresolved(start.source, " → ".join([*cycle, cycle[0]]),
+                                  "the files cite each other (a citation cycle): no file of it is the first"))
+    return out
+
+
+def _later(a: str, b: str) -> bool:
+    """ISO time ``a`` is after ``b`` (offsets compared; text order when either does not read)."""
+    try:
+        return datetime.fromisoformat(a) > datetime.fromisoformat(b)
+    except (TypeError, ValueError):
+        return a > b
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles of a citation graph: each strongly connected set of two or more files, in
+    path order from its first path (Tarjan's algorithm, iterative: linear in files and citations)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges.get(root, ()))))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on.add(root)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = len(index)
+                    stack.append(nxt)
+                    on.add(nxt)
+                    work.append((nxt, iter(sorted(edges.get(nxt, ())))))
+                elif nxt in on:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on.discard(x)
+                    comp.append(x)
+                    if x == node:
+                        break
+                if len(comp) > 1:
+                    out.append(sorted(comp))
+    return sorted(out)
 
 
 def changes(kb: Kb, at: Attributor, claims: Sequence[Claim], wanted: Iterable[tuple[str, str | None]]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -68,7 +68,9 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     if problem:
         raise UsageError(problem)
     rel = doc_path(topic)
-    path = write_target(root, root / rel, what="living document")
+    path = write_target(root, root / rel, what="living document", force=force)
+    if force and path.is_symlink():  # --force writes to the link's target, the link stays (issue 24)
+        path = path.resolve()
     if not path.is_file():
         raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
     data = path.read_bytes()
@@ -154,6 +156,10 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
         mark = getattr(exc, "problem_mark", None)
         raise InputError(f"invalid front matter: {getattr(exc, 'problem', exc)}", path,
                          mark.line + 2 if mark else 2) from exc
+    except (ValueError, OverflowError) as exc:  # ruamel builds dates itself: updated: 2026-02-30
+        key, line = _bad_date_key(lines[1:close])
+        raise InputError(f"{key}: not a date ({exc}); correct it, then run kb bump again",
+                         path, line) from exc
     if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
         raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
     old = int(front["version"])
@@ -189,6 +195,19 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     safe = YAML(typ="safe", pure=True)
     _check(safe.load("".join(lines[1:close])), safe.load(yaml_src), old, path)
     return new_text, old, old + 1, written
+
+
+def _bad_date_key(yaml_lines: list[str]) -> tuple[str, int]:
+    """``(key, file line)`` of the first top-level key whose date-like value is no date
+    (``updated: 2026-02-30``), else ``("front matter", 2)``."""
+    for i, line in enumerate(yaml_lines):
+        m = re.match(r"""([A-Za-z_][\w-]*)\s*:\s*["']?(\d{4}-\d\d?-\d\d?)""", line)
+        if m:
+            try:
+                date.fromisoformat("-".join(f"{int(p):02d}" if j else p for j, p in enumerate(m.group(2).split("-"))))
+            except ValueError:
+                return m.group(1), i + 2
+    return "front matter", 2
 
 
 def _edit(lines: list[str], index: int, col: int, value: str) -> tuple[int, int, int, str]:

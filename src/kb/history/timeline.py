@@ -21,7 +21,7 @@ from kb.facts.values import same_value
 from kb.history.held import Held
 from kb.night.run import check_topic
 from kb.read.livedoc import LivingDoc, load_living_doc
-from kb.read.versions import git_versions, history_versions, load_version
+from kb.read.versions import git_versions, history_versions, load_version, skipped_snapshots
 
 if TYPE_CHECKING:
     from kb.facts.attributor import Fact
@@ -173,6 +173,8 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     parser = Parser(kb.config)
     vocab = MetricVocab(kb.config.metrics)
     for t in topics:
+        if held is None:  # (Held names them itself)
+            out.notes.extend(skipped_snapshots(kb.root, t))
         for doc, current in _versions(kb, t, parser, held):
             at.learn(doc.claims)
             dv = DocVersion(topic=t, version=doc.version or 0, path=doc.path, current=current,
@@ -224,7 +226,7 @@ def _versions(kb: Kb, topic: str, parser: Parser, held: Held | None) -> list[tup
         current = load_living_doc(kb.root, topic, parser)
     except FileNotFoundError:
         return []
-    numbers = set(history_versions(kb.root, topic)) | set(git_versions(kb.root, topic))
+    numbers = set(history_versions(kb.root, topic)) | set(git_versions(kb.root, topic))  # (skipped ones: Held/notes)
     if current.version is not None:
         numbers.add(current.version)
     out: list[tuple[LivingDoc, bool]] = []

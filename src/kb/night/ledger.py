@@ -154,8 +154,9 @@ BRIEF_NIGHTS = 0
 """Earlier nights a brief's record also counts (:func:`brief_ledger`). 0: the night's own
 numbers, from the diff the brief already ran (no second diff). Each earlier night costs a
 diff of more files: on the 12,000-file synthetic KB (benchmarks/gen_kb.py) a night's diff takes
-0.9 s, a ledger of the night and the 7 before it 11.4 s (``kb.night.rules._conflicts`` compares
-every pair of files stating a subject), so the brief stays on its own night."""
+0.9 s, a ledger of the night and the 7 before it 11.4 s (measured before issue 24, when
+``kb.night.rules._conflicts`` compared every pair of files stating a subject), so the brief stays
+on its own night."""
 
 
 def history_window(night_window: Window, nights: int | None = None) -> Window:

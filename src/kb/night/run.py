@@ -20,6 +20,7 @@ from kb.core import frontmatter
 from kb.core.claims import Claim, Provenance, claim_id, is_derived
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
+from kb.core.moments import FIRST
 from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
@@ -268,7 +269,10 @@ def first_mention_before(kb: Kb, since: str) -> Callable[[str], str | None]:
 def previous_counts(kb: Kb, window: Window, topic: str, nights: int = HISTORY_WINDOWS) -> list[int]:
     """Claims (inbox and cards, own briefs aside) in each of the ``nights`` earlier windows."""
     step = window.until - window.since
-    start = window.since - nights * step
+    try:
+        start = window.since - nights * step
+    except OverflowError:  # a window over all time (1000 to 9000): its earlier windows reach before the calendar
+        start = FIRST
     counts = [0] * nights
     rows = kb.store.claim_counts(start.isoformat(), window.since_iso, ("inbox", "card"))  # per file and time
     for written_at, path, n in rows:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, time
+from datetime import datetime, time, timezone
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
@@ -26,6 +26,7 @@ from markdown_it import MarkdownIt
 from kb.core import frontmatter
 from kb.core.claims import Claim, Role
 from kb.core.config import KbConfig
+from kb.core.moments import ACCEPTED, accepted
 from kb.core.parsed import Mention, ParsedFile
 from kb.core.paths import KNOWLEDGE_DIR
 from kb.core.textio import Problem, decode
@@ -186,12 +187,18 @@ class Parser:
             dt = frontmatter.as_datetime(value, self.tz)
             if dt is not None:
                 return dt.astimezone(self.tz)
-            problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} is not an "
-                                    "ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00); ignored", "warning"))
+            why = ("is out of range (" + ACCEPTED + ")" if frontmatter.as_datetime(value, timezone.utc, clamp=False)
+                   else "is not an ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00)")
+            problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} {why}; ignored",
+                                    "warning"))
         stamp = parse_stamp(PurePosixPath(path).name)
         if stamp is None:
             return None
         day, at = stamp
+        if not accepted(day):  # one clamp (kb.core.moments): a file stamped 9999-12-31 is undated, and says so
+            problems.append(Problem(path, 1, f"file-name stamp {day.isoformat()} is out of range ({ACCEPTED}); "
+                                    "the file is read as undated", "warning"))
+            return None
         return datetime.combine(day, at or time(0, 0), self.tz)
 
 

@@ -7,8 +7,10 @@ and its arXiv mentions.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from operator import methodcaller
 from typing import TYPE_CHECKING, Any
@@ -79,11 +81,18 @@ class _UnitMaker:
         self.generated = False
         """The file is a brief kb rendered (its ``<!-- kb:brief … -->`` mark)."""
         self._ordinal: dict[int, int] = {}
+        self._last_line: tuple[tuple[int, int], str] = ((0, 0), "")
         self.first_line = 0
         """1-based line of the body's first text line (0: none), for a brief's own title."""
 
     def _line(self, line: int) -> str:
-        return self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+        # the last line asked is kept: each id of a 1 MB line sliced it again (quadratic, issue 24)
+        key = (id(self.lines), line)
+        if self._last_line[0] == key:
+            return self._last_line[1]
+        text = self.lines[line - 1] if self.lines and 0 < line <= len(self.lines) else ""
+        self._last_line = (key, text)
+        return text
 
     # -- units --------------------------------------------------------------------------------
 
@@ -226,9 +235,10 @@ class _UnitMaker:
                         if (m := _CARD_FILE_RE.search(p))]
         if ents:
             if urls or anchors:  # an entity inside a URL or overlapping an id, DOI or card path is none
-                in_url = [(a, b) for _, a, b in urls]
-                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not any(x <= a < y for x, y in in_url)
-                            and not any(a < x.end and x.start < b for x in anchors)]
+                in_url = _Spans((a, b) for _, a, b in urls)
+                taken = _Spans((x.start, x.end) for x in anchors)
+                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not in_url.cover(a, a + 1)
+                            and not taken.cover(a, b)]
             else:
                 anchors = [Anchor(a, b, k, False) for k, a, b in ents]
         att = attribute(text, anchors)
@@ -325,3 +335,18 @@ def _dedupe(items: list[str]) -> list[str]:
 
 _is_paper = methodcaller("startswith", ("arxiv:", "doi:"))
 """A subject key names a paper (an arXiv id or a DOI)."""
+
+
+class _Spans:
+    """Spans ``(start, end)`` of a text; :meth:`cover` asks whether one overlaps ``[a, b)`` in
+    ``O(log n)`` (issue 24: each entity of a long line was tested against every id of it)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [a for a, _ in ordered]
+        self._reach = list(itertools.accumulate((b for _, b in ordered), max))  # furthest end so far
+
+    def cover(self, a: int, b: int) -> bool:
+        """True when a span starts before ``b`` and ends after ``a``."""
+        i = bisect.bisect_left(self._starts, b)
+        return i > 0 and self._reach[i - 1] > a

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kb.core.paths import doc_path, history_dir, read_inside
+from kb.core.paths import doc_path, history_dir, is_inside, read_inside, resolved
 from kb.extract.names import NameMatcher
 from kb.read.livedoc import (
     LazyParser,
@@ -30,15 +30,38 @@ _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
 
 
 def history_versions(root: Path, topic: str) -> dict[int, str]:
-    """Version number -> KB-relative path of each snapshot in ``history/<topic>/``."""
+    """Version number -> KB-relative path of each snapshot in ``history/<topic>/``: regular
+    files inside the KB only (:func:`skipped_snapshots` names the others)."""
+    return dict(sorted((v, rel) for v, rel, why in _snapshots(root, topic) if why is None))
+
+
+def skipped_snapshots(root: Path, topic: str) -> list[str]:
+    """``<path>: <why>; skipped`` for each ``vN.md`` of ``history/<topic>/`` that is no snapshot
+    kb reads (a folder, a link out of the KB, a file it cannot stat): one bad snapshot is
+    passed over with a warning, never the end of ``kb history`` or ``--as-of`` (issue 24)."""
+    return [f"{rel}: {why}; skipped" for _, rel, why in sorted(_snapshots(root, topic)) if why is not None]
+
+
+def _snapshots(root: Path, topic: str) -> list[tuple[int, str, str | None]]:
     folder = root / history_dir(topic)
-    out: dict[int, str] = {}
-    if folder.is_dir():
-        for p in folder.iterdir():
-            m = _VERSION_FILE_RE.match(p.name)
-            if m:
-                out[int(m.group(1))] = p.relative_to(root).as_posix()
-    return dict(sorted(out.items()))
+    out: list[tuple[int, str, str | None]] = []
+    try:
+        entries = list(folder.iterdir()) if folder.is_dir() else []
+    except OSError:
+        return []
+    for p in entries:
+        m = _VERSION_FILE_RE.match(p.name)
+        if not m:
+            continue
+        rel = p.relative_to(root).as_posix()
+        try:
+            why = (None if p.is_file() and is_inside(root, p) else "a folder, not a snapshot" if p.is_dir()
+                   else f"a link out of the KB (to {resolved(p)})" if p.is_symlink() and p.exists()
+                   else "a broken link" if p.is_symlink() else "not a regular file")
+        except OSError as exc:
+            why = f"cannot be read ({exc.strerror or exc})"
+        out.append((int(m.group(1)), rel, why))
+    return out
 
 
 def _git_doc_revisions(root: Path, topic: str) -> list[tuple[int, str]]:
@@ -133,6 +156,8 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
     if current.version is None:
         current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
                              "add topic/version/updated")
+    skipped = skipped_snapshots(root, topic)
+    current.notes.extend(skipped)
     if current.updated is None or current.updated < until:
         return current
     best: LivingDoc | None = None
@@ -154,6 +179,7 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
         current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
                              f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")
         return current
+    best.notes.extend(skipped)
     best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
                       f"{current.path} is now v{current.version}")
     return best

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import struct
 import time
@@ -19,10 +20,11 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, Self
 
+import kb
 from kb.core.paths import STORE_DIR, STORE_NAME
 from kb.store.locks import emptying
-from kb.store.memos import check_memo
-from kb.store.schema import INDEX_NAMES, INDEXES, SCHEMA_VERSION, create_schema
+from kb.store.memos import check_memo, decoded
+from kb.store.schema import INDEX_NAMES, INDEXES, SCHEMA, SCHEMA_VERSION, create_schema
 from kb.store.writer import FileRows, FileWriter, Tx
 
 #: WAL pages (4 KB each) between automatic checkpoints during a bulk load (:meth:`StoreBase.bulk_checkpoints`).
@@ -105,16 +107,19 @@ class StoreBase:
         processes opening a new store at once do not trip over each other."""
         try:
             db = self._connect()
-            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            if db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION and not _missing(db):
                 return db
             with emptying(self.root):  # a store of another schema is dropped: not under a reader
                 db.execute("BEGIN IMMEDIATE")
                 try:
                     version = db.execute("PRAGMA user_version").fetchone()[0]
-                    if version != SCHEMA_VERSION:
+                    missing = _missing(db) if version == SCHEMA_VERSION else []
+                    if version != SCHEMA_VERSION or missing:
                         tables = [r[0] for r in db.execute(
                             "SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite_%'")]
-                        if tables:
+                        if missing:  # a table dropped by hand: nothing of the store is trusted (issue 24)
+                            self.notes.append(f"store table {', '.join(missing)} is missing: rebuilt {self.path}")
+                        elif tables:
                             self.notes.append(f"store schema {version} is not {SCHEMA_VERSION}: rebuilt {self.path}")
                             for name in tables:
                                 db.execute(f'DROP TABLE "{name}"')
@@ -273,8 +278,8 @@ class StoreBase:
         ``claims_count``), so a run that changed nothing does not count 200k rows again."""
         stamp = self.files_stamp()
         row = self.db.execute("SELECT value FROM meta WHERE key='claims_count'").fetchone()
-        kept = json.loads(row[0]) if row is not None else None
-        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp:
+        kept = decoded(row[0]) if row is not None else None
+        if isinstance(kept, list) and len(kept) == 2 and kept[0] == stamp and isinstance(kept[1], int):
             return int(kept[1])
         n = self.db.execute("SELECT count(*) FROM claims").fetchone()[0]
         if not self.db.in_transaction:
@@ -315,19 +320,43 @@ class StoreBase:
         check_memo(name)
         digest = hashlib.blake2b(json.dumps(inputs, separators=(",", ":")).encode(), digest_size=16).hexdigest()
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (name,)).fetchone()
-        if row is not None and row[0].startswith(f'["{digest}",'):
-            kept = json.loads(row[0])
-            if isinstance(kept, list) and len(kept) == 2 and kept[0] == digest:
-                return kept[1]
-        text = json.dumps([digest, build()], ensure_ascii=False, separators=(",", ":"))
+        head = f'["{digest}","'
+        if row is not None and row[0].startswith(head):
+            # [digest, seal, value]: the value is trusted only when its seal verifies (issue 24: a
+            # memo edited in the store is built again, never read)
+            got_seal, body = row[0][len(head):len(head) + 32], row[0][len(head) + 34:-1]
+            if row[0][len(head) + 32:len(head) + 34] == '",' and got_seal == _memo_seal(digest, body):
+                try:
+                    return json.loads(body)
+                except ValueError:
+                    pass
+        body = json.dumps(build(), ensure_ascii=False, separators=(",", ":"))
+        text = f'{head}{_memo_seal(digest, body)}",{body}]'
         if not self.db.in_transaction:
             try:
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (name, text))
             except sqlite3.OperationalError:  # read-only or busy: built again next time
                 pass
-        return json.loads(text)[1]  # as a later run reads it back, so both runs see one shape
+        return json.loads(body)  # as a later run reads it back, so both runs see one shape
 
     def meta(self, key: str) -> str | None:
         """One ``meta`` value, else None."""
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else None
+
+
+_TABLES = tuple(re.findall(r"CREATE TABLE (\w+)", SCHEMA))
+"""The tables of the store's schema (:data:`kb.store.schema.SCHEMA`)."""
+
+
+def _missing(db: sqlite3.Connection) -> list[str]:
+    """Tables of the schema the store lacks (one dropped by hand: ``DROP TABLE arxiv_cache``)."""
+    have = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return [t for t in _TABLES if t not in have]
+
+
+def _memo_seal(digest: str, body: str) -> str:
+    """The seal of a memo of :meth:`StoreBase.kept`: BLAKE2b (16 bytes, hex) of kb's version, the
+    inputs' digest and the value's JSON text as stored; an edited value or key does not verify."""
+    return hashlib.blake2b(f"{kb.__version__}\0{digest}\0{body}".encode("utf-8", "surrogatepass"),
+                           digest_size=16).hexdigest()

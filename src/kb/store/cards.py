@@ -13,6 +13,7 @@ from kb.extract.titles import normalize_title
 from kb.perf.digest import code_digest
 from kb.read.cards import _CARD_FIELDS, Card, card_from_row
 from kb.store.db import Store
+from kb.store.memos import decoded
 
 _CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card], list[str]]]" = weakref.WeakKeyDictionary()
 
@@ -56,9 +57,12 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
     db = store.db
     stamp = _cards_stamp(store)
     row = db.execute("SELECT value FROM meta WHERE key='cards'").fetchone()
-    kept = json.loads(row[0]) if row is not None else None
+    kept = decoded(row[0]) if row is not None else None
     if isinstance(kept, list) and len(kept) == 3 and kept[0] == stamp:  # (another shape: another kb's)
-        return [_kept_card(r) for r in kept[1]], kept[2]
+        try:
+            return [_kept_card(r) for r in kept[1]], list(kept[2])
+        except (TypeError, ValueError, IndexError, KeyError):  # not what kb wrote: built again
+            pass
     cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
     titles = [normalize_title(c.title) if c.title else "" for c in cards]

@@ -8,11 +8,14 @@ the schema is :mod:`kb.store.schema`, the locks :mod:`kb.store.locks`.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, Literal
 
 from kb.core.claims import Claim
+from kb.core.records import SourceRecord
 from kb.core.parsed import ParsedFile
 from kb.store.base import StoreBase
 from kb.store.name_hits import hits_table, like_pattern
@@ -223,11 +226,24 @@ class Store(StoreBase):
     # -- arXiv cache ---------------------------------------------------------------------------
 
     def cache_get(self, arxiv_id: str) -> tuple[str, str, dict[str, Any] | None] | None:
-        """``(fetched_at, status, data)`` cached for an id (with version if asked so), else None."""
+        """``(fetched_at, status, data)`` cached for an id (with version if asked so), else None.
+
+        A row that does not decode (not JSON, not a :class:`kb.core.records.SourceRecord`, an
+        unknown status, a bad ``fetched_at``) is no answer: it is dropped, and the id is asked
+        again (offline: unverified), never trusted (issue 24)."""
         r = self.db.execute("SELECT fetched_at, status, json FROM arxiv_cache WHERE id=?", (arxiv_id,)).fetchone()
         if r is None:
             return None
-        return r[0], r[1], json.loads(r[2]) if r[2] else None
+        data = _cached_data(r[0], r[1], r[2])
+        if data is False:
+            if not self.db.in_transaction:
+                try:
+                    with self.tx():
+                        self.db.execute("DELETE FROM arxiv_cache WHERE id=?", (arxiv_id,))
+                except sqlite3.OperationalError:  # read-only or busy: skipped again next time
+                    pass
+            return None
+        return r[0], r[1], data
 
     def cache_put(self, arxiv_id: str, fetched_at: str, status: str, data: dict[str, Any] | None) -> None:
         """Cache one arXiv lookup result (its own short transaction)."""
@@ -238,8 +254,37 @@ class Store(StoreBase):
             )
 
     def cache_found(self) -> list[tuple[str, str | None]]:
-        """``(id, JSON data)`` of every cached look-up that found its paper, by id."""
-        return self.db.execute("SELECT id, json FROM arxiv_cache WHERE status='found' ORDER BY id").fetchall()
+        """``(id, JSON data)`` of every cached look-up that found its paper, by id; a row whose
+        JSON is no object is left out (:meth:`cache_get` drops it when the id is next asked)."""
+        rows = self.db.execute("SELECT id, json FROM arxiv_cache WHERE status='found' ORDER BY id").fetchall()
+        return [(i, text) for i, text in rows if _json_object(text)]
+
+
+def _json_object(text: str | None) -> bool:
+    """Whether ``text`` is a JSON object."""
+    try:
+        return isinstance(json.loads(text), dict) if text else False
+    except (ValueError, RecursionError):
+        return False
+
+
+def _cached_data(fetched_at: Any, status: Any, text: str | None) -> dict[str, Any] | None | Literal[False]:
+    """The data of one ``arxiv_cache`` row: a dict for a found paper, None for a not-found; False
+    when the row does not decode (see :meth:`Store.cache_get`)."""
+    try:
+        datetime.fromisoformat(fetched_at)
+    except (TypeError, ValueError):
+        return False
+    if status == "not-found":
+        return None if text is None else (None if _json_object(text) or text == "null" else False)
+    if status != "found" or not text:
+        return False
+    try:
+        data = json.loads(text)
+        SourceRecord.model_validate(data)
+    except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return False
+    return data if isinstance(data, dict) else False
 
 
 def _where(conds: Iterable[tuple[str, Any]]) -> tuple[str, list[Any]]:

@@ -1,12 +1,17 @@
 """Every value kb keeps between runs, named once: what it holds and what it is keyed by.
 
 A memo is a cache, never the truth: each is built again when its key moves, and a store that
-cannot be written keeps none. :meth:`kb.store.base.StoreBase.kept` takes only the names of
+cannot be written keeps none. A memo of ``Store.kept`` and the kept config carry a seal (kb's
+version, the key's digest and the value as stored; kb.yaml's hash for the config): one edited
+by anything but kb does not verify and is built again (issue 24). :meth:`kb.store.base.StoreBase.kept` takes only the names of
 :data:`MEMOS` (another name is a :class:`ValueError`); the memos kept by their own code name
 where (``meta`` key, table or file) in their line.
 """
 
 from __future__ import annotations
+
+import json
+from typing import Any
 
 #: name -> what it holds, keyed by what (a change of the key builds it again).
 MEMOS: dict[str, str] = {
@@ -39,6 +44,17 @@ MEMOS: dict[str, str] = {
     "config": "kb.yaml's YAML data and the validated config's dump (.kb/config.json, "
               "kb.core.config_kept); keyed by kb.yaml's text and the config code's digest",
 }
+
+
+def decoded(text: str | None) -> Any:
+    """A kept value's JSON, or None when there is none or it does not decode (a store edited by
+    hand or by another tool: the memo is built again, never the end of the command; issue 24)."""
+    if not text:
+        return None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def check_memo(name: str) -> None:

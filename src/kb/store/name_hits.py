@@ -35,6 +35,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from kb.store.memos import decoded
+
 if TYPE_CHECKING:
     from kb.store.db import Store
 
@@ -106,7 +108,8 @@ def _update(store: Store, patterns: list[str]) -> None:
             db.execute(statement)
     stamp = store.files_stamp()
     row = db.execute("SELECT value FROM meta WHERE key='name_hits_stamp'").fetchone()
-    old_fp = json.loads(row[0])[0] if row and row[0].startswith("[") else None
+    got = decoded(row[0]) if row else None
+    old_fp = got[0] if isinstance(got, list) and got else None
     if row is None or old_fp != json.loads(stamp)[0]:
         _drop(db)
     elif row[0] != stamp:

@@ -55,6 +55,12 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                         problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)"))
                     continue
                 try:
+                    if entry.is_symlink():
+                        if problems is not None and (entry.is_dir() or name[-3:].lower() == ".md"):
+                            why = _link_out(root, entry.path)
+                            if why:
+                                problems.append(Problem(prefix + name, 0, why, "warning"))
+                        continue
                     if entry.is_dir(follow_symlinks=False):
                         if descend:
                             stack.append((entry.path, prefix + name))
@@ -74,3 +80,15 @@ def _utf8(name: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+def _link_out(root: Path, path: str) -> str | None:
+    """Why a symbolic link of the KB is not read, when it leads out of the KB or nowhere (a
+    link to a file inside the KB is that file, read where it lies: nothing to say)."""
+    target = os.path.realpath(path)
+    if not os.path.exists(target):
+        return f"a symbolic link to {os.readlink(path)}, which does not exist; skipped"
+    real_root = os.path.realpath(root)
+    if os.path.commonpath([real_root, target]) != real_root:
+        return f"a symbolic link out of the KB (to {target}); skipped: kb reads only files inside the KB"
+    return None

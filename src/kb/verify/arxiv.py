@@ -203,8 +203,10 @@ class ArxivSource:
         ``UnexpectedEmptyPageError``), or with a short page. Either way the entries that
         arrived are kept and the ids still missing are asked again in halves, down to one id
         per request, each request after the client's politeness delay: one unknown id in a
-        batch of 100 costs one extra request, not the run (issue 12). A batch asked for the
-        first time that comes back whole and empty is not split (every id in it is not found).
+        batch of 100 costs one extra request, not the run (issue 12). A batch of several ids
+        that comes back whole and empty is no answer: :class:`ArxivUnavailable` (the ids are
+        unverified, nothing is cached; issue 24). One id alone answered with an empty feed is
+        not found.
 
         :param ids: valid ids, each bare (``2607.26627``: latest version) or versioned
             (``2607.26627v2``: sent as is, CASES.md C01); duplicates are asked once. An
@@ -215,8 +217,8 @@ class ArxivSource:
             matches only an entry whose ``get_short_id()`` is exactly that id; records are
             de-duplicated by short id.
         :raises ArxivUnavailable: HTTP error after the client's retries, connection failure,
-            timeout, or a response that is not a well-formed Atom feed; nothing is returned
-            for the batch.
+            timeout, a response that is not a well-formed Atom feed, or an empty feed for
+            several ids; nothing is returned for the batch.
         :raises ValueError: more than :data:`MAX_IDS` ids.
         """
         ids = list(dict.fromkeys(ids))
@@ -227,6 +229,11 @@ class ArxivSource:
         while pending:
             batch, retry = pending.pop(0)
             records, whole, entries = self._search(batch)
+            if len(batch) > 1 and whole and entries == 0:
+                # arXiv answers a batch with an entry per id it knows and an "Error" entry or a
+                # totalResults for the rest: a whole feed with nothing for several ids is no answer
+                # about them (issue 24: it was cached as not-found for each)
+                raise ArxivUnavailable(f"arXiv answered an empty feed for a batch of {len(batch)} ids", batch)
             _match(batch, records, answer.records)
             missing = [i for i in batch if answer.records[i] is None]
             if not missing:
