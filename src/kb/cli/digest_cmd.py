@@ -122,11 +122,10 @@ def _shown(path: Path, root: Path) -> str:
 
 def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | None, lang: str,
                   note: "Callable[[str], None]") -> dict[str, Any]:
-    """The context :func:`kb.brief.digest.digest` renders, built by the brief's own builder
-    (:func:`kb.brief.context.build_context`) for the same night, executor and links (links
-    from the KB root, as for standard output); plain JSON data (docs/json.md)."""
-    from kb.brief.context import build_context
-    from kb.brief.digest import link_settings, resolve_executor
+    """The context :func:`kb.brief.digest.digest` renders, built by the brief's own
+    :func:`kb.brief.digest.night_context` for the same night and executor (links as for
+    standard output); plain JSON data (docs/json.md)."""
+    from kb.brief.digest import night_context, resolve_executor
     from kb.night.run import run_night
 
     night = run_night(opened, topic, span)
@@ -136,9 +135,7 @@ def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | N
     for line in night.result.notes:
         if line.startswith(("baseline is ", "no version of ", "the living document has no")):
             note(f"note: {line}")
-    context = build_context(night, executor=who, lang=lang)
-    context["links"] = link_settings(opened.config.links, opened.root, None)
-    return context
+    return night_context(opened, night, who, lang=lang)
 
 
 def nights_with_files(opened: "Kb", topic: str, shown: int = 3) -> str:
