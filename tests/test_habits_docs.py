@@ -16,7 +16,7 @@ PAGES = sorted([REPO / "README.md", *(REPO / "docs").rglob("*.md")])
 OUTSIDE = re.compile(r"DESIGN\.md|CASES\.md|LAYOUT\.md|STYLE\.md|shared/seeds|\b[Ii]ssues? \d+\b")
 """Names a reader of the repository does not have: the design notes and bug cases kb was built
 from, and the tracker's issue numbers."""
-KEPT_BY_OTHERS = {"docs/brief.md"}
+KEPT_BY_OTHERS: set[str] = set()
 """Pages another change is rewriting at the same time (their outside mentions go with it)."""
 
 
