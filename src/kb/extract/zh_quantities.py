@@ -11,8 +11,9 @@ other. Precision first: a Chinese numeral is a number only with a unit, a percen
 a sign word (``负``, ``零下``), ``百分之``/``分之``, or, when it has a magnitude (``三千二百``), a metric
 word right beside it (the bare rule of the main pass). So words that hold numeral characters
 (``一些``, ``统一``, ``一般``, ``两岸``, ``四川``, ``万一``, ``一直``) give none, a lone ``一`` gives none
-(``一天``, ``一次``, ``一周``: idiom more than measure), and a numeral before a counter (``三个``,
-``两种``) gives none.
+(``一天``, ``一次``, ``一周``: idiom more than measure), a numeral before a counter (``三个``,
+``两种``) gives none, and so does a time in numerals (``每两周发版``, ``三天后``: a schedule, not a
+measurement; ``2 周`` in digits is read).
 """
 
 from __future__ import annotations
@@ -73,8 +74,12 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
             continue  # overlaps a quantity it does not hold, or says no more than it
         base = inside[0] if inside else None
         unit = f["unit"]
-        if base is not None:
+        if base is not None and (base.metric is not None or base.unit == unit):
             metric, bound, qualifier = base.metric, f.get("bound") or base.bound, base.qualifier
+        elif base is not None:  # 2千 read alone had no unit: 2千零50 tok/s is a throughput
+            if scan is None:
+                scan = vocab._scan(norm, DATE_METRICS)
+            metric, bound, qualifier = vocab._resolve(scan, norm, s, e, unit)[0], f.get("bound") or base.bound, None
         else:
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
@@ -166,6 +171,8 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     if unit is None and not (mag or more or any(c in num for c in "十百千万亿萬億")):
         return None  # a lone digit-numeral with no unit (三, 两): no figure
     conv = conv or _canonical(unit)
+    if not digits and conv is not None and conv.unit == "s":
+        return None  # 每两周发版, 三天后: a schedule written in words, not a measurement
     if conv is not None:
         unit = conv.unit
         value = conv.apply(value)
