@@ -155,7 +155,11 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         if unit in COUNTERS or unit == "×" or unit is None:
             return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
         e = u.end()
-    elif (p := _pint_unit(norm, e)) is not None:
+        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
+            return None  # 三元组, 两米高: a word that holds a numeral and a unit character
+    elif not digits and norm[e:e + 1].isascii() and norm[e:e + 1].isalpha():
+        return None  # 支柱二rl: a numeral glued to letters is part of a name
+    elif digits and (p := _pint_unit(norm, e)) is not None:
         conv, e = p
         unit = conv.unit
     if pre == "零下":
