@@ -72,13 +72,11 @@ def setups(text: str, norm: str, out: list[Quantity]) -> list[Quantity]:
                 update = {"metric": "gpu_count", "unit": "devices"}
                 if acc is not None and q.qualifier is None and acc.group().strip() not in ("卡", "GPU", "GPUs"):
                     update["qualifier"] = text[acc.start():acc.end()].strip()
-        elif q.metric is not None:
-            continue
-        elif q.unit == "s" and _sim_near(norm, q.start, q.end):
-            update = {"metric": "sim_length"}
-        elif q.unit is None and _SIZE_RAW.fullmatch(q.raw) \
+        elif q.unit is None and q.metric != "params" and _SIZE_RAW.fullmatch(q.raw) \
                 and _NAME_BEFORE.search(norm, max(0, q.start - 40), q.start):
-            update = {"metric": "params"}  # Qwen2.5 72B: the model's size is part of its name
+            update = {"metric": "params"}  # Qwen2.5 72B: the model's size is part of its name, whatever word is near
+        elif q.metric is None and q.unit == "s" and _sim_near(norm, q.start, q.end):
+            update = {"metric": "sim_length"}
         if update:
             out[i] = q.model_copy(update=update)
     return out

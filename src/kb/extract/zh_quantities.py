@@ -58,9 +58,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
     module merged in, in text order. ``norm`` is ``text`` folded as the main pass reads it;
     ``skip`` spans (ids, dates, URLs) hold none."""
     found: list[dict] = []
-    if ZH_HINT.search(norm):
+    if not norm.isascii() and ZH_HINT.search(norm):
         found += _zh_forms(norm)
-    if "-" in norm or "/" in norm or " per " in norm or "+" in norm:
+    if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
     if not found:
         return out
@@ -187,7 +187,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
 def _en_forms(norm: str) -> list[dict]:
     """The English forms in ``norm`` the main pattern does not hold."""
     got: list[dict] = []
-    for m in _SUSPENDED.finditer(norm):  # 10- to 20-ms: a range with its unit on the second end
+    for m in (_SUSPENDED.finditer(norm) if "- to " in norm or "- and " in norm else ()):  # 10- to 20-ms: a range with its unit on the second end
         u = _unit_after(norm, m.end())
         if u is not None:
             unit, conv, e = u
@@ -196,20 +196,20 @@ def _en_forms(norm: str) -> list[dict]:
                 a, b = conv.apply(a), conv.apply(b)
             got.append({"start": m.start(), "end": e, "value": None, "low": min(a, b), "high": max(a, b),
                         "unit": unit})
-    for m in _FRACTION.finditer(norm):  # 1 1/2 hours
+    for m in (_FRACTION.finditer(norm) if "/" in norm else ()):  # 1 1/2 hours
         u = _unit_after(norm, m.end())
         if u is not None and int(m["d"]) > int(m["n"]) > 0:
             unit, conv, e = u
             v = int(m["w"]) + int(m["n"]) / int(m["d"])
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else float(f"{v:.12g}"),
                         "unit": unit})
-    for m in _GLUED_TEMP.finditer(norm):  # -5C: a signed number glued to C or F is a temperature
+    for m in (_GLUED_TEMP.finditer(norm) if "C" in norm or "F" in norm else ()):  # -5C: a signed number glued to C or F is a temperature
         conv = _canonical("°" + m["u"])
         if conv is not None:
             v = _number(m["sign"], m["n"], None)
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
                         "signed": True})
-    for m in _PER_RANGE.finditer(norm):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
+    for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
         a, b = _number(None, m["a"], None), _number(None, m["b"], None)
         got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
                     "unit": m["c"]})
