@@ -104,8 +104,11 @@ def find_quantities(
     Emphasis markers are never part of a quantity (C12: ``**2.03×**加速`` → raw ``2.03×``).
 
     Issue 8: mixed Chinese numbers (C22: ``3万4000`` → 34000, ``25万6千`` → 256000,
-    ``1亿5000万``) and ratios in Chinese numerals (``两倍`` → 2 ``×``, ``二十倍``; not ``一倍``,
-    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.core.claims.Quantity.bound`) from the
+    ``1亿5000万``). Issue 21: Chinese numerals and the words around them (``百分之三十七点二``,
+    ``六百多万``, ``8成``, ``负2.4%``, ``两倍``, ``快了一倍`` → 2 ``×``, ``翻两番`` → 4 ``×``) and the
+    English forms ``10- to 20-ms``, ``1 1/2 hours``, ``-5C`` are read by
+    :func:`kb.extract.zh_quantities.more_quantities`; a list's bound and decrease, and set-up counts,
+    by :mod:`kb.extract.bind`. ``bound`` (:attr:`~kb.core.claims.Quantity.bound`) from the
     words around the number (``>80%``, ``超过``, ``至少 7 倍``, ``32K 以内``, ``约 3 千``, ``up
     to``, ``within`` …). Units that kb's vocabulary does not know are read by pint after the
     number (``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``) and every physical or data unit is
