@@ -31,6 +31,8 @@ ZH_MAGS = "万亿萬億"
 _TRAD = str.maketrans({"萬": "万", "億": "亿", "兩": "两", "點": "点", "〇": "零"})
 _SIMPLE = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<m>[万亿]*)")
 _MAG_POWER = {"万": 4, "亿": 8}
+_DIGIT = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SMALL = re.compile("([一二两三四五六七八九])?十([一二三四五六七八九])?|([零一二两三四五六七八九])")
 _READER: Any = None
 
 
@@ -58,6 +60,12 @@ def zh_value(written: str) -> float:
     :raises ValueError: ``written`` is no number (``一些``, ``万一``, ``""``); the message quotes it.
     """
     s = written.strip().translate(_TRAD)
+    small = _SMALL.fullmatch(s)
+    if small is not None:  # 两, 十五, 三十七: read here, without importing cn2an
+        tens, ones, single = small.groups()
+        if single:
+            return float(_DIGIT[single])
+        return float((_DIGIT[tens] if tens else 1) * 10 + (_DIGIT[ones] if ones else 0))
     m = _SIMPLE.fullmatch(s)
     if m is not None:  # digits, then magnitudes only: no library needed
         return float(f"{m['n']}e{sum(_MAG_POWER[c] for c in m['m'])}")

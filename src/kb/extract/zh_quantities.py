@@ -59,7 +59,7 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
     ``skip`` spans (ids, dates, URLs) hold none."""
     found: list[dict] = []
     if not norm.isascii() and ZH_HINT.search(norm):
-        found += _zh_forms(norm)
+        found += _zh_forms(norm, {q.start: q.end for q in out})
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
     if not found:
@@ -99,13 +99,17 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
     return out
 
 
-def _zh_forms(norm: str) -> list[dict]:
+def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     """The Chinese forms in ``norm``: fields ``start``, ``end``, ``value``, ``unit``, ``bound``,
-    ``signed`` (canonical units, as the main pass stores them)."""
+    ``signed`` (canonical units, as the main pass stores them). ``read`` maps the start of each
+    quantity the main pass read to its end: a form of digits it read whole is not read again
+    (``25万6千``: no cn2an import for it)."""
     got: list[dict] = []
     for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
     for m in _ZH_QTY_RE.finditer(norm):
+        if read.get(m.start(), -1) >= m.end():
+            continue
         f = _zh_one(m, norm)
         if f is not None:
             got.append(f)
