@@ -272,8 +272,8 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
             len(n) == 2 and n.endswith("0") and re.search(r"(?:(?<![A-Za-z])the[ \t]+|')$", norm[max(0, s - 5):s], re.I)
         ):
             return None  # the 1990s, the 80s, '90s: a decade; 100s, 1000s: hundreds, thousands
-    if unit is not None and unit in COUNTERS and "." in g["n1"]:
-        return None  # "1.5 个" is not a count
+    if unit is not None and unit in COUNTERS and "." in g["n1"] and not g["m1"]:
+        return None  # "1.5 个" is not a count; 6.3万亿个 is (the magnitude makes it whole)
     if unit is None and g["cur"]:
         unit = g["cur"]
     if unit is None and g["plus"]:

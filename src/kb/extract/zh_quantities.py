@@ -36,10 +36,10 @@ _MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
-    r"(?P<more>多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
+    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
 )
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[万亿萬億千百十零余多]")
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -156,7 +156,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     u = _UNIT_AT.match(norm, e)
     if u is not None:
         unit = _unit_of(u.group())
-        if unit in COUNTERS or unit == "×" or unit is None:
+        if (unit in COUNTERS and not digits) or unit == "×" or unit is None:
             return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
         e = u.end()
         if not digits and _IDEOGRAPH_AFTER.match(norm, e):
@@ -185,7 +185,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         unit = conv.unit
         value = conv.apply(value)
     return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": unit, "bound": ">" if more else None,
-            "signed": pre in ("负", "零下"), "bare": unit is None and not digits}
+            "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
 
 
 def _en_forms(norm: str) -> list[dict]:
