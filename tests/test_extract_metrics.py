@@ -280,7 +280,7 @@ def test_setup_metrics_and_tokens() -> None:
     from kb.extract.qualifiers import setup_token
 
     assert SIZE_METRICS == {"params", "context_length", "batch_size", "gpu_count"}
-    assert SETUP_METRICS == SIZE_METRICS | {"concurrency"}
+    assert SETUP_METRICS == SIZE_METRICS | {"concurrency", "sim_length"}
     assert setup_token("context_length", 128000.0) == "ctx128k"
     assert setup_token("context_length", 32000.0, bound="≤") == "ctx≤32k"
     assert setup_token("params", 8e9) == "params8b"

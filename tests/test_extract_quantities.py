@@ -299,7 +299,7 @@ def test_parse_number(raw: str, expected: float) -> None:
     assert parse_number(raw) == expected
 
 
-@pytest.mark.parametrize("raw", ["", "abc", "1,91", "2.03×", "1.2.3", "--5", "5 万 万", "12%", "v0.6", "1e5", None])
+@pytest.mark.parametrize("raw", ["", "abc", "1,91", "2.03×", "1.2.3", "--5", "5 万 万", "12%", "v0.6", "1e", "一些", "万一", None])
 def test_parse_number_rejects(raw: str) -> None:
     with pytest.raises(ValueError, match="number"):
         parse_number(raw)
@@ -308,9 +308,9 @@ def test_parse_number_rejects(raw: str) -> None:
 @pytest.mark.parametrize(
     ("text", "raw", "value", "unit", "qualifier", "metric"),
     [
-        ("DeepSeek-V4-Pro MTP 383.7 tok/s，8×H200", "8×", 8.0, "devices", "H200", None),
-        ("训练用 4×A100", "4×", 4.0, "devices", "A100", None),
-        ("2×MI300X 上", "2×", 2.0, "devices", "MI300X", None),
+        ("DeepSeek-V4-Pro MTP 383.7 tok/s，8×H200", "8×", 8.0, "devices", "H200", "gpu_count"),
+        ("训练用 4×A100", "4×", 4.0, "devices", "A100", "gpu_count"),
+        ("2×MI300X 上", "2×", 2.0, "devices", "MI300X", "gpu_count"),
         ("FlashInfer B200 默认(31×PA)", "31×", 31.0, "×", "PA", None),
     ],
 )
@@ -437,7 +437,7 @@ def test_false_units(text: str, expected: list) -> None:
         ("快了二十倍", [("二十倍", 20.0, "×", None)]),
         ("三十七倍", [("三十七倍", 37.0, "×", None)]),
         ("至少三倍", [("三倍", 3.0, "×", "≥")]),
-        ("翻了一倍", []),  # doubled: 一倍 does not say its value
+        ("翻了一倍", [("一倍", 2.0, "×", None)]),  # doubled (issue 21: docs/claims.md)
         ("数倍", []),
     ],
 )

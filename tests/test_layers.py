@@ -33,7 +33,7 @@ ORDER: tuple[str | tuple[str, ...], ...] = (
 #: dependents that load the Attributor) and POSIX-only modules.
 LAZY = frozenset({"jinja2", "rapidfuzz", "pint", "matplotlib", "arxiv", "requests", "urllib3", "lxml",
                   "ruamel", "markdown_it", "mdit_py_plugins", "concurrent", "fcntl", "kb.read.parse",
-                  "kb.facts.dependents"})
+                  "kb.facts.dependents", "cn2an"})
 
 #: The longest module, in lines (LAYOUT.md: no module over ~400 lines).
 MAX_LINES = 400

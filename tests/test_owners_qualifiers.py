@@ -95,3 +95,16 @@ def test_owners_and_qualifiers_equal_the_one_number_definitions(seed: int) -> No
 ])
 def test_model_size_conditions_with_a_bounded_run_of_segments(clause: str, conditions: str | None) -> None:
     assert _conditions(clause) == conditions
+
+
+@pytest.mark.parametrize("line, figure, qual", [
+    # issue 21: set-up counts are qualifiers of the figure, never figures of their own
+    ("在 4 张 A100 上吞吐 2,400 tok/s", "2,400 tok/s", "a100+gpus4"),
+    ("32 卡训练，吞吐 1.5×", "1.5×", "gpus32"),
+    ("Qwen2.5 72B 上 TTFT 0.5 s", "0.5 s", "params72b"),
+])
+def test_setup_counts_qualify_the_figure(line: str, figure: str, qual: str) -> None:
+    claim = _PARSER.parse_text("inbox/ana/2026-07-31-t.md", f"# t\n\n- {line}\n").claims[0]
+    qs = {q.raw: q for q in claim.quantities}
+    assert Qualifiers(claim).of(qs[figure]) == qual
+    assert all(q.metric in SETUP_METRICS for raw, q in qs.items() if raw != figure)

@@ -16,6 +16,7 @@ from kb.extract.fold import lower_same_length, normalise
 from kb.extract.phrases import _ASCII_ALNUM, _WS, _compile_phrases, _phrase_key
 from kb.extract.vocab.metrics import (
     BUILTIN_METRICS,
+    COMPOUND_WORDS,
     DATE_METRICS,
     METRIC_COLUMN_WORDS,
     UNIT_DEFAULTS,
@@ -27,10 +28,11 @@ phrases give a metric only to a *size* (a number with no unit, a ``tokens`` coun
 counter) written directly before or after them (:meth:`MetricVocab._setup_at`), and that
 rule comes first: ``TTFT 在 32K 上下文下`` makes 32K a context length, not a TTFT."""
 
-SETUP_METRICS: frozenset[str] = SIZE_METRICS | {"concurrency"}
+SETUP_METRICS: frozenset[str] = SIZE_METRICS | {"concurrency", "sim_length"}
 """Metric keys that describe the set-up of a measurement rather than its result: never a fact
 the diff compares (no conflict, no secondhand-only figure, no history value), never a
-consensus number to support (lint KB108); a size feeds the qualifier of the figures of its
+consensus number to support (lint KB108); ``sim_length`` is the length of a simulation (``模拟
+12 周``: issue 21); a size feeds the qualifier of the figures of its
 clause (:func:`kb.extract.qualifiers.qualifier`, :func:`kb.extract.qualifiers.setup_token`)."""
 
 
@@ -55,7 +57,9 @@ _AFTER_GAP = re.compile(
 )
 # A phrase followed by 时/下 is a condition (在显存时约 1.29×), not the metric of a number
 # further on in its clause.
-_CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|条件下|的情况下)")
+_CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|上(?![升涨调])|条件下|的情况下)")
+# ... and so is one after under/on/across (``under bursty traffic``, ``on real traffic``: issue 21)
+_CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}$", re.IGNORECASE)
 # A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
 # (look-behind after the digit: re skips to digits; the same matches as a leading one)
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
@@ -89,6 +93,8 @@ def _tied(norm: str, p: int) -> bool:
     return j == 0 or norm[j - 1] not in _ASCII_ALNUM
 
 
+_COMPOUND_RE = re.compile("|".join(COMPOUND_WORDS))
+_COMPOUND_HINT = re.compile("[" + "".join(sorted({w[0] for w in COMPOUND_WORDS})) + "]")
 _UNSEEN = object()
 _FOUND_MAX = 4096
 """Distinct matched phrase texts a vocabulary remembers (phrases differ only in spacing)."""
@@ -195,7 +201,8 @@ class MetricVocab:
            has none, so a bare ``2.4×`` gets a metric only from a phrase);
         5. the nearest phrase in the same clause with no other free-standing number between
            (before wins a tie); a phrase before it followed by 时/下 is a condition and left
-           out (``全专家在显存时约 1.29×`` has no metric). Clause boundaries: ``，,；;。.!?：:``, newline, ``|``, ASCII and
+           out (``全专家在显存时约 1.29×`` has no metric), and so is one followed by 上 (``在真实流量上``)
+           or after under/on/across (``under bursty traffic``). Clause boundaries: ``，,；;。.!?：:``, newline, ``|``, ASCII and
            CJK parentheses and brackets, and ``、``; a clause reaches at most 80 characters
            either side.
 
@@ -220,7 +227,10 @@ class MetricVocab:
         starts, ends, metrics = [], [], []
         ss, se, sm = [], [], []
         of = self._found
+        inside = [c.span() for c in _COMPOUND_RE.finditer(norm)] if _COMPOUND_HINT.search(norm) else ()
         for m in self.pattern.finditer(lower_same_length(norm)):
+            if inside and any(a <= m.start() < b for a, b in inside):
+                continue  # 加速 in 加速器: a word inside another word is none
             found = m.group()
             metric = of.get(found, _UNSEEN)
             if metric is _UNSEEN:
@@ -287,7 +297,8 @@ class MetricVocab:
         ce = b.start() if b else min(len(norm), e + _WINDOW)
         best: tuple[int, int] | None = None  # (distance, phrase index)
         if i >= 0 and sc.starts[i] >= cs and not self._free_number(sc, norm, sc.ends[i], s) \
-                and not _CONDITION_AFTER.match(norm, sc.ends[i]):
+                and not _CONDITION_AFTER.match(norm, sc.ends[i]) \
+                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]):
             best = (s - sc.ends[i], i)
         if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]):
             if best is None or sc.starts[k] - e < best[0]:

@@ -109,7 +109,7 @@ _REF_BEFORE = re.compile(
 _BOUND_BEFORE = re.compile(
     r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
     r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|(?<![A-Za-z])(?:up to|at most|within|no more than))"
-    r"|(?P<gt>(?<![-=])>|超过|多于|大于|高于|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
+    r"|(?P<gt>(?<![-=])>|超过|超出|多于|大于|高于|超|逾|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
     r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
     r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
     r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*"
@@ -124,7 +124,7 @@ _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 #: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
 #: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
 #: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
-_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩"
+_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩超逾出"
 _BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
 #: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
 _REF_LAST_CJK = "表图式节骤录章"

@@ -15,10 +15,12 @@ from functools import lru_cache
 
 from kb.extract import units as _units
 from kb.extract.fold import _FOLD, _FOLD_RE, normalise
+from kb.extract.zh_numerals import zh_value
 from kb.extract.vocab.units import (
     ASCII_UNITS_CI,
     ASCII_UNITS_CS,
     CJK_UNITS,
+    CJK_UNITS_GUARDED,
     COUNTER_CHARS,
     COUNTERS,
     KB_OWN,
@@ -28,7 +30,7 @@ from kb.extract.vocab.units import (
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
 # ASCII digits, '-' for U+2212, ',' '.' '%' '(' ':' for their full-width forms.
 
-_UNIT_OF = {**CJK_UNITS, **{c: c for c in COUNTERS}, **ASCII_UNITS_CS, "×": "×", "x": "×", "X": "×"}
+_UNIT_OF = {**CJK_UNITS, **CJK_UNITS_GUARDED, **{c: c for c in COUNTERS}, **ASCII_UNITS_CS, "×": "×", "x": "×", "X": "×"}
 
 
 def _alt(forms: Sequence[str]) -> str:
@@ -37,7 +39,10 @@ def _alt(forms: Sequence[str]) -> str:
 
 
 _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
-_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)(?![\d]|[.,]\d)"
+# exponent notation is part of the number (issue 24: 1e6, 1E-3, 1.5e10), never a unit
+_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z]))?)(?![\d]|[.,]\d)"
+# a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
+_GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
@@ -45,7 +50,7 @@ _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousa
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
-    rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|×(?!\d)|[{COUNTER_CHARS}]"
+    rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
     rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W})"
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
@@ -60,16 +65,16 @@ _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
 _LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
 _QTY_RE = re.compile(
-    r"(?=[-+$¥\d])"  # cheap first test, before the lookbehinds
+    r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
-    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
-    + r"(?P<plus>\+(?![\d+]))?"
+    + rf"(?P<plus>\+(?![\d+])(?P<u3>{_UNIT})?)?"  # 2000+ tokens/秒: at least 2000 tok/s
 )
 _PARSE_RE = re.compile(
-    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?)"
+    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?)"
     r"\s*(?P<m>万亿|百万|千万|[kKMBT千万亿]|(?i:thousand|million|billion|trillion))?\s*"
 )
 
@@ -99,7 +104,7 @@ def _fold_one(m: re.Match[str]) -> str:
 # part has a power, a space (km s-1, erg cm-2 s-1).
 _POW = r"(?:\^?-?\d(?!\d)|[⁻¹²³]+)"
 _PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
-_PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
+_PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>(?:square|sq|cubic)[ \t]+[A-Za-z]+|(?i:degrees?[ \t]+(?:fahrenheit|celsius))|{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
 
 
 def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
@@ -135,10 +140,18 @@ def _number(sign: str | None, digits: str, mag: str | None) -> float:
     d = digits.replace(",", "") if "," in digits else digits
     if mag:
         mag = mag.strip()
-        v = float(f"{d}e{MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]}")
+        power = MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]
+        if "e" in d or "E" in d:  # 1e3M: the exponent and the magnitude add
+            base, _, exp = d.lower().partition("e")
+            power += int(exp)
+            d = base
+        v = float(f"{d}e{power}")
     else:
         v = float(d)
     return -v if sign == "-" else v
+
+
+_ZH_SIGNED_RE = re.compile(r"\s*(?P<sign>负|-)?(?P<n>[\d.零〇一二两三四五六七八九十百千万亿萬億点]*)\s*")
 
 
 def parse_number(raw: str) -> float:
@@ -148,7 +161,11 @@ def parse_number(raw: str) -> float:
     2.8e12, ``"13M"`` → 1.3e7, ``"1.5B"`` → 1.5e9, ``"3 亿"`` → 3e8. Full-width digits and
     U+2212 MINUS SIGN are folded first (C17: ``float("−67.6")`` raises on Python 3.11).
     Magnitudes: k/K 10³, M 10⁶, B 10⁹, T 10¹², 千 10³, 万 10⁴, 百万 10⁶, 千万 10⁷, 亿 10⁸,
-    万亿 10¹²; the value is computed in decimal, so ``6.2k`` is exactly 6200.
+    万亿 10¹²; the value is computed in decimal, so ``6.2k`` is exactly 6200. Exponent notation is
+    a number (issue 24): ``1e6`` → 1e6, ``1E-3`` → 0.001. Chinese numerals and digits with
+    Chinese magnitudes are read by :func:`kb.extract.zh_numerals.zh_value` (issue 21), signed by
+    ``负`` or ``-``: ``三千二百`` → 3200, ``负十五`` → -15, ``3万2千5百`` → 32500, ``2千零50`` → 2050,
+    ``20万万`` → 2e9, ``1.6萬億`` → 1.6e12.
 
     :param raw: the number alone; surrounding whitespace is ignored. Units (``%``, ``×``) are
         not part of a number.
@@ -159,6 +176,14 @@ def parse_number(raw: str) -> float:
         raise ValueError(f"parse_number: expected a string, got {type(raw).__name__}")
     m = _PARSE_RE.fullmatch(normalise(raw))
     if m is None:
+        zh = _ZH_SIGNED_RE.fullmatch(normalise(raw))
+        if zh is not None and zh["n"]:
+            try:
+                v = zh_value(zh["n"])
+            except ValueError:
+                pass
+            else:
+                return -v if zh["sign"] else v
         raise ValueError(
             f"not a number: {raw!r}; expected digits with an optional sign, thousands separators "
             "(1,918), decimals and one magnitude (k, M, B, T, 万, 亿), e.g. '−67.6', '1,300 万', '2.5K'"
@@ -175,17 +200,3 @@ def _tail(sign: str | None, tail: str | None) -> float:
     exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
     v = float(f"{tail.rstrip('千百万')}e{exp}")
     return -v if sign == "-" else v
-
-
-_CJK_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-# A ratio written in Chinese numerals (C22: 两倍, 十倍, 二十倍): 2–99 before 倍. 一倍 is left out:
-# 翻一倍 / 提升一倍 means doubled, so its value is not what it says.
-_CJK_TIMES_RE = re.compile(r"(?<![一二两三四五六七八九十百千万亿几数])(?P<n>[一二两三四五六七八九]?十[一二三四五六七八九]?|[二两三四五六七八九])倍")
-
-
-def _cjk_value(n: str) -> float:
-    """``两`` → 2, ``十`` → 10, ``二十`` → 20, ``十五`` → 15, ``三十七`` → 37."""
-    if "十" not in n:
-        return float(_CJK_DIGIT[n])
-    tens, _, ones = n.partition("十")
-    return float((_CJK_DIGIT[tens] if tens else 1) * 10 + (_CJK_DIGIT[ones] if ones else 0))

@@ -13,6 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
+from kb.extract.bind import distribute, setups
 from kb.extract.metrics import DEFAULT_VOCAB, MetricVocab, _Scan
 from kb.extract.number_words import (
     _FROM,
@@ -24,10 +25,10 @@ from kb.extract.number_words import (
     _ref_before,
 )
 from kb.extract.numbers import (
-    _CJK_TIMES_RE,
+    _ARROW,
+    _TO_VERB,
     _QTY_RE,
     _canonical,
-    _cjk_value,
     _fold,
     _number,
     _pint_unit,
@@ -35,12 +36,14 @@ from kb.extract.numbers import (
     _unit_of,
 )
 from kb.extract.vocab.metrics import DATE_METRICS, METRIC_UNITS
+from kb.extract.zh_quantities import ZH_HINT, more_quantities
 from kb.extract.vocab.units import COUNTERS
 from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+_VERB_SEP = re.compile(rf"{_TO_VERB}|{_ARROW}")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -101,8 +104,11 @@ def find_quantities(
     Emphasis markers are never part of a quantity (C12: ``**2.03×**加速`` → raw ``2.03×``).
 
     Issue 8: mixed Chinese numbers (C22: ``3万4000`` → 34000, ``25万6千`` → 256000,
-    ``1亿5000万``) and ratios in Chinese numerals (``两倍`` → 2 ``×``, ``二十倍``; not ``一倍``,
-    which means doubled after 翻/提升). ``bound`` (:attr:`~kb.core.claims.Quantity.bound`) from the
+    ``1亿5000万``). Issue 21: Chinese numerals and the words around them (``百分之三十七点二``,
+    ``六百多万``, ``8成``, ``负2.4%``, ``两倍``, ``快了一倍`` → 2 ``×``, ``翻两番`` → 4 ``×``) and the
+    English forms ``10- to 20-ms``, ``1 1/2 hours``, ``-5C`` are read by
+    :func:`kb.extract.zh_quantities.more_quantities`; a list's bound and decrease, and set-up counts,
+    by :mod:`kb.extract.bind`. ``bound`` (:attr:`~kb.core.claims.Quantity.bound`) from the
     words around the number (``>80%``, ``超过``, ``至少 7 倍``, ``32K 以内``, ``约 3 千``, ``up
     to``, ``within`` …). Units that kb's vocabulary does not know are read by pint after the
     number (``W``, ``°C``, ``MPa``, ``keV``, ``km s−1``) and every physical or data unit is
@@ -121,7 +127,7 @@ def find_quantities(
     """
     norm = _fold(text)
     m = _QTY_RE.search(norm)
-    if m is None and "倍" not in norm:
+    if m is None and not ZH_HINT.search(norm):
         return []
     spans = sorted(skip) if skip else []
     skip_starts = [a for a, _ in spans]
@@ -137,6 +143,7 @@ def find_quantities(
         q: dict | None = None
         pint: _units.Canonical | None = None
         end_of: str | None = None  # "from"/"to": an end of a change A → B read as a pair
+        said = False  # a change A → B written out in words (the bare rule does not apply to A)
         pending, carry = (carry if carry is not None and carry[0] == s else None), None
         if g["sep"] is not None:
             if g["u2"] is None and g["plus"] is None and (found := _pint_unit(norm, e)) is not None:
@@ -149,6 +156,9 @@ def find_quantities(
                 u = g["u1"]
                 if q is _TRANSITION:  # A with B's unit when it has none; B next, with A's
                     carry, end_of = [m.end("sep"), u, False], "from"
+                    # 从 0.42 降到 0.18: a change written with from and a change verb is a claim
+                    # with no metric word too (issue 21); 6→5 alone is no figure
+                    said = _FROM.search(norm, max(0, s - 12), s) is not None and _VERB_SEP.search(m["sep"]) is not None
                     u = u or (None if pint else g["u2"])
                 pint = pint if end_of and g["u1"] is None else None
                 g = {**g, "u": u, "sep": None, "plus": None}
@@ -186,7 +196,7 @@ def find_quantities(
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
-            if bare and not (end_of == "to" and pending and pending[2]) \
+            if bare and not said and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
                 q = None
         if q is not None:
@@ -214,8 +224,9 @@ def find_quantities(
             if carry is not None:
                 carry[2] = True
         m = _QTY_RE.search(norm, next_pos)
-    if "倍" in norm:
-        _cjk_ratios(text, norm, out, spans, scan, vocab)
+    out = more_quantities(text, norm, out, spans, scan, vocab)
+    if out:
+        out = setups(text, norm, distribute(norm, out))
     return _transitions(norm, out) if out else out
 
 
@@ -237,27 +248,6 @@ def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
         if q.unit is None and q.metric in METRIC_UNITS:
             out[i] = q.model_copy(update={"unit": METRIC_UNITS[q.metric]})
     return out
-
-
-def _cjk_ratios(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]], scan: _Scan | None,
-                vocab: MetricVocab) -> None:
-    """Add ``两倍``-style ratios (unit ×) to ``out`` in text order, where nothing else is;
-    ``scan`` is the text's :meth:`~MetricVocab._scan`, or None when it is not made yet."""
-    taken = [(q.start, q.end) for q in out] + list(skip)
-    added = False
-    for c in _CJK_TIMES_RE.finditer(norm):
-        s, e = c.span()
-        if any(a < e and s < b for a, b in taken):
-            continue
-        if scan is None:
-            scan = vocab._scan(norm, DATE_METRICS)
-        metric = vocab._resolve(scan, norm, s, e, "×")[0]
-        out.append(built(Quantity, raw=text[s:e], value=_cjk_value(c["n"]), low=None, high=None, unit="×",
-                         metric=metric, bound=_bound(norm, s, e), qualifier=None, subject=None, start=s, end=e,
-                         mood=None, transition=None))
-        added = True
-    if added:
-        out.sort(key=lambda q: q.start)
 
 
 def _names_bare(how: str, phrase: str) -> bool:
@@ -282,12 +272,12 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
             len(n) == 2 and n.endswith("0") and re.search(r"(?:(?<![A-Za-z])the[ \t]+|')$", norm[max(0, s - 5):s], re.I)
         ):
             return None  # the 1990s, the 80s, '90s: a decade; 100s, 1000s: hundreds, thousands
-    if unit is not None and unit in COUNTERS and "." in g["n1"]:
-        return None  # "1.5 个" is not a count
+    if unit is not None and unit in COUNTERS and "." in g["n1"] and not g["m1"]:
+        return None  # "1.5 个" is not a count; 6.3万亿个 is (the magnitude makes it whole)
     if unit is None and g["cur"]:
         unit = g["cur"]
     if unit is None and g["plus"]:
-        unit = "+"
+        unit = _unit_of(g["u3"]) or "+"  # 2000+ tokens/秒: the unit after the "+"
     bare = unit is None and g["m1"] is None and "," not in g["n1"]
     if bare:
         digits = g["n1"]

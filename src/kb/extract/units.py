@@ -33,7 +33,7 @@ _PREFERRED: tuple[tuple[str, str], ...] = (
     ("second", "s"), ("hertz", "Hz"), ("meter", "m"), ("meter/second", "m/s"),
     ("meter/second**2", "m/s^2"), ("kilogram", "kg"), ("watt", "W"), ("joule", "J"),
     ("pascal", "Pa"), ("degree_Celsius", "°C"), ("ampere", "A"), ("volt", "V"), ("ohm", "Ω"),
-    ("newton", "N"), ("tesla", "T"), ("mole", "mol"), ("meter**2", "m^2"), ("liter", "L"), ("kilogram/meter**3", "kg/m^3"),
+    ("newton", "N"), ("tesla", "T"), ("sievert", "Sv"), ("mole", "mol"), ("meter**2", "m^2"), ("liter", "L"), ("kilogram/meter**3", "kg/m^3"),
 )
 CANONICAL_UNITS: frozenset[str] = frozenset({shown for _, shown in _PREFERRED} | {"B", "B/s"})
 """Every canonical unit :func:`canonical` gives (one per dimension, so two differ in kind)."""
@@ -89,6 +89,8 @@ def canonical(token: str) -> Canonical | None:
         for anything pint cannot parse or that has no dimension (``percent``).
     """
     name = PINT_NAMES.get(token)
+    if name is None and " " in token and (worded := _WORDED.fullmatch(token)) is not None:
+        return _worded(worded)
     if not token or (name is None and (token in NOT_UNITS or (token.isupper() and token not in UPPER_UNITS))):
         return None  # an acronym (PT, ML, CI, HBM) is not peta-tesla nor a megalitre
     if name is None and token.isalpha() and token.islower() and len(token) >= 4 and not _written_name(token):
@@ -98,6 +100,21 @@ def canonical(token: str) -> Canonical | None:
         return None  # Ollama, SGLang, vLLM, arXiv, LMCache: names, never units (no registry built)
     expr = name or _expression(token)
     return _lookup(expr, compound=any(c in expr for c in "/*"))
+
+
+_WORDED = re.compile(r"(?P<power>square|sq|cubic)[ \t]+(?P<unit>[A-Za-z]+)|(?i:degrees?[ \t]+(?P<temp>fahrenheit|celsius))")
+
+
+def _worded(m: re.Match[str]) -> Canonical | None:
+    """A unit written in words (``square miles``, ``cubic meters``, ``degrees Fahrenheit``: a
+    match of _WORDED), else None: the power or the scale named in words, then one unit name pint
+    reads."""
+    if m["temp"]:
+        return _lookup(f"degree_{m['temp'].capitalize()}")
+    unit = m["unit"]
+    if not (_written_name(unit) or unit in ("m", "km", "cm", "mm", "ft", "mi", "in")):
+        return None  # square brackets, square root: no unit
+    return _lookup(f"{unit}**{3 if m['power'] == 'cubic' else 2}")
 
 
 def _written_name(word: str) -> bool:

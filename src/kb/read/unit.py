@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
 #: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
 _ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
-_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
+_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]|百分之|[一二两三四五六七八九十][十百千万亿倍成番]")  # or a Chinese numeral (issue 21)
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
 

@@ -70,6 +70,22 @@ Choices, beyond the list in the design card:
   quantity extractor ignore them (``TGI EOL + SGLang 29%`` is not an EOL of 29 %).
 """
 
+COMPOUND_WORDS: tuple[str, ...] = ("加速器", "加速卡", "加速芯片", "加速库", "加速框架", "压缩包", "流量控制",
+                                   "混合精度", "半精度", "单精度", "双精度", "全精度", "低精度")
+"""zh words that hold a metric phrase and name something else (``加速器`` is an accelerator, not a
+speed-up; ``混合精度`` a number format, not an accuracy): a phrase inside one of them is no metric
+word (issue 21: ``在国产加速器上训练 200B`` has no speed-up)."""
+
+SIM_WORDS: tuple[str, ...] = ("模拟", "仿真", "simulation", "simulated", "simulate", "simulating")
+"""Words that make a time next to them a simulation's length (``模拟 12 周``, ``a 12-week
+simulation``): a set-up (``sim_length``), never a result."""
+
+MODEL_FAMILIES: tuple[str, ...] = ("Llama", "Qwen", "Mistral", "Mixtral", "Gemma", "Phi", "DeepSeek", "GPT", "Falcon",
+                                   "GLM", "ChatGLM", "Baichuan", "InternLM", "OLMo", "Pythia", "OPT", "BLOOM", "Yi",
+                                   "Kimi", "MiniCPM", "Vicuna", "StarCoder", "CodeLlama")
+"""Model families whose name may stand alone before a size (``Llama 70B``); a name with letters
+and digits (``Qwen2.5 72B``, ``DeepSeek-V3 671B``) needs no list."""
+
 DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
 """Metric keys whose values are dates, never quantities."""
 

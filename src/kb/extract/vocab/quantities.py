@@ -59,3 +59,7 @@ REF_WORDS_EN: tuple[str, ...] = (
 
 REF_WORDS_ZH: tuple[str, ...] = ("[表图式节]", "步骤", "公式", "附录", "章")
 """zh words that do the same (``表 2``, ``图 5``, ``步骤 3``)."""
+
+ONE_TIMES_VERBS: tuple[str, ...] = ("快", "提升", "提高", "增加", "增长", "加快", "加速", "扩大", "翻", "高", "多", "大")
+"""zh change words before ``一倍`` (``快了一倍``, ``提升一倍``, ``翻一倍``): the value doubled, 2× (a
+change of 1× would be none; docs/claims.md says which reading kb takes of ``N 倍``)."""

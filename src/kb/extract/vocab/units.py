@@ -19,10 +19,21 @@ CJK_UNITS: dict[str, str] = {
     "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
     "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
     "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥", "个 tokens": "tokens", "个 token": "tokens", "个tokens": "tokens", "个token": "tokens",
+    "個百分點": "pp", "个百分點": "pp", "百分點": "pp", "纳秒": "ns",
+    "tokens/秒": "tok/s", "token/秒": "tok/s", "tok/秒": "tok/s", "个 token/秒": "tok/s", "个token/秒": "tok/s",
+    # the zh alias table of physical units and currencies (issue 21): a zh unit word to the unit
+    # pint reads (kb.extract.units converts it to its canonical unit) or to kb's currency sign
+    "公里": "km", "千米": "km", "公分": "cm", "厘米": "cm", "毫米": "mm", "千克": "kg", "公斤": "kg", "毫克": "mg",
+    "毫升": "mL", "摄氏度": "°C", "华氏度": "°F", "英镑": "£", "港元": "HK$", "港币": "HK$", "欧元": "€",
+    "人民币": "¥",
 }
 """Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
 
-COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮"
+CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": "year"}
+"""One-character zh units that begin many words (米哈游, 克隆, 升级, 岁月): a unit only when no other
+Chinese character follows, except 的, 以, 之, 左, 内, 多 (``172 米的``, ``35 岁以上``)."""
+
+COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮块"
 """CJK counters (量词): ``<integer> <counter>`` is a count with the counter as its unit (``16 张``,
 ``64 个``); the one list (the quantity finder, the unit converter and the diff read it)."""
 
@@ -45,10 +56,11 @@ ASCII_UNITS_CI: dict[str, str] = {
 """Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words."""
 
 ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min",
-                                  "h": "h"}
+                                  "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
-KB_OWN: frozenset[str] = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "+", "devices",
+KB_OWN: frozenset[str] = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
+                                    "+", "devices", "FLOPs",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
 """kb's own units as stored, which convert to nothing else (never looked up in pint: the
 field's words, DESIGN.md §2)."""
@@ -70,7 +82,7 @@ PINT_NAMES: dict[str, str] = {
     "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
     "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
     "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
-    "PB": "petabyte", "EB": "exabyte", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
+    "PB": "petabyte", "EB": "exabyte", "L": "liter", "mL": "milliliter", "day": "day", "week": "week", "month": "month", "year": "year", "years": "year", "yr": "year",
 }
 """Written unit → pint's name, for forms pint does not read as the field means them."""
 

@@ -1,0 +1,90 @@
+"""Rules over the quantities of one text, in order (issue 21), after each was read alone:
+
+* :func:`distribute`: a bound or a decrease word before the first of a list of values governs
+  every value of the list (``up to 3× and 1.6×``: both ≤; ``P99 分别降低 12% 和 8%``: both
+  negative);
+* :func:`setups`: set-up counts are set-ups, never results: accelerators (``4 张 A100``, ``4×A100``,
+  ``32 卡``: ``gpu_count``), a simulation's length (``模拟 12 周``: ``sim_length``) and a model's size
+  written in its name (``Qwen2.5 72B``: ``params``); :data:`kb.extract.metrics.SETUP_METRICS`
+  makes them qualifiers, never facts.
+
+Called by :func:`kb.extract.quantities.find_quantities` on text folded as it reads it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kb.core.claims import Quantity
+from kb.extract.number_words import _bound
+from kb.extract.vocab.metrics import MODEL_FAMILIES, SIM_WORDS
+
+#: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
+_LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
+                       re.IGNORECASE)
+_SIGNS = "+-−负"
+#: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090).
+_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡)",
+                          re.ASCII)
+_DEVICE_COUNTERS = frozenset({"张", "块", "台", "卡"})
+_SIM_RE = re.compile("|".join(SIM_WORDS), re.IGNORECASE)
+#: A model's name right before a size: a word with letters and digits (Qwen2.5, Llama-3.1, V3) or
+#: a model family (Llama, Qwen …), then one space or hyphen.
+_NAME_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z0-9_])(?=[\w.-]*[A-Za-z])(?=[\w.-]*\d)[A-Za-z][\w.-]*|(?<![A-Za-z])(?:"
+    + "|".join(MODEL_FAMILIES) + r"))[ \t-]$",
+    re.IGNORECASE,
+)
+_SIZE_RAW = re.compile(r"\d+(?:\.\d+)?[ \t]?[BM]")
+
+
+def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
+    """``out`` with the bound and the decrease of a list's first value given to the values after
+    it that have none of their own (same unit, joined by 和/与/、/and/or/a comma)."""
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):
+            continue
+        update: dict = {}
+        if b.bound is None and (bound := _bound(norm, a.start, a.start)) is not None:
+            update["bound"] = bound  # up to 3× and 1.6×: the bound was written before the first
+        if a.unit in ("%", "pp") and a.raw[:1] not in _SIGNS and b.raw[:1] not in _SIGNS \
+                and _negative(a) and not _negative(b):
+            update.update(value=None if b.value is None else -b.value,
+                          low=None if b.high is None else -b.high, high=None if b.low is None else -b.low)
+        if update:
+            out[i] = b.model_copy(update=update)
+    return out
+
+
+def _negative(q: Quantity) -> bool:
+    return (q.value is not None and q.value < 0) or (q.high is not None and q.high < 0)
+
+
+def setups(text: str, norm: str, out: list[Quantity]) -> list[Quantity]:
+    """``out`` with its set-up counts marked: ``gpu_count`` (unit ``devices``, the accelerator
+    as qualifier), ``sim_length``, ``params``."""
+    for i, q in enumerate(out):
+        update: dict | None = None
+        if q.unit in _DEVICE_COUNTERS or q.unit == "devices":  # whatever metric word is near
+            acc = _ACCELERATOR.match(norm, q.end)
+            if q.unit == "卡" or q.unit == "devices" or acc is not None:
+                update = {"metric": "gpu_count", "unit": "devices"}
+                if acc is not None and q.qualifier is None and acc.group().strip() not in ("卡", "GPU", "GPUs"):
+                    update["qualifier"] = text[acc.start():acc.end()].strip()
+        elif q.unit is None and q.metric != "params" and _SIZE_RAW.fullmatch(q.raw) \
+                and _NAME_BEFORE.search(norm, max(0, q.start - 40), q.start):
+            update = {"metric": "params"}  # Qwen2.5 72B: the model's size is part of its name, whatever word is near
+        elif q.metric is None and q.unit == "s" and _sim_near(norm, q.start, q.end):
+            update = {"metric": "sim_length"}
+        if update:
+            out[i] = q.model_copy(update=update)
+    return out
+
+
+def _sim_near(norm: str, s: int, e: int) -> bool:
+    """Whether a simulation word stands right before (``模拟 12 周``) or after (``12-week
+    simulation``, ``12 周的模拟``) the time at ``norm[s:e]``."""
+    before = norm[max(0, s - 8):s]
+    after = norm[e:e + 12]
+    return _SIM_RE.search(before) is not None or _SIM_RE.match(after.lstrip(" \t-的")) is not None

@@ -1,0 +1,232 @@
+"""Quantities written with Chinese numerals or Chinese number words around digits (issue 21):
+``百分之三十七点二``, ``六百多万``, ``负2.4%``, ``３万２千５百``, ``８成``, ``翻两番``, ``快了一倍``,
+``零下12摄氏度``, ``三分之二``; and the English forms the main pattern of
+:mod:`kb.extract.numbers` does not hold (``10- to 20-ms``, ``1 1/2 hours``, ``-5C``, ``$1.2 per
+GPU-hour to $2.1 per GPU-hour``).
+
+:func:`more_quantities` is called by :func:`kb.extract.quantities.find_quantities` after its own
+pass, on the same folded text: a form found here replaces the quantities it contains when it is
+longer (``负2.4%`` over ``2.4%``, ``3万2千5百`` over ``3万2千``) and is dropped when it overlaps any
+other. Precision first: a Chinese numeral is a number only with a unit, a percent or ratio word,
+a sign word (``负``, ``零下``), ``百分之``/``分之``, or, when it has a magnitude (``三千二百``), a metric
+word right beside it (the bare rule of the main pass). So words that hold numeral characters
+(``一些``, ``统一``, ``一般``, ``两岸``, ``四川``, ``万一``, ``一直``) give none, a lone ``一`` gives none
+(``一天``, ``一次``, ``一周``: idiom more than measure), a numeral before a counter (``三个``,
+``两种``) gives none, and so does a time in numerals (``每两周发版``, ``三天后``: a schedule, not a
+measurement; ``2 周`` in digits is read).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from kb.core.claims import Quantity
+from kb.extract.metrics import MetricVocab, _Scan
+from kb.extract.number_words import _bound, _decreased
+from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.vocab.metrics import DATE_METRICS
+from kb.extract.vocab.quantities import ONE_TIMES_VERBS
+from kb.extract.vocab.units import COUNTERS
+from kb.extract.zh_numerals import ZH_DIGITS, zh_value
+from kb.perf.models import built
+
+_ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:点[{ZH_DIGITS}]+)?"
+_MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+_ZH_QTY_RE = re.compile(
+    rf"(?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"
+    rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
+    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
+)
+#: Only a text with one of these characters can hold a form of this module (a cheap test).
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]")
+_UNIT_AT = re.compile(_UNIT)
+_PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
+_ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
+_IDEOGRAPH_AFTER = re.compile(r"[\u4e00-\u9fff](?<![的以之左内多])")
+_TEMPERATURE = frozenset({"°C", "°F"})
+_SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
+_FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
+_GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
+_PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
+                        r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
+
+
+def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]],
+                    scan: _Scan | None, vocab: MetricVocab) -> list[Quantity]:
+    """``out`` (the main pass's quantities of ``text``, in text order) with the forms of this
+    module merged in, in text order. ``norm`` is ``text`` folded as the main pass reads it;
+    ``skip`` spans (ids, dates, URLs) hold none."""
+    found: list[dict] = []
+    if not norm.isascii() and ZH_HINT.search(norm):
+        found += _zh_forms(norm, {q.start: q.end for q in out})
+    if "-" in norm or "/" in norm or "+" in norm:
+        found += _en_forms(norm)
+    if not found:
+        return out
+    for f in sorted(found, key=lambda f: (f["start"], -f["end"])):
+        s, e = f["start"], f["end"]
+        if any(a < e and s < b for a, b in skip):
+            continue
+        inside = [q for q in out if s <= q.start and q.end <= e]
+        if any(q.start < e and s < q.end and q not in inside for q in out) or \
+                any(q.start == s and q.end == e for q in inside):
+            continue  # overlaps a quantity it does not hold, or says no more than it
+        base = inside[0] if inside else None
+        unit = f["unit"]
+        if base is not None and (base.metric is not None or base.unit == unit):
+            metric, bound, qualifier = base.metric, f.get("bound") or base.bound, base.qualifier
+        elif base is not None:  # 2千 read alone had no unit: 2千零50 tok/s is a throughput
+            if scan is None:
+                scan = vocab._scan(norm, DATE_METRICS)
+            metric, bound, qualifier = vocab._resolve(scan, norm, s, e, unit)[0], f.get("bound") or base.bound, None
+        else:
+            if scan is None:
+                scan = vocab._scan(norm, DATE_METRICS)
+            metric, how, k = vocab._resolve(scan, norm, s, e, unit)
+            if f.get("bare") and how not in ("before", "after"):
+                continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure)
+            bound, qualifier = f.get("bound") or _bound(norm, s, e), None
+        value, low, high = f["value"], f.get("low"), f.get("high")
+        if unit in ("%", "pp") and not f.get("signed") and value is not None and value > 0 \
+                and _decreased(norm, s, e, vocab):
+            value = -value
+        out = [q for q in out if q not in inside]
+        out.append(built(Quantity, raw=text[s:e], value=value, low=low, high=high, unit=unit, metric=metric,
+                         bound=bound, qualifier=qualifier, subject=None, start=s, end=e, mood=None,
+                         transition=None))
+    out.sort(key=lambda q: q.start)
+    return out
+
+
+def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
+    """The Chinese forms in ``norm``: fields ``start``, ``end``, ``value``, ``unit``, ``bound``,
+    ``signed`` (canonical units, as the main pass stores them). ``read`` maps the start of each
+    quantity the main pass read to its end: a form of digits it read whole is not read again
+    (``25万6千``: no cn2an import for it)."""
+    got: list[dict] = []
+    for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
+        got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
+    for m in _ZH_QTY_RE.finditer(norm):
+        if read.get(m.start(), -1) >= m.end():
+            continue
+        f = _zh_one(m, norm)
+        if f is not None:
+            got.append(f)
+    return got
+
+
+def _zh_one(m: re.Match[str], norm: str) -> dict | None:
+    """Fields of one match of _ZH_QTY_RE, or None when it is no quantity."""
+    pre, num, num2, more, mag, word = m["pre"], m["num"], m["num2"], m["more"], m["mag"], m["unit"]
+    digits = num[0].isdigit()
+    if digits and not (pre or num2 or more or mag or word) and _PLAIN.fullmatch(num):
+        return None  # digits, or digits and one magnitude (2千): the main pass reads them
+    if not digits and num == "一" and not (pre in ("百分之", "千分之", "负") or num2 or word == "番"):
+        return None  # 一些, 统一, 一天, 一次: a lone 一 is idiom more than measure
+    if pre and pre.startswith("翻") and word != "番":
+        return None
+    try:
+        value = zh_value(num)
+        if num2 is not None:
+            value = zh_value(num2) / value  # 三分之二: two of three parts
+    except ValueError:
+        return None
+    if mag:
+        value = zh_value(f"1{mag}") * value
+    s, e = m.start(), m.end()
+    if pre in ("百分之", "千分之"):
+        if word or num2:
+            return None
+        if pre == "千分之":
+            value /= 10
+        return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": "%", "bound": ">" if more else None}
+    if word == "番":
+        return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"} if pre and pre.startswith("翻") else None
+    if word == "成":
+        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
+            return None  # 八成是: probably
+        return {"start": s, "end": e, "value": float(f"{value * 10:.12g}"), "unit": "%"}
+    if word == "倍":
+        if pre or num2 or num == "一":
+            return None
+        return {"start": s, "end": e, "value": value, "unit": "×", "bound": ">" if more else None}
+    unit = None
+    conv = None
+    u = _UNIT_AT.match(norm, e)
+    if u is not None:
+        unit = _unit_of(u.group())
+        if (unit in COUNTERS and not digits) or unit == "×" or unit is None:
+            return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
+        e = u.end()
+        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
+            return None  # 三元组, 两米高: a word that holds a numeral and a unit character
+    elif not digits and norm[e:e + 1].isascii() and norm[e:e + 1].isalpha():
+        return None  # 支柱二rl: a numeral glued to letters is part of a name
+    elif digits and (p := _pint_unit(norm, e)) is not None:
+        conv, e = p
+        unit = conv.unit
+    if pre == "零下":
+        if unit is None and norm.startswith("度", e):
+            unit, e = "°C", e + 1
+        if unit not in ("°C", "°F") and (conv is None or conv.unit not in _TEMPERATURE):
+            return None
+        value = -value
+    elif pre == "负":
+        value = -value
+    elif pre:
+        return None
+    if unit is None and not (mag or more or any(c in num for c in "十百千万亿萬億")):
+        return None  # a lone digit-numeral with no unit (三, 两): no figure
+    conv = conv or _canonical(unit)
+    if not digits and conv is not None and conv.unit == "s":
+        return None  # 每两周发版, 三天后: a schedule written in words, not a measurement
+    if conv is not None:
+        unit = conv.unit
+        value = conv.apply(value)
+    return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": unit, "bound": ">" if more else None,
+            "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
+
+
+def _en_forms(norm: str) -> list[dict]:
+    """The English forms in ``norm`` the main pattern does not hold."""
+    got: list[dict] = []
+    for m in (_SUSPENDED.finditer(norm) if "- to " in norm or "- and " in norm else ()):  # 10- to 20-ms: a range with its unit on the second end
+        u = _unit_after(norm, m.end())
+        if u is not None:
+            unit, conv, e = u
+            a, b = _number(None, m["a"], None), _number(None, m["b"], None)
+            if conv is not None:
+                a, b = conv.apply(a), conv.apply(b)
+            got.append({"start": m.start(), "end": e, "value": None, "low": min(a, b), "high": max(a, b),
+                        "unit": unit})
+    for m in (_FRACTION.finditer(norm) if "/" in norm else ()):  # 1 1/2 hours
+        u = _unit_after(norm, m.end())
+        if u is not None and int(m["d"]) > int(m["n"]) > 0:
+            unit, conv, e = u
+            v = int(m["w"]) + int(m["n"]) / int(m["d"])
+            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else float(f"{v:.12g}"),
+                        "unit": unit})
+    for m in (_GLUED_TEMP.finditer(norm) if "C" in norm or "F" in norm else ()):  # -5C: a signed number glued to C or F is a temperature
+        conv = _canonical("°" + m["u"])
+        if conv is not None:
+            v = _number(m["sign"], m["n"], None)
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
+                        "signed": True})
+    for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
+        a, b = _number(None, m["a"], None), _number(None, m["b"], None)
+        got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
+                    "unit": m["c"]})
+    return got
+
+
+def _unit_after(norm: str, e: int) -> tuple[str, object, int] | None:
+    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None."""
+    u = _UNIT_AT.match(norm, e)
+    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and unit != "×":
+        conv = _canonical(unit)
+        return (conv.unit if conv else unit), conv, u.end()
+    p = _pint_unit(norm, e)
+    if p is not None:
+        return p[0].unit, p[0], p[1]
+    return None
