@@ -32,17 +32,29 @@ class NameMatcher:
     of card aliases); the one name matcher of kb (parser and diff alike).
 
     ``-``, ``_`` and spaces are alike; ASCII names do not match inside a word (``vllm-mlx`` is not
-    ``vLLM``, ``v0.5`` no ``v0``).
+    ``vLLM``, ``v0.5`` no ``v0``). A mixed-case name (a capital after its first letter and a small
+    letter: ``FlexKV``, ``MoLE``) matches only as written, or in capitals (``FLEXKV``), never as
+    an ordinary word (``flexkv-style``, ``mole``; issue 20), unless the same name is also given
+    in another case that is not mixed (an alias ``flexkv`` makes any case match).
 
-    :param names: name (any case) -> subject key; names shorter than 2 characters are ignored.
+    :param names: name (as written: its case decides the rule above) -> subject key; names
+        shorter than 2 characters are ignored.
     """
 
     def __init__(self, names: Mapping[str, str]) -> None:
         self.key_of: dict[str, str] = {}
+        spelt: dict[str, set[str]] = {}
+        free: set[str] = set()
         for n, k in names.items():
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
+                if _mixed_case(n):
+                    spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
+                else:
+                    free.add(f)
+        #: folded name -> the spellings it matches as (mixed-case names only, see above)
+        self._cased: dict[str, frozenset[str]] = {f: frozenset(v) for f, v in spelt.items() if f not in free}
         self._whole_names(names)
         self._index()
 
@@ -87,14 +99,16 @@ class NameMatcher:
         the short ones, the buckets and the start pattern (nothing folded or sorted again)."""
         return [self.key_of, sorted(self._short),
                 [[p, [[n, sorted(names)] for n, names in lengths]] for p, lengths in self._buckets.items()],
-                self._starts.pattern if self._starts is not None else None]
+                self._starts.pattern if self._starts is not None else None,
+                {f: sorted(v) for f, v in self._cased.items()}]
 
     @classmethod
     def from_state(cls, state: Sequence[Any]) -> NameMatcher:
         """The matcher whose :meth:`state` is ``state`` (as read back from JSON)."""
-        key_of, short, buckets, starts = state
+        key_of, short, buckets, starts, cased = state
         m = cls.__new__(cls)
         m.key_of = key_of
+        m._cased = {f: frozenset(v) for f, v in cased.items()}
         m._short = frozenset(short)
         m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
         m._starts = re.compile(starts) if starts is not None else None
@@ -114,8 +128,9 @@ class NameMatcher:
         if not self.key_of:
             return []
         low = _fold(text)
+        size = len(text)
         out: list[tuple[str, int, int]] = []
-        buckets, short = self._buckets, self._short
+        buckets, short, cased = self._buckets, self._short, self._cased
         after = 0  # names do not overlap: a start inside the last name found is passed over
         for m in self._starts.finditer(low):  # type: ignore[union-attr]
             i = m.start()
@@ -123,13 +138,17 @@ class NameMatcher:
                 continue  # inside a name found, or inside an ASCII word: no bounded name starts here
             for length, names in buckets.get(low[i:i + 4], ()):
                 end = i + length
-                if low[i:end] in names and _bounded(text, i, end):
+                if end <= size and low[i:end] in names and _bounded(text, i, end) \
+                        and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
                     out.append((self.key_of[low[i:end]], i, end))
                     after = end
                     break
             else:
+                # a short name at the end of the text: the slice stops at the text's end, so the
+                # end is checked before the boundary test reads text[end - 1] (issue 24: `来自 KM`)
                 for end in (i + 3, i + 2):
-                    if low[i:end] in short and _bounded(text, i, end):
+                    if end <= size and low[i:end] in short and _bounded(text, i, end) \
+                            and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
                         out.append((self.key_of[low[i:end]], i, end))
                         after = end
                         break
@@ -223,14 +242,35 @@ def _heading_text(heading: str) -> tuple[list, str]:
 
 
 def entity_names(config: KbConfig) -> dict[str, str]:
-    """kb.yaml entities as matcher names: every alias and canonical name -> ``entity:…`` key."""
+    """kb.yaml entities as matcher names: every alias and canonical name, as written (its case
+    decides how :class:`NameMatcher` matches it) -> ``entity:…`` key."""
     names: dict[str, str] = {}
     for canon, aliases in config.entities.items():
         key = entity_key(canon)
         for n in (canon, *aliases):
             if n and n.strip():
-                names.setdefault(n.strip().lower(), key)
+                names.setdefault(n.strip(), key)
     return names
+
+
+def _mixed_case(name: str) -> bool:
+    """A name written in mixed case: a word of it with a capital after its first letter and a
+    small letter (``FlexKV``, ``MoLE``, ``vLLM``), not ``GPTQ``, ``Medusa``, ``flexkv`` or
+    ``Text Generation Inference``."""
+    return any(any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)
+               for w in _WORDS_RE.findall(name))
+
+
+_WORDS_RE = re.compile(r"[^\W\d_]+")
+
+
+def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | None) -> bool:
+    """The name at ``text[start:end]`` is written as one of ``spellings`` (``-``, ``_`` and
+    spaces alike) or in capitals; True for a name with no spellings (any case matches)."""
+    if spellings is None:
+        return True
+    token = _SEP_RE.sub(" ", text[start:end])
+    return token in spellings or token == token.upper()
 
 
 def _word(c: str) -> bool:
@@ -238,7 +278,10 @@ def _word(c: str) -> bool:
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
-    """ASCII names do not stand inside a word (``vllm-mlx`` is not ``vLLM``, ``v0.5`` no ``v0``)."""
+    """ASCII names do not stand inside a word (``vllm-mlx`` is not ``vLLM``, ``v0.5`` no ``v0``);
+    ``0 <= start < end <= len(text)`` (a name may end at the text's end)."""
+    if end > len(text) or start >= end:
+        return False
     if _word(text[start]) and start > 0 and (_word(text[start - 1]) or text[start - 1] in "-."):
         return False
     if _word(text[end - 1]) and end < len(text):

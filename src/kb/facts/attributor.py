@@ -68,9 +68,18 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
     """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
     ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
     title, labels: key -> heading label or kb.yaml canonical name)``."""
-    names = entity_names(config)
+    names = entity_names(config)  # as written: a mixed-case name matches only as written
+    lower: dict[str, str] = {}
+    for n, k in names.items():
+        lower.setdefault(n.lower(), k)
+
+    def add(name: str, key: str) -> None:
+        """``name`` as written for ``key``; a name another key has (any case) is passed over."""
+        if lower.setdefault(name.lower(), key) == key:
+            names.setdefault(name, key)
+
     for name, key in heading_names(headings):
-        names.setdefault(name.lower(), key)
+        add(name, key)
     labels = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
     known: dict[str, str] = {}
     group: dict[str, str] = {}
@@ -79,11 +88,11 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
             low = n.strip().lower()
             if len(low) < 3 or low.replace(".", "").isdigit():
                 continue
-            other = names.get(low)
+            other = lower.get(low)
             if other is not None and other.startswith("entity:"):
                 group.setdefault(other, card.key)  # type: ignore[arg-type]
             else:
-                names.setdefault(low, card.key)  # type: ignore[arg-type]
+                add(n.strip(), card.key)  # type: ignore[arg-type]
     # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
     # and arXiv cache titles, whole titles only (12+ characters), never over a name above
     for key, title in titles:
@@ -91,7 +100,7 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
         if title.strip():
             known.setdefault(key, " ".join(title.split()))
         if len(low) >= 12:
-            names.setdefault(low, key)
+            add(low, key)
     return names, group, known, labels
 
 
