@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import write_files
+
 from kb.extract.names import NameMatcher
 
 ALIASES = ["K", "KM", "KVC", "KVMx"]
@@ -66,7 +66,7 @@ FILES = {
 }
 
 
-def test_a_two_letter_name_at_the_end_of_a_line_or_heading_is_read(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_a_two_letter_name_at_the_end_of_a_line_or_heading_is_read(tmp_path: Path, run_kb) -> None:
     root = write_files(tmp_path / "kb", FILES)
     res = run_kb(["ingest"], cwd=root)
     assert res.exit_code == 0, res.stderr

@@ -1,4 +1,5 @@
-"""(moved from kb.read.cards)"""
+"""How titles compare (:func:`normalize_title`, :func:`title_similarity`) and which headings are
+paper titles (:func:`paper_title`, :func:`title_key`)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,49 @@ def title_similarity(a: str, b: str) -> float:
         head, other = (normalize_title(ha), nb) if ha is not None else (normalize_title(hb or ""), na)
         score = max(score, normalized_ratio(head, other))
     return round(score / 100, 3)
+
+
+#: Numbering before a heading's title: ``4.``, ``1️⃣``, ``#``, ``§2``, ``(3)``, bullets, emoji.
+_TITLE_LEAD_RE = re.compile(r"^[\s#§*_>\-–—•·.、:：()（）\[\]0-9\ufe0f\u20e3\U0001F000-\U0001FAFF\u2600-\u27BF]*")
+#: A heading numbered as an item: ``4. …``, ``(4) …``, ``1️⃣ …``.
+_NUMBERED_RE = re.compile(r"^\s*(?:[(（]?\d{1,3}[.)）、:：]|\d\ufe0f?\u20e3|[\U0001F51F])")
+#: Words that make a heading a digest's or section's name, not a paper's title.
+_NOT_TITLE_WORDS = frozenset((
+    "paper", "papers", "daily", "weekly", "week", "digest", "news", "updates", "update", "list", "reading",
+    "readings", "top", "introduction", "background", "summary", "conclusion", "conclusions", "results",
+    "references", "appendix", "overview", "notes", "abstract", "method", "methods", "experiments", "evaluation",
+    "discussion", "takeaways", "contents", "changelog", "todo", "related", "report", "reports", "highlights",
+))
+
+
+def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
+    """The paper title a heading or a file's title is, else None (issue 20: daily reports list
+    papers as ``### 4. <Paper Title>``; a note's ``# Title`` names its paper).
+
+    A title here: numbering and emoji stripped, 3 to 40 words, at least three of them Latin
+    words, mostly Latin letters (``Sink-Aware Pruning for Diffusion Language Models``,
+    ``SemShareKV: Efficient KVCache Sharing …``); no digest or section word (``Top ML Papers of
+    the Week``, ``Related Work``), no date. ``numbered_only``: the heading must be numbered as
+    an item (``4.``, ``1️⃣``).
+
+    :returns: the title as written, numbering stripped."""
+    if numbered_only and not _NUMBERED_RE.match(heading):
+        return None
+    text = _TITLE_LEAD_RE.sub("", heading).strip().strip("*_ ")
+    if not 10 <= len(text) <= 250 or _DATE_RE.search(text):
+        return None
+    words = re.findall(r"[A-Za-z][A-Za-z0-9'+.-]*", text)
+    if len(words) < 3 or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
+        return None
+    latin = sum(1 for c in text if c.isascii() and c.isalpha())
+    letters = sum(1 for c in text if c.isalpha())
+    return text if latin >= 0.8 * letters else None
+
+
+_DATE_RE = re.compile(r"\b(?:19|20)\d\d[-./年]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}")
+
+
+def title_key(title: str) -> str:
+    """The subject key of a paper known only by its title: ``title:`` + :func:`normalize_title`
+    (resolved to the paper's id at diff time when the KB knows the title)."""
+    return "title:" + normalize_title(title)

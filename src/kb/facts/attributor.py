@@ -37,10 +37,15 @@ from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
 from kb.extract.sections import hinted_section
 from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
+from kb.extract.titles import paper_title, title_key
 from kb.facts.fact import Fact, facts_of
 from kb.perf.digest import code_digest
 from kb.read.cards import Card
 from kb.store.db import Store
+from kb.store.titles import TitleIndex
+
+#: Subject keys that name a paper (an arXiv id, a DOI, a title: :func:`kb.extract.titles.title_key`).
+_PAPERS = ("arxiv:", "doi:", "title:")
 
 
 @dataclass(slots=True)
@@ -166,6 +171,10 @@ class Attributor:
         self._names_in: dict[str, list[str]] = {}
         self._heading_anchors: dict[str, list[Anchor]] = {}
         self._learnt: set[tuple[str, str]] = set()
+        self._title_pairs = titles  # built into a TitleIndex at the first ``title:`` subject
+        self._threshold = config.diff.title_threshold
+        self._index: TitleIndex | None = None
+        self._resolved: dict[str, str] = {}
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written
@@ -284,8 +293,8 @@ class Attributor:
             in_text = {a.key for a in anchors} | {n for n, _ in att.pairs}
             context = list(dict.fromkeys(fixed.get(s, s) for s in claim.subjects
                                          if s not in in_text and s not in att.hosts))
-            papers = [s for s in context if s.startswith(("arxiv:", "doi:"))]
-            if papers and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
+            papers = [s for s in context if s.startswith(_PAPERS)]
+            if papers and not any(k.startswith(_PAPERS) for k in own_keys):
                 subjects = list(dict.fromkeys(papers + own_keys))
             elif own_keys:
                 subjects = own_keys
@@ -295,6 +304,8 @@ class Attributor:
                 subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
             else:
                 subjects = []
+        if any(k.startswith("title:") for k in subjects):
+            subjects = list(dict.fromkeys(self._by_title(k, claim) for k in subjects))
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
         qual = Qualifiers(claim)
@@ -321,6 +332,25 @@ class Attributor:
                            for i, q in enumerate(claim.quantities)],
             "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
         })
+
+    def _by_title(self, key: str, claim: Claim) -> str:
+        """A ``title:…`` subject (a paper the parser knew by title only: a paper-title heading, a
+        paper note's title; :func:`kb.extract.titles.title_key`) as the paper the KB knows by that
+        title (:class:`kb.store.titles.TitleIndex`, the one title lookup: cards, link texts, the
+        arXiv cache), else itself, labelled with the title as the file writes it. Read at diff
+        time, so a card or a cached title added later resolves it without re-parsing the KB."""
+        if not key.startswith("title:"):
+            return key
+        hit = self._resolved.get(key)
+        if hit is None:
+            if self._index is None:
+                self._index = TitleIndex(self._title_pairs, self._threshold)
+            hit = self._resolved[key] = self._index.match(key[6:]) or key
+        if hit == key and key not in self._named:
+            written = next((h for h in (*claim.provenance.heading, claim.text) if title_key(h).endswith(key[6:])), None)
+            if written is not None:
+                self._named[key] = paper_title(written) or paper_title(written, numbered_only=False) or written
+        return hit
 
     def _mismatches(self, text: str, anchors: Sequence[Anchor], claim: Claim) -> list[dict[str, str]]:
         """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)
