@@ -239,7 +239,8 @@ class Attributor:
         hit = self._atts.get(key)
         if hit is None:
             anchors = self.anchors(claim.text, claim)
-            hit = self._atts[key] = (anchors, attribute(claim.text, anchors))
+            scoped = claim.role != "card" and any(s.startswith(_PAPERS) for s in claim.subjects)
+            hit = self._atts[key] = (anchors, attribute(claim.text, anchors, scoped))
         return hit
 
     def _heading_mismatches(self, heading: str, claim: Claim) -> list[dict[str, str]]:
