@@ -20,7 +20,7 @@ from kb.core import frontmatter
 from kb.core.claims import Claim, Provenance, claim_id, is_derived
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
+from kb.core.paths import KNOWLEDGE_DIR, doc_path, is_own_brief, own_brief_suffix
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
@@ -251,14 +251,19 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
 
 
 def first_mention_before(kb: Kb, since: str) -> Callable[[str], str | None]:
-    """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
+    """``key -> earliest written_at before since`` from claims and arXiv mentions, else None.
+
+    A living doc (and its history) is never a first mention: its ``updated`` time says when the
+    doc was edited, not when the KB first heard of the subject (issue 20)."""
+    doc = KNOWLEDGE_DIR + "/"
 
     def first(key: str) -> str | None:
-        found = kb.store.first_mention(key)
+        found = kb.store.first_mention(key, outside=doc)
         if found is not None and found < since:
             return found
         if key.startswith("arxiv:"):
-            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since) if m.written_at]
+            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since)
+                       if m.written_at and not m.path.startswith(doc)]
             return min(earlier) if earlier else None
         return None
 
