@@ -9,7 +9,11 @@ from pathlib import Path
 import pytest
 from conftest import write_files
 
+from kb.core.config import KbConfig
 from kb.extract.names import NameMatcher
+from kb.facts.attributor import Attributor
+from kb.read.cards import Card
+from kb.read.parse import parse_file
 
 ALIASES = ["K", "KM", "KVC", "KVMx"]
 
@@ -38,22 +42,27 @@ def test_an_alias_inside_a_word_or_cut_at_the_end_is_none(alias: str) -> None:
     assert m.find(alias[:-1]) == []  # the text ends inside the name
 
 
-def test_a_mixed_case_alias_matches_as_written_only() -> None:
-    m = NameMatcher({"FlexKV": "arxiv:2611.00001", "MoLE": "arxiv:2611.00002", "GPTQ": "entity:gptq"})
+def test_a_mixed_case_card_alias_matches_as_written_only() -> None:
+    names = {"FlexKV": "arxiv:2611.00001", "MoLE": "arxiv:2611.00002", "GPTQ": "arxiv:2210.17323",
+             "Prefill Batching for MoE": "arxiv:2611.00003"}
+    m = NameMatcher(names, as_written=set(names))
     assert m.find("flexkv style caching cut TTFT 30%") == []
     assert m.find("a mole of tokens") == []
     assert m.find("Flexkv 又快了") == []
     assert m.find("FlexKV cut TTFT 30%") == [("arxiv:2611.00001", 0, 6)]
     assert m.find("FLEXKV 降低 30%") == [("arxiv:2611.00001", 0, 6)]
     assert m.find("用 MoLE 之后") == [("arxiv:2611.00002", 2, 6)]
-    assert m.find("gptq 4bit") == [("entity:gptq", 0, 4)]  # capitals only: any case
-    # the same name given in small letters too: any case matches
-    both = NameMatcher({"FlexKV": "entity:flexkv", "flexkv": "entity:flexkv"})
-    assert both.find("flexkv 降低 30%") == [("entity:flexkv", 0, 6)]
+    assert m.find("gptq 4bit") == [("arxiv:2210.17323", 0, 4)]  # capitals only: any case
+    assert m.find("prefill batching for MoE 2×") == [("arxiv:2611.00003", 0, 24)]  # its mixed word as written
+    assert m.find("prefill batching for moe 2×") == []
+    # the same name given in small letters too, or a kb.yaml entity (not as written): any case
+    both = NameMatcher({"FlexKV": "arxiv:2611.00001", "flexkv": "arxiv:2611.00001"}, as_written={"FlexKV", "flexkv"})
+    assert both.find("flexkv 降低 30%") == [("arxiv:2611.00001", 0, 6)]
+    assert NameMatcher({"vLLM": "entity:vllm"}).find("github.com/vllm-project/vllm") == [("entity:vllm", 24, 28)]
 
 
 def test_the_state_keeps_the_spellings() -> None:
-    m = NameMatcher({"MoLE": "arxiv:2611.00002"})
+    m = NameMatcher({"MoLE": "arxiv:2611.00002"}, as_written={"MoLE"})
     back = NameMatcher.from_state(json.loads(json.dumps(m.state())))
     assert back.find("mole 12%") == [] and back.find("MoLE 12%") == [("arxiv:2611.00002", 0, 4)]
 
@@ -80,3 +89,19 @@ def test_a_two_letter_name_at_the_end_of_a_line_or_heading_is_read(tmp_path: Pat
         res = run_kb(args, cwd=root)
         assert "Traceback" not in res.stdout + res.stderr, (args, res.stderr)
         assert res.exit_code in (0, 1), (args, res.exit_code, res.stderr)
+
+
+def test_a_card_alias_is_no_ordinary_word_in_a_claim() -> None:
+    config = KbConfig.model_validate({"entities": {"vLLM": []}})
+    cards = [Card("arxiv:2611.00001", "organized/paper_cards/2611.00001-flexkv.md", "FlexKV: Flexible KV Offload",
+                  ("FlexKV",)),
+             Card("arxiv:2611.00002", "organized/paper_cards/2611.00002-mole.md", "MoLE: Mixture of LoRA Experts",
+                  ("MoLE",))]
+    at = Attributor(config, cards)
+    text = ("# notes\n\n- flexkv-style caching cuts TTFT by 30% in HydraCache\n- a mole of tokens: 12% fewer misses\n"
+            "- FlexKV cuts TTFT by 25%\n- 用 MoLE 后准确率提升 3%\n")
+    got = [(c.text, at.attributed(c).subjects) for c in parse_file(config, "inbox/ann/2026-11-30-a.md", text.encode()).claims]
+    assert got == [("flexkv-style caching cuts TTFT by 30% in HydraCache", []),
+                   ("a mole of tokens: 12% fewer misses", []),
+                   ("FlexKV cuts TTFT by 25%", ["arxiv:2611.00001"]),
+                   ("用 MoLE 后准确率提升 3%", ["arxiv:2611.00002"])]

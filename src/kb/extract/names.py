@@ -4,7 +4,7 @@ first (:class:`NameMatcher`, the one name matcher), and the names headings and b
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from kb.core.config import KbConfig
@@ -32,16 +32,18 @@ class NameMatcher:
     of card aliases); the one name matcher of kb (parser and diff alike).
 
     ``-``, ``_`` and spaces are alike; ASCII names do not match inside a word (``vllm-mlx`` is not
-    ``vLLM``, ``v0.5`` no ``v0``). A mixed-case name (a capital after its first letter and a small
-    letter: ``FlexKV``, ``MoLE``) matches only as written, or in capitals (``FLEXKV``), never as
-    an ordinary word (``flexkv-style``, ``mole``; issue 20), unless the same name is also given
-    in another case that is not mixed (an alias ``flexkv`` makes any case match).
+    ``vLLM``, ``v0.5`` no ``v0``). A name of ``as_written`` (card names and aliases) whose words
+    are in mixed case (a capital after the first letter and a small letter: ``FlexKV``, ``MoLE``)
+    matches only with those words as written or in capitals (``FLEXKV``), never as an ordinary
+    word (``flexkv-style``, ``mole``; issue 20), unless the same name is also given in a case
+    that is not mixed or outside ``as_written`` (kb.yaml entities match in any case: the KB's
+    author lists them, and URLs write them in small letters, ``github.com/vllm-project/vllm``).
 
-    :param names: name (as written: its case decides the rule above) -> subject key; names
-        shorter than 2 characters are ignored.
+    :param names: name (as written) -> subject key; names shorter than 2 characters are ignored.
+    :param as_written: the names of ``names`` the rule above applies to.
     """
 
-    def __init__(self, names: Mapping[str, str]) -> None:
+    def __init__(self, names: Mapping[str, str], as_written: Collection[str] = ()) -> None:
         self.key_of: dict[str, str] = {}
         spelt: dict[str, set[str]] = {}
         free: set[str] = set()
@@ -49,7 +51,7 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
-                if _mixed_case(n):
+                if n in as_written and _mixed_case(n):
                     spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
                 else:
                     free.add(f)
@@ -257,20 +259,26 @@ def _mixed_case(name: str) -> bool:
     """A name written in mixed case: a word of it with a capital after its first letter and a
     small letter (``FlexKV``, ``MoLE``, ``vLLM``), not ``GPTQ``, ``Medusa``, ``flexkv`` or
     ``Text Generation Inference``."""
-    return any(any(c.isupper() for c in w[1:]) and any(c.islower() for c in w)
-               for w in _WORDS_RE.findall(name))
+    return any(_mixed_word(w) for w in _WORDS_RE.findall(name))
+
+
+def _mixed_word(word: str) -> bool:
+    """A capital after the word's first letter and a small letter (``FlexKV``, ``MoE``)."""
+    return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
 
 
 _WORDS_RE = re.compile(r"[^\W\d_]+")
 
 
 def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | None) -> bool:
-    """The name at ``text[start:end]`` is written as one of ``spellings`` (``-``, ``_`` and
-    spaces alike) or in capitals; True for a name with no spellings (any case matches)."""
+    """The name at ``text[start:end]`` writes each mixed-case word of one of ``spellings`` as
+    spelt or in capitals (``Prefill batch scheduling for MoE`` is ``Prefill Batch Scheduling for
+    MoE``; ``flexkv`` is no ``FlexKV``); True for a name with no spellings (any case matches)."""
     if spellings is None:
         return True
-    token = _SEP_RE.sub(" ", text[start:end])
-    return token in spellings or token == token.upper()
+    token = text[start:end]
+    return any(all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
+                   if _mixed_word(w.group())) for s in spellings)
 
 
 def _word(c: str) -> bool:

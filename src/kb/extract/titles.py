@@ -101,7 +101,7 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     papers as ``### 4. <Paper Title>``; a note's ``# Title`` names its paper).
 
     A title here: numbering and emoji stripped, 3 to 40 words, at least three of them Latin
-    words, mostly Latin letters (``Sink-Aware Pruning for Diffusion Language Models``,
+    words, no CJK character (``OpenAI GPT-5.6 的 GPU kernel 自优化`` is a note's heading; ``Sink-Aware Pruning for Diffusion Language Models``,
     ``SemShareKV: Efficient KVCache Sharing …``); no digest or section word (``Top ML Papers of
     the Week``, ``Related Work``), no date. ``numbered_only``: the heading must be numbered as
     an item (``4.``, ``1️⃣``).
@@ -115,9 +115,10 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     words = re.findall(r"[A-Za-z][A-Za-z0-9'+.-]*", text)
     if len(words) < 3 or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
         return None
-    latin = sum(1 for c in text if c.isascii() and c.isalpha())
-    letters = sum(1 for c in text if c.isalpha())
-    return text if latin >= 0.8 * letters else None
+    return None if _CJK_RE.search(text) else text
+
+
+_CJK_RE = re.compile(f"[{_CJK}]")
 
 
 _DATE_RE = re.compile(r"\b(?:19|20)\d\d[-./年]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}")

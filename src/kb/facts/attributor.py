@@ -69,10 +69,12 @@ class View:
 
 
 def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, str]],
-           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str], set[str]]:
     """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
     ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
-    title, labels: key -> heading label or kb.yaml canonical name)``."""
+    title, labels: key -> heading label or kb.yaml canonical name, card names: the names a
+    matcher takes as written, :class:`kb.extract.names.NameMatcher` ``as_written``)``."""
+    spelt: set[str] = set()
     names = entity_names(config)  # as written: a mixed-case name matches only as written
     lower: dict[str, str] = {}
     for n, k in names.items():
@@ -98,6 +100,7 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
                 group.setdefault(other, card.key)  # type: ignore[arg-type]
             else:
                 add(n.strip(), card.key)  # type: ignore[arg-type]
+                spelt.add(n.strip())
     # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
     # and arXiv cache titles, whole titles only (12+ characters), never over a name above
     for key, title in titles:
@@ -106,7 +109,7 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
             known.setdefault(key, " ".join(title.split()))
         if len(low) >= 12:
             add(low, key)
-    return names, group, known, labels
+    return names, group, known, labels, spelt
 
 
 def names_code() -> str:
@@ -152,8 +155,8 @@ class Attributor:
         built: list[NameMatcher] = []
 
         def build() -> list[object]:
-            names, group, known, labels = _names(config, cards, titles, headings)
-            built.append(NameMatcher(names))
+            names, group, known, labels, spelt = _names(config, cards, titles, headings)
+            built.append(NameMatcher(names, spelt))
             return [built[0].state(), group, known, labels]
 
         if store is None:

@@ -274,12 +274,12 @@ _SCOPE_MAX = 200_000
 def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     """The paper a whole file is about (issue 20: paper-per-file notes), else ``[]``.
 
-    A file is about one paper when its top names one: a front matter ``title`` or a first
-    ``# Title`` line that is a paper title (:func:`kb.extract.titles.paper_title`), or a labelled
-    link line in its first 30 lines (``**URL**: http://arxiv.org/abs/…``, ``[Link to the
-    paper](…)``). That paper is the one arXiv id the file (and its front matter) names; with
-    several ids, the id of the labelled line; with none, the title (``title:…``). A digest of
-    several papers (several ids, no labelled line) has no file scope: its headings decide."""
+    A file is about one paper when its top names one: a labelled line in its first 30 lines
+    that links one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to the paper](…)``:
+    that paper), or a front matter ``title`` or first ``# Title`` line that is a paper title
+    (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter)
+    names, or with none the title (``title:…``). A digest of several papers (several ids, no
+    labelled line) has no file scope: its headings decide."""
     if len(body) > _SCOPE_MAX:
         return []
     title = None
@@ -291,16 +291,15 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     if title is None and first.startswith("# "):
         title = paper_title(first[2:], numbered_only=False)
     top = "\n".join(head.split("\n")[:30])
-    labelled = _PAPER_LINE_RE.search(top)
-    if title is None and labelled is None:
+    for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top.lower() else ():
+        end = top.find("\n", m.start())
+        line_ids = {r.key for r in find_arxiv(top[m.start():end if end >= 0 else len(top)])}
+        if len(line_ids) == 1:  # the labelled line links one paper
+            return list(line_ids)
+    if title is None:
         return []
     extra = " ".join(str(front.get(k)) for k in ("url", "link", "arxiv", "paper") if front.get(k) is not None)
     ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
     if len(ids) == 1:
         return ids
-    if labelled is not None:
-        end = top.find("\n", labelled.start())
-        line_ids = [r.key for r in find_arxiv(top[labelled.start():end if end >= 0 else len(top)])]
-        if len(set(line_ids)) == 1:
-            return line_ids[:1]
-    return [title_key(title)] if title is not None and not ids else []
+    return [title_key(title)] if not ids else []
