@@ -9,6 +9,9 @@ from pathlib import Path
 
 from conftest import write_files
 
+from kb.night.run import first_mention_before
+from kb.store.workspace import open_kb
+
 DOC = ("---\ntopic: serving\nversion: 3\nupdated: {updated}\n---\n# Serving\n\n## 1. Models\n\n"
        "- [Qwen3 Technical Report](https://arxiv.org/abs/2505.09388) is our base model family.\n"
        "- vLLM 吞吐 1.2×\n")
@@ -34,12 +37,19 @@ def test_a_link_text_in_the_doc_names_the_paper(tmp_path: Path, run_kb) -> None:
 
 
 def test_the_docs_updated_time_is_no_first_mention(tmp_path: Path, run_kb) -> None:
-    # the doc names the paper only in its change log (no place that holds it), updated before the window
-    doc = DOC.format(updated="2026-11-20T09:00:00+08:00") + ("\n## 变更记录\n\n- 2026-11-20 删去 "
-                                                             "[Quiet Heads Make Faster Decoders](https://arxiv.org/abs/2611.07777)\n")
-    root = write_files(tmp_path / "kb", {**FILES, "organized/knowledge/serving.md": doc})
+    # an earlier version of the doc named the paper (its lines carry that version's updated time)
+    old = ("---\ntopic: serving\nversion: 2\nupdated: 2026-11-10T09:00:00+08:00\n---\n# Serving\n\n## 1. Models\n\n"
+           "- [Quiet Heads Make Faster Decoders](https://arxiv.org/abs/2611.07777) 解码加速 1.3×\n")
+    root = write_files(tmp_path / "kb", {**FILES, "organized/knowledge/serving.md": DOC.format(updated="2026-11-20T09:00:00+08:00"),
+                                         "organized/knowledge/history/serving/v2.md": old})
     got = outcomes(root, run_kb)
-    assert got["arxiv:2611.07777"][1] != "mentioned-before"
+    assert got["arxiv:2611.07777"] == ("net-new", "no-card-on-topic")
+    kb = open_kb(root)
+    try:  # the living doc's claims and mentions are no first mention; an inbox line is one
+        first = first_mention_before(kb, "2026-11-29T22:00:00+08:00")
+        assert (first("arxiv:2611.07777"), first("arxiv:2505.09388")) == (None, None)
+    finally:
+        kb.close()
 
 
 def test_a_title_only_line_before_the_window_is_an_earlier_mention(tmp_path: Path, run_kb) -> None:
