@@ -67,6 +67,10 @@ def test_paper_titles() -> None:
     assert paper_title("Tidal Prefill for Long Context Serving") is None  # not numbered
     assert paper_title("2.3 Related Work and Baselines") is None
     assert paper_title("1. 低比特 KV 量化方案") is None
+    assert paper_title("1. kernel kernel Colibri") is None  # three words, not Title Case: a section name
+    assert paper_title("3. Hardware-Aware DNN Compression") == "Hardware-Aware DNN Compression"
+    assert paper_title("cache cache kernel briefing #11", numbered_only=False) is None
+    assert paper_title("2. FlexKV: Flexible KV Offload") == "FlexKV: Flexible KV Offload"
     assert paper_title("Top ML Papers of the Week", numbered_only=False) is None
     assert title_key("Quiet Heads: Make Faster Decoders!") == "title:quiet heads make faster decoders"
 

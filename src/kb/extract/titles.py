@@ -93,6 +93,7 @@ _NOT_TITLE_WORDS = frozenset((
     "readings", "top", "introduction", "background", "summary", "conclusion", "conclusions", "results",
     "references", "appendix", "overview", "notes", "abstract", "method", "methods", "experiments", "evaluation",
     "discussion", "takeaways", "contents", "changelog", "todo", "related", "report", "reports", "highlights",
+    "briefing", "briefings", "brief", "roundup", "newsletter", "issue", "note",
 ))
 
 
@@ -100,8 +101,8 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     """The paper title a heading or a file's title is, else None (issue 20: daily reports list
     papers as ``### 4. <Paper Title>``; a note's ``# Title`` names its paper).
 
-    A title here: numbering and emoji stripped, 3 to 40 words, at least three of them Latin
-    words, no CJK character (``OpenAI GPT-5.6 的 GPU kernel 自优化`` is a note's heading; ``Sink-Aware Pruning for Diffusion Language Models``,
+    A title here: numbering and emoji stripped, at most 40 words, at least four of them Latin
+    words (three with a subtitle after a colon or in Title Case), no CJK character (``OpenAI GPT-5.6 的 GPU kernel 自优化`` is a note's heading; ``Sink-Aware Pruning for Diffusion Language Models``,
     ``SemShareKV: Efficient KVCache Sharing …``); no digest or section word (``Top ML Papers of
     the Week``, ``Related Work``), no date. ``numbered_only``: the heading must be numbered as
     an item (``4.``, ``1️⃣``).
@@ -113,7 +114,8 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     if not 10 <= len(text) <= 250 or _DATE_RE.search(text):
         return None
     words = re.findall(r"[A-Za-z][A-Za-z0-9'+.-]*", text)
-    if len(words) < 3 or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
+    short = bool(re.search(r"\w[:：]\s", text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
+    if len(words) < (3 if short else 4) or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
         return None
     return None if _CJK_RE.search(text) else text
 

@@ -221,7 +221,7 @@ class _FileCtx(_UnitMaker):
             ids = list(dict.fromkeys("arxiv:" + m.id for m in self.mentions[before:]))
             if h is not None:
                 self._titled = None
-                if len(ids) == 1:  # "### 1. Sink-Aware Pruning …" then "**arXiv:** 2602.17664"
+                if len(ids) == 1 and _ID_LINE_RE.match(text):  # "### 1. Sink-Aware Pruning …" then "**arXiv:** 2602.17664"
                     h.subjects = ids
                     self._papers_above = self._heading_subjects(papers_only=True)
                     self._subjects_above = self._heading_subjects(papers_only=False)
@@ -261,10 +261,15 @@ class _FileCtx(_UnitMaker):
         return None
 
 
-#: A line at a file's top that labels the paper's link: ``**URL**: http://arxiv.org/abs/…``,
+#: A unit that gives the paper of the title above it: a labelled id or link (``🔗 arXiv: 2602.17664``,
+#: ``**URL**: http://arxiv.org/abs/…``, ``[PDF](https://arxiv.org/pdf/…)``, ``arXiv:2611.04455``).
+_ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|原文|地址|https?://(?:www\.)?arxiv)",
+                         re.IGNORECASE)
+#: A line at a file's top that labels the paper's link and holds nothing else: ``**URL**: http://arxiv.org/abs/…``,
 #: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)``.
 _PAPER_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
+    r"\s*(?:\*\*|__)?\s*\S+\s*$"
     r"|\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv",
     re.IGNORECASE | re.MULTILINE)
 #: Files larger than this are no paper note (a file scope is looked for in smaller ones only).
