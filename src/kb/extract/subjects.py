@@ -102,22 +102,23 @@ def is_role(text: str, start: int, end: int) -> bool:
     return bool(_MODEL_RE.search(text[start:end]) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start]))
 
 
-def attribute(text: str, anchors: Sequence[Anchor], scoped: bool = False) -> Attribution:
+def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
     """Decide which anchors of ``text`` are its subjects (DESIGN.md §3).
 
     Rules, in order: ids are always subjects; a name right before its own id in brackets
     (``Mooncake … （来源：arXiv:2407.00079）``, ``HydraServe（arXiv:…）``) is the same subject as
     the id and is dropped in its favour (the pair is returned); a name that is a host or
-    baseline (:func:`is_host`) is no subject; in a claim about a paper (an arXiv id or DOI in
-    ``text``, or ``scoped``) a name that is the paper's set-up (:func:`is_role`: the evaluated
-    model, the engine or hardware it ran on) is a host too (issue 20); ``X 的 Y`` makes Y lead.
+    baseline (:func:`is_host`) is no subject; with ``scoped`` given (the diff's Attributor, not
+    the parser), in a claim about a paper (an arXiv id or DOI in ``text``, or ``scoped``) a name
+    that is the paper's set-up (:func:`is_role`: the evaluated model, the engine or hardware it
+    ran on) is a host too (issue 20); ``X 的 Y`` makes Y lead.
 
     :param anchors: every id and name found in ``text``, any order, no overlaps.
-    :param scoped: the claim belongs to a paper its text does not name (a heading, a note's top,
-        the sentence before).
+    :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
+        belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
-    paper = scoped or any(a.is_id for a in ordered)
+    paper = scoped is not None and (scoped or any(a.is_id for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []

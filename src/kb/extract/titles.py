@@ -113,8 +113,8 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     text = _TITLE_LEAD_RE.sub("", heading).strip().strip("*_ ")
     if not 10 <= len(text) <= 250 or _DATE_RE.search(text):
         return None
-    words = re.findall(r"[A-Za-z][A-Za-z0-9'+.-]*", text)
-    short = bool(re.search(r"\w[:：]\s", text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
+    words = _LATIN_WORD_RE.findall(text)
+    short = bool(_SUBTITLE_RE.search(text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
     if len(words) < (3 if short else 4) or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
         return None
     return None if _CJK_RE.search(text) else text
@@ -123,6 +123,8 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
 _CJK_RE = re.compile(f"[{_CJK}]")
 
 
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'+.-]*")
+_SUBTITLE_RE = re.compile(r"\w[:：]\s")
 _DATE_RE = re.compile(r"\b(?:19|20)\d\d[-./年]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}")
 
 

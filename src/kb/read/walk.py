@@ -214,6 +214,8 @@ class _FileCtx(_UnitMaker):
         paper-title heading right above (its first units), the names written with their ids."""
         before = len(self.mentions)
         c = super()._unit(text, hrefs, line, *args, **kw)
+        if len(self.mentions) == before and self._titled is None:
+            return c
         h = self._titled
         if h is not None and (line > h.line + 8 or not self.stack or self.stack[-1] is not h):
             h = self._titled = None
@@ -225,7 +227,7 @@ class _FileCtx(_UnitMaker):
                     h.subjects = ids
                     self._papers_above = self._heading_subjects(papers_only=True)
                     self._subjects_above = self._heading_subjects(papers_only=False)
-            if c is not None and c.arxiv:
+            if c is not None and c.arxiv and ("(" in c.text or "（" in c.text or "[" in c.text or "【" in c.text):
                 self._learn_names(c)
         return c
 
@@ -291,12 +293,11 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     raw = front.get("title")
     if isinstance(raw, str):
         title = paper_title(raw, numbered_only=False)
-    head = body.lstrip("\n")[:6000]
-    first = head.split("\n", 1)[0]
-    if title is None and first.startswith("# "):
-        title = paper_title(first[2:], numbered_only=False)
-    top = "\n".join(head.split("\n")[:30])
-    for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top.lower() else ():
+    lines = body.lstrip("\n")[:6000].split("\n", 30)
+    if title is None and lines[0].startswith("# "):
+        title = paper_title(lines[0][2:], numbered_only=False)
+    top = "\n".join(lines[:30])
+    for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top or "arXiv" in top or "ARXIV" in top else ():
         end = top.find("\n", m.start())
         line_ids = {r.key for r in find_arxiv(top[m.start():end if end >= 0 else len(top)])}
         if len(line_ids) == 1:  # the labelled line links one paper
