@@ -4,7 +4,7 @@ first (:class:`NameMatcher`, the one name matcher), and the names headings and b
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from kb.core.config import KbConfig
@@ -32,17 +32,31 @@ class NameMatcher:
     of card aliases); the one name matcher of kb (parser and diff alike).
 
     ``-``, ``_`` and spaces are alike; ASCII names do not match inside a word (``vllm-mlx`` is not
-    ``vLLM``, ``v0.5`` no ``v0``).
+    ``vLLM``, ``v0.5`` no ``v0``). A name of ``as_written`` (card names and aliases) whose words
+    are in mixed case (a capital after the first letter and a small letter: ``FlexKV``, ``MoLE``)
+    matches only with those words as written or in capitals (``FLEXKV``), never as an ordinary
+    word (``flexkv-style``, ``mole``; issue 20), unless the same name is also given in a case
+    that is not mixed or outside ``as_written`` (kb.yaml entities match in any case: the KB's
+    author lists them, and URLs write them in small letters, ``github.com/vllm-project/vllm``).
 
-    :param names: name (any case) -> subject key; names shorter than 2 characters are ignored.
+    :param names: name (as written) -> subject key; names shorter than 2 characters are ignored.
+    :param as_written: the names of ``names`` the rule above applies to.
     """
 
-    def __init__(self, names: Mapping[str, str]) -> None:
+    def __init__(self, names: Mapping[str, str], as_written: Collection[str] = ()) -> None:
         self.key_of: dict[str, str] = {}
+        spelt: dict[str, set[str]] = {}
+        free: set[str] = set()
         for n, k in names.items():
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
+                if n in as_written and _mixed_case(n):
+                    spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
+                else:
+                    free.add(f)
+        #: folded name -> the spellings it matches as (mixed-case names only, see above)
+        self._cased: dict[str, frozenset[str]] = {f: frozenset(v) for f, v in spelt.items() if f not in free}
         self._whole_names(names)
         self._index()
 
@@ -87,14 +101,16 @@ class NameMatcher:
         the short ones, the buckets and the start pattern (nothing folded or sorted again)."""
         return [self.key_of, sorted(self._short),
                 [[p, [[n, sorted(names)] for n, names in lengths]] for p, lengths in self._buckets.items()],
-                self._starts.pattern if self._starts is not None else None]
+                self._starts.pattern if self._starts is not None else None,
+                {f: sorted(v) for f, v in self._cased.items()}]
 
     @classmethod
     def from_state(cls, state: Sequence[Any]) -> NameMatcher:
         """The matcher whose :meth:`state` is ``state`` (as read back from JSON)."""
-        key_of, short, buckets, starts = state
+        key_of, short, buckets, starts, cased = state
         m = cls.__new__(cls)
         m.key_of = key_of
+        m._cased = {f: frozenset(v) for f, v in cased.items()}
         m._short = frozenset(short)
         m._buckets = {p: [(n, frozenset(names)) for n, names in lengths] for p, lengths in buckets}
         m._starts = re.compile(starts) if starts is not None else None
@@ -114,8 +130,9 @@ class NameMatcher:
         if not self.key_of:
             return []
         low = _fold(text)
+        size = len(text)
         out: list[tuple[str, int, int]] = []
-        buckets, short = self._buckets, self._short
+        buckets, short, cased = self._buckets, self._short, self._cased
         after = 0  # names do not overlap: a start inside the last name found is passed over
         for m in self._starts.finditer(low):  # type: ignore[union-attr]
             i = m.start()
@@ -123,13 +140,17 @@ class NameMatcher:
                 continue  # inside a name found, or inside an ASCII word: no bounded name starts here
             for length, names in buckets.get(low[i:i + 4], ()):
                 end = i + length
-                if low[i:end] in names and _bounded(text, i, end):
+                if end <= size and low[i:end] in names and _bounded(text, i, end) \
+                        and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
                     out.append((self.key_of[low[i:end]], i, end))
                     after = end
                     break
             else:
+                # a short name at the end of the text: the slice stops at the text's end, so the
+                # end is checked before the boundary test reads text[end - 1] (issue 24: `来自 KM`)
                 for end in (i + 3, i + 2):
-                    if low[i:end] in short and _bounded(text, i, end):
+                    if end <= size and low[i:end] in short and _bounded(text, i, end) \
+                            and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
                         out.append((self.key_of[low[i:end]], i, end))
                         after = end
                         break
@@ -223,14 +244,41 @@ def _heading_text(heading: str) -> tuple[list, str]:
 
 
 def entity_names(config: KbConfig) -> dict[str, str]:
-    """kb.yaml entities as matcher names: every alias and canonical name -> ``entity:…`` key."""
+    """kb.yaml entities as matcher names: every alias and canonical name, as written (its case
+    decides how :class:`NameMatcher` matches it) -> ``entity:…`` key."""
     names: dict[str, str] = {}
     for canon, aliases in config.entities.items():
         key = entity_key(canon)
         for n in (canon, *aliases):
             if n and n.strip():
-                names.setdefault(n.strip().lower(), key)
+                names.setdefault(n.strip(), key)
     return names
+
+
+def _mixed_case(name: str) -> bool:
+    """A name written in mixed case: a word of it with a capital after its first letter and a
+    small letter (``FlexKV``, ``MoLE``, ``vLLM``), not ``GPTQ``, ``Medusa``, ``flexkv`` or
+    ``Text Generation Inference``."""
+    return any(_mixed_word(w) for w in _WORDS_RE.findall(name))
+
+
+def _mixed_word(word: str) -> bool:
+    """A capital after the word's first letter and a small letter (``FlexKV``, ``MoE``)."""
+    return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
+
+
+_WORDS_RE = re.compile(r"[^\W\d_]+")
+
+
+def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | None) -> bool:
+    """The name at ``text[start:end]`` writes each mixed-case word of one of ``spellings`` as
+    spelt or in capitals (``Prefill batch scheduling for MoE`` is ``Prefill Batch Scheduling for
+    MoE``; ``flexkv`` is no ``FlexKV``); True for a name with no spellings (any case matches)."""
+    if spellings is None:
+        return True
+    token = text[start:end]
+    return any(all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
+                   if _mixed_word(w.group())) for s in spellings)
 
 
 def _word(c: str) -> bool:
@@ -238,7 +286,10 @@ def _word(c: str) -> bool:
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
-    """ASCII names do not stand inside a word (``vllm-mlx`` is not ``vLLM``, ``v0.5`` no ``v0``)."""
+    """ASCII names do not stand inside a word (``vllm-mlx`` is not ``vLLM``, ``v0.5`` no ``v0``);
+    ``0 <= start < end <= len(text)`` (a name may end at the text's end)."""
+    if end > len(text) or start >= end:
+        return False
     if _word(text[start]) and start > 0 and (_word(text[start - 1]) or text[start - 1] in "-."):
         return False
     if _word(text[end - 1]) and end < len(text):

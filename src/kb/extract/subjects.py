@@ -15,8 +15,10 @@ from kb.extract.vocab.subjects import (
     HOST_AFTER_WORDS,
     HOST_BEFORE_QUALIFIERS,
     HOST_BEFORE_WORDS,
+    MODEL_FAMILIES,
     PAIR_CLOSE_WORDS,
     PAIR_OPEN_WORDS,
+    ROLE_BEFORE_WORDS,
 )
 from kb.perf.literals import first_char_guard
 
@@ -37,6 +39,12 @@ _PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:" + "|".join(P
 #: Words right after a name that make it a host, platform or baseline
 #: (:data:`~kb.extract.vocab.subjects.HOST_AFTER_WORDS`).
 HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFTER_WORDS) + ")", re.IGNORECASE)
+#: Words right before a name that make it a paper's set-up (:data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`),
+#: the text before the name ending with one (and ``the``, ``its``, ``default``).
+_ROLE_BEFORE_RE = re.compile(r"(?:^|[^A-Za-z0-9_])(?:" + "|".join(ROLE_BEFORE_WORDS) + r")\s*(?:(?:the|its|their|a|an|"
+                             + "|".join(HOST_BEFORE_QUALIFIERS) + r")\s+)?$", re.IGNORECASE)
+#: A model's name: a family (:data:`~kb.extract.vocab.subjects.MODEL_FAMILIES`) or a size (``-7B``, ``70b``, ``8x7B``).
+_MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z])|\d(?:\.\d+)?\s*[bBmM]$", re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
@@ -86,17 +94,31 @@ def is_host(text: str, start: int, end: int) -> bool:
     return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
 
 
-def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
+def is_role(text: str, start: int, end: int) -> bool:
+    """True when the name at ``text[start:end]`` is a paper's set-up, not its subject: a model
+    (``Qwen2.5-7B``, ``Llama-3-70B``) or a name right after a set-up word (``for``, ``on``,
+    ``with``, ``在``, ``用``: :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`). Asked only of
+    claims about a paper (:func:`attribute` ``scoped``)."""
+    return bool(_MODEL_RE.search(text[start:end]) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start]))
+
+
+def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
     """Decide which anchors of ``text`` are its subjects (DESIGN.md §3).
 
     Rules, in order: ids are always subjects; a name right before its own id in brackets
     (``Mooncake … （来源：arXiv:2407.00079）``, ``HydraServe（arXiv:…）``) is the same subject as
     the id and is dropped in its favour (the pair is returned); a name that is a host or
-    baseline (:func:`is_host`) is no subject; ``X 的 Y`` makes Y lead.
+    baseline (:func:`is_host`) is no subject; with ``scoped`` given (the diff's Attributor, not
+    the parser), in a claim about a paper (an arXiv id or DOI in ``text``, or ``scoped``) a name
+    that is the paper's set-up (:func:`is_role`: the evaluated model, the engine or hardware it
+    ran on) is a host too (issue 20); ``X 的 Y`` makes Y lead.
 
     :param anchors: every id and name found in ``text``, any order, no overlaps.
+    :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
+        belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
+    paper = scoped is not None and (scoped or any(a.is_id for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
@@ -114,7 +136,7 @@ def attribute(text: str, anchors: Sequence[Anchor]) -> Attribution:
             own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
             paired.add(i + 1)
             continue
-        if is_host(text, a.start, a.end):
+        if is_host(text, a.start, a.end) or (paper and is_role(text, a.start, a.end)):
             hosts.append(a.key)
         else:
             own.append(a)
@@ -166,7 +188,7 @@ class Owners:
     by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
     (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
 
-    __slots__ = ("_text", "_starts", "_keys")
+    __slots__ = ("_keys", "_starts", "_text")
 
     def __init__(self, own: Sequence[Anchor], text: str) -> None:
         ordered = sorted((a.start, a.key) for a in own)

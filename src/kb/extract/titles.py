@@ -1,4 +1,5 @@
-"""(moved from kb.read.cards)"""
+"""How titles compare (:func:`normalize_title`, :func:`title_similarity`) and which headings are
+paper titles (:func:`paper_title`, :func:`title_key`)."""
 
 from __future__ import annotations
 
@@ -80,3 +81,54 @@ def title_similarity(a: str, b: str) -> float:
         head, other = (normalize_title(ha), nb) if ha is not None else (normalize_title(hb or ""), na)
         score = max(score, normalized_ratio(head, other))
     return round(score / 100, 3)
+
+
+#: Numbering before a heading's title: ``4.``, ``1️⃣``, ``#``, ``§2``, ``(3)``, bullets, emoji.
+_TITLE_LEAD_RE = re.compile(r"^[\s#§*_>\-–—•·.、:：()（）\[\]0-9\ufe0f\u20e3\U0001F000-\U0001FAFF\u2600-\u27BF]*")
+#: A heading numbered as an item: ``4. …``, ``(4) …``, ``1️⃣ …``.
+_NUMBERED_RE = re.compile(r"^\s*(?:[(（]?\d{1,3}[.)）、:：]|\d\ufe0f?\u20e3|[\U0001F51F])")
+#: Words that make a heading a digest's or section's name, not a paper's title.
+_NOT_TITLE_WORDS = frozenset((
+    "paper", "papers", "daily", "weekly", "week", "digest", "news", "updates", "update", "list", "reading",
+    "readings", "top", "introduction", "background", "summary", "conclusion", "conclusions", "results",
+    "references", "appendix", "overview", "notes", "abstract", "method", "methods", "experiments", "evaluation",
+    "discussion", "takeaways", "contents", "changelog", "todo", "related", "report", "reports", "highlights",
+    "briefing", "briefings", "brief", "roundup", "newsletter", "issue", "note",
+))
+
+
+def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
+    """The paper title a heading or a file's title is, else None (issue 20: daily reports list
+    papers as ``### 4. <Paper Title>``; a note's ``# Title`` names its paper).
+
+    A title here: numbering and emoji stripped, at most 40 words, at least four of them Latin
+    words (three with a subtitle after a colon or in Title Case), no CJK character (``OpenAI GPT-5.6 的 GPU kernel 自优化`` is a note's heading; ``Sink-Aware Pruning for Diffusion Language Models``,
+    ``SemShareKV: Efficient KVCache Sharing …``); no digest or section word (``Top ML Papers of
+    the Week``, ``Related Work``), no date. ``numbered_only``: the heading must be numbered as
+    an item (``4.``, ``1️⃣``).
+
+    :returns: the title as written, numbering stripped."""
+    if numbered_only and not _NUMBERED_RE.match(heading):
+        return None
+    text = _TITLE_LEAD_RE.sub("", heading).strip().strip("*_ ")
+    if not 10 <= len(text) <= 250 or _DATE_RE.search(text):
+        return None
+    words = _LATIN_WORD_RE.findall(text)
+    short = bool(_SUBTITLE_RE.search(text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
+    if len(words) < (3 if short else 4) or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
+        return None
+    return None if _CJK_RE.search(text) else text
+
+
+_CJK_RE = re.compile(f"[{_CJK}]")
+
+
+_LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'+.-]*")
+_SUBTITLE_RE = re.compile(r"\w[:：]\s")
+_DATE_RE = re.compile(r"\b(?:19|20)\d\d[-./年]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}")
+
+
+def title_key(title: str) -> str:
+    """The subject key of a paper known only by its title: ``title:`` + :func:`normalize_title`
+    (resolved to the paper's id at diff time when the KB knows the title)."""
+    return "title:" + normalize_title(title)

@@ -37,10 +37,15 @@ from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
 from kb.extract.sections import hinted_section
 from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
+from kb.extract.titles import paper_title, title_key
 from kb.facts.fact import Fact, facts_of
 from kb.perf.digest import code_digest
 from kb.read.cards import Card
 from kb.store.db import Store
+from kb.store.titles import TitleIndex
+
+#: Subject keys that name a paper (an arXiv id, a DOI, a title: :func:`kb.extract.titles.title_key`).
+_PAPERS = ("arxiv:", "doi:", "title:")
 
 
 @dataclass(slots=True)
@@ -64,13 +69,24 @@ class View:
 
 
 def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, str]],
-           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str], set[str]]:
     """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
     ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
-    title, labels: key -> heading label or kb.yaml canonical name)``."""
-    names = entity_names(config)
+    title, labels: key -> heading label or kb.yaml canonical name, card names: the names a
+    matcher takes as written, :class:`kb.extract.names.NameMatcher` ``as_written``)``."""
+    spelt: set[str] = set()
+    names = entity_names(config)  # as written: a mixed-case name matches only as written
+    lower: dict[str, str] = {}
+    for n, k in names.items():
+        lower.setdefault(n.lower(), k)
+
+    def add(name: str, key: str) -> None:
+        """``name`` as written for ``key``; a name another key has (any case) is passed over."""
+        if lower.setdefault(name.lower(), key) == key:
+            names.setdefault(name, key)
+
     for name, key in heading_names(headings):
-        names.setdefault(name.lower(), key)
+        add(name, key)
     labels = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
     known: dict[str, str] = {}
     group: dict[str, str] = {}
@@ -79,11 +95,12 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
             low = n.strip().lower()
             if len(low) < 3 or low.replace(".", "").isdigit():
                 continue
-            other = names.get(low)
+            other = lower.get(low)
             if other is not None and other.startswith("entity:"):
                 group.setdefault(other, card.key)  # type: ignore[arg-type]
             else:
-                names.setdefault(low, card.key)  # type: ignore[arg-type]
+                add(n.strip(), card.key)  # type: ignore[arg-type]
+                spelt.add(n.strip())
     # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
     # and arXiv cache titles, whole titles only (12+ characters), never over a name above
     for key, title in titles:
@@ -91,8 +108,8 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
         if title.strip():
             known.setdefault(key, " ".join(title.split()))
         if len(low) >= 12:
-            names.setdefault(low, key)
-    return names, group, known, labels
+            add(low, key)
+    return names, group, known, labels, spelt
 
 
 def names_code() -> str:
@@ -138,8 +155,8 @@ class Attributor:
         built: list[NameMatcher] = []
 
         def build() -> list[object]:
-            names, group, known, labels = _names(config, cards, titles, headings)
-            built.append(NameMatcher(names))
+            names, group, known, labels, spelt = _names(config, cards, titles, headings)
+            built.append(NameMatcher(names, spelt))
             return [built[0].state(), group, known, labels]
 
         if store is None:
@@ -157,6 +174,10 @@ class Attributor:
         self._names_in: dict[str, list[str]] = {}
         self._heading_anchors: dict[str, list[Anchor]] = {}
         self._learnt: set[tuple[str, str]] = set()
+        self._title_pairs = titles  # built into a TitleIndex at the first ``title:`` subject
+        self._threshold = config.diff.title_threshold
+        self._index: TitleIndex | None = None
+        self._resolved: dict[str, str] = {}
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written
@@ -221,7 +242,8 @@ class Attributor:
         hit = self._atts.get(key)
         if hit is None:
             anchors = self.anchors(claim.text, claim)
-            hit = self._atts[key] = (anchors, attribute(claim.text, anchors))
+            scoped = claim.role != "card" and any(s.startswith(_PAPERS) for s in claim.subjects)
+            hit = self._atts[key] = (anchors, attribute(claim.text, anchors, scoped))
         return hit
 
     def _heading_mismatches(self, heading: str, claim: Claim) -> list[dict[str, str]]:
@@ -275,8 +297,8 @@ class Attributor:
             in_text = {a.key for a in anchors} | {n for n, _ in att.pairs}
             context = list(dict.fromkeys(fixed.get(s, s) for s in claim.subjects
                                          if s not in in_text and s not in att.hosts))
-            papers = [s for s in context if s.startswith(("arxiv:", "doi:"))]
-            if papers and not any(k.startswith(("arxiv:", "doi:")) for k in own_keys):
+            papers = [s for s in context if s.startswith(_PAPERS)]
+            if papers and not any(k.startswith(_PAPERS) for k in own_keys):
                 subjects = list(dict.fromkeys(papers + own_keys))
             elif own_keys:
                 subjects = own_keys
@@ -286,6 +308,8 @@ class Attributor:
                 subjects = next((ks for h in reversed(claim.provenance.heading) if (ks := self.names_in(h))), [])
             else:
                 subjects = []
+        if any(k.startswith("title:") for k in subjects):
+            subjects = list(dict.fromkeys(self._by_title(k, claim) for k in subjects))
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
         qual = Qualifiers(claim)
@@ -312,6 +336,25 @@ class Attributor:
                            for i, q in enumerate(claim.quantities)],
             "dates": [d.model_copy(update={"subject": v.owners[n + i]}) for i, d in enumerate(claim.dates)],
         })
+
+    def _by_title(self, key: str, claim: Claim) -> str:
+        """A ``title:…`` subject (a paper the parser knew by title only: a paper-title heading, a
+        paper note's title; :func:`kb.extract.titles.title_key`) as the paper the KB knows by that
+        title (:class:`kb.store.titles.TitleIndex`, the one title lookup: cards, link texts, the
+        arXiv cache), else itself, labelled with the title as the file writes it. Read at diff
+        time, so a card or a cached title added later resolves it without re-parsing the KB."""
+        if not key.startswith("title:"):
+            return key
+        hit = self._resolved.get(key)
+        if hit is None:
+            if self._index is None:
+                self._index = TitleIndex(self._title_pairs, self._threshold)
+            hit = self._resolved[key] = self._index.match(key[6:]) or key
+        if hit == key and key not in self._named:
+            written = next((h for h in (*claim.provenance.heading, claim.text) if title_key(h).endswith(key[6:])), None)
+            if written is not None:
+                self._named[key] = paper_title(written) or paper_title(written, numbered_only=False) or written
+        return hit
 
     def _mismatches(self, text: str, anchors: Sequence[Anchor], claim: Claim) -> list[dict[str, str]]:
         """A card name followed by a different arXiv id (``Lossy Verification（arXiv:2607.26672）``)

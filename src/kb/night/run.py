@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -21,7 +21,7 @@ from kb.core.claims import Claim, Provenance, claim_id, is_derived
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.moments import FIRST
-from kb.core.paths import doc_path, is_own_brief, own_brief_suffix
+from kb.core.paths import KNOWLEDGE_DIR, doc_path, is_own_brief, own_brief_suffix
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
@@ -189,6 +189,45 @@ def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
 _ITEM_MARK_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
 
 
+def _title_matcher(kb: Kb, titles: Sequence[tuple[str, str]]) -> NameMatcher:
+    """The matcher of whole known titles (12+ characters), kept in the store between runs
+    (:meth:`kb.store.db.Store.kept`, keyed by the titles and the matcher's code)."""
+    def build() -> list[Any]:
+        names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
+        built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
+        return built[0].state()
+
+    built: list[NameMatcher] = []  # kept between runs, keyed by the titles (a changed one builds it again)
+    state = kb.store.kept("title_names", [names_code(), list(titles)], build)
+    return built[0] if built else NameMatcher.from_state(state)
+
+
+#: How far before a window a title-only line still counts as an earlier mention (days).
+TITLE_LOOKBACK_DAYS = 30
+
+
+def _titled_before(kb: Kb, since: str, titles: Sequence[tuple[str, str]], topic: str) -> dict[str, str]:
+    """``key -> earliest written_at`` of inbox lines before ``since`` (and at most
+    :data:`TITLE_LOOKBACK_DAYS` before it) that name a known paper by its whole title only
+    (``- Quiet Heads Make Faster Decoders``: no claim, so no stored subject); the topic's own
+    briefs are passed over. Read once per night, at the first subject that needs it."""
+    matcher = _title_matcher(kb, titles)
+    out: dict[str, str] = {}
+    if not matcher:
+        return out
+    start = (datetime.fromisoformat(since) - timedelta(days=TITLE_LOOKBACK_DAYS)).isoformat()
+    for path, written in sorted(kb.store.dated_files("inbox"), key=lambda r: r[1]):
+        if not start <= written < since or is_own_brief(path, topic):
+            continue
+        try:
+            text = decode((kb.root / path).read_bytes(), path).text
+        except OSError:
+            continue
+        for key, _, _ in matcher.find(text):
+            out.setdefault(key, written)
+    return out
+
+
 def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
                  titles: list[tuple[str, str]]) -> list[Claim]:
     """Claims for window lines that name a known paper only by its whole title (DESIGN.md §3:
@@ -206,14 +245,7 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     :returns: one claim per such line, not already a claim's line, with the titled papers as
         subjects.
     """
-    def build() -> list[Any]:
-        names = {" ".join(t.strip().strip("*_.。 ").split()).lower(): key for key, t in titles}
-        built.append(NameMatcher({n: k for n, k in names.items() if len(n) >= 12}))
-        return built[0].state()
-
-    built: list[NameMatcher] = []  # kept between runs, keyed by the titles (a changed one builds it again)
-    state = kb.store.kept("title_names", [names_code(), titles], build)
-    matcher = built[0] if built else NameMatcher.from_state(state)
+    matcher = _title_matcher(kb, titles)
     if not matcher:
         return []
     taken: dict[str, set[int]] = defaultdict(set)
@@ -251,16 +283,31 @@ def title_claims(kb: Kb, files: list[WindowFile], claims: list[Claim],
     return out
 
 
-def first_mention_before(kb: Kb, since: str) -> Callable[[str], str | None]:
-    """``key -> earliest written_at before since`` from claims and arXiv mentions, else None."""
+def first_mention_before(kb: Kb, since: str, titles: Sequence[tuple[str, str]] = (),
+                         topic: str = "") -> Callable[[str], str | None]:
+    """``key -> earliest written_at before since`` from claims and arXiv mentions, else (a paper
+    the KB knows by title, ``titles``) from inbox lines naming it by title only
+    (:func:`_titled_before`), else None.
+
+    A living doc (and its history) is never a first mention: its ``updated`` time says when the
+    doc was edited, not when the KB first heard of the subject (issue 20)."""
+    doc = KNOWLEDGE_DIR + "/"
+    titled = {k for k, _ in titles}
+    by_title: list[dict[str, str]] = []
 
     def first(key: str) -> str | None:
-        found = kb.store.first_mention(key)
+        found = kb.store.first_mention(key, outside=doc)
         if found is not None and found < since:
             return found
         if key.startswith("arxiv:"):
-            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since) if m.written_at]
-            return min(earlier) if earlier else None
+            earlier = [m.written_at for m in kb.store.mentions(key[6:], until=since)
+                       if m.written_at and not m.path.startswith(doc)]
+            if earlier:
+                return min(earlier)
+        if key in titled:
+            if not by_title:
+                by_title.append(_titled_before(kb, since, titles, topic))
+            return by_title[0].get(key)
         return None
 
     return first
@@ -339,7 +386,7 @@ def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
         claims, doc.claims, cards, kb.config, window, topic, at=at,
         baseline={"path": doc.path, "version": doc.version,
                   "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations},
-        first_mention=first_mention_before(kb, window.since_iso),
+        first_mention=first_mention_before(kb, window.since_iso, titles, topic),
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files],
         doc_sections=[(s.line, s.label, s.title) for s in doc.sections],

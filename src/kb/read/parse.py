@@ -38,7 +38,7 @@ from kb.extract.names import NameMatcher, entity_names
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.read.cards import pinned_version
-from kb.read.walk import _FileCtx
+from kb.read.walk import _FileCtx, file_scope
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
 _BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
@@ -129,6 +129,9 @@ class Parser:
             if isinstance(pinned, str):
                 problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "
                                         "version (e.g. 2 or v2); the card names no version", "warning"))
+
+        elif role in ("inbox", "other"):
+            ctx.default_subjects = file_scope(front, body)  # a paper note (issue 20)
 
         mentions: list[Mention] = []
         if fm.present:

@@ -85,6 +85,11 @@ class _UnitMaker:
         self.first_line = 0
         """1-based line of the body's first text line (0: none), for a brief's own title."""
 
+    def _names(self, text: str) -> list[tuple[str, int, int]]:
+        """``(key, start, end)`` of the names in a unit's text (kb.yaml entities; the block walk
+        adds the names the file gave an id, :meth:`kb.read.walk._FileCtx._names`)."""
+        return self.p.entities.find(text)
+
     def _line(self, line: int) -> str:
         # the last line asked is kept: each id of a 1 MB line sliced it again (quadratic, issue 24)
         key = (id(self.lines), line)
@@ -168,7 +173,7 @@ class _UnitMaker:
         if not text:
             return None
         tag = explicit_tag(text) if ("[" in text or "【" in text) else None
-        ents = self.p.entities.find(text)
+        ents = self._names(text)
         if (not ents and tag is None and forced is None and not _DIGIT_RE.search(text)
                 and not any(_DIGIT_RE.search(h) for h in hrefs)):
             return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
@@ -244,7 +249,7 @@ class _UnitMaker:
         att = attribute(text, anchors)
         subjects = _dedupe([r.key for r in refs if r.start < 0] + att.keys) if refs else att.keys  # (a new list, deduped)
         if not any(map(_is_paper, subjects)):
-            papers = [s for s in inherited if s.startswith(("arxiv:", "doi:"))]
+            papers = [s for s in inherited if _is_paper(s)]
             if not papers:
                 papers = self._papers_above[:1] or self.default_subjects
             subjects = _dedupe(papers + subjects)
@@ -333,8 +338,8 @@ def _dedupe(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-_is_paper = methodcaller("startswith", ("arxiv:", "doi:"))
-"""A subject key names a paper (an arXiv id or a DOI)."""
+_is_paper = methodcaller("startswith", ("arxiv:", "doi:", "title:"))
+"""A subject key names a paper (an arXiv id, a DOI or a title, :func:`kb.extract.titles.title_key`)."""
 
 
 class _Spans:

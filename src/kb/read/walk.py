@@ -8,23 +8,42 @@ list item's own text and a table's body rows are the units, each handed to
 from __future__ import annotations
 
 import bisect
+import re
+from collections.abc import Mapping
+from typing import Any
 
 from markdown_it.token import Token
 
 from kb.core.claims import Claim, Kind, Unit
 from kb.core.parsed import Heading
 from kb.core.textio import Problem
+from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.kinds import column_kind, is_kind_header, is_title_header
+from kb.extract.names import NameMatcher, id_names
 from kb.extract.refs import find_dois
 from kb.extract.sections import section_number
 from kb.extract.subjects import Anchor, attribute
+from kb.extract.titles import paper_title, title_key
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
 from kb.read.tables import _cell_spans, _raw_cells, _raw_count
 from kb.read.unit import _dedupe, _UnitMaker
 
 
 class _FileCtx(_UnitMaker):
-    """Walks one file's tokens and collects its units, claims and mentions."""
+    """Walks one file's tokens and collects its units, claims and mentions.
+
+    Scopes (issue 20): a heading that is a paper title (:func:`kb.extract.titles.paper_title`)
+    gives the units below it that paper, by id when the first unit under it names exactly one
+    (``**arXiv:** 2602.17664``), else as ``title:…`` (the Attributor resolves it); a name written
+    once with its id (``FlashSpec（arXiv:2611.04455）``) is that id wherever the file names it
+    again; a file whose top names one paper gives every unit it (``default_subjects``:
+    :func:`file_scope`)."""
+
+    _titled: Heading | None = None
+    """The innermost heading that is a paper's title and waits for its id (the next units)."""
+    _local: NameMatcher | None = None
+    """The names this file wrote with their own id, as a matcher (None: none yet)."""
+    _local_names: dict[str, str] | None = None
 
     # -- walking ----------------------------------------------------------------------------
 
@@ -51,7 +70,7 @@ class _FileCtx(_UnitMaker):
                 inherited = [s for _, subj in items[:-1] for s in subj]
                 if items and tok.level == items[-1][0] + 1:
                     c = self._unit_from_inline(tokens[i + 1], tok, "list-item", inherited)
-                    own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:"))] if c else []
+                    own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:", "title:"))] if c else []
                     if own:
                         items[-1] = (items[-1][0], own)
                 else:
@@ -65,7 +84,15 @@ class _FileCtx(_UnitMaker):
         info = _inline_text(inline)
         line = open_tok.map[0] + 1 if open_tok.map else 0
         subjects = self._own_subjects(info.text, info.hrefs, line)
+        titled = False
+        if not subjects and self.role in ("inbox", "other"):
+            top = level == 1 and line == self.first_line
+            title = paper_title(info.text) or (paper_title(info.text, numbered_only=False) if top else None)
+            if title is not None:
+                titled = not (top and self.default_subjects)
+                subjects = [title_key(title)] if titled else list(self.default_subjects)
         h = Heading(level, info.text.strip(), line, section_number(info.text), subjects)
+        self._titled = h if titled else None
         while self.stack and self.stack[-1].level >= level:
             self.stack.pop()
         self.stack.append(h)
@@ -173,10 +200,55 @@ class _FileCtx(_UnitMaker):
                        table=(cells, self.p.vocab.table_metrics(header, cells), rating_cols) if header else None)
         return j + 1
 
+    def _names(self, text: str) -> list[tuple[str, int, int]]:
+        """kb.yaml entities of ``text``, then the names this file wrote with their own id
+        (``FlashSpec`` after ``FlashSpec（arXiv:2611.04455）``: that id), no overlaps."""
+        ents = self.p.entities.find(text)
+        if self._local is None:
+            return ents
+        extra = [(k, a, b) for k, a, b in self._local.find(text) if not any(a < y and x < b for _, x, y in ents)]
+        return sorted(ents + extra, key=lambda e: e[1]) if extra else ents
+
+    def _unit(self, text: str, hrefs: list[str], line: int, *args: Any, **kw: Any) -> Claim | None:
+        """:meth:`kb.read.unit._UnitMaker._unit`, then the scopes its ids open: the id of a
+        paper-title heading right above (its first units), the names written with their ids."""
+        before = len(self.mentions)
+        c = super()._unit(text, hrefs, line, *args, **kw)
+        if len(self.mentions) == before and self._titled is None:
+            return c
+        h = self._titled
+        if h is not None and (line > h.line + 8 or not self.stack or self.stack[-1] is not h):
+            h = self._titled = None
+        if len(self.mentions) > before:
+            ids = list(dict.fromkeys("arxiv:" + m.id for m in self.mentions[before:]))
+            if h is not None:
+                self._titled = None
+                if len(ids) == 1 and _ID_LINE_RE.match(text):  # "### 1. Sink-Aware Pruning …" then "**arXiv:** 2602.17664"
+                    h.subjects = ids
+                    self._papers_above = self._heading_subjects(papers_only=True)
+                    self._subjects_above = self._heading_subjects(papers_only=False)
+            if c is not None and c.arxiv and ("(" in c.text or "（" in c.text or "[" in c.text or "【" in c.text):
+                self._learn_names(c)
+        return c
+
+    def _learn_names(self, c: Claim) -> None:
+        """Names written right before their own id in ``c`` that no kb.yaml entity has
+        (:func:`kb.extract.names.id_names`): the file's later units name that id with them."""
+        found = id_names(c.text, ((r.key, r.start) for r in c.arxiv if r.start >= 0))
+        names = self._local_names if self._local_names is not None else {}
+        fresh = False
+        for key, name in found:
+            if name not in names and not self.p.entities.find(name):
+                names[name] = key
+                fresh = True
+        if fresh:
+            self._local_names = names
+            self._local = NameMatcher(names)
+
     def _heading_subjects(self, *, papers_only: bool) -> list[str]:
         """Subjects of the nearest heading above that has any (papers only, if asked)."""
         for h in reversed(self.stack):
-            subj = [s for s in h.subjects if not papers_only or s.startswith(("arxiv:", "doi:"))]
+            subj = [s for s in h.subjects if not papers_only or s.startswith(("arxiv:", "doi:", "title:"))]
             if subj:
                 return subj
         return []
@@ -189,3 +261,51 @@ class _FileCtx(_UnitMaker):
             if n:
                 return "§" + n
         return None
+
+
+#: A unit that gives the paper of the title above it: a labelled id or link (``🔗 arXiv: 2602.17664``,
+#: ``**URL**: http://arxiv.org/abs/…``, ``[PDF](https://arxiv.org/pdf/…)``, ``arXiv:2611.04455``).
+_ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|原文|地址|https?://(?:www\.)?arxiv)",
+                         re.IGNORECASE)
+#: A line at a file's top that labels the paper's link and holds nothing else: ``**URL**: http://arxiv.org/abs/…``,
+#: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)``.
+_PAPER_LINE_RE = re.compile(
+    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
+    r"\s*(?:\*\*|__)?\s*\S+\s*$"
+    r"|\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv",
+    re.IGNORECASE | re.MULTILINE)
+#: Files larger than this are no paper note (a file scope is looked for in smaller ones only).
+_SCOPE_MAX = 200_000
+
+
+def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
+    """The paper a whole file is about (issue 20: paper-per-file notes), else ``[]``.
+
+    A file is about one paper when its top names one: a labelled line in its first 30 lines
+    that links one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to the paper](…)``:
+    that paper), or a front matter ``title`` or first ``# Title`` line that is a paper title
+    (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter)
+    names, or with none the title (``title:…``). A digest of several papers (several ids, no
+    labelled line) has no file scope: its headings decide."""
+    if len(body) > _SCOPE_MAX:
+        return []
+    title = None
+    raw = front.get("title")
+    if isinstance(raw, str):
+        title = paper_title(raw, numbered_only=False)
+    lines = body.lstrip("\n")[:6000].split("\n", 30)
+    if title is None and lines[0].startswith("# "):
+        title = paper_title(lines[0][2:], numbered_only=False)
+    top = "\n".join(lines[:30])
+    for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top or "arXiv" in top or "ARXIV" in top else ():
+        end = top.find("\n", m.start())
+        line_ids = {r.key for r in find_arxiv(top[m.start():end if end >= 0 else len(top)])}
+        if len(line_ids) == 1:  # the labelled line links one paper
+            return list(line_ids)
+    if title is None:
+        return []
+    extra = " ".join(str(front.get(k)) for k in ("url", "link", "arxiv", "paper") if front.get(k) is not None)
+    ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
+    if len(ids) == 1:
+        return ids
+    return [title_key(title)] if not ids else []

@@ -155,8 +155,14 @@ class Store(StoreBase):
         for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
             yield Claim.model_validate_json(js)
 
-    def first_mention(self, subject: str) -> str | None:
-        """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None."""
+    def first_mention(self, subject: str, *, outside: str | None = None) -> str | None:
+        """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None; with
+        ``outside``, of claims in files whose path does not start with it (a living doc's
+        ``updated`` time is no mention: ``outside="organized/knowledge/"``)."""
+        if outside is not None:
+            r = self.db.execute("SELECT min(written_at) FROM subjects WHERE subject=? AND substr(path, 1, ?) != ?",
+                                (subject, len(outside), outside)).fetchone()
+            return r[0] if r else None
         r = self.db.execute(
             "SELECT min(written_at) FROM subjects WHERE subject=?",  # one index seek (subject, written_at)
             (subject,),

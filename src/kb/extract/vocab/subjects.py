@@ -34,3 +34,19 @@ PAIR_OPEN_WORDS: tuple[str, ...] = ("与", "和", "跟", "同", "较之?", "相�
 
 PAIR_CLOSE_WORDS: tuple[str, ...] = ("相比", "相较", "对比", "比较", "比起来", "比")
 """The closing word of "与 X … 相比", after the name in the same clause."""
+
+ROLE_BEFORE_WORDS: tuple[str, ...] = (
+    "for", "on", "with", "using", "in", "at", "across", "under", "via", "atop", "inside", "running",
+    "在", "用", "使用", "采用", "对", "针对", "配合", "开启", "启用", "打开", "搭配", "以",
+)
+"""Words right before a name that make it the set-up of a paper's experiment (the evaluated model,
+the engine or hardware it ran on: ``speedup for Qwen2.5-7B``, ``with SGLang's prefix cache``,
+``在 vLLM 上``) when the claim is about a paper (issue 20: roles are qualifiers, never owners)."""
+
+MODEL_FAMILIES: tuple[str, ...] = (
+    "qwen", "llama", "mistral", "mixtral", "deepseek", "gemma", "phi", "falcon", "vicuna", "yi", "glm",
+    "chatglm", "baichuan", "internlm", "gpt", "claude", "olmo", "bloom", "opt", "t5", "kimi", "minimax",
+    "gemini", "codellama", "starcoder", "pythia",
+)
+"""Model families: a name of one of them (``Qwen2.5-7B``, ``Llama-3-70B``) in a claim about a
+paper is the model it was evaluated on, not the paper's subject."""
