@@ -173,10 +173,13 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
         # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
         new = [f for f in facts if f.transition != "from" and not any(same_fact(f, d, tol) for d in doc_facts)]
         if new:
-            why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
+            values = ", ".join(_uniq(f.raw for f in new))
+            settings = _other_settings(new, doc_facts)
+            why = "in the living doc, but not these values: " + values + (
+                f" (different setting: {settings})" if settings else "")
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
                               doc_sections=secs, new_values=_uniq(f.raw for f in new), rule="doc-new-values",
-                              detail=", ".join(_uniq(f.raw for f in new)))
+                              detail=values + (f" (different setting: {settings})" if settings else ""))
         if not doc.is_node(key):
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), doc_sections=secs,
                               reason="mentioned in the living doc only in passing, not a node of its own",
@@ -206,6 +209,23 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
                           reason=f"not in the living doc, first seen in the window, no card yet (topic named in its {where})",
                           rule="no-card-on-topic", detail=where)
     return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
+
+
+def _other_settings(new: Sequence[Fact], doc_facts: Sequence[Fact]) -> str:
+    """The new values that the doc states for the same metric only under another setting
+    (:attr:`kb.facts.fact.Fact.setting`: ``64% 突发流量 vs the doc's 82% at steady load``), as
+    the reason words: an update, no conflict (issue 20); empty when there are none."""
+    doc_by: dict[tuple[str | None, str | None], list[Fact]] = defaultdict(list)
+    for d in doc_facts:
+        if d.metric is not None:
+            doc_by[d.metric, d.unit].append(d)
+    out = []
+    for f in new:
+        others = [d for d in doc_by.get((f.metric, f.unit), ()) if d.setting != f.setting] if f.metric else []
+        if others and not any(d.setting == f.setting for d in doc_by[f.metric, f.unit]):
+            d = others[0]
+            out.append(f"{f.raw} {f.setting or 'no setting stated'} vs the doc's {d.raw} {d.setting or 'no setting stated'}")
+    return "; ".join(_uniq(out))
 
 
 def _mismatches(views: Sequence[View]) -> list[MismatchOut]:

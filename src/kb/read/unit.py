@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
 #: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
 _ID_HINT_RE = re.compile(r"\d{3,4}[.．]\d|[/／]\d{7}|[aAａＡ][rRｒＲ][xXｘＸ][iIｉＩ][vVｖＶ]")
-"""(``\d`` is any digit, full-width ones included: ids are folded by :func:`~kb.extract.arxiv_ids.fold_id_text`.)"""
+r"""(``\d`` is any digit, full-width ones included: ids are folded by :func:`~kb.extract.arxiv_ids.fold_id_text`.)"""
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]")
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
