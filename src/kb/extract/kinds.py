@@ -16,8 +16,11 @@ from kb.extract.vocab.kinds import (
     BUILTIN_CUES,
     COLUMN_VALUES,
     DISPUTE_CUES,
+    DOUBT_CUES,
     KIND_HEADERS,
+    METADATA_LABELS,
     PLAN_CUES,
+    SIGNATURE_TIMES,
     TAGS,
     TITLE_HEADERS,
     WEAK_CUES,
@@ -232,7 +235,9 @@ def internal_ids(text: str) -> list[str]:
 
 # -- moods: figures that are no statement of fact ------------------------------------------
 
-_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" + "|".join(DISPUTE_CUES) + ")")
+#: Every word of the ``disputed`` mood.
+_DISPUTE_WORDS = (*DISPUTE_CUES, *DOUBT_CUES)
+_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_WORDS) + ")")
 #: Literals one of which every plan or dispute word contains (a text without any has no mood).
 _MOOD_HINT = literal_hint([_MOOD_PLAIN])
 #: _MOOD_PLAIN led by the characters its words start with (kb.perf.literals.first_char_guard).
@@ -285,7 +290,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             # 2.03×"); the other one is what the source now reports, a value of its own
             if _any_in(disputes, plo, phi):
                 if _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None \
-                        or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None:
+                        or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None \
+                        or _doc_quote_before(text, plo, a):
                     disputed = True
                 else:
                     if (plo, phi) not in doc_ref:
@@ -320,8 +326,34 @@ _DOC_REF_RE = re.compile(
 
 #: … or right after it: "the 1.56× in our living doc", "2.03×（活文档）".
 _DOC_REF_AFTER_RE = re.compile(
-    r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档)",
+    r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档"
+    # "the 2.4× that the doc lists", "the 120 ms listed in our doc"
+    r"|(?:that|which|as)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b"
+    r"|(?:listed|quoted|stated|given|recorded|written)\s+(?:in|by)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b)",
     re.IGNORECASE)
+
+
+#: The doc named before a figure further back: ``文档 §2.3 那个 3.2×``, ``our doc's ShardServe p99 of 120 ms``.
+_DOC_WORD_RE = re.compile(r"活文档|文档|知识库|living[- ]doc(?:ument)?|(?<![a-z])(?:the|our)\s+doc(?:ument)?(?![a-z])",
+                          re.IGNORECASE)
+#: Words between the doc's name and a figure that make the figure another source's.
+_OTHER_SOURCE_RE = re.compile(r"作者|论文|博客|专栏|官方|原文|报道|readme|blog|paper|author|post|column|article|"
+                              r"newsletter|tweet|thread|benchmark|[，,；;。]", re.IGNORECASE)
+_SECTION_NO_RE = re.compile(r"§\s*\d+(?:\.\d+)*")
+
+
+def _doc_quote_before(text: str, lo: int, a: int) -> bool:
+    """Whether the figure at ``a`` is the doc's value quoted with the doc named before it, a
+    section number, a subject or a metric name between (no other figure, clause mark or other
+    source's name): ``文档 §2.3 那个 ShardServe 命中率 82%``, ``our doc's ShardServe p99 of 120 ms``."""
+    start = max(lo, a - 60)
+    found = None
+    for m in _DOC_WORD_RE.finditer(text, start, a):
+        found = m
+    if found is None:
+        return False
+    between = _SECTION_NO_RE.sub("", text[found.end():a])
+    return not any(ch.isdigit() for ch in between) and _OTHER_SOURCE_RE.search(between) is None
 
 
 def _has_doc_ref(part: str) -> bool:
@@ -350,9 +382,16 @@ _BYLINE_RE = re.compile(
     r"signed-off-by)\s*[:：]?\s*)?"
     r"(?P<name>[^\s·•,，|/:：()（）]{1,24}(?: [^\s·•,，|/:：()（）]{1,24})?)?"
     rf"(?P<sep>{_SEP}*)"
-    rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*$",
+    rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*"
+    rf"(?:(?P<when>{'|'.join(SIGNATURE_TIMES)}){_SEP}*)?$",
     re.IGNORECASE,
 )
+#: A metadata line once its dates are blanked: labels with a colon or ``=``, time zones, nothing
+#: else (``抓取时间：2026-05-02 08:10``, ``generated_at: 2026-05-02T08:10:00+08:00``).
+_METADATA_RE = re.compile(
+    r"^[\s>*_`\-·•|]*(?:(?:" + "|".join(METADATA_LABELS) + r")[\s*_`]*[:：=][\s*_`]*"
+    r"(?:[+\-−]\d{2}:?\d{2}|z|utc(?:[+\-]\d{1,2})?|gmt|cst|\(?(?:utc|gmt)?[+\-]\d{1,2}(?::?\d{2})?\)?|[\s,，;；|·•()（）])*)+$",
+    re.IGNORECASE)
 #: Words of a brief's or briefing's own title ("llm-infra · E1 预消化简报（2026-07-30）").
 _TITLE_WORD_RE = re.compile(
     r"简报|预消化|日报|周报|月报|速递|汇总|要点|雷达|(?<![a-z])(?:brief|briefing|digest|newsletter|weekly|daily|"
@@ -369,6 +408,9 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
       entity (``TGI · 2026-03-21`` stays a claim).
     * ``title``: the first line of a file's body, one line without a sentence end, naming a
       brief or briefing (``llm-infra · E1 预消化简报（2026-07-30）``).
+    * ``metadata``: labels of when the file was fetched, generated or updated and their times,
+      nothing else, no known entity (``抓取时间：2026-05-02 08:10``, ``generated_at: …``; issue 20).
+    A signature's date may be followed by a time of day or 整理 (``（整理：阿杰，12-01 晚）``).
 
     The caller passes only sentences and list items with no id, quantity or DOI (a table
     row ``| Colibri | 2026-07-30 |`` is a row of dates, not a byline).
@@ -376,7 +418,7 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
     :param dates: ``(start, end)`` of the dates found in ``text``.
     :param first: the unit is the first block of the file's body and a single line.
     :param names: ``(start, end)`` of known entities in ``text``.
-    :returns: ``"byline"``, ``"title"`` or None.
+    :returns: ``"byline"``, ``"title"``, ``"metadata"`` or None.
     """
     if not dates:
         return None
@@ -385,13 +427,16 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
     chars = list(text)
     for a, b in dates:
         chars[a:b] = " " * (b - a)
-    m = _BYLINE_RE.match("".join(chars))
+    blank = "".join(chars)
+    if not names and _METADATA_RE.match(blank):
+        return "metadata"
+    m = _BYLINE_RE.match(blank)
     if m is None or not (m.group("name") or m.group("label")):
         return None
     if m.group("label") or m.group("lead") or m.group("label2"):
         return "byline"
     name_at = m.start("name")
-    if m.group("name") and " " not in m.group("name") and m.group("sep").strip() \
+    if m.group("name") and " " not in m.group("name") and (m.group("sep").strip() or m.group("when")) \
             and not any(a <= name_at < b for a, b in names):
         return "byline"
     return None
