@@ -57,7 +57,8 @@ def generated_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_golden_brief_of_a_generated_large_night(generated_kb: Path, run_kb, lang: str) -> None:  # noqa: ANN001
-    """A generated night of 25 inbox files and 5 new cards (24 increments, 78 conflicts): every
+    """A generated night of 25 inbox files and 5 new cards (24 increments, 77 conflicts; 78
+    before issue 20: a window value a paper-fact states is no conflict with the doc): every
     increment and every conflicting subject is in the brief, and it stays about the seeds' length
     per increment (the folds do the rest)."""
     text = _brief(generated_kb, run_kb, "--lang", lang, "--date", "2026-07-31", "--executor", "tom")
@@ -83,7 +84,7 @@ def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_
     section2 = text.split("## 2.", 1)[1].split("## 3.", 1)[0]
     conflicted = {c["subject"] for c in data["conflicts"]}
     labels = {s["key"]: s["label"] for s in data["subjects"]}
-    assert len(data["conflicts"]) == 78
+    assert len(data["conflicts"]) == 77
     assert all(re.search(r"^\| \d+ \| " + re.escape(labels[k]) + " ", section2, re.M) for k in conflicted)
     rows = {k: next(r for r in section2.splitlines() if r.startswith("| ") and f" | {labels[k]} " in r) for k in conflicted}
     assert all(re.search(f"(?: |；){re.escape(c['metric'])}[：（]", rows[c["subject"]]) for c in data["conflicts"])
@@ -176,9 +177,10 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
         "  - §1.3 SGLang：6.4×；另有 DGX Spark（58.3 tok/s）、FlashInfer",
         "  - §1.2 vLLM：30%；另有 DGX Spark、DeepSeek-V4",
         "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
-        "  - 另有 2 节也被本窗口的增量指向：§8.1、§10",
-        "  - 其余 21 节（57 个主体）未被本窗口触及：§1.4、§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
-        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9"]
+        # §10 版本记录 is the change log: no subject's location (issue 20)
+        "  - 另有 1 节也被本窗口的增量指向：§8.1",
+        "  - 其余 22 节（61 个主体）未被本窗口触及：§1.4、§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
+        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9、§10"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert "  - §1.2 vLLM: 30%; also DGX Spark, DeepSeek-V4\n" in en
 
@@ -199,9 +201,10 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find)
         "- 可操作结论：先裁定 §2 第 2 项（1,200 万 / 1,300 万）；把 10%、1,918、64 个、1,400、500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
-        "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1、§10；【执行人判断：采信哪个来源】"]
+        # never "correct §10": the change log is no edit target (issue 20)
+        "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
-    assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1, §10; "
+    assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1; "
             "[executor: which source to trust]\n") in en
 
 
