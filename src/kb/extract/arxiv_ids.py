@@ -88,15 +88,17 @@ _ENCODED_SLASH_RE = re.compile(r"%(?:25)?2[fF]")
 
 
 class _FoldTable(dict[int, int]):
-    """``str.translate`` table: a character whose NFKC form is one ASCII character maps to it
-    (full-width ``ａｒＸｉｖ：２６１１．０４４５５``, the ideographic space); every other character
-    maps to itself. Filled on first sight of each character."""
+    """``str.translate`` table: a character whose NFKC form is one ASCII letter, digit, ``:``,
+    ``.``, ``/``, ``-`` or space maps to it (full-width ``ａｒＸｉｖ：２６１１．０４４５５``, the
+    ideographic space); every other character maps to itself (full-width ``，（）`` stay: they end
+    an id as written). Filled on first sight of each character."""
 
     def __missing__(self, code: int) -> int:
         ch = chr(code)
         n = unicodedata.normalize("NFKC", ch)
         # superscripts and circled digits ("10²", "①") are no digits of an id
-        out = ord(n) if len(n) == 1 and n.isascii() and unicodedata.category(ch) != "No" else code
+        out = ord(n) if (len(n) == 1 and n.isascii() and (n.isalnum() or n in ":./- ")
+                         and unicodedata.category(ch) != "No") else code
         self[code] = out
         return out
 
@@ -105,7 +107,8 @@ _FOLD = _FoldTable()
 
 
 def fold_id_text(text: str) -> str:
-    """``text`` with every character whose NFKC form is one ASCII character replaced by it, same
+    """``text`` with every character whose NFKC form is one ASCII letter, digit or id mark
+    (``:./-``, space) replaced by it, same
     length (offsets into the result are offsets into ``text``): the one normalisation of arXiv ids
     before they are scanned, shared by the parser, ``kb verify`` and lint (issue 20: a full-width
     ``ａｒＸｉｖ:２６１１.０４４５５`` is ``arXiv:2611.04455``, not a phantom subject).

@@ -48,7 +48,7 @@ _HINT_RE = lazy(globals(), "_HINT_RE", "|".join(re.escape(w) for w in sorted(
 _SENTENCE_RE = re.compile(r"[。；;！？!?|]|\.(?=\s)")
 _CLAUSE_RE = re.compile(r"[，,、：:]")
 _DIGIT_RE = re.compile(r"\d")
-_LEAD_RE = re.compile(r"^(?:在|于|under|at|during|in|with)\s*|(?:之下|下|时|中|期间|后)$")
+_LEAD_RE = re.compile(r"^(?:在|于|(?:under|at|during|in|with)\s+(?:(?:an?|the)\s+)?)|(?:之下|下|时|中|期间|后)$")
 
 
 def _key(phrase: str) -> str:
