@@ -9,29 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.core.claims import ArxivRef
+from kb.extract.vocab.arxiv import KNOWN_ARCHIVES, OTHER_ARCHIVES
 from kb.perf.lazyre import lazy
-
-KNOWN_ARCHIVES: frozenset[str] = frozenset(
-    {
-        # archives that issued old-style ids (arXiv "Understanding the arXiv identifier")
-        "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an",
-        "chao-dyn", "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an",
-        "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th",
-        "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
-        "quant-ph", "solv-int", "supr-con",
-        # later archives, accepted so that a subject-class form never reads as unknown
-        "q-fin", "stat", "eess", "econ",
-    }
-)  # fmt: skip
-"""Archive names allowed before ``/`` in an old-style id (subject class not included)."""
-
-OTHER_ARCHIVES: tuple[str, ...] = (
-    "vixra", "biorxiv", "medrxiv", "chemrxiv", "psyarxiv", "socarxiv", "edarxiv", "eartharxiv",
-    "engrxiv", "techrxiv", "ssrn", "hal", "zenodo", "osf", "preprints", "researchsquare",
-)
-"""Other preprint servers and repositories: a ``YYMM.NNNN`` after one of their names, prefixes
-or URLs (``viXra:1101.0007``, ``vixra.org/abs/1101.0007``) is their number, no arXiv id
-(issue 20)."""
 
 # --- patterns ---------------------------------------------------------------------------------
 # An id (with its version) ends where no ASCII word character and no ".<digit>" follows;
@@ -122,13 +101,10 @@ def fold_id_text(text: str) -> str:
 def _canonical(id_text: str) -> str:
     """The id as kb keys it: an encoded slash decoded, an old-style archive in lower case
     (``HEP-TH/0601001`` → ``hep-th/0601001``; a subject class is kept as written)."""
-    if "%" in id_text:
-        id_text = _ENCODED_SLASH_RE.sub("/", id_text)
-    if "/" in id_text:
-        head, sep, rest = id_text.partition("/")
-        archive, dot, cls = head.partition(".")
-        return archive.lower() + dot + cls + sep + rest
-    return id_text
+    id_text = _ENCODED_SLASH_RE.sub("/", id_text) if "%" in id_text else id_text
+    head, sep, rest = id_text.partition("/")
+    archive, dot, cls = head.partition(".")
+    return archive.lower() + dot + cls + sep + rest if sep else id_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,6 +394,5 @@ def _redirected(body: str, text: str, lead: int) -> ArxivRef | None:
     urls = [c for c in scan_arxiv(body) if "arxiv" in c.raw.lower()]
     if len(urls) != 1 or urls[0].id is None:
         return None
-    c = urls[0]
-    return ArxivRef(id=c.id, version=c.version, raw=text[lead:lead + len(body)],
-                    start=lead + c.start, end=lead + c.end)
+    return ArxivRef(id=urls[0].id, version=urls[0].version, raw=text[lead:lead + len(body)],
+                    start=lead + urls[0].start, end=lead + urls[0].end)

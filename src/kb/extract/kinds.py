@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from kb.core.claims import Kind, Mood
 from kb.core.config import CuesConfig
+from kb.extract.doc_refs import names_doc, quotes_doc
 from kb.extract.fold import lower_same_length
 from kb.extract.vocab.kinds import (
     BUILTIN_CUES,
@@ -278,7 +279,7 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     # its clause or part by bisection: linear in the text, however many figures and words
     plans = [pos for pos, g in found if g == "plan"]
     disputes = [pos for pos, g in found if g == "disputed"]
-    doc_ref: dict[tuple[int, int], bool] = {}  # part -> _has_doc_ref (figures of one part share it)
+    doc_ref: dict[tuple[int, int], bool] = {}  # part -> names_doc (figures of one part share it)
     clause_cue: dict[tuple[int, int], tuple[Kind, str] | None] = {}  # clause -> its cue
     out: list[Mood | None] = []
     for a, b in spans:
@@ -289,13 +290,11 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
             # 2.03×"); the other one is what the source now reports, a value of its own
             if _any_in(disputes, plo, phi):
-                if _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None \
-                        or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None \
-                        or _doc_quote_before(text, plo, a):
+                if quotes_doc(text, plo, phi, a, b):
                     disputed = True
                 else:
                     if (plo, phi) not in doc_ref:
-                        doc_ref[plo, phi] = _has_doc_ref(text[plo:phi])
+                        doc_ref[plo, phi] = names_doc(text[plo:phi])
                     disputed = not doc_ref[plo, phi]
         if disputed and not _any_in(disputes, lo, hi):
             if (lo, hi) not in clause_cue:
@@ -315,52 +314,6 @@ def _any_in(positions: list[int], lo: int, hi: int) -> bool:
     """Whether the sorted ``positions`` hold one in ``[lo, hi)``."""
     i = bisect.bisect_left(positions, lo)
     return i < len(positions) and positions[i] < hi
-
-
-#: Words right before a figure that say it is the reference's value being disputed.
-_DOC_REF_RE = re.compile(
-    r"(?:活文档|文档|知识库|living[- ]doc(?:ument)?|the doc(?:ument)?|our doc(?:ument)?)"
-    r"\s*(?:里|中|上|里面)?\s*(?:的|写的|记录的|给的|所写|'s|’s|says?|states?|has)?\s*[^\d\s]{0,8}\s*$",
-    re.IGNORECASE)
-
-
-#: … or right after it: "the 1.56× in our living doc", "2.03×（活文档）".
-_DOC_REF_AFTER_RE = re.compile(
-    r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档"
-    # "the 2.4× that the doc lists", "the 85 ms our doc gives", "the 120 ms listed in our doc"
-    r"|(?:(?:that|which|as)\s+)?(?:the|our)\s+(?:living[- ])?doc(?:ument)?\s+(?:gives?|lists?|states?|says?|has|"
-    r"quotes?|reports?|records?|shows?|carries|holds)\b"
-    r"|(?:that|which|as)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b"
-    r"|(?:listed|quoted|stated|given|recorded|written)\s+(?:in|by)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b)",
-    re.IGNORECASE)
-
-
-#: The doc named before a figure further back: ``文档 §2.3 那个 3.2×``, ``our doc's ShardServe p99 of 120 ms``.
-_DOC_WORD_RE = re.compile(r"活文档|文档|知识库|living[- ]doc(?:ument)?|(?<![a-z])(?:the|our)\s+doc(?:ument)?(?![a-z])",
-                          re.IGNORECASE)
-#: Words between the doc's name and a figure that make the figure another source's.
-_OTHER_SOURCE_RE = re.compile(r"作者|论文|博客|专栏|官方|原文|报道|readme|blog|paper|author|post|column|article|"
-                              r"newsletter|tweet|thread|benchmark|[，,；;。]", re.IGNORECASE)
-_SECTION_NO_RE = re.compile(r"§\s*\d+(?:\.\d+)*")
-
-
-def _doc_quote_before(text: str, lo: int, a: int) -> bool:
-    """Whether the figure at ``a`` is the doc's value quoted with the doc named before it, a
-    section number, a subject or a metric name between (no other figure, clause mark or other
-    source's name): ``文档 §2.3 那个 ShardServe 命中率 82%``, ``our doc's ShardServe p99 of 120 ms``."""
-    start = max(lo, a - 60)
-    found = None
-    for m in _DOC_WORD_RE.finditer(text, start, a):
-        found = m
-    if found is None:
-        return False
-    between = _SECTION_NO_RE.sub("", text[found.end():a])
-    return not any(ch.isdigit() for ch in between) and _OTHER_SOURCE_RE.search(between) is None
-
-
-def _has_doc_ref(part: str) -> bool:
-    """True when ``part`` names the living doc's value anywhere (then only that one is disputed)."""
-    return re.search(r"活文档|文档|知识库|living[- ]doc|the doc\b|our doc\b", part, re.IGNORECASE) is not None
 
 
 def _around(ends: list[int], a: int, b: int, n: int) -> tuple[int, int]:
