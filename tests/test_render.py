@@ -57,8 +57,7 @@ def generated_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_golden_brief_of_a_generated_large_night(generated_kb: Path, run_kb, lang: str) -> None:  # noqa: ANN001
-    """A generated night of 25 inbox files and 5 new cards (24 increments, 77 conflicts; 78
-    before issue 20: a window value a paper-fact states is no conflict with the doc): every
+    """A generated night of 25 inbox files and 5 new cards (24 increments, 78 conflicts): every
     increment and every conflicting subject is in the brief, and it stays about the seeds' length
     per increment (the folds do the rest)."""
     text = _brief(generated_kb, run_kb, "--lang", lang, "--date", "2026-07-31", "--executor", "tom")
@@ -84,7 +83,7 @@ def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_
     section2 = text.split("## 2.", 1)[1].split("## 3.", 1)[0]
     conflicted = {c["subject"] for c in data["conflicts"]}
     labels = {s["key"]: s["label"] for s in data["subjects"]}
-    assert len(data["conflicts"]) == 77
+    assert len(data["conflicts"]) == 78
     assert all(re.search(r"^\| \d+ \| " + re.escape(labels[k]) + " ", section2, re.M) for k in conflicted)
     rows = {k: next(r for r in section2.splitlines() if r.startswith("| ") and f" | {labels[k]} " in r) for k in conflicted}
     assert all(re.search(f"(?: |；){re.escape(c['metric'])}[：（]", rows[c["subject"]]) for c in data["conflicts"])

@@ -236,13 +236,13 @@ def internal_ids(text: str) -> list[str]:
 
 # -- moods: figures that are no statement of fact ------------------------------------------
 
-#: Every word of the ``disputed`` mood.
-_DISPUTE_WORDS = (*DISPUTE_CUES, *DOUBT_CUES)
-_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" + "|".join(_DISPUTE_WORDS) + ")")
+_MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" + "|".join(DISPUTE_CUES) + ")")
 #: Literals one of which every plan or dispute word contains (a text without any has no mood).
 _MOOD_HINT = literal_hint([_MOOD_PLAIN])
 #: _MOOD_PLAIN led by the characters its words start with (kb.perf.literals.first_char_guard).
 _MOOD_RE = first_char_guard(_MOOD_PLAIN)
+#: Doubt words (:data:`~kb.extract.vocab.kinds.DOUBT_CUES`), more words of the ``disputed`` mood.
+_DOUBT_HINT, _DOUBT_RE = literal_hint([re.compile("|".join(DOUBT_CUES))]), first_char_guard(re.compile("|".join(DOUBT_CUES)))
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
 #: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas
@@ -255,7 +255,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     """The mood of each figure at ``spans`` of ``text``: ``"plan"``, ``"disputed"`` or None.
 
     * ``plan``: a plan, advice or forecast word (:data:`~kb.extract.vocab.kinds.PLAN_CUES`) in the figure's clause.
-    * ``disputed``: a dispute word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`) in the figure's sentence or table
+    * ``disputed``: a dispute or doubt word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`,
+      :data:`~kb.extract.vocab.kinds.DOUBT_CUES`) in the figure's sentence or table
       cell (:data:`_PART_RE`: it quotes values to say they disagree). When the part names the
       living doc, only the doc's value is disputed ("专栏写的 2.31× 和活文档的 2.03× 对不上":
       2.03× is the quote, 2.31× is what the column reports and may conflict); a figure whose
@@ -270,6 +271,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     low = lower_same_length(text) if spans else ""
     found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(low)] \
         if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
+    if spans and (_DOUBT_HINT is None or _DOUBT_HINT.search(low)):
+        found = sorted(found + [(m.start(), "disputed") for m in _DOUBT_RE.finditer(low)])
     if not found:
         return [None] * len(spans)
     ends = [m.start() for m in _CLAUSE_RE.finditer(text)]
@@ -341,8 +344,7 @@ _BYLINE_RE = re.compile(
     rf"(?:(?P<when>{'|'.join(SIGNATURE_TIMES)}){_SEP}*)?$",
     re.IGNORECASE,
 )
-#: A metadata line once its dates are blanked: labels with a colon or ``=``, time zones, nothing
-#: else (``抓取时间：2026-05-02 08:10``, ``generated_at: 2026-05-02T08:10:00+08:00``).
+#: A metadata line, dates blanked: labels with ``:``/``=``, time zones (``generated_at: …+08:00``).
 _METADATA_RE = re.compile(
     r"^[\s>*_`\-·•|]*(?:(?:" + "|".join(METADATA_LABELS) + r")[\s*_`]*[:：=][\s*_`]*"
     r"(?:[+\-−]\d{2}:?\d{2}|z|utc(?:[+\-]\d{1,2})?|gmt|cst|\(?(?:utc|gmt)?[+\-]\d{1,2}(?::?\d{2})?\)?|[\s,，;；|·•()（）])*)+$",
@@ -363,9 +365,8 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
       entity (``TGI · 2026-03-21`` stays a claim).
     * ``title``: the first line of a file's body, one line without a sentence end, naming a
       brief or briefing (``llm-infra · E1 预消化简报（2026-07-30）``).
-    * ``metadata``: labels of when the file was fetched, generated or updated and their times,
-      nothing else, no known entity (``抓取时间：2026-05-02 08:10``, ``generated_at: …``; issue 20).
-    A signature's date may be followed by a time of day or 整理 (``（整理：阿杰，12-01 晚）``).
+    * ``metadata``: fetch/generation/update labels and times only, no entity (``抓取时间：…``,
+      ``generated_at: …``; issue 20); a signature's date may end with 晚/整理 (``（整理：阿杰，12-01 晚）``).
 
     The caller passes only sentences and list items with no id, quantity or DOI (a table
     row ``| Colibri | 2026-07-30 |`` is a row of dates, not a byline).

@@ -182,10 +182,9 @@ class _PaperEvidence:
         return self._by_group.get(f.group, [])
 
     def states(self, f: Fact) -> Fact | None:
-        """The paper-fact (another statement than ``f``'s own claim, or ``f`` itself when it is a
-        paper-fact) that states ``f``'s value (:func:`kb.facts.same.same_fact`), else None."""
-        if f.kind == "paper-fact":
-            return f
+        """A paper-fact of another claim than ``f``'s (a card, a ``论文报告`` line) that states
+        ``f``'s value (:func:`kb.facts.same.same_fact`), else None. A window paper-fact is no
+        support of itself: "the paper reports 45%" against the doc's 30% is a conflict."""
         return next((p for p in self._facts(f) if p.claim_id != f.claim_id and same_fact(f, p, self._tol)), None)
 
 
@@ -213,8 +212,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
         if new:
             values = ", ".join(_uniq(f.raw for f in new))
             settings = _other_settings(new, doc_facts)
-            backed = _uniq(f"{f.raw} ({p.source})" for f in new if f.kind != "paper-fact"
-                           and (p := papers.states(f)) is not None and p.path != f.path)
+            backed = _uniq(f"{f.raw} ({p.source})" for f in new
+                           if (p := papers.states(f)) is not None and p.path != f.path)
             if backed:
                 settings = "; ".join(x for x in (settings, "stated by the paper: " + ", ".join(backed)) if x)
             why = "in the living doc, but not these values: " + values + (f" ({settings})" if settings else "")
