@@ -17,8 +17,7 @@ from kb.perf.lazyre import lazy
 # ".pdf", CJK punctuation, ASCII punctuation, whitespace and end of text all qualify.
 _END = r"(?![0-9A-Za-z_])(?!\.[0-9])"
 _VERSION = r"(?:[vV](?P<{0}>[0-9]+))?"
-# A slash as written or percent-encoded once or twice (a link through a redirect, issue 20).
-_SLASH = r"(?:/|%(?:25)?2[fF])"
+_SLASH = r"(?:/|%(?:25)?2[fF])"  # as written or percent-encoded once or twice (a redirect's link)
 # In an id-like context (arXiv prefix or arxiv.org URL) any digit count is taken and judged.
 _NEW_CTX = r"[0-9]{4}\.[0-9]+"
 _OLD_CTX = rf"[A-Za-z]+(?:-[A-Za-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?{_SLASH}[0-9]+"
@@ -86,10 +85,9 @@ _FOLD = _FoldTable()
 
 
 def fold_id_text(text: str) -> str:
-    """``text`` with every character whose NFKC form is one ASCII letter, digit or id mark
-    (``:./-``, space) replaced by it, same
-    length (offsets into the result are offsets into ``text``): the one normalisation of arXiv ids
-    before they are scanned, shared by the parser, ``kb verify`` and lint (issue 20: a full-width
+    """``text`` with each character whose NFKC form is one ASCII letter, digit or ``:./-``/space
+    replaced by it, same length (offsets into the result are offsets into ``text``): the one
+    normalisation of arXiv ids, shared by the parser, ``kb verify`` and lint (issue 20: a full-width
     ``ａｒＸｉｖ:２６１１.０４４５５`` is ``arXiv:2611.04455``, not a phantom subject).
 
     :param text: any text.
@@ -212,8 +210,7 @@ def _url_start(text: str, host: int) -> int:
 
 
 def _other_server(text: str, start: int) -> bool:
-    """Whether the bare id at ``start`` follows another server's name, prefix or URL
-    (:data:`OTHER_ARCHIVES`)."""
+    """Whether the bare id at ``start`` follows another server's name, prefix or URL (``viXra:``)."""
     m = _OTHER_BEFORE_RE.search(text, max(0, start - 60), start)
     return m is not None and (m.start() == 0 or not text[m.start() - 1].isalpha())
 
@@ -233,9 +230,13 @@ def _candidate(text: str, m: re.Match[str], raw_start: int, raw_end: int) -> IdC
     )
 
 
+#: A full-width letter, digit, ``．`` or ``／``: only then is a scanned text folded (``：`` is read as is).
+_FULL_WIDTH_RE = re.compile(r"[\uff0e\uff0f\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+
+
 def _scan(written: str) -> list[tuple[IdCandidate, int, bool]]:
     """Candidates with the start of their raw text and whether they are an arxiv.org URL."""
-    text = fold_id_text(written)
+    text = fold_id_text(written) if not written.isascii() and _FULL_WIDTH_RE.search(written) else written
     ctx: list[tuple[IdCandidate, int, bool]] = []
     for m in _CTX_RE.finditer(text):
         is_url = m.group("url") is not None

@@ -164,11 +164,17 @@ class _PaperEvidence:
         self._card_claims = card_claims
         self._tol = tol
         self._by_group: dict[str, list[Fact]] = defaultdict(list)
+        self._seen: set[tuple[str, str, str]] = set()  # (claim, raw, group): a card in the window once
         for v in views:
             if v.claim.kind == "paper-fact":
                 for f in v.facts:
-                    self._by_group[f.group].append(f)
+                    self._add(f)
         self._cards_read: set[str] = set()
+
+    def _add(self, f: Fact) -> None:
+        if (f.claim_id, f.raw, f.group) not in self._seen:
+            self._seen.add((f.claim_id, f.raw, f.group))
+            self._by_group[f.group].append(f)
 
     def _facts(self, f: Fact) -> list[Fact]:
         card = self._at.card_of(f.subject) if f.subject else None
@@ -177,14 +183,12 @@ class _PaperEvidence:
             for c in self._card_claims(card):
                 if c.kind == "paper-fact":
                     for g in self._at.view(c).facts:
-                        if not any(x.claim_id == g.claim_id and x.raw == g.raw for x in self._by_group[g.group]):
-                            self._by_group[g.group].append(g)
+                        self._add(g)
         return self._by_group.get(f.group, [])
 
     def states(self, f: Fact) -> Fact | None:
-        """A paper-fact of another claim than ``f``'s (a card, a ``论文报告`` line) that states
-        ``f``'s value (:func:`kb.facts.same.same_fact`), else None. A window paper-fact is no
-        support of itself: "the paper reports 45%" against the doc's 30% is a conflict."""
+        """A paper-fact of another claim (a card, a ``论文报告`` line) stating ``f``'s value (:func:`same_fact`),
+        else None: a window paper-fact is no support of itself ("the paper reports 45%" vs the doc's 30%)."""
         return next((p for p in self._facts(f) if p.claim_id != f.claim_id and same_fact(f, p, self._tol)), None)
 
 
