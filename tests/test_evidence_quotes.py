@@ -85,6 +85,9 @@ def test_a_disputed_quote_is_no_support_and_no_conflict(parser: Parser, window_t
         "（整理：小周，09-20 早）",
         "— 阿敏 09-20 整理",
         "（记录：Ada，2026-09-20 夜）",
+        "_Updated on 2026.09.20_",  # a list's generation stamp, no colon
+        "- **发布时间**: Sun, 20 Sep",  # a feed export's truncated time ("20 Sep" no number of its own)
+        "Published at: Sun, 20 Sep 2026 06:40:00 +0000",
     ],
 )
 def test_metadata_and_signatures_are_no_claims(parser: Parser, meta: str) -> None:
@@ -93,9 +96,11 @@ def test_metadata_and_signatures_are_no_claims(parser: Parser, meta: str) -> Non
 
 
 def test_what_looks_like_metadata_but_is_a_claim(parser: Parser) -> None:
-    text = "vLLM 发布时间：2026-09-18\n\nGridServe · 2026-09-20\n\n采集时间：2026-09-20，共 37 条\n"
+    text = ("vLLM 发布时间：2026-09-18\n\nGridServe · 2026-09-20\n\n采集时间：2026-09-20，共 37 条\n\n"
+            "发布时间：2026-09-20，TTFT 85 ms\n")
     assert [c.text for c in parser.parse_text(INBOX, text).claims] == [
-        "vLLM 发布时间：2026-09-18", "GridServe · 2026-09-20", "采集时间：2026-09-20，共 37 条"]
+        "vLLM 发布时间：2026-09-18", "GridServe · 2026-09-20", "采集时间：2026-09-20，共 37 条",
+        "发布时间：2026-09-20，TTFT 85 ms"]
 
 
 # -- sentences keep ?/! inside quotes and titles, and a full stop after an abbreviation ------------

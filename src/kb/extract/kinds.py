@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from kb.core.claims import Kind, Mood
 from kb.core.config import CuesConfig
+from kb.extract.bylines import BYLINE_RE, METADATA_RE, TITLE_WORD_RE
 from kb.extract.doc_refs import names_doc, quotes_doc
 from kb.extract.fold import lower_same_length
 from kb.extract.vocab.kinds import (
@@ -19,9 +20,7 @@ from kb.extract.vocab.kinds import (
     DISPUTE_CUES,
     DOUBT_CUES,
     KIND_HEADERS,
-    METADATA_LABELS,
     PLAN_CUES,
-    SIGNATURE_TIMES,
     TAGS,
     TITLE_HEADERS,
     WEAK_CUES,
@@ -333,30 +332,8 @@ def _default_cues() -> CueMatcher:
 
 # -- units that carry an anchor but are no claim -------------------------------------------
 
-_SEP = r"[\s·•,，|/()（）\-—–~]"
-_BYLINE_RE = re.compile(
-    rf"^{_SEP}*(?P<lead>[—–]|--)?{_SEP}*"
-    r"(?:(?P<label>执行人|执行|作者|记录人|记录|整理|撰写|编辑|签名|author|authors|by|written by|posted by|signed|"
-    r"signed-off-by)\s*[:：]?\s*)?"
-    r"(?P<name>[^\s·•,，|/:：()（）]{1,24}(?: [^\s·•,，|/:：()（）]{1,24})?)?"
-    rf"(?P<sep>{_SEP}*)"
-    rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*"
-    rf"(?:(?P<when>{'|'.join(SIGNATURE_TIMES)}){_SEP}*)?$",
-    re.IGNORECASE,
-)
-#: A metadata line, dates blanked: labels with ``:``/``=``, time zones (``generated_at: …+08:00``).
-_METADATA_RE = re.compile(
-    r"^[\s>*_`\-·•|]*(?:(?:" + "|".join(METADATA_LABELS) + r")[\s*_`]*[:：=][\s*_`]*"
-    r"(?:[+\-−]\d{2}:?\d{2}|z|utc(?:[+\-]\d{1,2})?|gmt|cst|\(?(?:utc|gmt)?[+\-]\d{1,2}(?::?\d{2})?\)?|[\s,，;；|·•()（）])*)+$",
-    re.IGNORECASE)
-#: Words of a brief's or briefing's own title ("llm-infra · E1 预消化简报（2026-07-30）").
-_TITLE_WORD_RE = re.compile(
-    r"简报|预消化|日报|周报|月报|速递|汇总|要点|雷达|(?<![a-z])(?:brief|briefing|digest|newsletter|weekly|daily|"
-    r"report|radar|roundup|e1prep|e1)(?![a-z])", re.IGNORECASE)
-
-
 def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
-              names: Sequence[tuple[int, int]] = ()) -> str | None:
+              names: Sequence[tuple[int, int]] = (), loose: Sequence[tuple[int, int]] = ()) -> str | None:
     """Why a unit whose only anchors are dates is no claim, else None (issue 8).
 
     * ``byline``: a name and a date and nothing else, with a byline's mark — a label
@@ -374,19 +351,25 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
     :param dates: ``(start, end)`` of the dates found in ``text``.
     :param first: the unit is the first block of the file's body and a single line.
     :param names: ``(start, end)`` of known entities in ``text``.
+    :param loose: numbers with no metric (a time misread as ``12 Ma``): only a metadata line drops them.
     :returns: ``"byline"``, ``"title"``, ``"metadata"`` or None.
     """
+    if loose:
+        chars = list(text)
+        for a, b in (*dates, *loose):
+            chars[a:b] = " " * (b - a)
+        return "metadata" if not names and METADATA_RE.match("".join(chars)) else None
     if not dates:
         return None
-    if first and len(text) <= 100 and text.rstrip()[-1:] not in "。.!?！？；;" and _TITLE_WORD_RE.search(text):
+    if first and len(text) <= 100 and text.rstrip()[-1:] not in "。.!?！？；;" and TITLE_WORD_RE.search(text):
         return "title"
     chars = list(text)
     for a, b in dates:
         chars[a:b] = " " * (b - a)
     blank = "".join(chars)
-    if not names and _METADATA_RE.match(blank):
+    if not names and METADATA_RE.match(blank):
         return "metadata"
-    m = _BYLINE_RE.match(blank)
+    m = BYLINE_RE.match(blank)
     if m is None or not (m.group("name") or m.group("label")):
         return None
     name_at = m.start("name")

@@ -196,6 +196,11 @@ class _UnitMaker:
                 and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
                               names=[(a, b) for _, a, b in ents])):
             return None
+        if (quantities and unit != "table-row" and not (refs or dois or tag or forced or ents)
+                and all(q.metric is None for q in quantities)
+                and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
+                              loose=[(q.start, q.end) for q in quantities])):
+            return None  # a metadata line whose time was read as numbers (发布时间: Thu, 12 Ma…)
         masked = cue_masks(raw, links, bold, self.p.cues)
         if masked is not raw:
             masked = " ".join(masked.split()) if norm else masked.strip()

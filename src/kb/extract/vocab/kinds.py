@@ -126,12 +126,13 @@ join :data:`DISPUTE_CUES` in the ``disputed`` mood. Regex fragments over lower-c
 METADATA_LABELS = (
     r"抓取(?:时间|于)", r"采集(?:时间|于)", r"爬取(?:时间|于)", r"生成(?:时间|于)", r"导出(?:时间|于)", r"同步(?:时间|于)",
     r"入库(?:时间|于)", r"收录(?:时间|于)", r"整理(?:时间|于)", r"记录时间", r"(?:最后|最近)?更新(?:时间|于)",
+    r"发布(?:时间|日期|于)",
     r"最后更新", r"最近更新", r"编辑时间", r"修改时间", r"创建时间", r"抓取", r"时间戳", r"日期", r"时间",
     r"generated(?:[_ ](?:at|on))?", r"created(?:[_ ](?:at|on))?", r"updated(?:[_ ](?:at|on))?",
     r"modified(?:[_ ](?:at|on))?", r"fetched(?:[_ ](?:at|on))?", r"captured(?:[_ ](?:at|on))?",
     r"crawled(?:[_ ](?:at|on))?", r"scraped(?:[_ ](?:at|on))?", r"retrieved(?:[_ ](?:at|on))?",
     r"exported(?:[_ ](?:at|on))?", r"synced(?:[_ ](?:at|on))?", r"last[_ ](?:updated|modified|fetched|synced)",
-    r"timestamp", r"date", r"time", r"as of", r"snapshot(?:[_ ](?:at|time))?",
+    r"timestamp", r"date", r"time", r"as of", r"snapshot(?:[_ ](?:at|time))?", r"published(?:[_ ](?:at|on))?",
 )
 """Labels of a metadata line: when a file was fetched, generated or updated (issue 20:
 ``抓取时间：2026-05-02 08:10``, ``generated_at: …``). A line of such labels and times only is no
