@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from kb.extract.arxiv_ids import KNOWN_ARCHIVES, InvalidArxivId, find_arxiv, parse_arxiv_id, scan_arxiv
+from kb.extract.arxiv_ids import InvalidArxivId, find_arxiv, parse_arxiv_id, scan_arxiv
+from kb.extract.vocab.arxiv import KNOWN_ARCHIVES
 
 # --- forms: (text, id, version, start, end, raw) ----------------------------------------------
 FORMS = [

@@ -208,9 +208,10 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
         "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 ≤10%、1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
-        "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1、§10；【执行人判断：采信哪个来源】"]
+        # never "correct §10": the change log is no edit target (issue 20)
+        "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
-    assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1, §10; "
+    assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1; "
             "[executor: which source to trust]\n") in en
 
 

@@ -3,36 +3,25 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.core.claims import ArxivRef
+from kb.extract.vocab.arxiv import KNOWN_ARCHIVES, OTHER_ARCHIVES
 from kb.perf.lazyre import lazy
-
-KNOWN_ARCHIVES: frozenset[str] = frozenset(
-    {
-        # archives that issued old-style ids (arXiv "Understanding the arXiv identifier")
-        "acc-phys", "adap-org", "alg-geom", "ao-sci", "astro-ph", "atom-ph", "bayes-an",
-        "chao-dyn", "chem-ph", "cmp-lg", "comp-gas", "cond-mat", "cs", "dg-ga", "funct-an",
-        "gr-qc", "hep-ex", "hep-lat", "hep-ph", "hep-th", "math", "math-ph", "mtrl-th",
-        "nlin", "nucl-ex", "nucl-th", "patt-sol", "physics", "plasm-ph", "q-alg", "q-bio",
-        "quant-ph", "solv-int", "supr-con",
-        # later archives, accepted so that a subject-class form never reads as unknown
-        "q-fin", "stat", "eess", "econ",
-    }
-)  # fmt: skip
-"""Archive names allowed before ``/`` in an old-style id (subject class not included)."""
 
 # --- patterns ---------------------------------------------------------------------------------
 # An id (with its version) ends where no ASCII word character and no ".<digit>" follows;
 # ".pdf", CJK punctuation, ASCII punctuation, whitespace and end of text all qualify.
-_END = r"(?![0-9A-Za-z_])(?!\.\d)"
-_VERSION = r"(?:v(?P<{0}>\d+))?"
+_END = r"(?![0-9A-Za-z_])(?!\.[0-9])"
+_VERSION = r"(?:[vV](?P<{0}>[0-9]+))?"
+_SLASH = r"(?:/|%(?:25)?2[fF])"  # as written or percent-encoded once or twice (a redirect's link)
 # In an id-like context (arXiv prefix or arxiv.org URL) any digit count is taken and judged.
-_NEW_CTX = r"\d{4}\.\d+"
-_OLD_CTX = r"[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/\d+"
-_HOST = r"(?i:https?://)?(?i:(?:www\.|export\.)?arxiv\.org)/(?i:abs|pdf|html)/"  # for parsing
+_NEW_CTX = r"[0-9]{4}\.[0-9]+"
+_OLD_CTX = rf"[A-Za-z]+(?:-[A-Za-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?{_SLASH}[0-9]+"
+_HOST = rf"(?i:https?://)?(?i:(?:www\.|export\.)?arxiv\.org){_SLASH}(?i:abs|pdf|html){_SLASH}"  # parsing
 # URL tail after the id: path, query or fragment, ASCII only, no quotes/brackets/<>/|/`.
 _TAIL_CHARS = r"[!#-&(-;=?-Z_a-z~]"
 _SPACE = r"[ \t\u00a0\u3000]"
@@ -42,33 +31,78 @@ _SPACE = r"[ \t\u00a0\u3000]"
 # 1. arxiv.org URL or arXiv prefix, anchored on the letters "arxiv"; the scheme and
 #    www./export. before a URL host are found by looking back (_url_start).
 _CTX_RE = lazy(globals(), "_CTX_RE",  # compiled on first use (a look-up parses no text)
-    r"[aA](?<![A-Za-z][aA])(?i:rxiv)"
-    rf"(?:(?P<url>(?i:\.org)/(?i:abs|pdf|html)/)|{_SPACE}*[:：]{_SPACE}{{0,3}}|\.)"
+    r"[aA](?:(?<![A-Za-z][aA])|(?<=%2[fF][aA])|(?<=%252[fF][aA]))(?i:rxiv)"
+    rf"(?:(?P<url>(?i:\.org){_SLASH}(?i:abs|pdf|html){_SLASH})|{_SPACE}*(?:[:：]|%3[aA]){_SPACE}{{0,3}}|\.)"
     rf"(?P<id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('v')}{_END}"
-    rf"(?(url)(?:\.pdf(?![0-9A-Za-z_]))?(?P<tail>[/?#]{_TAIL_CHARS}*)?)"
+    rf"(?(url)(?:\.pdf(?![0-9A-Za-z_]))?(?P<tail>[/?#]{_TAIL_CHARS}*)?)", re.ASCII,
 )
 # 2. bare new-style id of the exact shape, not part of a number, version string or amount:
 #    the lookbehinds after the first digit check the character before it.
 _BARE_NEW_RE = re.compile(
-    r"(?P<id>\d(?<![0-9A-Za-z_.+\-\u2212$¥￥]\d)(?<!\d,\d)\d{3}\.\d{4,5})"
+    r"(?P<id>[0-9](?<![0-9A-Za-z_.+\-\u2212$¥￥][0-9])(?<![0-9],[0-9])[0-9]{3}\.[0-9]{4,5})"
     rf"{_VERSION.format('v')}{_END}(?![%‰×])"
 )
 # 3. bare old-style id, anchored on "/" + 7 digits; the archive is found by looking back.
-_SLASH_SEVEN_RE = re.compile(r"/\d{7}")
+_SLASH_SEVEN_RE = re.compile(r"/[0-9]{7}")
 _BARE_OLD_RE = re.compile(
-    rf"(?P<id>[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/\d{{7}}){_VERSION.format('v')}{_END}"
+    rf"(?P<id>[A-Za-z]+(?:-[A-Za-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?/[0-9]{{7}}){_VERSION.format('v')}{_END}"
 )
+# 4. what stands right before a bare id that makes it another server's number
+_OTHER_BEFORE_RE = re.compile(
+    r"(?i:" + "|".join(OTHER_ARCHIVES) + r")(?:\.(?:org|com|net|fr|eu|io))?"
+    r"(?:(?:/|%2[fF])[0-9A-Za-z_.%-]*)*\s*[:：]?\s*$")
 _ARCHIVE_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-")
 _NOT_BEFORE_ARCHIVE = _ARCHIVE_CHARS | frozenset("0123456789_/")
 _PARSE_RE = re.compile(
-    rf"(?:{_HOST}|(?i:arxiv)(?:\s*[:：]\s*|\s+|\.)?)?"
+    rf"(?:{_HOST}|(?i:arxiv)(?:\s*(?:[:：]|%3[aA])\s*|\s+|\.)?)?"
     rf"(?P<id>{_NEW_CTX}|{_OLD_CTX}){_VERSION.format('v')}{_END}"
-    rf"(?:\.pdf)?(?:[/?#]{_TAIL_CHARS}*)?"
+    rf"(?:\.pdf)?(?:[/?#]{_TAIL_CHARS}*)?", re.ASCII,
 )
 _TRAILING_PUNCT = ".,;:!?'\")]}>。，、；：！？）】」』》〉”’…·"
 _LEADING_PUNCT = "([{<（【「『《〈“‘"
-_NEW_PARTS_RE = re.compile(r"(\d{2})(\d{2})\.(\d+)")
-_OLD_PARTS_RE = re.compile(r"([a-z]+(?:-[a-z]+)?)((?:\.[A-Za-z][A-Za-z-]*)?)/(\d{2})(\d{2})(\d*)")
+_NEW_PARTS_RE = re.compile(r"([0-9]{2})([0-9]{2})\.([0-9]+)")
+_OLD_PARTS_RE = re.compile(r"([a-z]+(?:-[a-z]+)?)((?:\.[A-Za-z][A-Za-z-]*)?)/([0-9]{2})([0-9]{2})([0-9]*)")
+_ENCODED_SLASH_RE = re.compile(r"%(?:25)?2[fF]")
+
+
+class _FoldTable(dict[int, int]):
+    """``str.translate`` table: a character whose NFKC form is one ASCII letter, digit, ``:``,
+    ``.``, ``/``, ``-`` or space maps to it (full-width ``ａｒＸｉｖ：２６１１．０４４５５``, the
+    ideographic space); every other character maps to itself (full-width ``，（）`` stay: they end
+    an id as written). Filled on first sight of each character."""
+
+    def __missing__(self, code: int) -> int:
+        ch = chr(code)
+        n = unicodedata.normalize("NFKC", ch)
+        # superscripts and circled digits ("10²", "①") are no digits of an id
+        out = ord(n) if (len(n) == 1 and n.isascii() and (n.isalnum() or n in ":./- ")
+                         and unicodedata.category(ch) != "No") else code
+        self[code] = out
+        return out
+
+
+_FOLD = _FoldTable()
+
+
+def fold_id_text(text: str) -> str:
+    """``text`` with each character whose NFKC form is one ASCII letter, digit or ``:./-``/space
+    replaced by it, same length (offsets into the result are offsets into ``text``): the one
+    normalisation of arXiv ids, shared by the parser, ``kb verify`` and lint (issue 20: a full-width
+    ``ａｒＸｉｖ:２６１１.０４４５５`` is ``arXiv:2611.04455``, not a phantom subject).
+
+    :param text: any text.
+    :returns: the folded text (``text`` itself when it is ASCII).
+    """
+    return text if text.isascii() else text.translate(_FOLD)
+
+
+def _canonical(id_text: str) -> str:
+    """The id as kb keys it: an encoded slash decoded, an old-style archive in lower case
+    (``HEP-TH/0601001`` → ``hep-th/0601001``; a subject class is kept as written)."""
+    id_text = _ENCODED_SLASH_RE.sub("/", id_text) if "%" in id_text else id_text
+    head, sep, rest = id_text.partition("/")
+    archive, dot, cls = head.partition(".")
+    return archive.lower() + dot + cls + sep + rest if sep else id_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,22 +194,31 @@ def _trim_tail(text: str, start: int, end: int) -> int:
     return end
 
 
+_SCHEME_BEFORE_RE = re.compile(r"(?i:https?(?::|%(?:25)?3a)(?://|(?:%(?:25)?2f){2}))$")
+
+
 def _url_start(text: str, host: int) -> int:
-    """Start of the arxiv.org URL whose host name begins at ``host`` (scheme, www./export.)."""
+    """Start of the arxiv.org URL whose host name begins at ``host`` (scheme, www./export.; a
+    scheme percent-encoded in a redirect's query, ``u=https%3A%2F%2Farxiv.org…``, too)."""
     start = host
     for sub in ("www.", "export."):
         if text[start - len(sub) : start].lower() == sub:
             start -= len(sub)
             break
-    for scheme in ("https://", "http://"):
-        if text[start - len(scheme) : start].lower() == scheme:
-            return start - len(scheme)
-    return start
+    m = _SCHEME_BEFORE_RE.search(text, max(0, start - 20), start)
+    return m.start() if m else start
+
+
+def _other_server(text: str, start: int) -> bool:
+    """Whether the bare id at ``start`` follows another server's name, prefix or URL (``viXra:``)."""
+    m = _OTHER_BEFORE_RE.search(text, max(0, start - 60), start)
+    return m is not None and (m.start() == 0 or not text[m.start() - 1].isalpha())
 
 
 def _candidate(text: str, m: re.Match[str], raw_start: int, raw_end: int) -> IdCandidate:
-    """The candidate for a match with groups ``id`` and ``v``."""
-    id_text, ver = m.group("id"), m.group("v")
+    """The candidate for a match with groups ``id`` and ``v`` (``m`` matched the folded text,
+    :func:`fold_id_text`; ``raw`` is cut from ``text`` as written)."""
+    id_text, ver = _canonical(m.group("id")), m.group("v")
     error = _id_error(id_text, ver)
     return IdCandidate(
         raw=text[raw_start:raw_end],
@@ -187,8 +230,13 @@ def _candidate(text: str, m: re.Match[str], raw_start: int, raw_end: int) -> IdC
     )
 
 
-def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
+#: A full-width letter, digit, ``．`` or ``／``: only then is a scanned text folded (``：`` is read as is).
+_FULL_WIDTH_RE = re.compile(r"[\uff0e\uff0f\uff10-\uff19\uff21-\uff3a\uff41-\uff5a]")
+
+
+def _scan(written: str) -> list[tuple[IdCandidate, int, bool]]:
     """Candidates with the start of their raw text and whether they are an arxiv.org URL."""
+    text = fold_id_text(written) if not written.isascii() and _FULL_WIDTH_RE.search(written) else written
     ctx: list[tuple[IdCandidate, int, bool]] = []
     for m in _CTX_RE.finditer(text):
         is_url = m.group("url") is not None
@@ -196,7 +244,7 @@ def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
         raw_end = m.end()
         if m.group("tail") is not None:
             raw_end = _trim_tail(text, m.start("tail"), raw_end)
-        ctx.append((_candidate(text, m, raw_start, raw_end), raw_start, is_url))
+        ctx.append((_candidate(written, m, raw_start, raw_end), raw_start, is_url))
     # a bare token inside a URL or after a prefix is that mention, already counted: skipped
     # before a candidate is built for it (most bare tokens are the id of an arXiv: prefix)
     ctx_starts = [raw_start for _, raw_start, _ in ctx]
@@ -209,19 +257,23 @@ def _scan(text: str) -> list[tuple[IdCandidate, int, bool]]:
     bare: list[tuple[IdCandidate, int, bool]] = []
     for m in _BARE_NEW_RE.finditer(text):
         start, end = m.start(), m.end()
-        if not (ctx and counted(start, end)):
-            bare.append((_candidate(text, m, start, end), start, False))
+        if not (ctx and counted(start, end)) and not (start and _other_server(text, start)):
+            bare.append((_candidate(written, m, start, end), start, False))
     for m in _SLASH_SEVEN_RE.finditer(text) if "/" in text else ():
         start, floor = m.start(), max(0, m.start() - 40)
         while start > floor and text[start - 1] in _ARCHIVE_CHARS:
             start -= 1
-        if start == m.start() or (start > 0 and text[start - 1] in _NOT_BEFORE_ARCHIVE):
+        after_slash = start > 0 and text[start - 1] == "/"  # a path: /hep-th/0601001
+        if start == m.start() or (start > 0 and text[start - 1] in _NOT_BEFORE_ARCHIVE and not after_slash):
             continue
         old = _BARE_OLD_RE.match(text, start)
-        if old is None or old.group("id").split("/", 1)[0].split(".", 1)[0] not in KNOWN_ARCHIVES:
+        if old is None or old.group("id").split("/", 1)[0].split(".", 1)[0].lower() not in KNOWN_ARCHIVES:
             continue  # a bare word/1234567 is not id-like without context
         if not (ctx and counted(start, old.end())):
-            bare.append((_candidate(text, old, start, old.end()), start, False))
+            cand = _candidate(written, old, start, old.end())
+            if after_slash and cand.id is None:
+                continue  # an invalid token inside some path is no id-shaped mention
+            bare.append((cand, start, False))
     bare.sort(key=lambda item: item[1])
     if not ctx:
         return bare
@@ -310,14 +362,18 @@ def parse_arxiv_id(text: str) -> ArxivRef:
     :raises InvalidArxivId: the text is not one arXiv id, or is id-shaped but invalid
         (``.reason`` says why, e.g. ``new-style ids start at 0704``).
     """
-    stripped = text.strip().rstrip(_TRAILING_PUNCT).rstrip()
-    lead = len(text) - len(text.lstrip())
+    folded = fold_id_text(text)
+    stripped = folded.strip().rstrip(_TRAILING_PUNCT).rstrip()
+    lead = len(folded) - len(folded.lstrip())
     body = stripped.lstrip(_LEADING_PUNCT + " \t\u3000")
     lead += len(stripped) - len(body)
     m = _PARSE_RE.fullmatch(body)
     if m is None:
+        redirect = _redirected(body, text, lead)
+        if redirect is not None:
+            return redirect
         raise InvalidArxivId(text, "expected YYMM.NNNNN[vN], archive/YYMMNNN or an arxiv.org URL")
-    id_text, ver = m.group("id"), m.group("v")
+    id_text, ver = _canonical(m.group("id")), m.group("v")
     error = _id_error(id_text, ver)
     if error:
         raise InvalidArxivId(text, error)
@@ -325,7 +381,19 @@ def parse_arxiv_id(text: str) -> ArxivRef:
     return ArxivRef(
         id=id_text,
         version=int(ver) if ver is not None else None,
-        raw=body,
+        raw=text[lead:lead + len(body)],
         start=lead + m.start("id"),
         end=lead + end,
     )
+
+
+def _redirected(body: str, text: str, lead: int) -> ArxivRef | None:
+    """The one arXiv id of a link that reaches arxiv.org through another site
+    (``https://l.example.com/r?u=https%3A%2F%2Farxiv.org%2Fabs%2F2611.04455``), else None."""
+    if "://" not in body or any(c.isspace() for c in body):
+        return None
+    urls = [c for c in scan_arxiv(body) if "arxiv" in c.raw.lower()]
+    if len(urls) != 1 or urls[0].id is None:
+        return None
+    return ArxivRef(id=urls[0].id, version=urls[0].version, raw=text[lead:lead + len(body)],
+                    start=lead + urls[0].start, end=lead + urls[0].end)

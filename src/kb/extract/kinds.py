@@ -11,11 +11,14 @@ from functools import lru_cache
 
 from kb.core.claims import Kind, Mood
 from kb.core.config import CuesConfig
+from kb.extract.bylines import BYLINE_RE, METADATA_RE, TITLE_WORD_RE
+from kb.extract.doc_refs import names_doc, quotes_doc
 from kb.extract.fold import lower_same_length
 from kb.extract.vocab.kinds import (
     BUILTIN_CUES,
     COLUMN_VALUES,
     DISPUTE_CUES,
+    DOUBT_CUES,
     KIND_HEADERS,
     PLAN_CUES,
     TAGS,
@@ -237,6 +240,8 @@ _MOOD_PLAIN = re.compile("(?P<plan>" + "|".join(PLAN_CUES) + ")|(?P<disputed>" +
 _MOOD_HINT = literal_hint([_MOOD_PLAIN])
 #: _MOOD_PLAIN led by the characters its words start with (kb.perf.literals.first_char_guard).
 _MOOD_RE = first_char_guard(_MOOD_PLAIN)
+#: Doubt words (:data:`~kb.extract.vocab.kinds.DOUBT_CUES`), more words of the ``disputed`` mood.
+_DOUBT_HINT, _DOUBT_RE = literal_hint([re.compile("|".join(DOUBT_CUES))]), first_char_guard(re.compile("|".join(DOUBT_CUES)))
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
 #: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas
@@ -249,7 +254,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     """The mood of each figure at ``spans`` of ``text``: ``"plan"``, ``"disputed"`` or None.
 
     * ``plan``: a plan, advice or forecast word (:data:`~kb.extract.vocab.kinds.PLAN_CUES`) in the figure's clause.
-    * ``disputed``: a dispute word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`) in the figure's sentence or table
+    * ``disputed``: a dispute or doubt word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`,
+      :data:`~kb.extract.vocab.kinds.DOUBT_CUES`) in the figure's sentence or table
       cell (:data:`_PART_RE`: it quotes values to say they disagree). When the part names the
       living doc, only the doc's value is disputed ("专栏写的 2.31× 和活文档的 2.03× 对不上":
       2.03× is the quote, 2.31× is what the column reports and may conflict); a figure whose
@@ -264,6 +270,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     low = lower_same_length(text) if spans else ""
     found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(low)] \
         if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
+    if spans and (_DOUBT_HINT is None or _DOUBT_HINT.search(low)):
+        found = sorted(found + [(m.start(), "disputed") for m in _DOUBT_RE.finditer(low)])
     if not found:
         return [None] * len(spans)
     ends = [m.start() for m in _CLAUSE_RE.finditer(text)]
@@ -273,7 +281,7 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     # its clause or part by bisection: linear in the text, however many figures and words
     plans = [pos for pos, g in found if g == "plan"]
     disputes = [pos for pos, g in found if g == "disputed"]
-    doc_ref: dict[tuple[int, int], bool] = {}  # part -> _has_doc_ref (figures of one part share it)
+    doc_ref: dict[tuple[int, int], bool] = {}  # part -> names_doc (figures of one part share it)
     clause_cue: dict[tuple[int, int], tuple[Kind, str] | None] = {}  # clause -> its cue
     out: list[Mood | None] = []
     for a, b in spans:
@@ -284,12 +292,11 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
             # 2.03×"); the other one is what the source now reports, a value of its own
             if _any_in(disputes, plo, phi):
-                if _DOC_REF_RE.search(text[max(plo, a - 24):a]) is not None \
-                        or _DOC_REF_AFTER_RE.match(text, b, min(phi, b + 32)) is not None:
+                if quotes_doc(text, plo, phi, a, b):
                     disputed = True
                 else:
                     if (plo, phi) not in doc_ref:
-                        doc_ref[plo, phi] = _has_doc_ref(text[plo:phi])
+                        doc_ref[plo, phi] = names_doc(text[plo:phi])
                     disputed = not doc_ref[plo, phi]
         if disputed and not _any_in(disputes, lo, hi):
             if (lo, hi) not in clause_cue:
@@ -311,24 +318,6 @@ def _any_in(positions: list[int], lo: int, hi: int) -> bool:
     return i < len(positions) and positions[i] < hi
 
 
-#: Words right before a figure that say it is the reference's value being disputed.
-_DOC_REF_RE = re.compile(
-    r"(?:活文档|文档|知识库|living[- ]doc(?:ument)?|the doc(?:ument)?|our doc(?:ument)?)"
-    r"\s*(?:里|中|上|里面)?\s*(?:的|写的|记录的|给的|所写|'s|’s|says?|states?|has)?\s*[^\d\s]{0,8}\s*$",
-    re.IGNORECASE)
-
-
-#: … or right after it: "the 1.56× in our living doc", "2.03×（活文档）".
-_DOC_REF_AFTER_RE = re.compile(
-    r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档)",
-    re.IGNORECASE)
-
-
-def _has_doc_ref(part: str) -> bool:
-    """True when ``part`` names the living doc's value anywhere (then only that one is disputed)."""
-    return re.search(r"活文档|文档|知识库|living[- ]doc|the doc\b|our doc\b", part, re.IGNORECASE) is not None
-
-
 def _around(ends: list[int], a: int, b: int, n: int) -> tuple[int, int]:
     """``[lo, hi)`` of the segment between the separators ``ends`` that holds ``[a, b)``."""
     i = bisect.bisect_left(ends, a)
@@ -343,24 +332,8 @@ def _default_cues() -> CueMatcher:
 
 # -- units that carry an anchor but are no claim -------------------------------------------
 
-_SEP = r"[\s·•,，|/()（）\-—–~]"
-_BYLINE_RE = re.compile(
-    rf"^{_SEP}*(?P<lead>[—–]|--)?{_SEP}*"
-    r"(?:(?P<label>执行人|执行|作者|记录人|记录|整理|撰写|编辑|签名|author|authors|by|written by|posted by|signed|"
-    r"signed-off-by)\s*[:：]?\s*)?"
-    r"(?P<name>[^\s·•,，|/:：()（）]{1,24}(?: [^\s·•,，|/:：()（）]{1,24})?)?"
-    rf"(?P<sep>{_SEP}*)"
-    rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*$",
-    re.IGNORECASE,
-)
-#: Words of a brief's or briefing's own title ("llm-infra · E1 预消化简报（2026-07-30）").
-_TITLE_WORD_RE = re.compile(
-    r"简报|预消化|日报|周报|月报|速递|汇总|要点|雷达|(?<![a-z])(?:brief|briefing|digest|newsletter|weekly|daily|"
-    r"report|radar|roundup|e1prep|e1)(?![a-z])", re.IGNORECASE)
-
-
 def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
-              names: Sequence[tuple[int, int]] = ()) -> str | None:
+              names: Sequence[tuple[int, int]] = (), loose: Sequence[tuple[int, int]] = ()) -> str | None:
     """Why a unit whose only anchors are dates is no claim, else None (issue 8).
 
     * ``byline``: a name and a date and nothing else, with a byline's mark — a label
@@ -369,6 +342,8 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
       entity (``TGI · 2026-03-21`` stays a claim).
     * ``title``: the first line of a file's body, one line without a sentence end, naming a
       brief or briefing (``llm-infra · E1 预消化简报（2026-07-30）``).
+    * ``metadata``: fetch/generation/update labels and times only, no entity (``抓取时间：…``,
+      ``generated_at: …``; issue 20); a signature's date may end with 晚/整理 (``（整理：阿杰，12-01 晚）``).
 
     The caller passes only sentences and list items with no id, quantity or DOI (a table
     row ``| Colibri | 2026-07-30 |`` is a row of dates, not a byline).
@@ -376,23 +351,33 @@ def non_claim(text: str, dates: Sequence[tuple[int, int]], *, first: bool,
     :param dates: ``(start, end)`` of the dates found in ``text``.
     :param first: the unit is the first block of the file's body and a single line.
     :param names: ``(start, end)`` of known entities in ``text``.
-    :returns: ``"byline"``, ``"title"`` or None.
+    :param loose: numbers with no metric (a time misread as ``12 Ma``): only a metadata line drops them.
+    :returns: ``"byline"``, ``"title"``, ``"metadata"`` or None.
     """
+    if loose:
+        chars = list(text)
+        for a, b in (*dates, *loose):
+            chars[a:b] = " " * (b - a)
+        return "metadata" if not names and METADATA_RE.match("".join(chars)) else None
     if not dates:
         return None
-    if first and len(text) <= 100 and text.rstrip()[-1:] not in "。.!?！？；;" and _TITLE_WORD_RE.search(text):
+    if first and len(text) <= 100 and text.rstrip()[-1:] not in "。.!?！？；;" and TITLE_WORD_RE.search(text):
         return "title"
     chars = list(text)
     for a, b in dates:
         chars[a:b] = " " * (b - a)
-    m = _BYLINE_RE.match("".join(chars))
+    blank = "".join(chars)
+    if not names and METADATA_RE.match(blank):
+        return "metadata"
+    m = BYLINE_RE.match(blank)
     if m is None or not (m.group("name") or m.group("label")):
         return None
-    if m.group("label") or m.group("lead") or m.group("label2"):
-        return "byline"
     name_at = m.start("name")
-    if m.group("name") and " " not in m.group("name") and m.group("sep").strip() \
-            and not any(a <= name_at < b for a, b in names):
+    known = m.group("name") is not None and any(a < m.end("name") and name_at < b for a, b in names)
+    if m.group("label") or m.group("lead") or (m.group("label2") and not known):
+        return "byline"  # "vLLM 发布时间：2026-09-18" names a known entity: a claim
+    if m.group("name") and " " not in m.group("name") and (m.group("sep").strip() or m.group("when")) \
+            and not known:
         return "byline"
     return None
 

@@ -20,6 +20,7 @@ from typing import Any
 from kb.core.claims import Claim, DateRef, Quantity
 from kb.extract.metrics import SETUP_METRICS
 from kb.extract.qualifiers import CONDITION_METRICS
+from kb.extract.settings import settings_of
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.extract.vocab.units import COUNTERS
 
@@ -53,6 +54,10 @@ class Fact:
     transition: str | None = None
     """``from`` or ``to`` for an end of a change ``A → B`` (:attr:`kb.core.claims.Quantity.transition`):
     a ``from`` value is stated (it matches the doc's) but is no new value."""
+    setting: str | None = None
+    """The setting the value was stated under (``突发流量``, ``steady load``:
+    :func:`kb.extract.settings.settings_of`), else None: values of two settings never conflict
+    (:func:`kb.facts.same.comparable`)."""
 
     @property
     def source(self) -> str:
@@ -106,12 +111,14 @@ def facts_of(claim: Claim, owners: Sequence[str | None], quals: Sequence[str | N
     p = claim.provenance
     out: list[Fact] = []
     n = len(claim.quantities)
-    for i, q in enumerate(claim.quantities):
-        if not _is_number_fact(text, q):
-            continue
+    numbers = [i for i, q in enumerate(claim.quantities) if _is_number_fact(text, q)]
+    settings = settings_of(text, [(claim.quantities[i].start, claim.quantities[i].end) for i in numbers])
+    for i, setting in zip(numbers, settings):
+        q = claim.quantities[i]
         subj = owners[i] or ""
         out.append(Fact(subj, group(subj), q.metric, quals[i], q.unit, q.value, q.low, q.high,
-                        None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound, q.transition))
+                        None, None, q.raw, claim.kind, claim.id, p.path, p.line, q.bound, q.transition,
+                        setting))
     for i, d in enumerate(claim.dates):
         if not _is_date_fact(d):
             continue

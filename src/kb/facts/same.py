@@ -30,11 +30,13 @@ def same_fact(a: Fact, b: Fact, tol: float) -> bool:
 
 
 def comparable(a: Fact, b: Fact) -> bool:
-    """Two facts that could conflict: same metric, unit and qualifier (DESIGN.md §3: "1.29× in
-    memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated qualifier only
-    matches an unstated one)."""
+    """Two facts that could conflict: same metric, unit, setting and qualifier (DESIGN.md §3:
+    "1.29× in memory" and "2.06× with offload on an RTX 5090" are two facts; an unstated
+    qualifier only matches an unstated one; issue 20: a value under a setting the other does not
+    state, ``突发流量下 64%`` against ``82% at steady load`` or a plain ``82%``, is another
+    setting's value, :attr:`kb.facts.fact.Fact.setting`)."""
     return (a.metric is not None and a.metric == b.metric and a.unit == b.unit and a.is_date == b.is_date
-            and same_setup(a.qualifier, b.qualifier))
+            and a.setting == b.setting and same_setup(a.qualifier, b.qualifier))
 
 
 class Grouped:
@@ -103,12 +105,14 @@ def same_setup(a: str | None, b: str | None) -> bool:
 
 def comparable_key(x: Fact | Quantity | DateRef) -> tuple[Any, ...]:
     """What :func:`comparable` compares, as a dictionary key: ``(metric, unit, is a date,
-    qualifier)`` of a fact, a quantity or a date (a date has no unit and no qualifier)."""
+    setting, qualifier)`` of a fact, a quantity or a date (a date has no unit and no qualifier;
+    a quantity's setting is read with its fact, None here). The qualifier is last: callers
+    group by the key without it (:class:`Grouped`)."""
     if isinstance(x, Fact):
-        return (x.metric, x.unit, x.is_date, x.qualifier)
+        return (x.metric, x.unit, x.is_date, x.setting, x.qualifier)
     if isinstance(x, DateRef):
-        return (x.metric, None, True, None)
-    return (x.metric, x.unit, False, x.qualifier)
+        return (x.metric, None, True, None, None)
+    return (x.metric, x.unit, False, None, x.qualifier)
 
 
 def compatible(a: Fact, b: Fact) -> bool:

@@ -15,6 +15,14 @@ cut dates with :func:`date_prefix`. Rules (DESIGN.md §2–3):
 * **Ranges**: a point is the same as a range when it lies in the range widened by ``tol``
   (``75%`` and ``73.6%–77.1%``); two ranges are the same when both ends are (``1.29–2.06×``
   and ``1.3–2.05×``); overlapping ranges with different ends are different statements.
+* **Memory sizes** (issue 20): writers use ``GB``/``MB`` for both 10⁹/10⁶ and 2³⁰/2²⁰ bytes. Two
+  sizes both written with decimal prefixes (``KB``, ``MB``, ``GB``, ``TB``, ``PB``) are the same
+  when they are read both decimal or both binary: ``0.75 GB`` and ``768 MB`` (0.75 GiB = 768 MiB).
+  A size written in binary units (``KiB``…``PiB``) is exact, and the other side is then read as
+  written: ``80 GB`` and ``74.5 GiB`` are the same, ``40 GB`` and ``40 GiB`` are not (7 % apart,
+  mixed-specdec's labelled conflict); neither are ``0.75 GB`` and ``640 MB``, nor ``750 MB`` and
+  ``768 MB`` (one prefix: the same ratio either way). The written prefix comes from the value's
+  ``raw`` text; a value without one is read as stored.
 * **Bounds** (``>80%``, ``至少 7 倍``, ``up to 2×``, :attr:`kb.core.claims.Quantity.bound`): a bound
   is *consistent* with every value it admits, and consistent counts as the same here, so that
   no conflict is raised and the bound supports the value: ``>80%`` and ``85%`` are the same,
@@ -26,6 +34,7 @@ cut dates with :func:`date_prefix`. Rules (DESIGN.md §2–3):
 from __future__ import annotations
 
 import math
+import re
 from typing import Protocol
 
 from kb.extract.units import factor
@@ -94,6 +103,20 @@ def close(a: float, b: float, tol: float) -> bool:
     return a == b or abs(a - b) <= tol * max(abs(a), abs(b))
 
 
+#: A decimal byte prefix as written (``0.75 GB``, ``768MB``, ``2 TB``): the size may be binary.
+_DECIMAL_BYTES_RE = re.compile(r"(?<![A-Za-z])([kKMGTP])B(?![A-Za-z])")
+_POWER = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5}
+
+
+def _byte_scales(x: Stated) -> tuple[float, float]:
+    """Factors of a stored byte size under the decimal and the binary reading: ``(1, 1.024ᵖ)``
+    when its raw text writes a decimal prefix of power ``p`` (``GB``: p = 3) that may mean the
+    binary one, else ``(1, 1)`` (``GiB`` or no prefix: one reading)."""
+    raw = getattr(x, "raw", None)
+    m = _DECIMAL_BYTES_RE.search(raw) if isinstance(raw, str) and "B" in raw else None
+    return (1.0, 1.024 ** _POWER[m.group(1)]) if m else (1.0, 1.0)
+
+
 def same_value(a: Stated, b: Stated, tol: float) -> bool:
     """Whether ``a`` and ``b`` state the same value (the rules in this module's docstring).
 
@@ -115,6 +138,17 @@ def same_value(a: Stated, b: Stated, tol: float) -> bool:
             return False
         scale, offset = f
         ib = tuple(sorted(abs(scale * v + offset) if math.isfinite(v) else v for v in ib))  # type: ignore[assignment]
+    if a.unit == "B" and b.unit == "B":
+        # both read decimal, or both binary when both write decimal prefixes
+        (da, ba), (db, bb) = _byte_scales(a), _byte_scales(b)
+        if ba != 1.0 and bb != 1.0:
+            return any(_same_interval(a, b, (ia[0] * x, ia[1] * x), (ib[0] * y, ib[1] * y), tol)
+                       for x, y in ((da, db), (ba, bb)))
+    return _same_interval(a, b, ia, ib, tol)
+
+
+def _same_interval(a: Stated, b: Stated, ia: tuple[float, float], ib: tuple[float, float], tol: float) -> bool:
+    """The interval rules of :func:`same_value` (points, ranges, bounds) on magnitudes in one unit."""
     if _is_bound(a) or _is_bound(b):
         return ia[0] * (1 - tol) <= ib[1] and ib[0] * (1 - tol) <= ia[1]  # widened intervals overlap
     a_point, b_point = ia[0] == ia[1], ib[0] == ib[1]

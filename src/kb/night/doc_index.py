@@ -16,7 +16,8 @@ from kb.facts.values import same_value
 #: Titles of a living doc's change-log sections (any case, contained in the title): a section
 #: so titled and its subsections record changes (``## §9 版本记录``), they do not state values of
 #: their own. The one list: lint KB105's default ``exclude_headings`` is this list.
-CHANGELOG_HEADINGS = ("版本记录", "版本历史", "changelog", "version history")
+CHANGELOG_HEADINGS = ("版本记录", "版本历史", "变更记录", "变更日志", "更新记录", "更新日志", "修订记录",
+                      "changelog", "change log", "version history", "revision history")
 
 
 def changelog_ranges(sections: Sequence[tuple[int, str, str]]) -> list[tuple[int, int]]:
@@ -41,8 +42,9 @@ class DocIndex:
     The doc's value of a fact is cited where a section states it: a change-log section
     (:func:`changelog_ranges`) restating a value that a body section states (same group, metric,
     unit and value) cites that body line (``§3.2`` ``kvcache.md:59``, not ``§9 版本记录`` ``:92``),
-    its qualifier kept, so it compares as before; a value only the change log states stays
-    cited there (tester5's KB, issue 8)."""
+    its qualifier kept, so it compares as before (tester5's KB, issue 8). A change log is never
+    a subject's location (no mention, no node, no section hint) and a value only it states is no
+    value of the doc (issue 20: ``## 变更记录`` read as a section to correct raised false conflicts)."""
 
     def __init__(self, at: Attributor, views: Sequence[View], sections: Sequence[tuple[int, str, str]],
                  titled: Mapping[str, Sequence[tuple[int, bool]]], tol: float = 0.02) -> None:
@@ -51,20 +53,27 @@ class DocIndex:
         self.nodes: dict[str, list[str]] = defaultdict(list)
         self.facts: dict[str, list[Fact]] = defaultdict(list)
         lines = [line for line, _, _ in sections]
-        for _, label, title in sections:
+        logs = changelog_ranges(sections)
+        log_starts = {a for a, _ in logs}
+        for line, label, title in sections:
+            if line in log_starts:
+                continue  # a change log is never where a subject is (issue 20)
             for key in at.names_in(title):
                 _add(self.nodes[key], label)
                 _add(self.mentioned[key], label)
         for v in views:
             i = bisect_right(lines, v.claim.provenance.line) - 1
             label = sections[i][1] if i >= 0 else ""
+            if i >= 0 and sections[i][0] in log_starts:  # its values only where a body section restates them (_cite_body)
+                for f in v.facts:
+                    self.facts[f.group].append(f)
+                continue
             for key in (*v.subjects, *v.hosts):
                 _add(self.mentioned[key], label)
             for key in v.leads:  # "- vLLM：…" is a node; "- 其他如 llama.cpp …" names it in passing
                 _add(self.nodes[key], label)
             for f in v.facts:
                 self.facts[f.group].append(f)
-        logs = changelog_ranges(sections)
         if logs:
             for group, facts in self.facts.items():
                 self.facts[group] = _cite_body(facts, logs, tol)
@@ -98,7 +107,8 @@ class DocIndex:
 def _cite_body(facts: list[Fact], logs: Sequence[tuple[int, int]], tol: float) -> list[Fact]:
     """``facts`` (one group's, of the doc) with each change-log fact that a body fact restates
     (same metric, unit and value; the first by line) replaced by that body fact under the
-    change-log fact's qualifier (:class:`DocIndex`)."""
+    change-log fact's qualifier, and every other change-log fact dropped: a change log records
+    values, it is no statement to correct (issue 20) (:class:`DocIndex`)."""
     def in_log(f: Fact) -> bool:
         return any(a <= f.line <= b for a, b in logs)
 
@@ -107,7 +117,10 @@ def _cite_body(facts: list[Fact], logs: Sequence[tuple[int, int]], tol: float) -
     for f in facts:
         twin = next((b for b in body if b.metric == f.metric and b.unit == f.unit and b.is_date == f.is_date
                      and same_value(b, f, tol)), None) if in_log(f) else None
-        out.append(f if twin is None else replace(twin, qualifier=f.qualifier))
+        if twin is not None:
+            out.append(replace(twin, qualifier=f.qualifier))
+        elif not in_log(f):
+            out.append(f)
     return out
 
 

@@ -86,13 +86,14 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         for s in v.subjects:
             if s not in typos:  # a suspected typo is listed once, beside the card it probably means
                 by_subject[s].append(v)
+    papers = _PaperEvidence(at, (*views, *doc_views), card_claims, tol)
     listed: dict[str, SubjectOut] = {}
     for key, vs in by_subject.items():
-        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named)
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named, papers)
         if out is not None:
             listed[key] = out
 
-    conflicts = _conflicts(views, doc, listed, tol)
+    conflicts = _conflicts(views, doc, listed, tol, papers)
     for c in conflicts:
         if "window" in c.against and c.subject in listed:
             listed[c.subject].in_window_conflict = True
@@ -154,9 +155,48 @@ def _fold(text: str) -> str:
     return re.sub(r"[-_\s]+", " ", text.lower()).strip()
 
 
+class _PaperEvidence:
+    """What the paper itself states about a subject: the paper-facts of its card (any date), of
+    the doc's ``论文报告`` lines and of the window. A window value the paper states is support,
+    never a conflict with the doc (issue 20): the doc then lacks one of the paper's values."""
+
+    def __init__(self, at: Attributor, views: Iterable[View], card_claims: Callable[[Card], Iterable[Claim]],
+                 tol: float) -> None:
+        self._at = at
+        self._card_claims = card_claims
+        self._tol = tol
+        self._by_group: dict[str, list[Fact]] = defaultdict(list)
+        self._seen: set[tuple[str, str, str]] = set()  # (claim, raw, group): a card in the window once
+        for v in views:
+            if v.claim.kind == "paper-fact":
+                for f in v.facts:
+                    self._add(f)
+        self._cards_read: set[str] = set()
+
+    def _add(self, f: Fact) -> None:
+        if (f.claim_id, f.raw, f.group) not in self._seen:
+            self._seen.add((f.claim_id, f.raw, f.group))
+            self._by_group[f.group].append(f)
+
+    def _facts(self, f: Fact) -> list[Fact]:
+        card = self._at.card_of(f.subject) if f.subject else None
+        if card is not None and card.path not in self._cards_read:
+            self._cards_read.add(card.path)
+            for c in self._card_claims(card):
+                if c.kind == "paper-fact":
+                    for g in self._at.view(c).facts:
+                        self._add(g)
+        return self._by_group.get(f.group, [])
+
+    def states(self, f: Fact) -> Fact | None:
+        """A paper-fact of another claim (a card, a ``论文报告`` line) stating ``f``'s value (:func:`same_fact`),
+        else None: a window paper-fact is no support of itself ("the paper reports 45%" vs the doc's 30%)."""
+        return next((p for p in self._facts(f) if p.claim_id != f.claim_id and same_fact(f, p, self._tol)), None)
+
+
 def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[str],
              window: Window, first_mention: Callable[[str], str | None], tol: float,
-             named: _TopicNames) -> SubjectOut | None:
+             named: _TopicNames, papers: _PaperEvidence) -> SubjectOut | None:
     """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
     card = at.card_of(key)
     facts = [f for v in vs for f in v.facts if f.subject == key]
@@ -166,7 +206,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
     if doc.has(key):
         secs = doc.sections(key)
         doc_facts = doc.facts.get(at.group(key), [])
-        clash = [f for fs in _by_path(facts).values() for f in disjoint_from(fs, doc_facts, tol)]
+        clash = [f for fs in _by_path(facts).values() for f in disjoint_from(fs, doc_facts, tol)
+                 if papers.states(f) is None]
         if clash:
             why = "same subject and metric, different value than the living doc: " + ", ".join(
                 _uniq(f"{f.metric} {f.raw}" for f in clash))
@@ -175,10 +216,16 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
         # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
         new = [f for f in facts if f.transition != "from" and not any(same_fact(f, d, tol) for d in doc_facts)]
         if new:
-            why = "in the living doc, but not these values: " + ", ".join(_uniq(f.raw for f in new))
+            values = ", ".join(_uniq(f.raw for f in new))
+            settings = _other_settings(new, doc_facts)
+            backed = _uniq(f"{f.raw} ({p.source})" for f in new
+                           if (p := papers.states(f)) is not None and p.path != f.path)
+            if backed:
+                settings = "; ".join(x for x in (settings, "stated by the paper: " + ", ".join(backed)) if x)
+            why = "in the living doc, but not these values: " + values + (f" ({settings})" if settings else "")
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), reason=why,
                               doc_sections=secs, new_values=_uniq(f.raw for f in new), rule="doc-new-values",
-                              detail=", ".join(_uniq(f.raw for f in new)))
+                              detail=values + (f" ({settings})" if settings else ""))
         if not doc.is_node(key):
             return SubjectOut(**base, outcome="update", section_hint=hint or _first(secs), doc_sections=secs,
                               reason="mentioned in the living doc only in passing, not a node of its own",
@@ -210,6 +257,23 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
     return SubjectOut(**base, outcome="adjacent", section_hint=hint, reason="no paper card", rule="no-card")
 
 
+def _other_settings(new: Sequence[Fact], doc_facts: Sequence[Fact]) -> str:
+    """The new values that the doc states for the same metric only under another setting
+    (:attr:`kb.facts.fact.Fact.setting`: ``64% 突发流量 vs the doc's 82% at steady load``), as
+    the reason words: an update, no conflict (issue 20); empty when there are none."""
+    doc_by: dict[tuple[str | None, str | None], list[Fact]] = defaultdict(list)
+    for d in doc_facts:
+        if d.metric is not None:
+            doc_by[d.metric, d.unit].append(d)
+    out = []
+    for f in new:
+        others = [d for d in doc_by.get((f.metric, f.unit), ()) if d.setting != f.setting] if f.metric else []
+        if others and not any(d.setting == f.setting for d in doc_by[f.metric, f.unit]):
+            d = others[0]
+            out.append(f"{f.raw} {f.setting or 'no setting stated'} vs the doc's {d.raw} {d.setting or 'no setting stated'}")
+    return "different setting: " + "; ".join(_uniq(out)) if out else ""
+
+
 def _mismatches(views: Sequence[View]) -> list[MismatchOut]:
     """Suspected typos, once per (name, card, cited id): the first claim that shows each."""
     seen: dict[tuple[str, str, str], MismatchOut] = {}
@@ -235,11 +299,13 @@ def _by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
     return out
 
 
-def _conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, SubjectOut], tol: float) -> list[ConflictOut]:
-    """Conflicts against the doc and between window files, one record per subject/metric/qualifier.
+def _conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, SubjectOut], tol: float,
+               papers: _PaperEvidence) -> list[ConflictOut]:
+    """Conflicts against the doc and between window files, one record per subject/metric/qualifier
+    (a window value the paper states is none against the doc: :class:`_PaperEvidence`).
 
     Between window files: :func:`kb.facts.same.disjoint_from` of every ordered pair of files,
-    found from the distinct values (:func:`_window_conflicts`; issue 24: 206 s for 1,200 files)."""
+    found from the distinct values (:func:`_window_conflicts`; 206 s for 1,200 files before)."""
     groups: dict[tuple[str, str, str], dict[str, Any]] = {}
 
     def record(f: Fact, against: str, members: Iterable[tuple[Fact, str]]) -> None:
@@ -263,6 +329,8 @@ def _conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Subjec
         grouped = {path: Grouped(facts) for path, facts in paths.items()}
         for path in sorted(paths):
             for f in disjoint_from(grouped[path], doc_grouped, tol):
+                if papers.states(f) is not None:
+                    continue
                 record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if comparable(f, d))])
         _window_conflicts(grouped, tol, record)
     return [ConflictOut(subject=subject, metric=metric, qualifier=qualifier or None, against=sorted(entry["against"]),

@@ -10,6 +10,15 @@ from dataclasses import dataclass, field
 from markdown_it.token import Token
 
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
+#: Quoted text and titles a sentence end inside does not end the sentence (issue 20: a ``?`` in
+#: 《Can Draft Models Verify?》 or "Is Prefill Enough?" cut the claim in two).
+_QUOTED_RE = re.compile(r"《[^《》\n]{1,300}》|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』|“[^“”\n]{1,300}”"
+                        r"|\"[^\"\n]{1,300}\"")
+_QUOTE_CHARS = frozenset("《「『“\"")
+#: Abbreviations a full stop ends without ending the sentence (``e.g.``, ``i.e.``, ``et al.``,
+#: ``Fig.``): the text right before a ``.`` end (case-insensitive).
+_ABBREV_RE = re.compile(r"(?<![A-Za-z])(?:e\.g|i\.e|et al|al|figs?|eqs?|tabs?|secs?|refs?|vs|cf|approx|"
+                        r"resp|incl|viz|ca|vol|pp|ch|app)$", re.IGNORECASE)
 _EMPH_RE = re.compile(r"\*\*|__")
 #: A clause that qualifies the one before it: a ``；``/``;`` before it ends no sentence (issue 22:
 #: "吞吐 2.03×；但只在单 GPU 上测过" is one claim, its caveat kept).
@@ -101,12 +110,19 @@ def _drop_markers(text: str, breaks: list[int], spans: tuple[list[tuple[int, int
 
 
 def _split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence spans of a paragraph's text (zh and en end marks; decimals are not ends)."""
+    """Sentence spans of a paragraph's text (zh and en end marks; decimals are not ends, nor
+    an end mark inside a quote or title, :data:`_QUOTED_RE`, nor a full stop after an
+    abbreviation, :data:`_ABBREV_RE`)."""
     spans: list[tuple[int, int]] = []
     start = 0
+    quoted = [m.span() for m in _QUOTED_RE.finditer(text)] if not _QUOTE_CHARS.isdisjoint(text) else []
     for m in _SENT_END_RE.finditer(text):
         if m.start() <= start or (text[m.start() - 1] in "；;" and _QUALIFIES_RE.match(text, m.end())):
             continue
+        if quoted and any(a < m.start() < b for a, b in quoted):
+            continue  # an end mark inside a quote or title
+        if text[m.start() - 1] == "." and _ABBREV_RE.search(text, max(0, m.start() - 8), m.start() - 1):
+            continue  # e.g. / et al. / Fig.
         spans.append((start, m.start()))
         start = m.end()
     if start < len(text):

@@ -45,7 +45,8 @@ if TYPE_CHECKING:
 #: (the backticks are gone in plain text).
 _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?:inbox|organized)/[^\s:|]+?\.md:\d+)")
 #: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
-_ID_HINT_RE = re.compile(r"\d{3,4}\.\d|/\d{7}|[aA][rR][xX][iI][vV]")
+_ID_HINT_RE = re.compile(r"\d{3,4}[.．]\d|[/／]\d{7}|[aAａＡ][rRｒＲ][xXｘＸ][iIｉＩ][vVｖＶ]")
+r"""(``\d`` is any digit, full-width ones included: ids are folded by :func:`~kb.extract.arxiv_ids.fold_id_text`.)"""
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]|百分之|[一二两三四五六七八九十][十百千万亿倍成番]")  # or a Chinese numeral (issue 21)
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 
@@ -146,9 +147,11 @@ class _UnitMaker:
         return first, 0
 
     def _mention(self, refs: list[ArxivRef], line: int, claim: str | None, kind: Kind | None,
-                 end_line: int | None = None) -> None:
+                 end_line: int | None = None, text: str | None = None) -> None:
         for r in refs:
-            at_line, col = self._locate(r.id, line, end_line or line, self._seen_ids) if r.start >= 0 else (line, 0)
+            # located as written (``ＨＥＰ-ＴＨ/0601001``, ``2611.04455V3``), else by its id
+            written = text[r.start:r.end] if text is not None and r.start >= 0 else r.id
+            at_line, col = self._locate(written, line, end_line or line, self._seen_ids) if r.start >= 0 else (line, 0)
             self.mentions.append(Mention(r.id, r.version, r.raw, at_line, col or None, claim, kind))
 
     def _unit(self, text: str, hrefs: list[str], line: int, end_line: int, unit: Unit,
@@ -207,6 +210,11 @@ class _UnitMaker:
                 and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
                               names=[(a, b) for _, a, b in ents])):
             return None
+        if (quantities and unit != "table-row" and not (refs or dois or tag or forced or ents)
+                and all(q.metric is None for q in quantities)
+                and non_claim(text, [(d.start, d.end) for d in dates], first=lead,
+                              loose=[(q.start, q.end) for q in quantities])):
+            return None  # a metadata line whose time was read as numbers (发布时间: Thu, 12 Ma…)
         masked = cue_masks(raw, links, bold, self.p.cues)
         if masked is not raw:
             masked = " ".join(masked.split()) if norm else masked.strip()
@@ -229,7 +237,7 @@ class _UnitMaker:
         else:
             kind, reason = kind_by_cue(self.p.cues, masked, self.role)
         if refs:
-            self._mention(refs, line, cid, kind, end_line)
+            self._mention(refs, line, cid, kind, end_line, text)
         # subjects: ids, DOIs, entities that are not hosts/baselines (kb.facts.attributor decides);
         # inherit when none of its own
         anchors = [Anchor(r.start, r.end, r.key, True) for r in refs if r.start >= 0] if refs else []

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from kb.core.errors import OptionError
 from kb.core.paths import doc_path
-from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
+from kb.extract.arxiv_ids import InvalidArxivId, fold_id_text, parse_arxiv_id
 from kb.store.cards import load_cards
 from kb.store.own_briefs import OwnBriefs
 from kb.store.workspace import Kb
@@ -38,21 +38,28 @@ class Target:
 
 # A name starts where no letter or dash precedes: a start inside a run finds nothing the run's
 # first letter does not (searches are leftmost), and one start per run keeps a long run linear.
-_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|(?<![A-Za-z-])[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?")
+_TOKEN_RE = re.compile(r"\d{3,4}\.\d+(?:v\d+)?|(?<![A-Za-z-])[A-Za-z-]+(?:\.[A-Za-z-]+)?/\d+(?:v\d+)?",
+                       re.ASCII | re.IGNORECASE)
+
+
+def _token(text: str) -> str | None:
+    """The id-shaped token of ``text`` as kb compares it: folded as the parser folds ids
+    (:func:`~kb.extract.arxiv_ids.fold_id_text`, full-width forms), in lower case."""
+    m = _TOKEN_RE.search(fold_id_text(text))
+    return m.group(0).lower() if m else None
 
 
 def invalid_places(kb: Kb, text: str) -> list[MentionInfo]:
     """Where the KB writes an invalid id-shaped token equal to the one in ``text``
-    (from the store's per-file invalid ids, with file line and column)."""
-    m = _TOKEN_RE.search(text)
-    if m is None:
+    (from the store's per-file invalid ids, with file line and column; compared folded and in
+    any case, as the parser reads ids)."""
+    token = _token(text)
+    if token is None:
         return []
-    token = m.group(0)
     out = []
     for f in kb.store.files():
         for line, col, raw, _reason in f.invalid_ids:
-            found = _TOKEN_RE.search(raw)
-            if found and found.group(0) == token:
+            if _token(raw) == token:
                 out.append(MentionInfo(path=f.path, line=line, column=col or None, raw=raw, written_at=f.written_at))
     return out
 

@@ -109,6 +109,41 @@ DISPUTE_CUES = (
 对不上" lent the doc's 2.03× a secondhand source).
 Regex fragments over lower-cased text."""
 
+DOUBT_CUES = (
+    r"(?<![a-z])(?:looks?|seems?|feels?|reads?)\s+(?:a\s+bit\s+|somewhat\s+|way\s+|rather\s+)?"
+    r"(?:off|wrong|suspicious|questionable|too\s+(?:high|low|good))(?![a-z])",
+    r"(?<![a-z])(?:does|do|did)\s*(?:not|n['’]t)\s+(?:add\s+up|line\s+up|agree\s+with|hold\s+up)(?![a-z])",
+    r"(?<![a-z])(?:not|hardly)\s+(?:consistent|in\s+line)\s+with(?![a-z])", r"(?<![a-z])out\s+of\s+line\s+with(?![a-z])",
+    r"(?<![a-z])(?:i|we)\s+doubt(?![a-z])", r"(?<![a-z])(?:doubtful|dubious|questionable)(?![a-z])",
+    r"(?<![a-z])(?:can(?:not|['’]t)|could\s*(?:not|n['’]t)|failed\s+to|unable\s+to)\s+reproduce(?![a-z])",
+    r"不太对", r"不对劲", r"(?<![相绝])不对(?![称应])", r"(?<!毋庸)怀疑", r"站不住", r"复现不[出了]", r"无法复现", r"对不齐",
+    r"不靠谱", r"说不通",
+)
+"""More dispute words (issue 20: "the 120 ms in our doc … looks off next to the authors' README",
+"文档 §2.3 那个 3.2× 跟作者博客对不上"): doubt, a failed reproduction, "does not add up". They
+join :data:`DISPUTE_CUES` in the ``disputed`` mood. Regex fragments over lower-cased text."""
+
+METADATA_LABELS = (
+    r"抓取(?:时间|于)", r"采集(?:时间|于)", r"爬取(?:时间|于)", r"生成(?:时间|于)", r"导出(?:时间|于)", r"同步(?:时间|于)",
+    r"入库(?:时间|于)", r"收录(?:时间|于)", r"整理(?:时间|于)", r"记录时间", r"(?:最后|最近)?更新(?:时间|于)",
+    r"发布(?:时间|日期|于)",
+    r"最后更新", r"最近更新", r"编辑时间", r"修改时间", r"创建时间", r"抓取", r"时间戳", r"日期", r"时间",
+    r"generated(?:[_ ](?:at|on))?", r"created(?:[_ ](?:at|on))?", r"updated(?:[_ ](?:at|on))?",
+    r"modified(?:[_ ](?:at|on))?", r"fetched(?:[_ ](?:at|on))?", r"captured(?:[_ ](?:at|on))?",
+    r"crawled(?:[_ ](?:at|on))?", r"scraped(?:[_ ](?:at|on))?", r"retrieved(?:[_ ](?:at|on))?",
+    r"exported(?:[_ ](?:at|on))?", r"synced(?:[_ ](?:at|on))?", r"last[_ ](?:updated|modified|fetched|synced)",
+    r"timestamp", r"date", r"time", r"as of", r"snapshot(?:[_ ](?:at|time))?", r"published(?:[_ ](?:at|on))?",
+)
+"""Labels of a metadata line: when a file was fetched, generated or updated (issue 20:
+``抓取时间：2026-05-02 08:10``, ``generated_at: …``). A line of such labels and times only is no
+claim. Regex fragments, case-insensitive."""
+
+SIGNATURE_TIMES = (
+    r"晚上?", r"早上?", r"上午", r"下午", r"中午", r"凌晨", r"傍晚", r"深夜", r"夜", r"am", r"pm", r"morning",
+    r"evening", r"night", r"整理于", r"记于", r"写于", r"整理", r"记",
+)
+"""Words that may follow the date of a signature (``（整理：阿杰，12-01 晚）``, ``— 小林 12-01 整理``)."""
+
 # -- line moods (issue 22): the author's own caveats and requests about an item ----------
 # Separate from the figure moods above (PLAN_CUES, DISPUTE_CUES): these are read per line by
 # kb.extract.caveats.line_mood, never per figure. Regex fragments over lower-cased text.
