@@ -185,10 +185,11 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
         "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
         "  - §8.1 共识：FlashInfer: Token-Operations Oriented Inference Kernels（arXiv:2606.20295）（31×）、TGI（2026 年 1 月）、"
         "SGLang（29%、3.1×）、arXiv:2401.09670、arXiv:2407.00079",
-        # §1 is TGI's section by jay's line 74 (★★ 建议补入 §1): pointed at, not "untouched"
-        "  - 另有 2 节也被本窗口的增量指向：§10、§1",
-        "  - 其余 20 节（53 个主体）未被本窗口触及：§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
-        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9"]
+        # §1 is TGI's section by jay's line 74 (★★ 建议补入 §1): pointed at, not "untouched";
+        # §10 版本记录 is the change log: no subject's location, so no increment points there
+        "  - 另有 1 节也被本窗口的增量指向：§1",
+        "  - 其余 21 节（57 个主体）未被本窗口触及：§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
+        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9、§10"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert "  - §1.2 vLLM: 30%; also DGX Spark, DeepSeek-V4\n" in en
 

@@ -12,7 +12,7 @@ from kb.facts.fact import Fact
 from kb.facts.near import NearIndex
 from kb.facts.same import comparable, disjoint_from
 from kb.facts.values import same_value
-from kb.night.rules import _conflicts, _value_groups
+from kb.night.conflicts import find_conflicts, value_groups
 
 TOL = 0.02
 
@@ -73,7 +73,7 @@ def test_window_conflicts_are_those_of_every_pair_of_files() -> None:
         rng = random.Random(seed)
         views = [SimpleNamespace(facts=[_fact(rng, f"inbox/a/f{p}.md", line) for line in range(rng.randint(1, 4))])
                  for p in range(rng.randint(2, 9))]
-        got = _conflicts(views, SimpleNamespace(facts={}), {"vllm": None}, TOL)
+        got = find_conflicts(views, SimpleNamespace(facts={}), {"vllm": None}, TOL)
         want = _pairwise(views, TOL)
         assert {(c.subject, c.metric, c.qualifier or ""): set(c.against) for c in got} == \
             {k: v[0] for k, v in want.items()}, seed
@@ -85,7 +85,7 @@ def test_window_conflicts_are_those_of_every_pair_of_files() -> None:
 def test_value_groups_cluster_as_the_first_same_head() -> None:
     rng = random.Random(7)
     members = [(_fact(rng, f"inbox/a/f{i}.md", i), "window") for i in range(300)]
-    got = _value_groups(members, TOL)
+    got = value_groups(members, TOL)
     clusters: list[list[Fact]] = []
     seen: set[tuple[str, str]] = set()
     for f, _ in sorted(members, key=lambda m: (m[1] != "living-doc", m[0].path, m[0].line, m[0].raw)):

@@ -155,7 +155,7 @@ BRIEF_NIGHTS = 0
 numbers, from the diff the brief already ran (no second diff). Each earlier night costs a
 diff of more files: on the 12,000-file synthetic KB (benchmarks/gen_kb.py) a night's diff takes
 0.9 s, a ledger of the night and the 7 before it 11.4 s (measured before issue 24, when
-``kb.night.rules._conflicts`` compared every pair of files stating a subject), so the brief stays
+``kb.night.conflicts.find_conflicts`` compared every pair of files stating a subject), so the brief stays
 on its own night."""
 
 
