@@ -33,7 +33,7 @@ def bibtex_cmd(
 
         kb export bibtex inference > inference.bib
 
-        kb export bibtex --all | papis import --from bibtex -
+        kb export bibtex --all > refs.bib && papis bibtex read refs.bib import --all
     """
     from kb.verify.bibtex import all_cards, bib_entries, cited_cards, to_bibtex
 

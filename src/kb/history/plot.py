@@ -142,7 +142,7 @@ def plot_history(history: History, suffix: str) -> tuple[bytes, int]:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError as exc:
-        raise OptionError("{0} needs matplotlib: pip install 'kb-e1brief[plot]' (or pip install matplotlib)",
+        raise OptionError("{0} needs matplotlib: pip install 'kb-e1brief[plot]' (or pip install matplotlib; with pipx: pipx inject kb-e1brief matplotlib)",
                           "plot") from exc
     style = {"svg.fonttype": "none",  # SVG text stays text: searchable, and drawn in the viewer's CJK fonts
              "font.family": ["DejaVu Sans", *_installed(CJK_FONTS)]}
