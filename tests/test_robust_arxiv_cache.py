@@ -40,7 +40,7 @@ def test_a_row_that_does_not_decode_is_asked_again(run_kb, make_kb: Callable, fa
     assert run_kb(["verify", ID, "--kb", str(root)]).exit_code == 0
     _set_row(root, value, status)
     offline = run_kb(["verify", ID, "--offline", "--format", "json", "--kb", str(root)])
-    assert offline.exit_code == 3 and offline.stderr == "1 ids: 1 unverified\n"
+    assert offline.exit_code == 3 and offline.stderr == "1 id: 1 unverified\n"
     [item] = json.loads(offline.stdout)
     assert item["status"] == "unverified"
     res = run_kb(["verify", ID, "--format", "json", "--kb", str(root)])

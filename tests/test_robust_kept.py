@@ -45,7 +45,7 @@ def test_an_injected_key_is_no_error_of_kb_yaml(kb_root: Path, run_kb) -> None: 
     _tamper(kb_root, bogus_key=1)
     res = run_kb(["ingest", "--kb", str(kb_root)])
     assert res.exit_code == 0, res.stderr
-    assert res.stdout.strip().splitlines()[-1] == "1 parsed, 0 unchanged, 0 failed; 1 claims"
+    assert res.stdout.strip().splitlines()[-1] == "1 parsed, 0 unchanged, 0 failed; 1 claim"
     assert "bogus_key" not in res.stderr
 
 
