@@ -125,3 +125,33 @@ def test_one_bad_snapshot_is_skipped_with_a_note(run_kb, kb_root: Path, tmp_path
         res = run_kb([*args, "--kb", str(kb_root)])
         assert res.exit_code == 0, (args, res.stderr)
         assert f"note: organized/knowledge/history/inference/v1.md: {why}; skipped" in res.stderr.splitlines()
+
+
+def test_kb_files_under_dot_kb_are_never_written_through_a_link(run_kb, kb_root: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """A breaker linked ``.kb/config.json`` and ``.kb/ingest.lock`` to files outside the KB: kb wrote
+    its config and its pid into them. kb's own files replace such a link; the target is untouched."""
+    (kb_root / ".kb").mkdir()
+    outside = {name: tmp_path / f"outside-{name}" for name in ("config.json", "ingest.lock", "kb.sqlite")}
+    for name, target in outside.items():
+        target.write_text("KEEP ME\n", encoding="utf-8")
+        (kb_root / ".kb" / name).symlink_to(target)
+    res = run_kb(["claims", "--kb", str(kb_root)])
+    assert res.exit_code == 0, res.stderr
+    assert {n: t.read_text(encoding="utf-8") for n, t in outside.items()} == dict.fromkeys(outside, "KEEP ME\n")
+    assert not any((kb_root / ".kb" / n).is_symlink() for n in outside)
+
+
+def test_a_second_forced_digest_keeps_every_replaced_brief(run_kb, kb_root: Path) -> None:  # noqa: ANN001
+    """``kb digest --force`` twice over edited briefs: the first edit is kept in ``.bak``, the
+    second in ``.bak.1`` (the breaker lost the first edit when ``.bak`` was replaced)."""
+    args = ["digest", "inference", "--date", "2026-07-31", "--kb", str(kb_root)]
+    assert run_kb(args).exit_code == 0
+    brief = next((kb_root / "inbox/ana").glob("*.md"))
+    for n, edit in enumerate(("FIRST EDIT", "SECOND EDIT")):
+        brief.write_text(brief.read_text(encoding="utf-8") + f"\n{edit}\n", encoding="utf-8")
+        res = run_kb([*args, "--force"])
+        assert res.exit_code == 0, res.stderr
+        kept = brief.with_name(brief.name + (".bak" if n == 0 else ".bak.1"))
+        assert f"the replaced brief is kept as inbox/ana/{kept.name}" in res.stderr
+    assert "FIRST EDIT" in brief.with_name(brief.name + ".bak").read_text(encoding="utf-8")
+    assert "SECOND EDIT" in brief.with_name(brief.name + ".bak.1").read_text(encoding="utf-8")

@@ -97,8 +97,14 @@ def digest_cmd(
     try:
         if force and target.is_file() and target.read_text(encoding="utf-8", errors="replace") != brief.text:
             # the replaced brief may hold the analyst's judgement: kept beside it (issue 24)
-            write_atomic(target.with_name(target.name + ".bak"), target.read_bytes())
-            _note(f"note: the replaced brief is kept as {_shown(target, root)}.bak")
+            old, n = target.read_bytes(), 0
+            bak = target.with_name(target.name + ".bak")
+            while bak.exists() and bak.read_bytes() != old:  # an earlier .bak is never replaced
+                n += 1
+                bak = target.with_name(f"{target.name}.bak.{n}")
+            if not bak.exists():
+                write_atomic(bak, old, overwrite=False)
+            _note(f"note: the replaced brief is kept as {_shown(bak, root)}")
         write_atomic(target, brief.text, overwrite=force)
     except FileExistsError as exc:
         blocker = next((p for p in target.parents if p.exists() and not p.is_dir()), None)

@@ -83,7 +83,7 @@ def write_kept(root: Path, path: Path, text: str, data: Any, dump: str) -> None:
         code = config_code()
         write_atomic(kept, json.dumps({"path": str(path), "text": text, "data": plain, "dump": dump,
                                        "code": code, "seal": seal(str(path), text, plain, dump, code)},
-                                      ensure_ascii=False))
+                                      ensure_ascii=False), follow_links=False)
     except (TypeError, ValueError, OSError):
         pass
 

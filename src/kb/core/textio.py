@@ -142,7 +142,7 @@ def _binary(data: bytes) -> bool:
     return nul * 10 > len(head) or other * 20 > len(head)
 
 
-def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> None:
+def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True, follow_links: bool = True) -> None:
     """Write ``text`` (str as UTF-8, or bytes as they are) to ``path`` through a temporary
     file in the same folder and a rename.
 
@@ -155,11 +155,16 @@ def write_atomic(path: Path, text: str | bytes, *, overwrite: bool = True) -> No
     not a regular file (a folder, a device such as ``/dev/null``, a FIFO) is never replaced.
     (Whether a path may be written at all, inside the KB, is :mod:`kb.core.paths`' decision.)
 
+    :param follow_links: False for kb's own files (``.kb/``): a symbolic link there is no
+        user's choice but someone else's, so the link itself is replaced by the file and its
+        target is never written.
     :raises FileExistsError: see ``overwrite``.
     :raises IsADirectoryError: ``path`` is a folder.
     :raises NotRegularFileError: ``path`` exists and is not a regular file.
     :raises OSError: the folder is not writable, the disk is full …
     """
+    if not follow_links and path.is_symlink():
+        path.unlink()
     write_atomic_all([(path, text, overwrite)])
 
 

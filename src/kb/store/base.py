@@ -169,6 +169,8 @@ class StoreBase:
         return [name for name in INDEX_NAMES if name not in have]
 
     def _connect(self) -> sqlite3.Connection:
+        if Path(self.path).is_symlink():  # kb's own file: never written through a link (a rebuildable cache)
+            Path(self.path).unlink()
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA busy_timeout=60000")
         for attempt in range(50):  # switching a new file to WAL takes a lock the busy handler skips

@@ -36,7 +36,7 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
     path = root / STORE_DIR / LOCK_NAME
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_own(path)
     except OSError:
         yield
         return
@@ -73,7 +73,7 @@ def _readers_fd(root: Path) -> int | None:
     path = root / STORE_DIR / READERS_NAME
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        return _open_own(path)
     except OSError:
         return None
 
@@ -142,3 +142,15 @@ def emptying(root: Path) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_SH)
         else:
             os.close(fd)
+
+
+def _open_own(path: Path) -> int:
+    """Open (create) one of the store's lock files for reading and writing, never through a
+    symbolic link: a link in its place is removed first, so a lock's pid is never written into
+    some other file (a breaker linked ``.kb/ingest.lock`` to a file outside the KB).
+
+    :raises OSError: the folder is not writable, or a link reappears between the two steps.
+    """
+    if path.is_symlink():
+        path.unlink()
+    return os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
