@@ -107,6 +107,12 @@ _PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
 _PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>(?:square|sq|cubic)[ \t]+[A-Za-z]+|(?i:degrees?[ \t]+(?:fahrenheit|celsius))|{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
 
 
+# The first two or three letters of an English month name: cut short at a line's end they are a
+# truncated date, never a unit (issue 21: "Thu, 12 Ma" is no 12 megayears).
+_MONTH_STUBS = frozenset(m[:k] for m in ("January", "February", "March", "April", "May", "June", "July", "August",
+                                         "September", "October", "November", "December") for k in (2, 3))
+
+
 def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     """A physical or data unit written at ``norm[e:]`` that kb's vocabulary does not know,
     read by pint, and the offset after it; None when the text there is no unit. A lower-case
@@ -114,6 +120,8 @@ def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     t = _PINT_TOKEN.match(norm, e)
     if t is None:
         return None
+    if t["t"] in _MONTH_STUBS and (t.end() == len(norm) or norm[t.end()] in "\n\r…."):
+        return None  # Thu, 12 Ma: a date cut short at the line's end, no megayear
     c = _units.canonical(t["t"])
     return (c, t.end()) if c is not None else None
 
