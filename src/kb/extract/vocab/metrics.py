@@ -9,11 +9,11 @@ from __future__ import annotations
 
 BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "throughput": ("吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"),
-    "ttft": ("TTFT", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
-    "tpot": ("TPOT", "ITL", "inter-token latency", "inter-token"),
+    "ttft": ("TTFT", "TTFT P50", "TTFT P90", "TTFT P95", "TTFT P99", "TTFT 的 P50", "TTFT 的 P99", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
+    "tpot": ("TPOT", "TPOT P50", "TPOT P90", "TPOT P95", "TPOT P99", "TPOT 的 P50", "TPOT 的 P99", "ITL", "inter-token latency", "inter-token"),
     "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
     "accuracy": ("准确率", "精度", "accuracy", "acc"),
-    "speedup": ("加速", "加速比", "提速", "speedup", "speed-up", "faster"),
+    "speedup": ("加速", "加速比", "提速", "速度提升", "速度提高", "speedup", "speed-up", "faster"),
     "memory": ("显存", "内存", "memory", "VRAM"),
     "compression_ratio": ("压缩", "压缩比", "压缩率", "compression", "compression ratio", "compresses", "compressed"),
     "size_ratio": ("模型小", "模型大小", "模型体积", "体积", "model size", "smaller model", "size reduction", "smaller",
