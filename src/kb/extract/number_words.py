@@ -84,7 +84,8 @@ _CHANGE_BEFORE = re.compile(
 #: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
 #: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
 _TRANSITION_RE = re.compile(
-    rf"[^，,；;。！？!?|\n]{{0,24}}?(?:{_ARROW}|{_TO_VERB}|(?P<to>到|至|(?<![A-Za-z])to(?![A-Za-z]))){_HEDGE}",
+    rf"[^，,；;。！？!?|\n]{{0,24}}?(?:{_ARROW}|{_TO_VERB}|(?P<to>到|至|(?<![A-Za-z])to(?![A-Za-z]))){_HEDGE}"
+    r"(?:(?<![A-Za-z])(?:under|below|less than|over|above|more than)[ \t]+|不到|不足|超过)?",  # to under 1 second: B keeps its bound
     re.IGNORECASE,
 )
 

@@ -55,8 +55,9 @@ _UNIT = (
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
-# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到): A → B (see _is_transition).
-_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|提|降|升|增|减|涨|跌)(?:到|至|为)"
+# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
+# _is_transition).
+_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|减小|缩短|缩小|压缩|扩大|更正|修正|提|降|升|增|减|涨|跌)(?:到|至|为)"
             r"|变为|变成")
 _ARROW = r"→|->|➝|⟶|➔"
 _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
