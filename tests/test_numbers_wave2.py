@@ -46,6 +46,13 @@ def _read(text: str) -> list[tuple]:
     ("包含30亿和90亿的参数", [("30亿", 3e9, None, None, "params", None), ("90亿", 9e9, None, None, "params", None)]),
     ("在 A100、batch 16 时", [("16", 16.0, None, None, "batch_size", None)]),
     ("batch size = 48", [("48", 48.0, None, None, "batch_size", None)]),
+    # set-up sizes after a bracket or a highest-tested word; a name with a point keeps the clause
+    ("批测的上下文长度（4k-32k）", [("4k-32k", (4000.0, 32000.0), None, None, "context_length", None)]),
+    ("**上下文长度**：最高测试至 96K tokens。", [("96K tokens", 96000.0, "tokens", None, "context_length", None)]),
+    ("参数规模（1.5B 到 14B）", [("1.5B 到 14B", (1.5e9, 1.4e10), None, None, "params", None)]),
+    ("它的吞吐量比 `sglang.rt` 高出 12% 至 40%", [("12% 至 40%", (12.0, 40.0), "%", None, "throughput", None)]),
+    ("reaches 2.1x throughput at 32 concurrent users",
+     [("2.1x", 2.1, "×", None, "throughput", None), ("32", 32.0, None, None, "concurrency", None)]),
     # metric words
     ("推理速度提高了3倍", [("3倍", 3.0, "×", None, "speedup", None)]),
     ("TTFT P99 为 1.2 s", [("1.2 s", 1.2, "s", None, "ttft", None)]),

@@ -37,8 +37,9 @@ clause (:func:`kb.extract.qualifiers.qualifier`, :func:`kb.extract.qualifiers.se
 
 
 # Clause boundaries (on normalised text): ，,；;。.!?：: newline | ( ) （） 【】 、 [].
-# A comma between digits is a thousands separator and a point before a digit a decimal point.
-_BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?!\d)")
+# A comma between digits is a thousands separator, a point before a digit a decimal point and one
+# before a letter part of a name (llama.cpp, e.g).
+_BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?![\dA-Za-z])")
 # What may stand between a phrase and the number after it: spaces, emphasis, a colon (label:
 # value), change verbs, hedges and copulas. Possessive: no backtracking (Python ≥ 3.11).
 _BEFORE_GAP = re.compile(
@@ -64,6 +65,7 @@ _CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-
 # (look-behind after the digit: re skips to digits; the same matches as a leading one)
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _MAX_BEFORE_GAP = 16
+_AT_END = re.compile(r"(?<![A-Za-z])at[ \t]+$", re.IGNORECASE)
 _MAX_AFTER_GAP = 10
 _WINDOW = 80
 """Characters either side of a number that :meth:`MetricVocab.metric_at` looks at."""
@@ -117,8 +119,10 @@ class _Scan:
 # (``8B 级模型``, ``70B 以上模型``, ``32K 以内的上下文``, ``32K-token context``).
 _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_]*+)?(?:级|的)?[\s*_-]*+")
 # Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
-# ``context length of 32K``, ``batch size=64``).
-_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:]|为|长度|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+", re.IGNORECASE)
+# ``context length of 32K``, ``batch size=64``), an opening bracket (``参数规模（0.6B 到 30B）``), a
+# highest-tested word (``上下文长度：最高测试至 170K tokens``).
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+",
+                               re.IGNORECASE)
 
 
 _SIZE_NUMBER = re.compile(r"\d[\d,.]*(?:\s*[kKMBT](?![A-Za-z]))?")
@@ -281,6 +285,10 @@ class MetricVocab:
         if i >= 0 and _tied(norm, sc.starts[i]):
             i = -1
         if i >= 0 and s - sc.ends[i] <= _MAX_BEFORE_GAP and _BEFORE_GAP.fullmatch(norm, sc.ends[i], s):
+            k = bisect_left(sc.starts, e)
+            if unit is None and k < len(sc.starts) and sc.starts[k] - e <= 1 and norm[e:sc.starts[k]].isspace() \
+                    and _AT_END.search(norm, sc.ends[i], s):
+                return sc.metrics[k], "after", k  # throughput at 16 concurrent requests: 16 is the concurrency
             return sc.metrics[i], "before", i
         j = bisect_left(sc.starts, s)  # first phrase starting at or after s
         if j < len(sc.starts) and sc.starts[j] < e and sc.ends[j] <= e:
