@@ -53,6 +53,10 @@ def _read(text: str) -> list[tuple]:
     ("它的吞吐量比 `sglang.rt` 高出 12% 至 40%", [("12% 至 40%", (12.0, 40.0), "%", None, "throughput", None)]),
     ("reaches 2.1x throughput at 32 concurrent users",
      [("2.1x", 2.1, "×", None, "throughput", None), ("32", 32.0, None, None, "concurrency", None)]),
+    # a metric word inside a Title-Cased paper name is no metric; a clock time is no quantity
+    ("**Sparse Recall: Agent Memory Layers Scaling to 4M Tokens**", [("4M Tokens", 4e6, "tokens", None, None, None)]),
+    ("After the 09:30 traffic spike, TTFT stays under 2.5 s",
+     [("2.5 s", 2.5, "s", "<", "ttft", None)]),
     # metric words
     ("推理速度提高了3倍", [("3倍", 3.0, "×", None, "speedup", None)]),
     ("TTFT P99 为 1.2 s", [("1.2 s", 1.2, "s", None, "ttft", None)]),

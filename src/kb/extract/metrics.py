@@ -130,6 +130,21 @@ _SIZE_NUMBER = re.compile(r"\d[\d,.]*(?:\s*[kKMBT](?![A-Za-z]))?")
 _MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
 
 
+# A Capitalised word (not an acronym) with a Capitalised word beside it, over a space or a hyphen.
+_TITLE_BEFORE = re.compile(r"[A-Z][a-z]+[ \t-]$")
+_TITLE_AFTER = re.compile(r"[ \t-][A-Z][a-z]")
+
+
+def _in_title(norm: str, a: int, b: int) -> bool:
+    """Whether the phrase at ``norm[a:b]`` is a word of a Title-Cased name (``End-to-End Memory
+    Model Scaling``, ``Agent Memory``): Capitalised, not an acronym, next to another Capitalised
+    word. Such a word names a paper, not the metric of a number in its clause (issue 21)."""
+    w = norm[a:b]
+    if not (w[:1].isupper() and any(c.islower() for c in w)):
+        return False
+    return _TITLE_BEFORE.search(norm, max(0, a - 24), a) is not None or _TITLE_AFTER.match(norm, b) is not None
+
+
 def _is_size(unit: str | None) -> bool:
     """A number that may be a set-up size: no unit, a ``tokens`` count or a CJK counter."""
     return unit is None or unit == "tokens" or (len(unit) == 1 and "\u4e00" <= unit <= "\u9fff")
@@ -306,9 +321,11 @@ class MetricVocab:
         best: tuple[int, int] | None = None  # (distance, phrase index)
         if i >= 0 and sc.starts[i] >= cs and not self._free_number(sc, norm, sc.ends[i], s) \
                 and not _CONDITION_AFTER.match(norm, sc.ends[i]) \
-                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]):
+                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]) \
+                and not _in_title(norm, sc.starts[i], sc.ends[i]):
             best = (s - sc.ends[i], i)
-        if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]):
+        if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]) \
+                and not _in_title(norm, sc.starts[k], sc.ends[k]):
             if best is None or sc.starts[k] - e < best[0]:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)

@@ -63,8 +63,9 @@ _ARROW = r"→|->|➝|⟶|➔"
 _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
-# 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
-_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+# 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
+# 10:00 is no quantity), after 第 (an ordinal), after ±.
+_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
 _QTY_RE = re.compile(
     r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
