@@ -57,6 +57,12 @@ def _read(text: str) -> list[tuple]:
     ("**Sparse Recall: Agent Memory Layers Scaling to 4M Tokens**", [("4M Tokens", 4e6, "tokens", None, None, None)]),
     ("After the 09:30 traffic spike, TTFT stays under 2.5 s",
      [("2.5 s", 2.5, "s", "<", "ttft", None)]),
+    # a list's metric word given to every value; compression and size ratio words
+    ("把日志压缩到原始大小的31.5%和12.5%，", [("31.5%", 31.5, "%", None, "compression_ratio", None),
+                                    ("12.5%", 12.5, "%", None, "compression_ratio", None)]),
+    ("做到了 3 倍的显存压缩", [("3 倍", 3.0, "×", None, "compression_ratio", None)]),
+    ("gives 4x memory compression overall", [("4x", 4.0, "×", None, "compression_ratio", None)]),
+    ("可与8倍大小的模型相比", [("8倍", 8.0, "×", None, "size_ratio", None)]),
     # metric words
     ("推理速度提高了3倍", [("3倍", 3.0, "×", None, "speedup", None)]),
     ("TTFT P99 为 1.2 s", [("1.2 s", 1.2, "s", None, "ttft", None)]),

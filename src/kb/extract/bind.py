@@ -43,8 +43,9 @@ _LIST_SETUPS = frozenset({"params", "context_length"})
 
 
 def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
-    """``out`` with the bound and the decrease of a list's first value given to the values after
-    it that have none of their own (same unit, joined by 和/与/、/and/or/a comma)."""
+    """``out`` with the bound, the decrease and the metric of a list's first value given to the values
+    after it that have none of their own (same unit, joined by 和/与/、/and/or/a comma), and a set-up
+    metric written after its last value given to the values before it (``70亿和130亿的参数``)."""
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
         if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):
@@ -56,6 +57,8 @@ def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
                 and _negative(a) and not _negative(b):
             update.update(value=None if b.value is None else -b.value,
                           low=None if b.high is None else -b.high, high=None if b.low is None else -b.low)
+        if b.metric is None and a.metric is not None and a.unit is not None:
+            update["metric"] = a.metric  # 压缩到原始大小的43.4%和16.4%: one metric word for the list
         if update:
             out[i] = b.model_copy(update=update)
     for i in range(len(out) - 1, 0, -1):  # 70亿和130亿的参数: the set-up word after the last is every value's
