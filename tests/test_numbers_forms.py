@@ -89,8 +89,8 @@ ZH = [
     ("吞吐超80%", [("80%", 80.0, "%", ">", "throughput", None)]),
     ("吞吐逾 80%", [("80%", 80.0, "%", ">", "throughput", None)]),
     ("2000+ tokens/秒", [("2000+ tokens/秒", 2000.0, "tok/s", "≥", "throughput", None)]),
-    ("P99 分别降低 12% 和 8%", [("12%", -12.0, "%", None, "latency", None), ("8%", -8.0, "%", None, None, None)]),
-    ("延迟降低 5% 和 +3%", [("5%", -5.0, "%", None, "latency", None), ("+3%", 3.0, "%", None, None, None)]),
+    ("P99 分别降低 12% 和 8%", [("12%", -12.0, "%", None, "latency", None), ("8%", -8.0, "%", None, "latency", None)]),
+    ("延迟降低 5% 和 +3%", [("5%", -5.0, "%", None, "latency", None), ("+3%", 3.0, "%", None, "latency", None)]),
     # a change with no metric word is still read
     ("论文报告专家负载方差从 0.42 降到 0.18",
      [("0.42", 0.42, None, None, None, "from"), ("0.18", 0.18, None, None, None, "to")]),

@@ -31,7 +31,7 @@ def test_an_evaluated_model_is_no_owner_en() -> None:
            "- FlashSpec（arXiv:2611.04455）: up to 2.3× speedup for Qwen2.5-7B at batch 64\n")
     assert owners("inbox/ann/2026-11-30-a.md", doc)[-1] == (
         "FlashSpec（arXiv:2611.04455）: up to 2.3× speedup for Qwen2.5-7B at batch 64",
-        ["arxiv:2611.04455"], [("2.3×", "arxiv:2611.04455")])
+        ["arxiv:2611.04455"], [("2.3×", "arxiv:2611.04455"), ("64", "arxiv:2611.04455")])  # batch 64: a batch size
 
 
 def test_an_evaluated_model_is_no_owner_zh_under_a_title_heading() -> None:

@@ -37,8 +37,9 @@ clause (:func:`kb.extract.qualifiers.qualifier`, :func:`kb.extract.qualifiers.se
 
 
 # Clause boundaries (on normalised text): ，,；;。.!?：: newline | ( ) （） 【】 、 [].
-# A comma between digits is a thousands separator and a point before a digit a decimal point.
-_BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?!\d)")
+# A comma between digits is a thousands separator, a point before a digit a decimal point and one
+# before a letter part of a name (llama.cpp, e.g).
+_BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?![\dA-Za-z])")
 # What may stand between a phrase and the number after it: spaces, emphasis, a colon (label:
 # value), change verbs, hedges and copulas. Possessive: no backtracking (Python ≥ 3.11).
 _BEFORE_GAP = re.compile(
@@ -64,6 +65,7 @@ _CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-
 # (look-behind after the digit: re skips to digits; the same matches as a leading one)
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _MAX_BEFORE_GAP = 16
+_AT_END = re.compile(r"(?<![A-Za-z])at[ \t]+$", re.IGNORECASE)
 _MAX_AFTER_GAP = 10
 _WINDOW = 80
 """Characters either side of a number that :meth:`MetricVocab.metric_at` looks at."""
@@ -117,13 +119,30 @@ class _Scan:
 # (``8B 级模型``, ``70B 以上模型``, ``32K 以内的上下文``, ``32K-token context``).
 _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_]*+)?(?:级|的)?[\s*_-]*+")
 # Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
-# ``context length of 32K``, ``batch size=64``).
-_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:]|为|长度|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+", re.IGNORECASE)
+# ``context length of 32K``, ``batch size=64``), an opening bracket (``参数规模（0.6B 到 30B）``), a
+# highest-tested word (``上下文长度：最高测试至 170K tokens``).
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+",
+                               re.IGNORECASE)
 
 
 _SIZE_NUMBER = re.compile(r"\d[\d,.]*(?:\s*[kKMBT](?![A-Za-z]))?")
 """A number as a set-up size is written (``32K``, ``128k``, ``8B``, ``1,024``): for the clause rule."""
 _MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
+
+
+# A Capitalised word (not an acronym) with a Capitalised word beside it, over a space or a hyphen.
+_TITLE_BEFORE = re.compile(r"[A-Z][a-z]+[ \t-]$")
+_TITLE_AFTER = re.compile(r"[ \t-][A-Z][a-z]")
+
+
+def _in_title(norm: str, a: int, b: int) -> bool:
+    """Whether the phrase at ``norm[a:b]`` is a word of a Title-Cased name (``End-to-End Memory
+    Model Scaling``, ``Agent Memory``): Capitalised, not an acronym, next to another Capitalised
+    word. Such a word names a paper, not the metric of a number in its clause (issue 21)."""
+    w = norm[a:b]
+    if not (w[:1].isupper() and any(c.islower() for c in w)):
+        return False
+    return _TITLE_BEFORE.search(norm, max(0, a - 24), a) is not None or _TITLE_AFTER.match(norm, b) is not None
 
 
 def _is_size(unit: str | None) -> bool:
@@ -281,6 +300,10 @@ class MetricVocab:
         if i >= 0 and _tied(norm, sc.starts[i]):
             i = -1
         if i >= 0 and s - sc.ends[i] <= _MAX_BEFORE_GAP and _BEFORE_GAP.fullmatch(norm, sc.ends[i], s):
+            k = bisect_left(sc.starts, e)
+            if unit is None and k < len(sc.starts) and sc.starts[k] - e <= 1 and norm[e:sc.starts[k]].isspace() \
+                    and _AT_END.search(norm, sc.ends[i], s):
+                return sc.metrics[k], "after", k  # throughput at 16 concurrent requests: 16 is the concurrency
             return sc.metrics[i], "before", i
         j = bisect_left(sc.starts, s)  # first phrase starting at or after s
         if j < len(sc.starts) and sc.starts[j] < e and sc.ends[j] <= e:
@@ -298,9 +321,11 @@ class MetricVocab:
         best: tuple[int, int] | None = None  # (distance, phrase index)
         if i >= 0 and sc.starts[i] >= cs and not self._free_number(sc, norm, sc.ends[i], s) \
                 and not _CONDITION_AFTER.match(norm, sc.ends[i]) \
-                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]):
+                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]) \
+                and not _in_title(norm, sc.starts[i], sc.ends[i]):
             best = (s - sc.ends[i], i)
-        if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]):
+        if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]) \
+                and not _in_title(norm, sc.starts[k], sc.ends[k]):
             if best is None or sc.starts[k] - e < best[0]:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)

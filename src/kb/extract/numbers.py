@@ -55,15 +55,17 @@ _UNIT = (
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
-# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到): A → B (see _is_transition).
-_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|缩短|缩小|压缩|扩大|提|降|升|增|减|涨|跌)(?:到|至|为)"
+# A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
+# _is_transition).
+_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|减小|缩短|缩小|压缩|扩大|更正|修正|提|降|升|增|减|涨|跌)(?:到|至|为)"
             r"|变为|变成")
 _ARROW = r"→|->|➝|⟶|➔"
 _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
-# 2026-03-21's "-03"), after "1," (a broken thousands group), after 第 (an ordinal), after ±.
-_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+# 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
+# 10:00 is no quantity), after 第 (an ordinal), after ±.
+_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
 _QTY_RE = re.compile(
     r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
@@ -107,6 +109,12 @@ _PART = rf"(?:[A-Za-zµμΩ][A-Za-zµμΩ]*|°[CF]|℃){_POW}?"
 _PINT_TOKEN = re.compile(rf"[ \t]?(?P<t>(?:square|sq|cubic)[ \t]+[A-Za-z]+|(?i:degrees?[ \t]+(?:fahrenheit|celsius))|{_PART}(?:(?:[/·*]|[ \t](?=[A-Za-zµμ]+{_POW})){_PART})*)(?![A-Za-z0-9_])")
 
 
+# The first two or three letters of an English month name: cut short at a line's end they are a
+# truncated date, never a unit (issue 21: "Thu, 12 Ma" is no 12 megayears).
+_MONTH_STUBS = frozenset(m[:k] for m in ("January", "February", "March", "April", "May", "June", "July", "August",
+                                         "September", "October", "November", "December") for k in (2, 3))
+
+
 def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     """A physical or data unit written at ``norm[e:]`` that kb's vocabulary does not know,
     read by pint, and the offset after it; None when the text there is no unit. A lower-case
@@ -114,6 +122,8 @@ def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     t = _PINT_TOKEN.match(norm, e)
     if t is None:
         return None
+    if t["t"] in _MONTH_STUBS and (t.end() == len(norm) or norm[t.end()] in "\n\r…."):
+        return None  # Thu, 12 Ma: a date cut short at the line's end, no megayear
     c = _units.canonical(t["t"])
     return (c, t.end()) if c is not None else None
 

@@ -35,7 +35,7 @@ from kb.extract.numbers import (
     _tail,
     _unit_of,
 )
-from kb.extract.vocab.metrics import DATE_METRICS, METRIC_UNITS
+from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
 from kb.extract.vocab.units import COUNTERS
 from kb.perf.models import built
@@ -44,6 +44,9 @@ from kb.perf.models import built
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _VERB_SEP = re.compile(rf"{_TO_VERB}|{_ARROW}")
+# batch 32, batch size = 64, 批大小 16: a batch size written right before a bare number is a set-up value
+_BATCH_BEFORE = re.compile("(?:" + "|".join(re.escape(p) for p in BUILTIN_METRICS["batch_size"]) + r")[ \t]*[=:：]?[ \t]*$",
+                           re.IGNORECASE)
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -197,7 +200,8 @@ def find_quantities(
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
             if bare and not said and not (end_of == "to" and pending and pending[2]) \
-                    and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else ""):
+                    and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
+                    and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)):
                 q = None
         if q is not None:
             if unit in ("%", "pp") and not signed and end_of is None and _decreased(norm, s, e, vocab):

@@ -48,6 +48,17 @@ _TEMPERATURE = frozenset({"°C", "°F"})
 _SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
 _FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
 _GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
+# A score as reviewers write it (issue 21: the feeds' 实用性：5分, 创新性：4.5/5, 综合评分: 6.05/10,
+# 推荐度为 4.5 分, 实用性评分： 4, 评分明细 传播度7 | 权威性5): a value on the feed's own scale, no
+# metric and no unit (docs/claims.md: no rating cue, so a secondhand number). Precision first:
+# after a colon, 为 or a score word: N分 closed by punctuation, N/5, N/10 or N/100 (N within the
+# scale); a bare N only right after 评分/得分/打分; a number glued after a quality word ending in
+# 度 or 性 only when a list bar, punctuation or the line's end closes it.
+_SCORE_RE = re.compile(
+    r"(?:[:：为]|评分|得分|打分)[ \t]*(?P<n>\d{1,3}(?:\.\d{1,2})?)"
+    r"(?:[ \t]?(?P<fen>分)(?=[\s。，,；;:：（()）|]|$)|/(?P<d>5|10|100)(?![\d/]|\.\d)|(?=[ \t]*(?:[\s。，,；;（()）|]|$)))"
+    r"|(?<=[\u4e00-\u9fff])(?<=[度性])(?P<g>\d{1,2}(?:\.\d)?)(?=[ \t]*(?:[|｜,，;；。]|$))", re.M)
+_SCORE_WORD_BEFORE = re.compile(r"(?:评分|得分|打分)[ \t]*[:：]?[ \t]*$")
 _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
@@ -60,6 +71,8 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
     found: list[dict] = []
     if not norm.isascii() and ZH_HINT.search(norm):
         found += _zh_forms(norm, {q.start: q.end for q in out})
+    if not norm.isascii():
+        found += _scores(norm)
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
     if not found:
@@ -74,7 +87,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
             continue  # overlaps a quantity it does not hold, or says no more than it
         base = inside[0] if inside else None
         unit = f["unit"]
-        if base is not None and (base.metric is not None or base.unit == unit):
+        if f.get("score"):
+            metric, bound, qualifier = None, None, None
+        elif base is not None and (base.metric is not None or base.unit == unit):
             metric, bound, qualifier = base.metric, f.get("bound") or base.bound, base.qualifier
         elif base is not None:  # 2千 read alone had no unit: 2千零50 tok/s is a throughput
             if scan is None:
@@ -186,6 +201,28 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         value = conv.apply(value)
     return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": unit, "bound": ">" if more else None,
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
+
+
+def _scores(norm: str) -> list[dict]:
+    """The scores in ``norm`` (:data:`_SCORE_RE`): value on the writer's scale, no unit, no metric."""
+    got: list[dict] = []
+    for m in _SCORE_RE.finditer(norm):
+        if m["g"] is not None:
+            got.append({"start": m.start("g"), "end": m.end("g"), "value": float(m["g"]), "unit": None, "score": True})
+            continue
+        v = float(m["n"])
+        if m["d"] is not None:
+            if v > int(m["d"]):
+                continue  # 7/5 is no score out of 5
+            e = m.end("d")
+        elif m["fen"] is not None:
+            e = m.end("fen")
+        elif _SCORE_WORD_BEFORE.search(norm, max(0, m.start("n") - 8), m.start("n")):
+            e = m.end("n")
+        else:
+            continue  # a bare number after a colon: a score only after a score word
+        got.append({"start": m.start("n"), "end": e, "value": v, "unit": None, "score": True})
+    return got
 
 
 def _en_forms(norm: str) -> list[dict]:

@@ -24,7 +24,8 @@ NEUTRAL_WORDS_ZH: tuple[str, ...] = ("约为", "约", "仅", "了", "高达", "�
 """zh words that may stand between a decrease word and its number (besides one metric phrase)."""
 
 NEUTRAL_WORDS_EN: tuple[str, ...] = ("by", "of", "about", "around", r"approx\.?", "approximately", "only", "just",
-                                     "nearly", "over")
+                                     "nearly", "over", "more than", "less than", "up to", "at least", "at most",
+                                     "as much as")
 """en words that may stand there (``reduced by about 20%``); no increase word, no "to"."""
 
 METRIC_MODIFIERS_ZH: tuple[str, ...] = ("解码", "推理", "预填充", "端到端", r"首\s*token", "尾部")

@@ -33,7 +33,7 @@ CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": 
 """One-character zh units that begin many words (米哈游, 克隆, 升级, 岁月): a unit only when no other
 Chinese character follows, except 的, 以, 之, 左, 内, 多 (``172 米的``, ``35 岁以上``)."""
 
-COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮块"
+COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮块帧"
 """CJK counters (量词): ``<integer> <counter>`` is a count with the counter as its unit (``16 张``,
 ``64 个``); the one list (the quantity finder, the unit converter and the diff read it)."""
 
