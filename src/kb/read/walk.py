@@ -44,6 +44,8 @@ class _FileCtx(_UnitMaker):
     _local: NameMatcher | None = None
     """The names this file wrote with their own id, as a matcher (None: none yet)."""
     _local_names: dict[str, str] | None = None
+    section_ids: dict[int, str] = {}
+    """Heading line → the one paper its section links (:func:`section_ids`; set by the parser)."""
 
     # -- walking ----------------------------------------------------------------------------
 
@@ -85,7 +87,10 @@ class _FileCtx(_UnitMaker):
         line = open_tok.map[0] + 1 if open_tok.map else 0
         subjects = self._own_subjects(info.text, info.hrefs, line)
         titled = False
-        if not subjects and self.role in ("inbox", "other"):
+        linked = self.section_ids.get(line) if not subjects and self.role in ("inbox", "other") else None
+        if linked is not None and paper_title(info.text, numbered_only=False) is not None:
+            subjects = [linked]  # "## <Title>" … "[论文主页](https://huggingface.co/papers/<id>)"
+        elif not subjects and self.role in ("inbox", "other"):
             top = level == 1 and line == self.first_line
             title = paper_title(info.text) or (paper_title(info.text, numbered_only=False) if top else None)
             if title is not None:
@@ -274,8 +279,61 @@ _PAPER_LINE_RE = re.compile(
     r"\s*(?:\*\*|__)?\s*\S+\s*$"
     r"|\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv",
     re.IGNORECASE | re.MULTILINE)
+_ATX_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
+_FENCE_RE = re.compile(r"^ {0,3}(?:```|~~~)")
+#: A line that is only a link (``[到论文主页查看详情](https://huggingface.co/papers/2309.05793)``,
+#: ``- [PDF](https://arxiv.org/pdf/…)``).
+_LINK_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+|>\s*)?\[[^\]\n]*\]\(\s*(\S+?)\s*\)\s*$")
+
+
+def section_ids(body: str) -> dict[int, str]:
+    """The one paper each heading's section links, by the heading's 1-based line (issue 20).
+
+    A daily report lists a paper as ``## <Title>``, its notes, then a line that is only a link to
+    the paper (an arXiv or ``huggingface.co/papers/<id>`` URL: Hugging Face paper ids are arXiv
+    ids) or a labelled id line (``**arXiv:** 2309.05793``). A heading whose section (up to the
+    next heading of its level or higher) holds such lines naming exactly one id gets that id;
+    several ids (a digest's top heading) give none. The caller decides whether the heading is
+    a paper title. Fenced code is skipped."""
+    if "arxiv" not in body.lower() and "huggingface.co/papers/" not in body:
+        return {}
+    open_: list[tuple[int, int, set[str]]] = []  # (level, line, ids) of the headings above
+    out: dict[int, str] = {}
+    fenced = False
+
+    def close(level: int) -> None:
+        while open_ and open_[-1][0] >= level:
+            _, at, ids = open_.pop()
+            if len(ids) == 1:
+                out[at] = next(iter(ids))
+
+    for n, raw in enumerate(body.split("\n"), 1):
+        if _FENCE_RE.match(raw):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        h = _ATX_RE.match(raw)
+        if h:
+            close(len(h.group(1)))
+            open_.append((len(h.group(1)), n, set()))
+            continue
+        if not open_:
+            continue
+        link = _LINK_LINE_RE.match(raw)
+        if link is None and not _ID_LINE_RE.match(raw.strip()):
+            continue
+        keys = {r.key for r in find_arxiv(link.group(1) if link else raw) if r.key.startswith("arxiv:")}
+        for _, _, ids in open_:
+            ids.update(keys)
+    close(0)
+    return out
+
+
 #: Files larger than this are no paper note (a file scope is looked for in smaller ones only).
 _SCOPE_MAX = 200_000
+#: Front-matter keys that link a paper note's paper.
+_FRONT_LINKS = ("url", "link", "arxiv", "paper", "pdf", "abs", "arxiv_url", "pdf_url", "paper_url", "source")
 
 
 def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
@@ -304,7 +362,10 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
             return list(line_ids)
     if title is None:
         return []
-    extra = " ".join(str(front.get(k)) for k in ("url", "link", "arxiv", "paper") if front.get(k) is not None)
+    extra = " ".join(str(front.get(k)) for k in _FRONT_LINKS if front.get(k) is not None)
+    linked = {r.key for r in find_arxiv(extra) if r.key.startswith("arxiv:")}
+    if len(linked) == 1:  # front matter `pdf: https://arxiv.org/pdf/2601.09527v1`: the note's paper
+        return list(linked)
     ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
     if len(ids) == 1:
         return ids
