@@ -5,6 +5,8 @@ in its front matter's ``pdf:`` link."""
 from __future__ import annotations
 
 from kb.core.config import KbConfig
+from kb.facts.attributor import Attributor
+from kb.night.rules import _TopicNames
 from kb.read.parse import parse_file
 from kb.read.walk import file_scope, section_ids
 
@@ -35,3 +37,24 @@ def test_a_note_whose_id_is_only_in_its_front_matter_pdf_link() -> None:
             "## 摘要\n\n在 vLLM 上首 token 延迟降低 31%。\n")
     assert subjects("inbox/wu/2026-11-28-ember.md", note) == [("在 vLLM 上首 token 延迟降低 31%。",
                                                                 ["arxiv:2611.07790", "entity:vllm"])]
+
+
+def test_a_paper_list_item_that_opens_with_its_title_is_the_papers_node() -> None:
+    doc = ("# Reading list\n\n## Decoding\n\n"
+           "- **Lantern: Sparse Lookahead Decoding for Small Models**  \n"
+           "  *Ada Wu, Bo Li.* [[pdf](https://arxiv.org/pdf/2611.07781)], 2026.11.\n"
+           "- 其他如 [草稿](https://arxiv.org/abs/2611.07790) 也值得一看\n")
+    claims = parse_file(CONFIG, "organized/knowledge/list.md", doc.encode()).claims
+    at = Attributor(CONFIG, [])
+    assert [at.view(c).leads for c in claims] == [["arxiv:2611.07781"], []]
+
+
+def test_the_topic_named_inside_a_title_cell_of_the_row() -> None:
+    row = parse_file(CONFIG, "inbox/wu/2026-11-28-list.md",
+                     ("| Date | Title | PDF |\n|---|---|---|\n"
+                      "| 2026-11-27 | **Ember: Tiered Prefix Reuse for LLM Inference** | [2611.07790](http://arxiv.org/abs/2611.07790) |\n"
+                      "| 2026-11-27 | **Quiet Heads: Inferences About Pruning** | [2611.07791](http://arxiv.org/abs/2611.07791) |\n"
+                      ).encode()).claims
+    at = Attributor(CONFIG, [])
+    named = _TopicNames("inference", ["inference"], [])
+    assert [named.around(at.view(c)) for c in row] == ["row", None]

@@ -320,8 +320,7 @@ class Attributor:
             hint = claim.section_hint or hinted_section(text)
         elif claim.role == "living-doc":
             hint = claim.section_hint
-        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners,
-                 _leads(text, own) if claim.unit != "sentence" else [])
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners, _item_leads(claim, own))
         self._views[(claim.id, claim.text)] = v
         return v
 
@@ -369,3 +368,20 @@ class Attributor:
                 out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
                             "name": text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
         return out
+
+
+def _item_leads(claim: Claim, own: Sequence[Anchor]) -> list[str]:
+    """The subjects a list item or table row is a node of (:func:`kb.extract.qualifiers._leads`);
+    a living doc's item that opens with a paper's title and links that one paper only
+    (``- **<Title>** *authors* [[pdf](https://arxiv.org/pdf/<id>)]``: a paper list) is that
+    paper's node (issue 20)."""
+    if claim.unit == "sentence":
+        return []
+    leads = _leads(claim.text, own)
+    if leads or claim.role != "living-doc" or claim.unit != "list-item" or not claim.arxiv:
+        return leads
+    linked = {r.key for r in claim.arxiv}
+    if len(linked) == 1 and all(r.start < 0 for r in claim.arxiv) \
+            and paper_title(claim.text.split(". ", 1)[0], numbered_only=False) is not None:
+        return list(linked)
+    return leads
