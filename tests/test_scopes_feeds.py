@@ -58,3 +58,18 @@ def test_the_topic_named_inside_a_title_cell_of_the_row() -> None:
     at = Attributor(CONFIG, [])
     named = _TopicNames("inference", ["inference"], [])
     assert [named.around(at.view(c)) for c in row] == ["row", None]
+
+
+def test_a_notes_short_name_holds_the_entity_inside_it() -> None:
+    cfg = KbConfig.model_validate({"entities": {"Ember": [], "vLLM": []}})
+    note = ("---\ntitle: \"Quick Ember: Lossless Prefix Eviction\"\npdf: \"https://arxiv.org/pdf/2611.07795\"\n---\n\n"
+            "## 结果\n\n- Quick Ember 在驱逐 55% 的前缀时几乎无损。\n"
+            "- 额外开销压到 2% 以内，补上了 Ember 的短板。\n- 相比 vLLM 吞吐高 1.4 倍。\n")
+    claims = parse_file(cfg, "inbox/wu/2026-11-28-quick-ember.md", note.encode()).claims
+    assert [c.subjects for c in claims] == [["arxiv:2611.07795"], ["arxiv:2611.07795", "entity:ember"],
+                                            ["arxiv:2611.07795"]]
+    at = Attributor(cfg, [])
+    got = [(at.view(c).subjects, [q.subject for q in at.attributed(c).quantities]) for c in claims]
+    assert got == [(["arxiv:2611.07795"], [None]),
+                   (["arxiv:2611.07795", "entity:ember"], ["arxiv:2611.07795"]),
+                   (["arxiv:2611.07795"], [None])]

@@ -133,6 +133,7 @@ class Parser:
         elif role in ("inbox", "other"):
             ctx.default_subjects = file_scope(front, body)  # a paper note (issue 20)
             ctx.section_ids = section_ids(body)  # "## <Title>" … its one paper link
+            ctx.learn_scope_name(front, body)  # "Fast KVzip" of its title names the note's paper
 
         mentions: list[Mention] = []
         if fm.present:

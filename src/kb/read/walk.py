@@ -211,8 +211,35 @@ class _FileCtx(_UnitMaker):
         ents = self.p.entities.find(text)
         if self._local is None:
             return ents
-        extra = [(k, a, b) for k, a, b in self._local.find(text) if not any(a < y and x < b for _, x, y in ents)]
+        local = self._local.find(text)
+        if not local:
+            return ents
+        # a longer name of the file's own (``Fast KVzip``, the note's paper) wins over the entity inside it
+        wider = [(k, a, b) for k, a, b in local if any(a <= x and y <= b and (a, b) != (x, y) for _, x, y in ents)]
+        ents = [e for e in ents if not any(a <= e[1] and e[2] <= b for _, a, b in wider)]
+        extra = [(k, a, b) for k, a, b in local if not any(a < y and x < b for _, x, y in ents)]
         return sorted(ents + extra, key=lambda e: e[1]) if extra else ents
+
+    def learn_scope_name(self, front: Mapping[str, Any], body: str) -> None:
+        """A paper note's short name (``Fast KVzip`` of ``Fast KVzip: Efficient …``, its front
+        matter ``title`` or ``# Title``) names the file's paper (:attr:`default_subjects`) wherever
+        the file writes it, also over a kb.yaml entity inside it (``KVzip``; issue 20)."""
+        if len(self.default_subjects) != 1 or not self.default_subjects[0].startswith("arxiv:"):
+            return
+        raw = front.get("title")
+        if not isinstance(raw, str):
+            first = body.lstrip("\n").split("\n", 1)[0]
+            raw = first[2:] if first.startswith("# ") else ""
+        m = _SHORT_NAME_RE.match(raw)
+        if m is None:
+            return
+        name = m.group(1)
+        if any(a == 0 and b == len(name) for _, a, b in self.p.entities.find(name)):
+            return  # the title opens with an entity itself ("vLLM: …"): no name of the paper's
+        names = dict(self._local_names or {})
+        names.setdefault(name, self.default_subjects[0])
+        self._local_names = names
+        self._local = NameMatcher(names)
 
     def _unit(self, text: str, hrefs: list[str], line: int, *args: Any, **kw: Any) -> Claim | None:
         """:meth:`kb.read.unit._UnitMaker._unit`, then the scopes its ids open: the id of a
@@ -279,6 +306,8 @@ _PAPER_LINE_RE = re.compile(
     r"\s*(?:\*\*|__)?\s*\S+\s*$"
     r"|\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv",
     re.IGNORECASE | re.MULTILINE)
+#: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
+_SHORT_NAME_RE = re.compile(r"^\s*([A-Z0-9][\w.+-]*(?: [A-Za-z0-9][\w.+-]*){0,2})\s*[:：]\s")
 _ATX_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
 _FENCE_RE = re.compile(r"^ {0,3}(?:```|~~~)")
 #: A line that is only a link (``[到论文主页查看详情](https://huggingface.co/papers/2309.05793)``,
