@@ -4,6 +4,10 @@ in its front matter's ``pdf:`` link."""
 
 from __future__ import annotations
 
+import json
+
+from conftest import write_files
+
 from kb.core.config import KbConfig
 from kb.facts.attributor import Attributor
 from kb.night.rules import _TopicNames
@@ -73,3 +77,22 @@ def test_a_notes_short_name_holds_the_entity_inside_it() -> None:
     assert got == [(["arxiv:2611.07795"], [None]),
                    (["arxiv:2611.07795", "entity:ember"], ["arxiv:2611.07795"]),
                    (["arxiv:2611.07795"], [None])]
+
+
+def test_a_title_resolves_through_another_files_paper_note(tmp_path, run_kb) -> None:
+    files = {
+        "kb.yaml": "topics: [serving]\nexecutor: ann\nentities:\n  vLLM: []\n",
+        "organized/knowledge/serving.md": "---\ntopic: serving\nversion: 1\nupdated: 2026-11-01T09:00:00+08:00\n---\n"
+                                          "# Serving\n\n## 1. Prefill\n\n- vLLM 吞吐 1.2×\n",
+        "inbox/ann/2026-11-30-daily.md": "# 日报\n\n### 2. Tidewater: Streaming Prefix Reuse at Scale\n\n- 首 token 延迟降低 23%\n",
+        "inbox/bo/2026-11-30-tidewater.md": "# Tidewater: Streaming Prefix Reuse at Scale\n"
+                                            "**URL**: http://arxiv.org/abs/2611.07799\n\n- 吞吐提升 1.6 倍\n",
+        # a heading that is no paper's title: no scope ("Feed export" names no paper)
+        "inbox/bo/2026-11-30-export.md": "# Feed export: serving keywords\n\n- vLLM 0.12 把 TTFT 降低 12%\n",
+    }
+
+    root = write_files(tmp_path / "kb", files)
+    assert run_kb(["ingest"], cwd=root).exit_code == 0
+    got = {c["text"]: c["subjects"] for c in json.loads(run_kb(["claims", "--format", "json"], cwd=root).stdout)}
+    assert got["首 token 延迟降低 23%"] == ["arxiv:2611.07799"]
+    assert got["vLLM 0.12 把 TTFT 降低 12%"] == ["entity:vllm"]

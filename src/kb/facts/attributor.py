@@ -231,9 +231,8 @@ class Attributor:
         return sorted(out, key=lambda x: x.start)
 
     def _inside_name(self, claim: Claim, key: str, start: int, end: int) -> bool:
-        """A kb.yaml entity the parser, which knows every kb.yaml entity, left out of the claim's
-        own subjects because a longer name of the file holds it (``Fast KVzip``, the note's paper:
-        :meth:`kb.read.walk._FileCtx.learn_scope_name`): no anchor of its own (issue 20)."""
+        """A kb.yaml entity the parser left out of the claim's subjects after a capitalised word:
+        a longer name of the file holds it (``Fast KVzip``: :meth:`kb.read.walk._FileCtx.learn_scope_name`)."""
         return (key in self._entities and claim.role != "card" and bool(claim.subjects) and key not in claim.subjects
                 and _CAP_WORD_BEFORE_RE.search(claim.text, 0, start) is not None
                 and not is_host(claim.text, start, end) and not is_role(claim.text, start, end))
@@ -325,8 +324,7 @@ class Attributor:
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
         if scope is not None:  # a number whose clause names no one is the scope's paper's (issue 20)
-            scope = self._by_title(scope, claim)
-            owners = [o or scope for o in owners]
+            owners = [o or self._by_title(scope, claim) for o in owners]
         qual = Qualifiers(claim)
         quals = [qual.of(q) for q in claim.quantities]
         facts = facts_of(claim, [o or subjects[0] for o in owners], quals, self.group) if subjects else []
@@ -390,13 +388,9 @@ _CAP_WORD_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Z][A-Za-z0-9]+ $")
 
 
 def _item_leads(claim: Claim, own: Sequence[Anchor]) -> list[str]:
-    """The subjects a list item or table row is a node of (:func:`kb.extract.qualifiers._leads`);
-    a living doc's item that opens with a paper's title and links that one paper only
-    (``- **<Title>** *authors* [[pdf](https://arxiv.org/pdf/<id>)]``: a paper list) is that
-    paper's node (issue 20)."""
-    if claim.unit == "sentence":
-        return []
-    leads = _leads(claim.text, own)
+    """The subjects an item or row is a node of (:func:`kb.extract.qualifiers._leads`); a living
+    doc's item that opens with a paper title and links that one paper only is its node (issue 20)."""
+    leads = _leads(claim.text, own) if claim.unit != "sentence" else []
     if leads or claim.role != "living-doc" or claim.unit != "list-item" or not claim.arxiv:
         return leads
     linked = {r.key for r in claim.arxiv}

@@ -236,10 +236,8 @@ class _FileCtx(_UnitMaker):
         name = m.group(1)
         if any(a == 0 and b == len(name) for _, a, b in self.p.entities.find(name)):
             return  # the title opens with an entity itself ("vLLM: …"): no name of the paper's
-        names = dict(self._local_names or {})
-        names.setdefault(name, self.default_subjects[0])
-        self._local_names = names
-        self._local = NameMatcher(names)
+        self._local_names = {**(self._local_names or {}), name: self.default_subjects[0]}
+        self._local = NameMatcher(self._local_names)
 
     def _unit(self, text: str, hrefs: list[str], line: int, *args: Any, **kw: Any) -> Claim | None:
         """:meth:`kb.read.unit._UnitMaker._unit`, then the scopes its ids open: the id of a
