@@ -9,6 +9,8 @@ import json
 from conftest import write_files
 
 from kb.core.config import KbConfig
+from kb.extract.names import NameMatcher
+from kb.extract.subjects import is_role
 from kb.facts.attributor import Attributor
 from kb.night.rules import _TopicNames
 from kb.read.parse import parse_file
@@ -96,3 +98,28 @@ def test_a_title_resolves_through_another_files_paper_note(tmp_path, run_kb) -> 
     got = {c["text"]: c["subjects"] for c in json.loads(run_kb(["claims", "--format", "json"], cwd=root).stdout)}
     assert got["首 token 延迟降低 23%"] == ["arxiv:2611.07799"]
     assert got["vLLM 0.12 把 TTFT 降低 12%"] == ["entity:vllm"]
+
+
+def test_hardware_and_datasets_are_a_papers_set_up() -> None:
+
+    text = "在 B200 NVL36 上，Alpaca 数据集负载下延迟降低 18%；on the LMSYS traces it holds; MI325X 也测了"
+    assert is_role(text, text.index("B200"), text.index("B200") + len("B200 NVL36"))
+    assert is_role(text, text.index("Alpaca"), text.index("Alpaca") + 6)
+    assert is_role(text, text.index("LMSYS"), text.index("LMSYS") + 5)
+    assert is_role(text, text.index("MI325X"), text.index("MI325X") + 6)
+    assert not is_role("Tidewater 延迟降低 18%", 0, 9)
+
+
+def test_a_card_name_in_capitals_is_no_ordinary_word() -> None:
+
+    m = NameMatcher({"WARP": "arxiv:2611.07700", "vLLM": "entity:vllm"}, {"WARP"})
+    assert m.find("we warp the schedule; WARP cuts TTFT; vllm 0.12") == [("arxiv:2611.07700", 22, 26),
+                                                                          ("entity:vllm", 38, 42)]
+
+
+def test_a_paper_link_inside_an_item_is_no_file_scope() -> None:
+    body = ("# Notes\n\n## Routing\n\n- A router ([paper](https://arxiv.org/abs/2611.07701)) cuts p99 by 20%.\n"
+            "\n## Ops\n\n- We scale out at 10:00 and TTFT stays under 2 s.\n")
+    assert file_scope({}, body) == []
+    assert file_scope({}, "# Notes\n\n[Link to the paper](https://arxiv.org/abs/2611.07701)\n\n- cuts p99 by 20%\n") == [
+        "arxiv:2611.07701"]

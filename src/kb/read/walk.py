@@ -303,7 +303,7 @@ _ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|
 _PAPER_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
     r"\s*(?:\*\*|__)?\s*\S+\s*$"
-    r"|^\s*(?:[-*+]\s+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
+    r"|^[ \t]*(?:[-*+][ \t]+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
     re.IGNORECASE | re.MULTILINE)
 #: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
 _SHORT_NAME_RE = re.compile(r"^\s*([A-Z0-9][\w.+-]*(?: [A-Za-z0-9][\w.+-]*){0,2})\s*[:：]\s")
