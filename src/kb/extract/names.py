@@ -35,7 +35,8 @@ class NameMatcher:
     ``vLLM``, ``v0.5`` no ``v0``). A name of ``as_written`` (card names and aliases) whose words
     are in mixed case (a capital after the first letter and a small letter: ``FlexKV``, ``MoLE``)
     matches only with those words as written or in capitals (``FLEXKV``), never as an ordinary
-    word (``flexkv-style``, ``mole``; issue 20), unless the same name is also given in a case
+    word (``flexkv-style``, ``mole``; issue 20); so does a card name in capitals that reads as a
+    word (``SPIN`` is no ``spin up``; the initialism ``GPTQ`` matches ``gptq``), unless the same name is also given in a case
     that is not mixed or outside ``as_written`` (kb.yaml entities match in any case: the KB's
     author lists them, and URLs write them in small letters, ``github.com/vllm-project/vllm``).
 
@@ -51,7 +52,7 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
-                if n in as_written and _mixed_case(n):
+                if n in as_written and (_mixed_case(n) or _ACRONYM_RE.fullmatch(n.strip())):
                     spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
                 else:
                     free.add(f)
@@ -262,6 +263,12 @@ def _mixed_case(name: str) -> bool:
     return any(_mixed_word(w) for w in _WORDS_RE.findall(name))
 
 
+#: A card name or alias in capitals that reads as a word (a vowel in it: ``SPIN``, ``WARP``), so is an
+#: ordinary word when small: matched only in capitals, never as ``spin up`` (issue 20); an initialism
+#: (``GPTQ``, ``AWQ``) matches in any case.
+_ACRONYM_RE = re.compile(r"(?=[A-Z]{3,}$)[B-DF-HJ-NP-TV-Z]*[AEIOU][A-Z]*")
+
+
 def _mixed_word(word: str) -> bool:
     """A capital after the word's first letter and a small letter (``FlexKV``, ``MoE``)."""
     return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
@@ -278,7 +285,7 @@ def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | Non
         return True
     token = text[start:end]
     return any(all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
-                   if _mixed_word(w.group())) for s in spellings)
+                   if _mixed_word(w.group()) or _ACRONYM_RE.fullmatch(w.group())) for s in spellings)
 
 
 def _word(c: str) -> bool:

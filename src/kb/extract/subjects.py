@@ -12,12 +12,14 @@ from functools import lru_cache
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
 from kb.extract.vocab.subjects import (
+    HARDWARE_PATTERN,
     HOST_AFTER_WORDS,
     HOST_BEFORE_QUALIFIERS,
     HOST_BEFORE_WORDS,
     MODEL_FAMILIES,
     PAIR_CLOSE_WORDS,
     PAIR_OPEN_WORDS,
+    ROLE_AFTER_WORDS,
     ROLE_BEFORE_WORDS,
 )
 from kb.perf.literals import first_char_guard
@@ -43,6 +45,8 @@ HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFT
 #: the text before the name ending with one (and ``the``, ``its``, ``default``).
 _ROLE_BEFORE_RE = re.compile(r"(?:^|[^A-Za-z0-9_])(?:" + "|".join(ROLE_BEFORE_WORDS) + r")\s*(?:(?:the|its|their|a|an|"
                              + "|".join(HOST_BEFORE_QUALIFIERS) + r")\s+)?$", re.IGNORECASE)
+_HARDWARE_RE = re.compile(HARDWARE_PATTERN, re.IGNORECASE)
+_ROLE_AFTER_RE = re.compile(r"\s*(?:" + "|".join(ROLE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 #: A model's name: a family (:data:`~kb.extract.vocab.subjects.MODEL_FAMILIES`) or a size (``-7B``, ``70b``, ``8x7B``).
 _MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z])|\d(?:\.\d+)?\s*[bBmM]$", re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
@@ -99,7 +103,9 @@ def is_role(text: str, start: int, end: int) -> bool:
     (``Qwen2.5-7B``, ``Llama-3-70B``) or a name right after a set-up word (``for``, ``on``,
     ``with``, ``在``, ``用``: :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`). Asked only of
     claims about a paper (:func:`attribute` ``scoped``)."""
-    return bool(_MODEL_RE.search(text[start:end]) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start]))
+    name = text[start:end]
+    return bool(_MODEL_RE.search(name) or _HARDWARE_RE.fullmatch(name) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
+                or _ROLE_AFTER_RE.match(text, end))
 
 
 def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:

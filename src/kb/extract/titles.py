@@ -94,6 +94,7 @@ _NOT_TITLE_WORDS = frozenset((
     "references", "appendix", "overview", "notes", "abstract", "method", "methods", "experiments", "evaluation",
     "discussion", "takeaways", "contents", "changelog", "todo", "related", "report", "reports", "highlights",
     "briefing", "briefings", "brief", "roundup", "newsletter", "issue", "note",
+    "feed", "feeds", "export", "keywords", "bookmarks", "links", "inbox",
 ))
 
 

@@ -18,6 +18,7 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -36,7 +37,7 @@ from kb.extract.names import (
 from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
 from kb.extract.sections import hinted_section
-from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute
+from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute, is_host, is_role
 from kb.extract.titles import paper_title, title_key
 from kb.facts.fact import Fact, facts_of
 from kb.perf.digest import code_digest
@@ -166,6 +167,7 @@ class Attributor:
                       [[c.key, c.title, c.aliases] for c in cards], titles, headings]
             matcher_state, group, known, labels = store.kept(memo, inputs, build)
         self.labels: dict[str, str] = labels  # type: ignore[assignment]
+        self._entities = frozenset(entity_key(n) for n in config.entities)
         self._titles: dict[str, str] = known  # type: ignore[assignment]  # id -> a title the KB knows it by
         self._group: dict[str, str] = group  # type: ignore[assignment]
         self.matcher = built[0] if built else NameMatcher.from_state(matcher_state)
@@ -224,9 +226,16 @@ class Attributor:
             out += [Anchor(a, b, f"doi:{d}", True) for d, a, b in find_dois(text)]
         taken = [(a.start, a.end) for a in out]
         for key, a, b in self.matcher.find(text):
-            if not any(a < y and x < b for x, y in taken):
+            if not any(a < y and x < b for x, y in taken) and not (claim is not None and self._inside_name(claim, key, a, b)):
                 out.append(Anchor(a, b, key, False))
         return sorted(out, key=lambda x: x.start)
+
+    def _inside_name(self, claim: Claim, key: str, start: int, end: int) -> bool:
+        """A kb.yaml entity the parser left out of the claim's subjects after a capitalised word:
+        a longer name of the file holds it (``Fast KVzip``: :meth:`kb.read.walk._FileCtx.learn_scope_name`)."""
+        return (key in self._entities and claim.role != "card" and bool(claim.subjects) and key not in claim.subjects
+                and _CAP_WORD_BEFORE_RE.search(claim.text, 0, start) is not None
+                and not is_host(claim.text, start, end) and not is_role(claim.text, start, end))
 
     def names_in(self, text: str) -> list[str]:
         """Subject keys ``text`` is about (ids, DOIs, names; hosts and baselines left out);
@@ -291,6 +300,7 @@ class Attributor:
         own = [a for a in att.own if a.key not in typos]
         own_keys = list(dict.fromkeys(a.key for a in own))
         card = self.by_path.get(claim.provenance.path) if claim.role == "card" else None
+        scope = None  # the paper a scope gives the claim (a heading, the note's top), when its text names none
         if card is not None:
             subjects, own = [card.key], []
         else:
@@ -300,6 +310,7 @@ class Attributor:
             papers = [s for s in context if s.startswith(_PAPERS)]
             if papers and not any(k.startswith(_PAPERS) for k in own_keys):
                 subjects = list(dict.fromkeys(papers + own_keys))
+                scope = papers[0] if own_keys else None
             elif own_keys:
                 subjects = own_keys
             elif context:
@@ -312,6 +323,8 @@ class Attributor:
             subjects = list(dict.fromkeys(self._by_title(k, claim) for k in subjects))
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
+        if scope is not None:  # a number whose clause names no one is the scope's paper's (issue 20)
+            owners = [o or self._by_title(scope, claim) for o in owners]
         qual = Qualifiers(claim)
         quals = [qual.of(q) for q in claim.quantities]
         facts = facts_of(claim, [o or subjects[0] for o in owners], quals, self.group) if subjects else []
@@ -320,8 +333,7 @@ class Attributor:
             hint = claim.section_hint or hinted_section(text)
         elif claim.role == "living-doc":
             hint = claim.section_hint
-        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners,
-                 _leads(text, own) if claim.unit != "sentence" else [])
+        v = View(claim, subjects, att.hosts, facts, hint, mismatches, quals, owners, _item_leads(claim, own))
         self._views[(claim.id, claim.text)] = v
         return v
 
@@ -369,3 +381,20 @@ class Attributor:
                 out.append({"claim": claim.id, "source": f"{claim.provenance.path}:{claim.provenance.line}",
                             "name": text[a.start:a.end], "card_subject": a.key, "cited": nxt.key})
         return out
+
+
+#: A capitalised word right before a name (``Fast KVzip``): the name may be part of a longer one.
+_CAP_WORD_BEFORE_RE = re.compile(r"(?:^|[^\w])[A-Z][A-Za-z0-9]+ $")
+
+
+def _item_leads(claim: Claim, own: Sequence[Anchor]) -> list[str]:
+    """The subjects an item or row is a node of (:func:`kb.extract.qualifiers._leads`); a living
+    doc's item that opens with a paper title and links that one paper only is its node (issue 20)."""
+    leads = _leads(claim.text, own) if claim.unit != "sentence" else []
+    if leads or claim.role != "living-doc" or claim.unit != "list-item" or not claim.arxiv:
+        return leads
+    linked = {r.key for r in claim.arxiv}
+    if len(linked) == 1 and all(r.start < 0 for r in claim.arxiv) \
+            and paper_title(claim.text.split(". ", 1)[0], numbered_only=False) is not None:
+        return list(linked)
+    return leads

@@ -121,8 +121,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
 
 class _TopicNames:
     """Whether the topic is named around a claim: its heading path, file name, the file's front
-    matter (``topic_paths``) or a cell of its table row (a direction column) names the topic or
-    one of its categories; ``-``, ``_`` and spaces alike, whole words, any case."""
+    matter (``topic_paths``) or a cell of its table row (a direction column, a title cell:
+    ``…for Efficient LLM Inference``) names the topic or one of its categories; ``-``, ``_`` and spaces alike, whole words, any case."""
 
     def __init__(self, topic: str, cats: Iterable[str], topic_paths: Iterable[str]) -> None:
         names = sorted({_fold(n) for n in (topic, *cats) if n.strip()}, key=len, reverse=True)
@@ -139,7 +139,7 @@ class _TopicNames:
             return "file"
         if p.path in self._paths:
             return "front matter"
-        if v.claim.unit == "table-row" and any(self._re.fullmatch(_fold(c.strip())) for c in v.claim.text.split(" | ")):
+        if v.claim.unit == "table-row" and any(self._re.search(_fold(c)) for c in v.claim.text.split(" | ")):
             return "row"
         return None
 

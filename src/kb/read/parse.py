@@ -38,7 +38,7 @@ from kb.extract.names import NameMatcher, entity_names
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.read.cards import pinned_version
-from kb.read.walk import _FileCtx, file_scope
+from kb.read.walk import _FileCtx, file_scope, section_ids
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
 _BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
@@ -132,6 +132,8 @@ class Parser:
 
         elif role in ("inbox", "other"):
             ctx.default_subjects = file_scope(front, body)  # a paper note (issue 20)
+            ctx.section_ids = section_ids(body)  # "## <Title>" … its one paper link
+            ctx.learn_scope_name(front, body)  # "Fast KVzip" of its title names the note's paper
 
         mentions: list[Mention] = []
         if fm.present:

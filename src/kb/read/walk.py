@@ -44,6 +44,8 @@ class _FileCtx(_UnitMaker):
     _local: NameMatcher | None = None
     """The names this file wrote with their own id, as a matcher (None: none yet)."""
     _local_names: dict[str, str] | None = None
+    section_ids: dict[int, str] = {}
+    """Heading line → the one paper its section links (:func:`section_ids`; set by the parser)."""
 
     # -- walking ----------------------------------------------------------------------------
 
@@ -85,7 +87,10 @@ class _FileCtx(_UnitMaker):
         line = open_tok.map[0] + 1 if open_tok.map else 0
         subjects = self._own_subjects(info.text, info.hrefs, line)
         titled = False
-        if not subjects and self.role in ("inbox", "other"):
+        linked = self.section_ids.get(line) if not subjects and self.role in ("inbox", "other") else None
+        if linked is not None and paper_title(info.text, numbered_only=False) is not None:
+            subjects = [linked]  # "## <Title>" … "[论文主页](https://huggingface.co/papers/<id>)"
+        elif not subjects and self.role in ("inbox", "other"):
             top = level == 1 and line == self.first_line
             title = paper_title(info.text) or (paper_title(info.text, numbered_only=False) if top else None)
             if title is not None:
@@ -206,8 +211,33 @@ class _FileCtx(_UnitMaker):
         ents = self.p.entities.find(text)
         if self._local is None:
             return ents
-        extra = [(k, a, b) for k, a, b in self._local.find(text) if not any(a < y and x < b for _, x, y in ents)]
+        local = self._local.find(text)
+        if not local:
+            return ents
+        # a longer name of the file's own (``Fast KVzip``, the note's paper) wins over the entity inside it
+        wider = [(k, a, b) for k, a, b in local if any(a <= x and y <= b and (a, b) != (x, y) for _, x, y in ents)]
+        ents = [e for e in ents if not any(a <= e[1] and e[2] <= b for _, a, b in wider)]
+        extra = [(k, a, b) for k, a, b in local if not any(a < y and x < b for _, x, y in ents)]
         return sorted(ents + extra, key=lambda e: e[1]) if extra else ents
+
+    def learn_scope_name(self, front: Mapping[str, Any], body: str) -> None:
+        """A paper note's short name (``Fast KVzip`` of ``Fast KVzip: Efficient …``, its front
+        matter ``title`` or ``# Title``) names the file's paper (:attr:`default_subjects`) wherever
+        the file writes it, also over a kb.yaml entity inside it (``KVzip``; issue 20)."""
+        if len(self.default_subjects) != 1 or not self.default_subjects[0].startswith("arxiv:"):
+            return
+        raw = front.get("title")
+        if not isinstance(raw, str):
+            first = body.lstrip("\n").split("\n", 1)[0]
+            raw = first[2:] if first.startswith("# ") else ""
+        m = _SHORT_NAME_RE.match(raw)
+        if m is None:
+            return
+        name = m.group(1)
+        if any(a == 0 and b == len(name) for _, a, b in self.p.entities.find(name)):
+            return  # the title opens with an entity itself ("vLLM: …"): no name of the paper's
+        self._local_names = {**(self._local_names or {}), name: self.default_subjects[0]}
+        self._local = NameMatcher(self._local_names)
 
     def _unit(self, text: str, hrefs: list[str], line: int, *args: Any, **kw: Any) -> Claim | None:
         """:meth:`kb.read.unit._UnitMaker._unit`, then the scopes its ids open: the id of a
@@ -268,14 +298,70 @@ class _FileCtx(_UnitMaker):
 _ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|原文|地址|https?://(?:www\.)?arxiv)",
                          re.IGNORECASE)
 #: A line at a file's top that labels the paper's link and holds nothing else: ``**URL**: http://arxiv.org/abs/…``,
-#: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)``.
+#: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)`` (alone on its line:
+#: ``- A router ([paper](…arxiv…)) …`` is an item about one paper, not the file's).
 _PAPER_LINE_RE = re.compile(
     r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
     r"\s*(?:\*\*|__)?\s*\S+\s*$"
-    r"|\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv",
+    r"|^[ \t]*(?:[-*+][ \t]+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
     re.IGNORECASE | re.MULTILINE)
+#: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
+_SHORT_NAME_RE = re.compile(r"^\s*([A-Z0-9][\w.+-]*(?: [A-Za-z0-9][\w.+-]*){0,2})\s*[:：]\s")
+_ATX_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
+_FENCE_RE = re.compile(r"^ {0,3}(?:```|~~~)")
+#: A line that is only a link (``[到论文主页查看详情](https://huggingface.co/papers/2309.05793)``,
+#: ``- [PDF](https://arxiv.org/pdf/…)``).
+_LINK_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+|>\s*)?\[[^\]\n]*\]\(\s*(\S+?)\s*\)\s*$")
+
+
+def section_ids(body: str) -> dict[int, str]:
+    """The one paper each heading's section links, by the heading's 1-based line (issue 20).
+
+    A daily report lists a paper as ``## <Title>``, its notes, then a line that is only a link to
+    the paper (an arXiv or ``huggingface.co/papers/<id>`` URL: Hugging Face paper ids are arXiv
+    ids) or a labelled id line (``**arXiv:** 2309.05793``). A heading whose section (up to the
+    next heading of its level or higher) holds such lines naming exactly one id gets that id;
+    several ids (a digest's top heading) give none. The caller decides whether the heading is
+    a paper title. Fenced code is skipped."""
+    if "arxiv" not in body.lower() and "huggingface.co/papers/" not in body:
+        return {}
+    open_: list[tuple[int, int, set[str]]] = []  # (level, line, ids) of the headings above
+    out: dict[int, str] = {}
+    fenced = False
+
+    def close(level: int) -> None:
+        while open_ and open_[-1][0] >= level:
+            _, at, ids = open_.pop()
+            if len(ids) == 1:
+                out[at] = next(iter(ids))
+
+    for n, raw in enumerate(body.split("\n"), 1):
+        if _FENCE_RE.match(raw):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        h = _ATX_RE.match(raw)
+        if h:
+            close(len(h.group(1)))
+            open_.append((len(h.group(1)), n, set()))
+            continue
+        if not open_:
+            continue
+        link = _LINK_LINE_RE.match(raw)
+        if link is None and not _ID_LINE_RE.match(raw.strip()):
+            continue
+        keys = {r.key for r in find_arxiv(link.group(1) if link else raw) if r.key.startswith("arxiv:")}
+        for _, _, ids in open_:
+            ids.update(keys)
+    close(0)
+    return out
+
+
 #: Files larger than this are no paper note (a file scope is looked for in smaller ones only).
 _SCOPE_MAX = 200_000
+#: Front-matter keys that link a paper note's paper.
+_FRONT_LINKS = ("url", "link", "arxiv", "paper", "pdf", "abs", "arxiv_url", "pdf_url", "paper_url", "source")
 
 
 def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
@@ -304,7 +390,10 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
             return list(line_ids)
     if title is None:
         return []
-    extra = " ".join(str(front.get(k)) for k in ("url", "link", "arxiv", "paper") if front.get(k) is not None)
+    extra = " ".join(str(front.get(k)) for k in _FRONT_LINKS if front.get(k) is not None)
+    linked = {r.key for r in find_arxiv(extra) if r.key.startswith("arxiv:")}
+    if len(linked) == 1:  # front matter `pdf: https://arxiv.org/pdf/2601.09527v1`: the note's paper
+        return list(linked)
     ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
     if len(ids) == 1:
         return ids

@@ -11,7 +11,7 @@ from typing import Any
 
 from kb.core.textio import decode
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id, scan_arxiv
-from kb.extract.titles import _CJK, _head, _ratio, normalize_title
+from kb.extract.titles import _CJK, _head, _ratio, normalize_title, paper_title
 from kb.perf.lazyre import lazy
 from kb.read.cards import Card
 from kb.store.cards import _card_code, load_cards
@@ -267,15 +267,36 @@ def link_titles(store: Store) -> list[tuple[str, str]]:
     return [(k, t) for _, _, k, t in result if k is not None and t is not None]
 
 
+def heading_titles(store: Store) -> list[tuple[str, str]]:
+    """``(subject key, title)`` of the headings of inbox and other files that are a paper's title
+    (:func:`kb.extract.titles.paper_title`) and that the parser gave exactly one arXiv id: a paper
+    note's ``# <Title>`` over its ``**URL**: …arxiv…`` line, a report's ``## <Title>`` section
+    closing with its paper link (:mod:`kb.read.walk`). Another file naming that title alone
+    then names that paper (issue 20). Read from the stored headings; no file is read."""
+    out: list[tuple[str, str]] = []
+    for (js,) in store.db.execute("SELECT headings FROM files WHERE role IN ('inbox', 'other') "
+                                  "AND headings LIKE '%arxiv:%' ORDER BY path"):
+        for h in json.loads(js):
+            subj = h.get("subjects") or []
+            if len(subj) == 1 and subj[0].startswith("arxiv:") and not scan_arxiv(h.get("text", "")):  # the id from below it
+                title = paper_title(h.get("text", ""), numbered_only=False)
+                if title:
+                    out.append((subj[0], title))
+    return out
+
+
 def known_titles(store: Store, cards: Iterable[Card] | None = None) -> list[tuple[str, str]]:
     """``(subject key, title)`` of every paper the KB knows by title: card titles (and
     aliases), then arXiv-link texts of the KB (``[Title](https://arxiv.org/abs/…)``, see
-    :func:`link_titles`), then titles in the arXiv cache (``kb verify``)."""
+    :func:`link_titles`), then paper-title headings the parser gave an id (:func:`heading_titles`),
+    then titles in the arXiv cache (``kb verify``)."""
     out: list[tuple[str, str]] = []
     for card in load_cards(store) if cards is None else cards:
         if card.key:
             out.extend((card.key, t) for t in (card.title, *card.aliases) if t)
     out.extend(link_titles(store))
+    seen = {normalize_title(t) for _, t in out}
+    out.extend((k, t) for k, t in heading_titles(store) if normalize_title(t) not in seen)  # a card's id wins (a typo'd heading id)
     for arxiv_id, data in store.cache_found():
         title = (json.loads(data) or {}).get("title") if data else None
         try:

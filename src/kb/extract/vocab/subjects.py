@@ -43,6 +43,17 @@ ROLE_BEFORE_WORDS: tuple[str, ...] = (
 the engine or hardware it ran on: ``speedup for Qwen2.5-7B``, ``with SGLang's prefix cache``,
 ``在 vLLM 上``) when the claim is about a paper (issue 20: roles are qualifiers, never owners)."""
 
+ROLE_AFTER_WORDS: tuple[str, ...] = (
+    "混合负载", "负载", "数据集", "语料", "轨迹", "trace", "traces", "workload", "workloads", "dataset",
+    "datasets", "benchmark", "corpus",
+)
+"""Words right after a name that make it the data a paper's experiment ran on (``ShareGPT 混合负载``,
+``the ShareGPT traces``) when the claim is about a paper (issue 20: a dataset is a qualifier)."""
+
+HARDWARE_PATTERN = r"(?:GB|[ABHL])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|MI\d{3}[A-Za-z]?|RTX\s*\d{4}(?:\s*Ti)?|TPU\s*v?\d\w*"
+"""An accelerator's name (``H200``, ``GB200 NVL72``, ``A100``, ``MI300X``, ``RTX 4090``): the hardware a
+paper's experiment ran on, never the owner of its number (issue 20)."""
+
 MODEL_FAMILIES: tuple[str, ...] = (
     "qwen", "llama", "mistral", "mixtral", "deepseek", "gemma", "phi", "falcon", "vicuna", "yi", "glm",
     "chatglm", "baichuan", "internlm", "gpt", "claude", "olmo", "bloom", "opt", "t5", "kimi", "minimax",
