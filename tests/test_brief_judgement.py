@@ -189,7 +189,8 @@ def test_line_links_open_the_line_of_a_markdown_file(night_kb: Path, run_kb, set
 @pytest.mark.parametrize(("text", "mood"), [
     ("这组数只能看个趋势", ("demote", "只能看个趋势")),
     ("暂不进活文档", ("demote", "暂不进活文档")),
-    ("先别升级评级", ("demote", "先别升级")),
+    ("先别升级评级", ("hold", "先别升级")),
+    ("暂不升档，值不值得升档请晚班判断", ("hold", "暂不升档")),
     ("仓库地址待确认", ("demote", "仓库地址待确认")),
     ("仅作线索", ("lead", "仅作线索")),
     ("值不值得升档请晚班判断", ("evaluate", "值不值得升档请晚班判断")),

@@ -38,7 +38,7 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:
     """Add to one subject's brief entry: ``placed`` (:func:`kb.night.placement.place`, its section
     in ``section``), ``moods`` (newest first), ``moved`` (the demoting mood, if any), ``requests``
-    (evaluate moods), ``setup`` (set-up values taken out of ``new_values``/``detail``), ``limits``
+    (evaluate and rating-hold moods not on a rating's line; those are the rating's ``asks``), ``setup`` (set-up values taken out of ``new_values``/``detail``), ``limits``
     and ``notes`` (the card's limits and non-numeric results). Ratings are ordered newest first
     (``rating[0]`` is the one in force; the others are history)."""
     at = night.attributor
@@ -56,11 +56,16 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
     entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
-    entry["requests"] = [m for m in moods if m["mood"] == "evaluate"]
-    asked = {m["source"] for m in entry["requests"]}
-    rating = [r for r in entry["rating"] if r["claim"]["source"] not in asked]
+    # a request or a rating hold on a rating's own line (``★★★ 强候选；值不值得升档请晚班判断``) keeps
+    # the rating and is shown beside it; the others after the ratings
+    asks = [m for m in moods if m["mood"] in ("evaluate", "hold")]
+    rating = list(entry["rating"])
     when = {c.id: c.provenance.written_at or "" for c in claims}
     rating.sort(key=lambda r: when.get(r["claim"]["id"], ""), reverse=True)
+    for r in rating:
+        r["asks"] = [m for m in asks if m["source"] == r["claim"]["source"]]
+    beside = {m["source"] for r in rating for m in r["asks"]}
+    entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
     setup = rd.setup_raws(claims)
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
