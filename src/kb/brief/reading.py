@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from kb.core.claims import Claim, Quantity
 from kb.extract.caveats import line_mood
+from kb.extract.sections import hinted_section
 from kb.facts.same import same_fact
 from kb.night.run import Night
 
@@ -40,6 +41,7 @@ _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "su
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
+_NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
 
@@ -123,6 +125,46 @@ class Reading:
                                      "source": src, "when": c.provenance.written_at or ""})
         ordered = sorted(out.values(), key=lambda m: (m["source"].rsplit(":", 1)[0], int(m["source"].rsplit(":", 1)[1])))
         return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
+
+    # -- placement evidence ---------------------------------------------------------------
+    def block_hints(self, claims: list[Claim]) -> list[tuple[str, str, str]]:
+        """Hint lines holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading blocks of
+        the window ``claims`` (not the doc's): ``[(section, path:line, "O45")]`` for
+        :func:`kb.night.placement.place`, one per line."""
+        out: dict[str, tuple[str, str, str]] = {}
+        doc = self.night.doc.path
+        for c in claims:
+            path = c.provenance.path
+            if path == doc:
+                continue
+            lines = self.lines(path)
+            lo = c.provenance.line - 1
+            while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
+                lo -= 1
+            hi = c.provenance.line
+            while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
+                hi += 1
+            for n in range(lo, hi):
+                sec = hinted_section(lines[n])
+                if sec and not self.at_line.get((path, n + 1)):
+                    ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
+                    out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
+        return list(out.values())
+
+    def id_names(self, key: str) -> list[str]:
+        """Names the window's files write with the paper ``key``'s id (``## 2. ShardSpec（arXiv:2609.06031）``
+        → ``["ShardSpec"]``); empty for a subject that is no arXiv paper."""
+        if not key.startswith("arxiv:"):
+            return []
+        pat = re.compile(_NAMED_ID_RE.format(id=re.escape(key[6:])), re.IGNORECASE)
+        paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
+        return list(dict.fromkeys(m.group("name") for p in paths for line in self.lines(p) for m in pat.finditer(line)))
+
+    def open_lines(self) -> list[tuple[str, str]]:
+        """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
+        without a figure: ``- O44 ShardSpec … 能否并入 §3？``)."""
+        doc = self.night.doc.path
+        return [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
 
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided

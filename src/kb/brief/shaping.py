@@ -48,9 +48,12 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     sections = [(x.line, x.label, x.title) for x in night.doc.sections]
     cfg = night.kb.config
     p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),
-              skip_words=[night.topic, *cfg.topic_categories(night.topic)])
+              skip_words=[night.topic, *cfg.topic_categories(night.topic)],
+              block_hints=rd.block_hints(claims), names=rd.id_names(s.key), open_lines=rd.open_lines())
     if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
-        entry["label"] = rd.table_title(s.key) or entry["label"]  # a paper by its title where a table gives it
+        # a paper by its title where a table gives it, else by the name the window writes with its id
+        named = rd.id_names(s.key)
+        entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
     entry["section"] = p.section
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
