@@ -15,12 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from kb import __version__
-from kb.brief.papers import (
-    arxiv_entries,
-    card_stats,
-    collapse_offtopic,
-    next_candidates,
-)
+from kb.brief.papers import arxiv_entries, card_stats, collapse_offtopic, next_candidates
 from kb.brief.reading import Reading
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import bounded, merge_tables, settle_night, shape
@@ -212,7 +207,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
     meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or (c.kind == "internal-rating" and not _facts(c)))]
     rows = [c for c in rows if c not in meta]
-    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows)
+    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows, set(rd.disputed(s.key)) if rd else set())
     plain += len(meta)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
@@ -245,7 +240,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     }
 
 
-def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
+def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set[str] = frozenset()  # type: ignore[assignment]
                       ) -> tuple[list[Claim], dict[str, list[dict[str, str]]], int, dict[str, set[str]],
                                  dict[str, list[str]]]:
     """The rows of subject ``key``: one per fact (issue 9). A claim whose facts about ``key``
@@ -255,7 +250,8 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
     (kb.facts.values at the KB's tolerance; a value no word gives a metric repeats any of that value:
     ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
     ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
-    counted, not listed.
+    counted, not listed. A claim stating a value a source disputes (``disputed`` raws: ``>40%``
+    that a line says was miscopied) heads no row and holds no other by that value.
 
     :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count, {row
         claim id: raw values of every claim of the row}, {row claim id: ids of its claims, head
@@ -282,13 +278,19 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
     raws: dict[str, set[str]] = {}
     members: dict[str, list[str]] = {}  # row claim id -> ids of every claim of the row
     plain = 0
-    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):  # paper-facts first
-        if not carries_fact(c, key):
+    order, first = {c.id: i for i, c in enumerate(claims)}, {}  # claims' order; a row's place when it took another's
+    for c in sorted(claims, key=lambda c: (KINDS.index(c.kind), any(q.raw in disputed for q in c.quantities))):
+        if not carries_fact(c, key):  # paper-facts first, claims stating a disputed value last
             plain += 1
             continue
-        mine = [f for f in at.view(c).facts if f.subject == key]
+        every = [f for f in at.view(c).facts if f.subject == key]
+        mine, bad = [f for f in every if f.raw not in disputed] or every, [f for f in every if f.raw in disputed]
         facts: Any = (frozenset(f.unit for f in mine), mine) if mine else (_facts(c) or None)
-        if mine:
+        if bad:  # a disputed value joins the row stating that metric undisputed (the row takes its place)
+            i = next((i for i, (_, fx) in rows.items() if isinstance(fx, tuple) and fx and isinstance(fx[0], frozenset) and any(
+                (b.metric, b.unit) == (f.metric, f.unit) for b in bad for f in fx[1])), None)
+            first.update({rows[i][0].id: min(first.get(rows[i][0].id, order[rows[i][0].id]), order[c.id])} if i is not None else {})
+        elif mine:
             i = next((i for i in sorted({i for i in near.near(mine[0]) if i in rows}) if within(facts, rows[i][1])), None)
         else:
             i = by_facts.get(facts) if facts is not None else None
@@ -310,8 +312,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
             near.add(f, seq)
         if not mine and facts is not None:
             by_facts.setdefault(facts, seq)  # a row of equal values: never merged into another, never dropped
-    order = {c.id: i for i, c in enumerate(claims)}
-    return sorted((c for c, _ in rows.values()), key=lambda c: order[c.id]), also, plain, raws, members
+    return sorted((c for c, _ in rows.values()), key=lambda c: first.get(c.id, order[c.id])), also, plain, raws, members
 
 
 THIN_TABLE = 3
@@ -346,8 +347,7 @@ def is_thin(e: dict[str, Any]) -> bool:
     folded. The brief lists such increments as one table row each (after the full ones)
     instead of a block: they are all "build a card first"."""
     rows = sum(len(g["claims"]) for g in e["groups"])
-    return (e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1
-            and not e["n_folded"])
+    return e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1 and not e["n_folded"]
 
 
 _OTHER_ORDER = ("supplement", "covered", "adjacent")

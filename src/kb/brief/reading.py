@@ -66,6 +66,7 @@ class Reading:
     def __init__(self, night: Night) -> None:
         self.night = night
         self._text: dict[str, list[str]] = {}
+        self._disputed: dict[str, dict[str, str]] = {}
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
             self.at_line[c.provenance.path, c.provenance.line].append(c)
@@ -150,6 +151,19 @@ class Reading:
                     ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
                     out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
         return list(out.values())
+
+    def disputed(self, key: str) -> dict[str, str]:
+        """Values of ``key`` a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``:
+        ``lin 写的 >40% 和论文对不上，可能是抄错``): ``{raw: path:line of the disputing line}``."""
+        if key not in self._disputed:
+            at, out = self.night.attributor, {}
+            for c in sorted(self.night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
+                subs = at.view(c).subjects
+                for x in (*c.quantities, *c.dates):
+                    if x.mood == "disputed" and (x.subject or (subs[0] if subs else None)) == key:
+                        out.setdefault(x.raw, f"{c.provenance.path}:{c.provenance.line}")
+            self._disputed[key] = out
+        return self._disputed[key]
 
     def id_names(self, key: str) -> list[str]:
         """Names the window's files write with the paper ``key``'s id (``## 2. ShardSpec（arXiv:2609.06031）``

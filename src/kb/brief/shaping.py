@@ -80,6 +80,17 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     # a subject known only from rows of one table (a benchmark table): merged with its table's others
     tables = {(c.provenance.path, " / ".join(c.provenance.heading)) for c in claims if c.unit == "table-row"}
     entry["table"] = next(iter(tables)) if len(tables) == 1 and all(c.unit == "table-row" for c in claims) else None
+    # a row one of whose sources states a value another line disputes: the disputed value and
+    # the disputing line beside it (the row's head states the undisputed one where a source does)
+    bad = rd.disputed(s.key)
+    stating = {f"{c.provenance.path}:{c.provenance.line}": {q.raw for q in c.quantities} for c in claims}
+    entry["row_disputed"] = {}
+    for g in entry["groups"]:
+        for c in g["claims"]:
+            srcs = [c["source"], *(x["source"] for x in entry["also"].get(c["id"], []))]
+            hit = [{"raw": raw, "by": by} for raw, by in bad.items() if any(raw in stating.get(x, ()) for x in srcs if x != by)]
+            if hit:
+                entry["row_disputed"][c["id"]] = hit
     card = night.cards.get(s.key)
     notes = rd.card_notes(card.path) if card is not None else {"limits": [], "results": []}
     shown = {c["text"] for g in entry["groups"] for c in g["claims"]}
@@ -150,4 +161,5 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
             "n_folded": sum(e["n_folded"] for e in group),
             "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
-            "limits": [], "notes": [], "setup": []}
+            "limits": [], "notes": [], "setup": [],
+            "row_disputed": {k: v for e in group for k, v in e.get("row_disputed", {}).items()}}
