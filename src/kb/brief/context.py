@@ -89,8 +89,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     changed = relay_changes(night)
     for c in conflicts:
         c["changed"] = [x["source"] for x in changed.get((c["subject"], c["metric"]), [])]
-    files = night.files
-    n_claims = sum(src.claims for src in r.sources_checked)
+    files, n_claims = night.files, sum(src.claims for src in r.sources_checked)
     prev = [n for n in night.previous if n]
     avg = sum(night.previous) / len(night.previous) if prev else None
     # a judgement only when every one of the previous nights has data; else just the figures
@@ -101,7 +100,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
     for a in arxiv_rows:
         a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
-    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed)
+    mood_of = {k: e["moved"]["mood"] for e in moved for k in e.get("members", [e["key"]])}  # demoted: no §2 row
+    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed, set(mood_of))
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)
     for row in verify_rows:
@@ -110,8 +110,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
             contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
     for e in increments:
         e["action"] = increment_action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
-    covered = [e for e in others if e["outcome"] == "covered"]
-    aside = _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
+    covered, aside = [e for e in others if e["outcome"] == "covered"], _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = collapse_offtopic(arxiv_rows)
     # §3 shows every increment's id, then the first ``fold`` of the others (covered, supplement, adjacent)
     arxiv_kept = [a for a in arxiv_shown if a["n"] is not None]
@@ -144,7 +143,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "arxiv_more": sum(len(a["ids"]) for a in arxiv_shown if a not in arxiv_kept),
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
-                                   "outcome": o} for k, o in src.outcomes.items()]}
+                                   "outcome": o, "mood": mood_of.get(k)} for k, o in src.outcomes.items()]}
                     for src in r.sources_checked],
         "selfeval": {"increments": len(increments), "with_card": incr_cards, "pct_card": _pct(incr_cards, len(increments)),
                      "numbers": r.counts.get("numbers", 0), "backed": backed,

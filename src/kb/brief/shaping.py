@@ -9,6 +9,7 @@ entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kb.brief.reading import Reading
@@ -77,6 +78,12 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
     entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    # the diff's "different setting: 11 tok/s m3ultra vs the doc's 9 tok/s m3max" (kb.night.rules),
+    # its set-up values left out: ``[(window side, doc side)]`` for the 判定 line
+    m = re.search(r"different setting: ([^)]*)", s.detail or "")
+    pairs = [p.split(" vs the doc's ", 1) for p in (m.group(1).split("; ") if m else ())]
+    entry["other_setting"] = [(a, b) for a, b in (p for p in pairs if len(p) == 2)
+                              if not any(a == v or a.startswith(v + " ") for v in setup)]
     # a subject known only from rows of one table (a benchmark table): merged with its table's others
     tables = {(c.provenance.path, " / ".join(c.provenance.heading)) for c in claims if c.unit == "table-row"}
     entry["table"] = next(iter(tables)) if len(tables) == 1 and all(c.unit == "table-row" for c in claims) else None
@@ -161,5 +168,5 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
             "n_folded": sum(e["n_folded"] for e in group),
             "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
-            "limits": [], "notes": [], "setup": [],
+            "limits": [], "notes": [], "setup": [], "other_setting": [],
             "row_disputed": {k: v for e in group for k, v in e.get("row_disputed", {}).items()}}
