@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import write_files
 
 FILES = {
@@ -22,7 +21,7 @@ FILES = {
 
 
 @pytest.fixture
-def brief(tmp_path: Path, run_kb) -> str:  # noqa: ANN001
+def brief(tmp_path: Path, run_kb) -> str:
     kb = write_files(tmp_path / "kb", FILES)
     res = run_kb(["digest", "--date", "2026-05-02", "--out", "-"], cwd=kb)
     assert res.exit_code == 0, res.stderr
@@ -47,7 +46,7 @@ def test_rating_with_request_is_kept_newest_first_and_hold_is_no_demotion(brief:
     assert _line(brief, "### 增量 1") == "### 增量 1【净新增】LoomRank: Listwise Reranking with Draft Queries（arXiv:2605.01234）"
     assert _line(brief, "- 卡片：organized/paper_cards/310") == (
         "- 卡片：organized/paper_cards/310-2605-01234.md（卡 310 · 主分类 retrieval-systems · 建卡 2026-05-02 09:00）；"
-        "评级：★★ 升档（`internal-rating` inbox/bo/2026-05-02T1500-bo-rag.md:6），作者请晚班判断：「值不值得升档请晚班判断」；"
+        "评级：★★（`internal-rating` inbox/bo/2026-05-02T1500-bo-rag.md:6），作者请晚班判断：「值不值得升档请晚班判断」；"
         "早先：★（`internal-rating` inbox/ada/2026-05-02T0800-ada-rag.md:7）；"
         "作者暂不升评级：「先别升级」（inbox/bo/2026-05-02T1500-bo-rag.md:7）")
     assert "作者降级" not in brief

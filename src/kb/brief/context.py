@@ -15,11 +15,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from kb import __version__
-from kb.brief.papers import arxiv_entries, card_stats, collapse_offtopic, next_candidates
-from kb.brief.reading import Reading
+from kb.brief.papers import (
+    arxiv_entries,
+    card_stats,
+    collapse_offtopic,
+    next_candidates,
+)
+from kb.brief.reading import Reading, without_requests
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import bounded, merge_tables, settle_night, shape
-from kb.brief.snapshot import baseline_snapshot, touched_sections
+from kb.brief.snapshot import baseline_snapshot, placed_sections, touched_sections
 from kb.brief.steps import (
     check_rows,
     conflict_entry,
@@ -134,7 +139,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "moved_count": sum(len(e.get("members", [e["key"]])) for e in moved),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + _placed_too(increments, moved, others))), fold),
+        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + placed_sections(increments, moved, others))), fold),
         "increments": increments, "covered": [e["label"] for e in covered], "aside": aside[:fold],
         "aside_more": sum(len(e["members"]) for e in aside[fold:]), "others_total": len(others),
         "conflicts": conflicts,
@@ -194,7 +199,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     for c in claims:
         if c.kind != "internal-rating":
             continue
-        marks = [m.group(0) for m in _RATING_RE.finditer(c.text)]
+        marks = [m.group(0) for m in _RATING_RE.finditer(without_requests(c.text))]
         marks += [f"HF 票 {q.raw}" for q in c.quantities if q.metric == "votes"]
         if marks:
             rating.append({"marks": " ".join(dict.fromkeys(marks)), "set": set(marks), "claim": reg.get(c),
@@ -249,8 +254,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
     (kb.facts.values at the KB's tolerance; a value no word gives a metric repeats any of that value:
     ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
     ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
-    counted, not listed. A claim stating a value a source disputes (``disputed`` raws: ``>40%``
-    that a line says was miscopied) heads no row and holds no other by that value.
+    counted, not listed. A claim stating a ``disputed`` raw (``>40%`` 抄错) joins the row of that metric.
 
     :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count, {row
         claim id: raw values of every claim of the row}, {row claim id: ids of its claims, head
@@ -382,12 +386,6 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
                     "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
     return out
-
-
-def _placed_too(*groups: list[dict[str, Any]]) -> list[str]:
-    """Sections the night's subjects are placed in besides the increments' actions: never
-    "untouched" in the snapshot (a demoted paper still belongs to its §)."""
-    return [e["section"] for es in groups for e in es if e["section"] and e["placed"]["why"] != "doc"]
 
 
 def _folders(paths: Iterable[str]) -> list[dict[str, Any]]:

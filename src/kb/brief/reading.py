@@ -45,6 +45,13 @@ _NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
 
+def without_requests(text: str) -> str:
+    """``text`` without the words of a request or rating hold on it (``值不值得升档请晚班判断``):
+    a rating's marks are read from the rest (``★★★ 强候选``, never ``升档``)."""
+    mood = line_mood(text)
+    return text.replace(mood[1], "") if mood and mood[0] in ("evaluate", "hold") else text
+
+
 def primary_source(cited: str) -> bool:
     """True when ``cited`` (a URL, ``arxiv:…``, ``doi:…``, a KB path or words) is a primary source."""
     low = cited.lower()
