@@ -1,6 +1,5 @@
 """Issue 22, second review (an analyst's own KB): a disputed value never heads a row, a
-rating keeps its request beside it, a rating hold is no demotion, a different machine is no
-conflict, placement from a subject-less hint line and from a doc entry naming the window's name
+rating keeps its request beside it, a rating hold is no demotion, placement from a subject-less hint line and from a doc entry naming the window's name
 for an id. Wording fresh (a retrieval KB), exact lines."""
 
 from __future__ import annotations
@@ -50,15 +49,6 @@ def test_rating_with_request_is_kept_newest_first_and_hold_is_no_demotion(brief:
         "早先：★（`internal-rating` inbox/ada/2026-05-02T0800-ada-rag.md:7）；"
         "作者暂不升评级：「先别升级」（inbox/bo/2026-05-02T1500-bo-rag.md:7）")
     assert "作者降级" not in brief
-
-
-def test_different_machine_is_an_update_not_a_conflict(brief: str) -> None:
-    """31 tok/s on an M2 Max against the doc's 24 tok/s on an M2 Pro: two set-ups, no 🔴."""
-    assert _line(brief, "### 增量 3") == "### 增量 3【建议补】llama.cpp"
-    assert _line(brief, "- 判定：活文档已收该主体，未收这些数值：~31 tok/s") == (
-        "- 判定：活文档已收该主体，未收这些数值：~31 tok/s；建议归入：§1（活文档已收于此：organized/knowledge/rag.md:10）；"
-        "设置值（不是结果，不补入）：96 GB；设置不同，不算矛盾：31 tok/s m2max+params13b（窗口） vs 24 tok/s m2pro+params13b（活文档）")
-    assert "🔴" not in brief
 
 
 def test_placement_from_hint_line_and_from_doc_entry_naming_the_window_name(brief: str) -> None:

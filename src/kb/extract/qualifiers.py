@@ -113,27 +113,12 @@ class Qualifiers:
             numbers = sorted(x.start for x in self._claim.quantities if x.metric not in SETUP_METRICS)
             for a, b in zip([0, *ends], [*starts, len(text)]):
                 i = bisect_left(numbers, a)
-                # a machine's frame (``在 128 GB 内存的 M3 Ultra 上运行``): its memory is the set-up's
-                if i < len(numbers) and numbers[i] < b and not _machine_frame(self._claim, text, a, b):
+                if i < len(numbers) and numbers[i] < b:
                     continue
                 found |= set((_conditions(text[a:b]) or "").split("+")) - {""}
                 found.update(self._tokens_in(a, b))
             self._setup = found
         return self._setup
-
-
-_FRAME_RE = re.compile(r"(?:^|[\s，,])(?:\S{0,12}?)在[^，。；;]{1,40}?上(?:运行|跑|测|部署|推理)?")
-
-
-def _machine_frame(claim: Claim, text: str, a: int, b: int) -> bool:
-    """True when ``text[a:b]`` is a machine's frame ``在 … 上`` naming a set-up condition (``M3
-    Ultra``, ``H100``) whose numbers are all memory or set-up sizes (issue 22: ``在 128 GB 内存的
-    Mac Studio（M3 Ultra）上运行 70B Q4``): a set-up clause, its conditions qualify the sentence."""
-    clause = text[a:b]
-    if _FRAME_RE.search(clause) is None or _conditions(clause) is None:
-        return False
-    return all(x.metric in SETUP_METRICS or x.metric == "memory" or x.metric is None
-               for x in claim.quantities if a <= x.start < b)
 
 
 @lru_cache(maxsize=1024)
