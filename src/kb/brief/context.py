@@ -21,10 +21,10 @@ from kb.brief.papers import (
     collapse_offtopic,
     next_candidates,
 )
-from kb.brief.reading import Reading
+from kb.brief.reading import Reading, without_requests
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import bounded, merge_tables, settle_night, shape
-from kb.brief.snapshot import baseline_snapshot, touched_sections
+from kb.brief.snapshot import baseline_snapshot, placed_sections, touched_sections
 from kb.brief.steps import (
     check_rows,
     conflict_entry,
@@ -94,8 +94,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     changed = relay_changes(night)
     for c in conflicts:
         c["changed"] = [x["source"] for x in changed.get((c["subject"], c["metric"]), [])]
-    files = night.files
-    n_claims = sum(src.claims for src in r.sources_checked)
+    files, n_claims = night.files, sum(src.claims for src in r.sources_checked)
     prev = [n for n in night.previous if n]
     avg = sum(night.previous) / len(night.previous) if prev else None
     # a judgement only when every one of the previous nights has data; else just the figures
@@ -106,7 +105,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
     for a in arxiv_rows:
         a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
-    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed)
+    mood_of = {k: e["moved"]["mood"] for e in moved for k in e.get("members", [e["key"]])}  # demoted: no §2 row
+    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed, set(mood_of))
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)
     for row in verify_rows:
@@ -115,8 +115,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
             contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
     for e in increments:
         e["action"] = increment_action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
-    covered = [e for e in others if e["outcome"] == "covered"]
-    aside = _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
+    covered, aside = [e for e in others if e["outcome"] == "covered"], _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = collapse_offtopic(arxiv_rows)
     # §3 shows every increment's id, then the first ``fold`` of the others (covered, supplement, adjacent)
     arxiv_kept = [a for a in arxiv_shown if a["n"] is not None]
@@ -140,7 +139,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "moved_count": sum(len(e.get("members", [e["key"]])) for e in moved),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + _placed_too(increments, moved, others))), fold),
+        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + placed_sections(increments, moved, others))), fold),
         "increments": increments, "covered": [e["label"] for e in covered], "aside": aside[:fold],
         "aside_more": sum(len(e["members"]) for e in aside[fold:]), "others_total": len(others),
         "conflicts": conflicts,
@@ -149,7 +148,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "arxiv_more": sum(len(a["ids"]) for a in arxiv_shown if a not in arxiv_kept),
         "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
-                                   "outcome": o} for k, o in src.outcomes.items()]}
+                                   "outcome": o, "mood": mood_of.get(k)} for k, o in src.outcomes.items()]}
                     for src in r.sources_checked],
         "selfeval": {"increments": len(increments), "with_card": incr_cards, "pct_card": _pct(incr_cards, len(increments)),
                      "numbers": r.counts.get("numbers", 0), "backed": backed,
@@ -200,7 +199,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     for c in claims:
         if c.kind != "internal-rating":
             continue
-        marks = [m.group(0) for m in _RATING_RE.finditer(c.text)]
+        marks = [m.group(0) for m in _RATING_RE.finditer(without_requests(c.text))]
         marks += [f"HF 票 {q.raw}" for q in c.quantities if q.metric == "votes"]
         if marks:
             rating.append({"marks": " ".join(dict.fromkeys(marks)), "set": set(marks), "claim": reg.get(c),
@@ -212,7 +211,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
     meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or (c.kind == "internal-rating" and not _facts(c)))]
     rows = [c for c in rows if c not in meta]
-    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows)
+    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows, set(rd.disputed(s.key)) if rd else set())
     plain += len(meta)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
@@ -245,7 +244,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     }
 
 
-def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
+def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set[str] = frozenset()  # type: ignore[assignment]
                       ) -> tuple[list[Claim], dict[str, list[dict[str, str]]], int, dict[str, set[str]],
                                  dict[str, list[str]]]:
     """The rows of subject ``key``: one per fact (issue 9). A claim whose facts about ``key``
@@ -255,7 +254,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
     (kb.facts.values at the KB's tolerance; a value no word gives a metric repeats any of that value:
     ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
     ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
-    counted, not listed.
+    counted, not listed. A claim stating a ``disputed`` raw (``>40%`` 抄错) joins the row of that metric.
 
     :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count, {row
         claim id: raw values of every claim of the row}, {row claim id: ids of its claims, head
@@ -282,13 +281,19 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
     raws: dict[str, set[str]] = {}
     members: dict[str, list[str]] = {}  # row claim id -> ids of every claim of the row
     plain = 0
-    for c in sorted(claims, key=lambda c: KINDS.index(c.kind)):  # paper-facts first
-        if not carries_fact(c, key):
+    order, first = {c.id: i for i, c in enumerate(claims)}, {}  # claims' order; a row's place when it took another's
+    for c in sorted(claims, key=lambda c: (KINDS.index(c.kind), any(q.raw in disputed for q in c.quantities))):
+        if not carries_fact(c, key):  # paper-facts first, claims stating a disputed value last
             plain += 1
             continue
-        mine = [f for f in at.view(c).facts if f.subject == key]
+        every = [f for f in at.view(c).facts if f.subject == key]
+        mine, bad = [f for f in every if f.raw not in disputed] or every, [f for f in every if f.raw in disputed]
         facts: Any = (frozenset(f.unit for f in mine), mine) if mine else (_facts(c) or None)
-        if mine:
+        if bad:  # a disputed value joins the row stating that metric undisputed (the row takes its place)
+            i = next((i for i, (_, fx) in rows.items() if isinstance(fx, tuple) and fx and isinstance(fx[0], frozenset) and any(
+                (b.metric, b.unit) == (f.metric, f.unit) for b in bad for f in fx[1])), None)
+            first.update({rows[i][0].id: min(first.get(rows[i][0].id, order[rows[i][0].id]), order[c.id])} if i is not None else {})
+        elif mine:
             i = next((i for i in sorted({i for i in near.near(mine[0]) if i in rows}) if within(facts, rows[i][1])), None)
         else:
             i = by_facts.get(facts) if facts is not None else None
@@ -310,8 +315,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim]
             near.add(f, seq)
         if not mine and facts is not None:
             by_facts.setdefault(facts, seq)  # a row of equal values: never merged into another, never dropped
-    order = {c.id: i for i, c in enumerate(claims)}
-    return sorted((c for c, _ in rows.values()), key=lambda c: order[c.id]), also, plain, raws, members
+    return sorted((c for c, _ in rows.values()), key=lambda c: first.get(c.id, order[c.id])), also, plain, raws, members
 
 
 THIN_TABLE = 3
@@ -346,8 +350,7 @@ def is_thin(e: dict[str, Any]) -> bool:
     folded. The brief lists such increments as one table row each (after the full ones)
     instead of a block: they are all "build a card first"."""
     rows = sum(len(g["claims"]) for g in e["groups"])
-    return (e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1
-            and not e["n_folded"])
+    return e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1 and not e["n_folded"]
 
 
 _OTHER_ORDER = ("supplement", "covered", "adjacent")
@@ -383,12 +386,6 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
                     "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
     return out
-
-
-def _placed_too(*groups: list[dict[str, Any]]) -> list[str]:
-    """Sections the night's subjects are placed in besides the increments' actions: never
-    "untouched" in the snapshot (a demoted paper still belongs to its §)."""
-    return [e["section"] for es in groups for e in es if e["section"] and e["placed"]["why"] != "doc"]
 
 
 def _folders(paths: Iterable[str]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from kb.core.claims import Claim, Quantity
 from kb.extract.caveats import line_mood
+from kb.extract.sections import hinted_section
 from kb.facts.same import same_fact
 from kb.night.run import Night
 
@@ -40,7 +41,15 @@ _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "su
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
+_NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
+
+
+def without_requests(text: str) -> str:
+    """``text`` without the words of a request or rating hold on it (``值不值得升档请晚班判断``):
+    a rating's marks are read from the rest (``★★★ 强候选``, never ``升档``)."""
+    mood = line_mood(text)
+    return text.replace(mood[1], "") if mood and mood[0] in ("evaluate", "hold") else text
 
 
 def primary_source(cited: str) -> bool:
@@ -64,6 +73,7 @@ class Reading:
     def __init__(self, night: Night) -> None:
         self.night = night
         self._text: dict[str, list[str]] = {}
+        self._disputed: dict[str, dict[str, str]] = {}
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
             self.at_line[c.provenance.path, c.provenance.line].append(c)
@@ -123,6 +133,59 @@ class Reading:
                                      "source": src, "when": c.provenance.written_at or ""})
         ordered = sorted(out.values(), key=lambda m: (m["source"].rsplit(":", 1)[0], int(m["source"].rsplit(":", 1)[1])))
         return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
+
+    # -- placement evidence ---------------------------------------------------------------
+    def block_hints(self, claims: list[Claim]) -> list[tuple[str, str, str]]:
+        """Hint lines holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading blocks of
+        the window ``claims`` (not the doc's): ``[(section, path:line, "O45")]`` for
+        :func:`kb.night.placement.place`, one per line."""
+        out: dict[str, tuple[str, str, str]] = {}
+        doc = self.night.doc.path
+        for c in claims:
+            path = c.provenance.path
+            if path == doc:
+                continue
+            lines = self.lines(path)
+            lo = c.provenance.line - 1
+            while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
+                lo -= 1
+            hi = c.provenance.line
+            while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
+                hi += 1
+            for n in range(lo, hi):
+                sec = hinted_section(lines[n])
+                if sec and not self.at_line.get((path, n + 1)):
+                    ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
+                    out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
+        return list(out.values())
+
+    def disputed(self, key: str) -> dict[str, str]:
+        """Values of ``key`` a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``:
+        ``lin 写的 >40% 和论文对不上，可能是抄错``): ``{raw: path:line of the disputing line}``."""
+        if key not in self._disputed:
+            at, out = self.night.attributor, {}
+            for c in sorted(self.night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
+                subs = at.view(c).subjects
+                for x in (*c.quantities, *c.dates):
+                    if x.mood == "disputed" and (x.subject or (subs[0] if subs else None)) == key:
+                        out.setdefault(x.raw, f"{c.provenance.path}:{c.provenance.line}")
+            self._disputed[key] = out
+        return self._disputed[key]
+
+    def id_names(self, key: str) -> list[str]:
+        """Names the window's files write with the paper ``key``'s id (``## 2. ShardSpec（arXiv:2609.06031）``
+        → ``["ShardSpec"]``); empty for a subject that is no arXiv paper."""
+        if not key.startswith("arxiv:"):
+            return []
+        pat = re.compile(_NAMED_ID_RE.format(id=re.escape(key[6:])), re.IGNORECASE)
+        paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
+        return list(dict.fromkeys(m.group("name") for p in paths for line in self.lines(p) for m in pat.finditer(line)))
+
+    def open_lines(self) -> list[tuple[str, str]]:
+        """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
+        without a figure: ``- O44 ShardSpec … 能否并入 §3？``)."""
+        doc = self.night.doc.path
+        return [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
 
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided

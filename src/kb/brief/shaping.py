@@ -9,6 +9,7 @@ entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kb.brief.reading import Reading
@@ -38,7 +39,7 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:
     """Add to one subject's brief entry: ``placed`` (:func:`kb.night.placement.place`, its section
     in ``section``), ``moods`` (newest first), ``moved`` (the demoting mood, if any), ``requests``
-    (evaluate moods), ``setup`` (set-up values taken out of ``new_values``/``detail``), ``limits``
+    (evaluate and rating-hold moods not on a rating's line; those are the rating's ``asks``), ``setup`` (set-up values taken out of ``new_values``/``detail``), ``limits``
     and ``notes`` (the card's limits and non-numeric results). Ratings are ordered newest first
     (``rating[0]`` is the one in force; the others are history)."""
     at = night.attributor
@@ -48,19 +49,27 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     sections = [(x.line, x.label, x.title) for x in night.doc.sections]
     cfg = night.kb.config
     p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),
-              skip_words=[night.topic, *cfg.topic_categories(night.topic)])
+              skip_words=[night.topic, *cfg.topic_categories(night.topic)],
+              block_hints=rd.block_hints(claims), names=rd.id_names(s.key), open_lines=rd.open_lines())
     if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
-        entry["label"] = rd.table_title(s.key) or entry["label"]  # a paper by its title where a table gives it
+        # a paper by its title where a table gives it, else by the name the window writes with its id
+        named = rd.id_names(s.key)
+        entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
     entry["section"] = p.section
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
     entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
-    entry["requests"] = [m for m in moods if m["mood"] == "evaluate"]
-    asked = {m["source"] for m in entry["requests"]}
-    rating = [r for r in entry["rating"] if r["claim"]["source"] not in asked]
+    # a request or a rating hold on a rating's own line (``★★★ 强候选；值不值得升档请晚班判断``) keeps
+    # the rating and is shown beside it; the others after the ratings
+    asks = [m for m in moods if m["mood"] in ("evaluate", "hold")]
+    rating = list(entry["rating"])
     when = {c.id: c.provenance.written_at or "" for c in claims}
     rating.sort(key=lambda r: when.get(r["claim"]["id"], ""), reverse=True)
+    for r in rating:
+        r["asks"] = [m for m in asks if m["source"] == r["claim"]["source"]]
+    beside = {m["source"] for r in rating for m in r["asks"]}
+    entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
     setup = rd.setup_raws(claims)
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
@@ -69,9 +78,26 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
     entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    # the diff's "different setting: 11 tok/s m3ultra vs the doc's 9 tok/s m3max" (kb.night.rules),
+    # its set-up values left out: ``[(window side, doc side)]`` for the 判定 line
+    m = re.search(r"different setting: ([^)]*)", s.detail or "")
+    pairs = [p.split(" vs the doc's ", 1) for p in (m.group(1).split("; ") if m else ())]
+    entry["other_setting"] = [(a, b) for a, b in (p for p in pairs if len(p) == 2)
+                              if not any(a == v or a.startswith(v + " ") for v in setup)]
     # a subject known only from rows of one table (a benchmark table): merged with its table's others
     tables = {(c.provenance.path, " / ".join(c.provenance.heading)) for c in claims if c.unit == "table-row"}
     entry["table"] = next(iter(tables)) if len(tables) == 1 and all(c.unit == "table-row" for c in claims) else None
+    # a row one of whose sources states a value another line disputes: the disputed value and
+    # the disputing line beside it (the row's head states the undisputed one where a source does)
+    bad = rd.disputed(s.key)
+    stating = {f"{c.provenance.path}:{c.provenance.line}": {q.raw for q in c.quantities} for c in claims}
+    entry["row_disputed"] = {}
+    for g in entry["groups"]:
+        for c in g["claims"]:
+            srcs = [c["source"], *(x["source"] for x in entry["also"].get(c["id"], []))]
+            hit = [{"raw": raw, "by": by} for raw, by in bad.items() if any(raw in stating.get(x, ()) for x in srcs if x != by)]
+            if hit:
+                entry["row_disputed"][c["id"]] = hit
     card = night.cards.get(s.key)
     notes = rd.card_notes(card.path) if card is not None else {"limits": [], "results": []}
     shown = {c["text"] for g in entry["groups"] for c in g["claims"]}
@@ -142,4 +168,5 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
             "n_folded": sum(e["n_folded"] for e in group),
             "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
-            "limits": [], "notes": [], "setup": []}
+            "limits": [], "notes": [], "setup": [], "other_setting": [],
+            "row_disputed": {k: v for e in group for k, v in e.get("row_disputed", {}).items()}}

@@ -88,3 +88,9 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, 
     rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in touched)]
     return {"sections": rows, "touched_more": touched[fold:], "untouched": rest,
             "untouched_subjects": len({k for label in rest for k in subjects[label]})}
+
+
+def placed_sections(*groups: list[dict[str, Any]]) -> list[str]:
+    """Sections the night's subjects (brief entries) are placed in besides the increments'
+    actions: never "untouched" in the snapshot (a demoted paper still belongs to its §)."""
+    return [e["section"] for es in groups for e in es if e["section"] and e["placed"]["why"] != "doc"]

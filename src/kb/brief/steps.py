@@ -43,6 +43,7 @@ def relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, s
 def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                by_source: dict[str, list[Claim]], fold: int | None = None,
                changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
+               skip: set[str] = frozenset(),  # type: ignore[assignment]
                ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
@@ -50,7 +51,8 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
-    metric, for secondhand-only rows those among its own sources."""
+    metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
+    author demoted them: 仅作线索) get no secondhand-only row (issue 22: noise)."""
     changed = changed or {}
     rows: list[dict[str, Any]] = []
     by_subject: dict[str, list[dict[str, Any]]] = {}
@@ -68,7 +70,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
     per: dict[str, list[Any]] = defaultdict(list)
     for s in night.result.secondhand_only:
-        if (s.subject, s.metric, s.raw) not in in_conflict:
+        if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip:
             per[s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
@@ -138,13 +140,15 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
         steps.append({"type": "conflict", "label": c["label"], "metric": c["metric"],
                       "raws": [v["raw"] for v in c["vals"]], "urls": c["urls"],
                       "sources": [s for v in c["vals"] for s in v["sources"]]})
+    settled = {(c["subject"], v["raw"]) for c in conflicts for v in c["vals"]}  # settled by its conflict step
     for s in subjects:
-        if not s["secondhand_only"] or s["outcome"] not in INCREMENT_OUTCOMES:
+        raws = [x for x in s["secondhand_only"] if (s["key"], x) not in settled]
+        if not raws or s["outcome"] not in INCREMENT_OUTCOMES:
             continue  # the other subjects' secondhand-only figures stay listed in §2
         if s["id"]:
-            steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": s["secondhand_only"]})
+            steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
         else:
-            steps.append({"type": "source", "label": s["label"], "raws": s["secondhand_only"],
+            steps.append({"type": "source", "label": s["label"], "raws": raws,
                           "urls": urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows

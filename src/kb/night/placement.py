@@ -5,8 +5,12 @@ The one place deciding the section the brief suggests for a subject (docs/decisi
 delegates to it); :func:`place` adds the evidence the brief cites, first that applies:
 
 1. ``hint``: a window line first about the subject says where it goes (``建议把 X 归入 §3 投机解码``,
-   ``file under §2.3``) — the most frequent such hint (:func:`window_hint`);
+   ``file under §2.3``) — the most frequent such hint (:func:`window_hint`); else a hint line
+   naming no subject in the heading block of a window line about it (``## KVTide`` … ``- 建议归入
+   §2，顺带回答 O45。``: ``block_hints``), the C/O ids it names in ``detail``;
 2. ``open-entry``: an open candidate or question of the doc (``C116 …``, ``O12 …``) names it
+   (its subject, or one of ``names``: the name a window line writes with the id, ``ShardSpec
+   （arXiv:2609.06031）``; ``open_lines`` are the doc's entry lines that hold no claim)
    and the section it belongs in (``O12 AcceptMoE … 能否并入 §3？``): that section;
 3. ``doc``: the living doc already holds it (its first section holding it, besides its open
    entries), else an open entry naming it: the entry's own section;
@@ -67,7 +71,9 @@ def _src(v: View) -> str:
 
 def place(key: str, views: Sequence[View], doc_views: Sequence[View],
           doc_sections: Sequence[tuple[int, str, str]], doc_held: Sequence[str] = (),
-          card: Card | None = None, skip_words: Iterable[str] = ()) -> Placement:
+          card: Card | None = None, skip_words: Iterable[str] = (),
+          block_hints: Sequence[tuple[str, str, str]] = (), names: Iterable[str] = (),
+          open_lines: Sequence[tuple[str, str]] = ()) -> Placement:
     """Where ``key`` belongs and why (the order of the module docstring).
 
     :param views: the night's window views (any subject; those naming ``key`` are read).
@@ -76,6 +82,10 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View],
     :param doc_held: the doc's sections holding ``key`` (``SubjectOut.doc_sections``), first first.
     :param card: the subject's paper card, if any.
     :param skip_words: category words that name no section (the topic's own name and categories).
+    :param block_hints: ``(section, path:line, named C/O ids)`` of hint lines without a subject
+        in the heading blocks of the subject's window lines (see 1.).
+    :param names: names the window writes with the subject's id (``ShardSpec``), for 2.
+    :param open_lines: ``(path:line, text)`` of the doc's open entries that hold no claim, for 2.
     """
     mine = [v for v in views if key in v.subjects]
     first = [v for v in mine if v.subjects[:1] == [key]]
@@ -87,12 +97,21 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View],
             if h is not None:
                 return Placement(best, "heading", _src(v), h.strip())
         return Placement(best, "hint", _src(v))
+    if block_hints:
+        sec, src, ids = Counter(block_hints).most_common(1)[0][0]
+        return Placement(sec, "hint", src, ids or None)
     labels = {label for _, label, _ in doc_sections}
     entries = [(v, m) for v in doc_views if key in v.subjects and (m := OPEN_ENTRY_RE.match(v.claim.text))]
     for v, m in entries:  # an open entry naming where it goes (``O12 … 能否并入 §3？``) outranks where it stands
         named = section_number(v.claim.text)
         if named and f"§{named}" in labels:
             return Placement(f"§{named}", "open-entry", _src(v), m.group("id"))
+    pats = [re.compile(rf"(?<![\w-]){re.escape(n)}(?![\w-])", re.IGNORECASE) for n in names if len(n) >= 3]
+    for src, text in open_lines:  # an entry without a claim naming it by a name the window gives its id
+        m = OPEN_ENTRY_RE.match(text)
+        named = section_number(text)
+        if m and named and f"§{named}" in labels and any(p.search(text) for p in pats):
+            return Placement(f"§{named}", "open-entry", src, m.group("id"))
     only_entries = {_section_of(v, doc_sections) for v, _ in entries}
     if doc_held and not set(doc_held) <= only_entries:
         held = next(s for s in doc_held if s not in only_entries)

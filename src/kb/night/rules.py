@@ -17,7 +17,7 @@ from kb.core.window import Window
 from kb.facts.attributor import Attributor, View
 from kb.facts.fact import Fact
 from kb.facts.query import attributor
-from kb.facts.same import disjoint_from, same_fact
+from kb.facts.same import disjoint_from, same_fact, same_setup
 from kb.night.conflicts import PaperEvidence, by_path, find_conflicts, uniq
 from kb.night.doc_index import DocIndex
 from kb.night.model import (
@@ -213,18 +213,25 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
 
 def _other_settings(new: Sequence[Fact], doc_facts: Sequence[Fact]) -> str:
     """The new values that the doc states for the same metric only under another setting
-    (:attr:`kb.facts.fact.Fact.setting`: ``64% 突发流量 vs the doc's 82% at steady load``), as
+    (:attr:`kb.facts.fact.Fact.setting`: ``64% 突发流量 vs the doc's 82% at steady load``) or
+    set-up (qualifier: ``~11 tok/s m3ultra vs the doc's ~9 tok/s m3max``, issue 22), as
     the reason words: an update, no conflict (issue 20); empty when there are none."""
     doc_by: dict[tuple[str | None, str | None], list[Fact]] = defaultdict(list)
     for d in doc_facts:
         if d.metric is not None:
             doc_by[d.metric, d.unit].append(d)
+    def where(x: Fact) -> str:
+        return " ".join(p for p in (x.setting, x.qualifier) if p) or "no setting stated"
+
+    def alike(a: Fact, b: Fact) -> bool:
+        return a.setting == b.setting and same_setup(a.qualifier, b.qualifier)
+
     out = []
     for f in new:
-        others = [d for d in doc_by.get((f.metric, f.unit), ()) if d.setting != f.setting] if f.metric else []
-        if others and not any(d.setting == f.setting for d in doc_by[f.metric, f.unit]):
+        others = [d for d in doc_by.get((f.metric, f.unit), ()) if not alike(d, f)] if f.metric else []
+        if others and not any(alike(d, f) for d in doc_by[f.metric, f.unit]):
             d = others[0]
-            out.append(f"{f.raw} {f.setting or 'no setting stated'} vs the doc's {d.raw} {d.setting or 'no setting stated'}")
+            out.append(f"{f.raw} {where(f)} vs the doc's {d.raw} {where(d)}")
     return "different setting: " + "; ".join(uniq(out)) if out else ""
 
 

@@ -150,14 +150,18 @@ SIGNATURE_TIMES = (
 
 DEMOTE_CUES = (
     r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
-    r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档", r"先别(?:升级|升档|升)", r"暂不升(?:级|档)", r"不升档",
+    r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档",
     r"(?:地址|仓库|链接|出处|repo)[^，。；;]{0,6}待(?:确认|查|核实?)",
     r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])", r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
     r"(?<![a-z])do\s+not\s+promote(?![a-z])", r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
     r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
 )
 """An author demoting an item: its figures are no increment tonight (``这组数只能看个趋势``,
-``暂不进活文档``, ``先别升级评级``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
+``暂不进活文档``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
+
+HOLD_CUES = (r"先别(?:升级|升档|升)", r"暂不升(?:级|档)", r"不升档")
+"""An author holding an item's rating where it is (``先别升级评级``, ``暂不升档``): about the rating
+only, the item stays an increment (issue 22); shown beside the rating."""
 
 LEAD_CUES = (
     r"仅作线索", r"只作线索", r"仅当线索", r"只当线索", r"仅供线索",
