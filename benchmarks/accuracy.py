@@ -253,11 +253,18 @@ def _mag_label(v: object) -> object:
 
 
 def _compare_subjects(res: Result, labels: dict, got: dict[str, dict], canon) -> None:
+    """Outcomes per subject against ``subjects:``; with ``subjects_complete: false`` (a real-feed
+    KB labels a sample) subjects outside the labels are counted apart, not scored."""
     gold = {str(k): v for k, v in (labels.get("subjects") or {}).items()}
+    complete = labels.get("subjects_complete", True)
     seen: dict[str, list[str]] = defaultdict(list)
     for key, s in got.items():
         seen[canon(key)].append(s["outcome"])
+    extra = 0
     for key in sorted(set(gold) | set(seen)):
+        if key not in gold and not complete:
+            extra += 1
+            continue
         want = gold.get(key, "unlisted")
         outs = seen.get(key) or ["unlisted"]
         have = outs[0] if len(outs) == 1 else "listed %d times (%s)" % (len(outs), ", ".join(outs))
@@ -268,7 +275,11 @@ def _compare_subjects(res: Result, labels: dict, got: dict[str, dict], canon) ->
             res.scores[f"outcome {want}"].tp += 1
         else:
             res.mismatches.append(f"subject {key}: expected {want}, kb {have}")
+    if extra:
+        res.scores["unlabelled subjects (not scored)"].pred += extra
     no_card_got = {canon(k) for k, s in got.items() if s["outcome"] == "net-new" and not s["card"]}
+    if not complete:
+        no_card_got &= set(gold)
     _compare_sets(res, "no-card", sorted(no_card_got), list(labels.get("no_card") or []))
 
 

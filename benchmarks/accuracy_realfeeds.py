@@ -27,9 +27,9 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from accuracy import (CANONICAL, REPO, Result, _alias_map, _compare_claims, _compare_sets,
+from accuracy import (CANONICAL, REPO, Result, _alias_map, _compare_claims, _compare_sets, _compare_subjects,
                       _find_quantity, _kb_json, _mag_label, _pct, print_table, read_claim,
-                      read_conflicts, read_secondhand, read_subjects, read_typos, OUTCOMES)
+                      read_conflicts, read_secondhand, read_subjects, read_typos)
 from ruamel.yaml import YAML
 
 LABELS = REPO / "benchmarks" / "realfeeds"
@@ -80,7 +80,7 @@ def compare(name: str, labels: dict, outputs: dict) -> tuple[Result, dict]:
     diff, raw_claims = outputs["diff"], outputs["claims"]
     canon = _canon_factory(labels)
     got = read_subjects(diff)
-    _subjects(res, labels, got, canon)
+    _compare_subjects(res, labels, got, canon)
     if "conflicts" in labels:
         _compare_sets(res, "conflicts", [(canon(s), m, v) for s, m, v in read_conflicts(diff)],
                       [(c["subject"], c.get("metric"), tuple(sorted({_mag_label(v) for v in c["values"]}, key=str)))
@@ -95,35 +95,6 @@ def compare(name: str, labels: dict, outputs: dict) -> tuple[Result, dict]:
     _compare_claims(res, labels, claims, canon)
     shaped = _claim_subjects_and_share(res, labels, claims, canon)
     return res, shaped
-
-
-def _subjects(res: Result, labels: dict, got: dict[str, dict], canon) -> None:
-    gold = {str(k): v for k, v in (labels.get("subjects") or {}).items()}
-    complete = labels.get("subjects_complete", True)
-    seen: dict[str, list[str]] = defaultdict(list)
-    for key, s in got.items():
-        seen[canon(key)].append(s["outcome"])
-    extra = 0
-    for key in sorted(set(gold) | set(seen)):
-        if key not in gold and not complete:
-            extra += 1
-            continue
-        want = gold.get(key, "unlisted")
-        outs = seen.get(key) or ["unlisted"]
-        have = outs[0] if len(outs) == 1 else "listed %d times (%s)" % (len(outs), ", ".join(outs))
-        res.scores[f"outcome {want}"].gold += 1
-        if have in OUTCOMES:
-            res.scores[f"outcome {have}"].pred += 1
-        if have == want:
-            res.scores[f"outcome {want}"].tp += 1
-        else:
-            res.mismatches.append(f"subject {key}: expected {want}, kb {have}")
-    if extra:
-        res.scores["unlabelled subjects (not scored)"].pred += extra
-    no_card_got = {canon(k) for k, s in got.items() if s["outcome"] == "net-new" and not s["card"]}
-    if not complete:
-        no_card_got &= set(gold)
-    _compare_sets(res, "no-card", sorted(no_card_got), list(labels.get("no_card") or []))
 
 
 def _claim_subjects_and_share(res: Result, labels: dict, claims: list[dict], canon) -> dict:

@@ -10,16 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.extract.quantities import find_quantities
-
-
-def _read(text: str) -> list[tuple]:
-    out = []
-    for q in find_quantities(text):
-        assert q.raw == text[q.start:q.end]
-        v = q.value if q.value is not None else (q.low, q.high)
-        out.append((q.raw, v, q.unit, q.bound, q.metric, q.transition))
-    return out
+from test_numbers_forms import _read  # the one row reader of the number tests
 
 
 @pytest.mark.parametrize(("text", "expected"), [

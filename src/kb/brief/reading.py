@@ -103,12 +103,7 @@ class Reading:
         out: dict[str, dict[str, Any]] = {}
         for c in claims:
             path, lines = c.provenance.path, self.lines(c.provenance.path)
-            lo = c.provenance.line - 1
-            while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
-                lo -= 1
-            hi = c.provenance.line
-            while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
-                hi += 1
+            lo, hi = _heading_block(lines, c.provenance.line)
             for n in range(lo, hi):
                 found = line_mood(lines[n])
                 if found is None:
@@ -146,12 +141,7 @@ class Reading:
             if path == doc:
                 continue
             lines = self.lines(path)
-            lo = c.provenance.line - 1
-            while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
-                lo -= 1
-            hi = c.provenance.line
-            while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
-                hi += 1
+            lo, hi = _heading_block(lines, c.provenance.line)
             for n in range(lo, hi):
                 sec = hinted_section(lines[n])
                 if sec and not self.at_line.get((path, n + 1)):
@@ -316,3 +306,15 @@ def _in_condition(text: str, q: Quantity) -> bool:
     if q.unit == "B" and re.search(r"上(?:运行|跑|部署)", after):
         return True
     return q.unit == "B" and bool(re.search(r"(?:on\s+an?|with)\s*$", before, re.IGNORECASE))
+
+
+def _heading_block(lines: list[str], line: int) -> tuple[int, int]:
+    """``(lo, hi)``: the 0-based line range of the heading block holding 1-based ``line`` (from
+    the line after the heading above it up to, not including, the next heading)."""
+    lo = line - 1
+    while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
+        lo -= 1
+    hi = line
+    while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
+        hi += 1
+    return lo, hi
