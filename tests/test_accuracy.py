@@ -23,7 +23,7 @@ NIGHTS = accuracy.nights()
 
 #: Nights written blind that kb does not match yet: each fails today and is expected to (strict
 #: xfail), so the day kb matches it the test says so and the night joins the others.
-PENDING = {"mixed-blind-e20": "issue 20's blind night, labelled before kb ran; misses listed in the issue note"}
+PENDING: dict[str, str] = {}  # night name -> why it is not exact yet (a strict xfail)
 
 
 def test_at_least_four_labelled_nights_of_15_subjects() -> None:

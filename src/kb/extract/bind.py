@@ -6,7 +6,9 @@
 * :func:`setups`: set-up counts are set-ups, never results: accelerators (``4 张 A100``, ``4×A100``,
   ``32 卡``: ``gpu_count``), a simulation's length (``模拟 12 周``: ``sim_length``) and a model's size
   written in its name (``Qwen2.5 72B``: ``params``); :data:`kb.extract.metrics.SETUP_METRICS`
-  makes them qualifiers, never facts.
+  makes them qualifiers, never facts;
+* :func:`sentence_metrics`: a number its clause gives no metric takes the one metric its sentence
+  names (``Our TPOT rises as the batch doubles, about +9% per doubling``).
 
 Called by :func:`kb.extract.quantities.find_quantities` on text folded as it reads it.
 """
@@ -15,9 +17,12 @@ from __future__ import annotations
 
 import re
 
+from bisect import bisect_left
+
 from kb.core.claims import Quantity
+from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound
-from kb.extract.vocab.metrics import MODEL_FAMILIES, SIM_WORDS
+from kb.extract.vocab.metrics import MODEL_FAMILIES, SENTENCE_UNITS, SIM_WORDS
 
 #: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
 _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
@@ -40,6 +45,8 @@ _SIZE_RAW = re.compile(r"\d+(?:\.\d+)?[ \t]?[BM]")
 _MODEL_AFTER = re.compile(r"[ \t]?(?:的)?[ \t]?(?:规模|参数|级别?|大小)?(?:的)?[ \t]?(?:大?语言|LLM[ \t]?)?(?:模型|models?(?![A-Za-z]))",
                           re.IGNORECASE)
 _LIST_SETUPS = frozenset({"params", "context_length"})
+#: The end of a sentence: 。!?, a newline, a point not before a digit or a letter (v0.11, llama.cpp).
+_SENTENCE_END = re.compile(r"[。!?！？\n]|\.(?![\dA-Za-z])")
 
 
 def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
@@ -100,3 +107,43 @@ def _sim_near(norm: str, s: int, e: int) -> bool:
     before = norm[max(0, s - 8):s]
     after = norm[e:e + 12]
     return _SIM_RE.search(before) is not None or _SIM_RE.match(after.lstrip(" \t-的")) is not None
+
+
+def sentence_metrics(norm: str, out: list[Quantity], sc: _Scan) -> list[Quantity]:
+    """``out`` with the metric of its sentence (:func:`_sentence_metric`) given to every number
+    with a unit whose clause gave it none (:meth:`kb.extract.metrics.MetricVocab.metric_at`, rules
+    0–5); ``sc`` holds the phrases of ``norm``."""
+    spans = [(q.start, q.end, q.unit, q.metric) for q in out]
+    for i, q in enumerate(out):
+        if q.metric is None and q.unit is not None and (metric := _sentence_metric(sc, norm, q, spans)) is not None:
+            out[i] = q.model_copy(update={"metric": metric})
+    return out
+
+
+def _sentence_metric(sc: _Scan, norm: str, q: Quantity, others: list[tuple]) -> str | None:
+    """The one metric the sentence of ``q`` names (ends: :data:`_SENTENCE_END`) when ``q``'s unit
+    may be one of that metric (:data:`SENTENCE_UNITS`; a percentage only written with its sign: a
+    change), no other quantity (``others``: start, end, unit, metric) stands between the phrase and
+    ``q``, and every quantity of the sentence that has the metric has ``q``'s unit: ``38 ms TPOT
+    …, which does not match the 45 ms`` (not ``1.6x throughput with 41% lower energy``). Phrases
+    of a condition or a title (rule 5 of ``metric_at``) and sentences naming two metrics give none."""
+    s, e = q.start, q.end
+    a = max([m.end() for m in _SENTENCE_END.finditer(norm, max(0, s - 2 * _WINDOW), s)], default=0)
+    b = _SENTENCE_END.search(norm, e)
+    b = b.start() if b else len(norm)
+    found: dict[str, list[int]] = {}
+    for k in range(bisect_left(sc.starts, a), bisect_left(sc.starts, b)):
+        if not (_CONDITION_AFTER.match(norm, sc.ends[k]) or _in_title(norm, sc.starts[k], sc.ends[k])
+                or _CONDITION_BEFORE.search(norm, max(0, sc.starts[k] - 32), sc.starts[k])):
+            found.setdefault(sc.metrics[k], []).append(k)
+    if len(found) != 1:
+        return None
+    (metric, ks), = found.items()
+    if q.unit not in SENTENCE_UNITS.get(metric, ()) or (q.unit == "%" and norm[s] not in "+-") \
+            or any(m == metric and u != q.unit and a <= x < b for x, _, u, m in others):
+        return None
+    for k in ks:
+        lo, hi = (sc.ends[k], s) if sc.ends[k] <= s else (e, sc.starts[k])
+        if not any(lo <= x and y <= hi for x, y, _, _ in others):
+            return metric
+    return None

@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, setups
+from kb.extract.bind import distribute, sentence_metrics, setups
 from kb.extract.metrics import DEFAULT_VOCAB, MetricVocab, _Scan
 from kb.extract.number_words import (
     _FROM,
@@ -230,7 +230,7 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     out = more_quantities(text, norm, out, spans, scan, vocab)
     if out:
-        out = setups(text, norm, distribute(norm, out))
+        out = sentence_metrics(norm, setups(text, norm, distribute(norm, out)), scan or vocab._scan(norm, DATE_METRICS))
     return _transitions(norm, out) if out else out
 
 

@@ -96,6 +96,14 @@ UNIT_DEFAULTS: dict[str, str] = {
 and the written forms a caller may pass instead. A ratio (×, 倍) has none: "2.4×" names no metric
 (issue 8), only a phrase does."""
 
+SENTENCE_UNITS: dict[str, frozenset[str]] = {
+    "ttft": frozenset({"s", "%"}), "tpot": frozenset({"s", "%"}), "latency": frozenset({"s", "%"}),
+    "throughput": frozenset({"tok/s", "req/s", "%"}), "memory": frozenset({"B", "%"}),
+}
+"""Units a number may have to take its metric from a phrase outside its clause, in its sentence
+(:func:`kb.extract.bind.sentence_metrics`): a time is a latency's, a percentage a
+change of it (``Our TPOT rises …, about +9% per doubling``, ``38 ms TPOT …, not the 45 ms``)."""
+
 METRIC_UNITS: dict[str, str] = {"acceptance_length": "tokens"}
 """Metrics counted in one unit only: a number of one written without a unit has it (issue 9:
 ``接受长度 3.1 → 4.4`` in a table cell states what ``从 3.1 提到 4.4 个 token`` does)."""

@@ -1,0 +1,28 @@
+"""Numbers and the metric each binds to (third wave): a metric named elsewhere in the sentence,
+headline words that are no metric, counted nouns, bracketed ranges and scores, exponents written
+with a power of ten. Fresh wording, exact values.
+
+Each row: text -> [(raw, value or (low, high), unit, bound, metric, transition)].
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from test_numbers_forms import _read  # the one row reader of the number tests
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the one metric of the sentence, outside the number's clause
+    ("Our canary ITL climbs with every replica added, roughly -4% per step.",
+     [("-4%", -4.0, "%", "~", "tpot", None)]),
+    ("The vendor blog quotes 90 ms TTFT on L40S, which is far from the 130 ms we measured.",
+     [("90 ms", 0.09, "s", None, "ttft", None), ("130 ms", 0.13, "s", None, "ttft", None)]),
+    # not: an unsigned percentage, another metric's number between, two metrics, another unit
+    ("Our canary ITL climbs with every replica added, roughly 4% per step.", [("4%", 4.0, "%", "~", None, None)]),
+    ("It gives 2.5x throughput at 30% lower power.",
+     [("2.5x", 2.5, "×", None, "throughput", None), ("30%", -30.0, "%", None, None, None)]),
+    ("TTFT and memory both move, the new build adds 12 ms.", [("12 ms", 0.012, "s", None, None, None)]),
+])
+def test_sentence_metric(text: str, expected: list) -> None:
+    assert _read(text) == expected
