@@ -26,3 +26,15 @@ from test_numbers_forms import _read  # the one row reader of the number tests
 ])
 def test_sentence_metric(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a Title-Cased headline: its capitalised words and a currency sign name no metric
+    ("Startup Signs $40M Deal With Cloud Vendor", [("$40M", 4e7, "$", None, None, None)]),
+    ("Layered Agent Memory: 7x Token Savings for Long Chats", [("7x", 7.0, "×", None, None, None)]),
+    # but a label and its value, and a price in a sentence, keep theirs
+    ("Memory: 7 GB per replica", [("7 GB", 7e9, "B", None, "memory", None)]),
+    ("The hosted plan costs $3 per hour.", [("$3", 3.0, "$", None, "cost", None)]),
+])
+def test_headline_words_are_no_metric(text: str, expected: list) -> None:
+    assert _read(text) == expected

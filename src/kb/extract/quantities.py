@@ -14,7 +14,7 @@ from itertools import accumulate
 from kb.core.claims import Quantity
 from kb.extract import units as _units
 from kb.extract.bind import distribute, sentence_metrics, setups
-from kb.extract.metrics import DEFAULT_VOCAB, MetricVocab, _Scan
+from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
     _FROM,
     _NAME_BEFORE,
@@ -203,6 +203,9 @@ def find_quantities(
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
                     and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)):
                 q = None
+            elif k >= 0 and how != "setup" and _TITLE_AFTER.match(norm, e) \
+                    and (not norm[scan.starts[k]].isalpha() or _in_title(norm, scan.starts[k], scan.ends[k])):
+                metric = None  # Agent Memory: 11x Token Reduction, Void $250M Contract: a headline names no metric
         if q is not None:
             if unit in ("%", "pp") and not signed and end_of is None and _decreased(norm, s, e, vocab):
                 if q["value"] is not None:
