@@ -38,3 +38,20 @@ def test_sentence_metric(text: str, expected: list) -> None:
 ])
 def test_headline_words_are_no_metric(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # set-up sizes: a kind word between (多种), an example word in brackets, a plural phrase
+    ("覆盖了从 2K 到 96K 的多种上下文长度", [("2K 到 96K", (2000.0, 96000.0), None, None, "context_length", None)]),
+    ("若再测更大的模型（如 34B）会更好", [("34B", 3.4e10, None, None, "params", None)]),
+    ("across prompt sets and context lengths (4k-32k), three loads",
+     [("4k-32k", (4000.0, 32000.0), None, None, "context_length", None)]),
+    # a range of plain numbers after a concurrency or batch word; years are none
+    ("覆盖并发数（2 到 32）的扩展", [("2 到 32", (2.0, 32.0), None, None, "concurrency", None)]),
+    ("we sweep batch size 1-128 on one node", [("1-128", (1.0, 128.0), None, None, "batch_size", None)]),
+    ("并发 2023-2024 两年", []),
+    # a card's model number between the metric word and the figure is a name, no figure
+    ("B200 的吞吐量比 4090 Ti 高出 2.2-3.1 倍", [("2.2-3.1 倍", (2.2, 3.1), "×", None, "throughput", None)]),
+])
+def test_setups_and_names_between(text: str, expected: list) -> None:
+    assert _read(text) == expected

@@ -61,9 +61,10 @@ _AFTER_GAP = re.compile(
 _CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|上(?![升涨调])|条件下|的情况下)")
 # ... and so is one after under/on/across (``under bursty traffic``, ``on real traffic``: issue 21)
 _CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}$", re.IGNORECASE)
-# A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule).
-# (look-behind after the digit: re skips to digits; the same matches as a leading one)
+# A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule; the
+# look-behind after the digit: re skips to digits); a card's model number (``比 5060 Ti``) is none.
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
+_DEVICE_NUMBER = re.compile(r"\d{3,4}[ \t]?(?:Ti|SUPER|Super|XTX?)(?![A-Za-z])")
 _MAX_BEFORE_GAP = 16
 _AT_END = re.compile(r"(?<![A-Za-z])at[ \t]+$", re.IGNORECASE)
 _MAX_AFTER_GAP = 10
@@ -115,13 +116,13 @@ class _Scan:
     setup_metrics: list[str]
 
 
-# Between a size and the set-up phrase after it: spaces, a bound word, 级, 的, a hyphen
-# (``8B 级模型``, ``70B 以上模型``, ``32K 以内的上下文``, ``32K-token context``).
-_SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_]*+)?(?:级|的)?[\s*_-]*+")
+# Between a size and the set-up phrase after it: spaces, a bound word, 级, 的, 多种, a hyphen
+# (``8B 级模型``, ``70B 以上模型``, ``32K 以内的上下文``, ``4K 到 96K 的多种上下文``, ``32K-token context``).
+_SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_]*+)?(?:级|的)?(?:多种|各种|不同)?[\s*_-]*+")
 # Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
 # ``context length of 32K``, ``batch size=64``), an opening bracket (``参数规模（0.6B 到 30B）``), a
-# highest-tested word (``上下文长度：最高测试至 170K tokens``).
-_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|(?<![A-Za-z])(?:of|is)(?![A-Za-z]))*+",
+# highest-tested word (``上下文长度：最高测试至 170K tokens``), an example word (``模型（如 13B）``).
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|(?<![A-Za-z])(?:of|is|e\.g\.)(?![A-Za-z]))*+",
                                re.IGNORECASE)
 
 
@@ -148,7 +149,6 @@ def _in_title(norm: str, a: int, b: int) -> bool:
 def _is_size(unit: str | None) -> bool:
     """A number that may be a set-up size: no unit, a ``tokens`` count or a CJK counter."""
     return unit is None or unit == "tokens" or (len(unit) == 1 and "\u4e00" <= unit <= "\u9fff")
-
 
 
 class MetricVocab:
@@ -330,14 +330,14 @@ class MetricVocab:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)
 
-
     def _free_number(self, sc: _Scan, norm: str, a: int, b: int) -> bool:
         """A free-standing number in ``norm[a:b]`` that is no set-up size: the clause rule does
         not reach over another figure, but a set-up size is a condition of the figure, not
         another one (``TTFT 在 32K 上下文下为 0.5 s``: 0.5 s is the TTFT)."""
         for m in _FREE_DIGIT.finditer(norm, a, b):
             n = _SIZE_NUMBER.match(norm, m.start())
-            if n is None or not sc.setup_starts or self._setup_at(sc, norm, m.start(), n.end()) is None:
+            if (n is None or not sc.setup_starts or self._setup_at(sc, norm, m.start(), n.end()) is None) \
+                    and _DEVICE_NUMBER.match(norm, m.start()) is None:
                 return True
         return False
 

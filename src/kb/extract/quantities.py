@@ -47,6 +47,10 @@ _VERB_SEP = re.compile(rf"{_TO_VERB}|{_ARROW}")
 # batch 32, batch size = 64, 批大小 16: a batch size written right before a bare number is a set-up value
 _BATCH_BEFORE = re.compile("(?:" + "|".join(re.escape(p) for p in BUILTIN_METRICS["batch_size"]) + r")[ \t]*[=:：]?[ \t]*$",
                            re.IGNORECASE)
+# 并发数（1 到 16）, batch size 1-64: a range of plain numbers right after a concurrency or batch word
+_COUNT_SETUP_BEFORE = re.compile(
+    "(" + "|".join(re.escape(p) for k in ("concurrency", "batch_size") for p in BUILTIN_METRICS[k]) + r")(?:数|度)?"
+    r"[ \t]*[=:：(（]?[ \t]*$", re.IGNORECASE)
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -148,12 +152,18 @@ def find_quantities(
         end_of: str | None = None  # "from"/"to": an end of a change A → B read as a pair
         said = False  # a change A → B written out in words (the bare rule does not apply to A)
         pending, carry = (carry if carry is not None and carry[0] == s else None), None
+        setup: str | None = None  # the set-up word of a range of plain numbers (并发数（1 到 16）)
         if g["sep"] is not None:
             if g["u2"] is None and g["plus"] is None and (found := _pint_unit(norm, e)) is not None:
                 pint, e = found
                 next_pos = e
                 g = {**g, "u2": "\x00pint"}
             q = _range(g, norm, s, m.start("sep"), m.end("sep"), pint)
+            if q is None and not (g["u1"] or g["u2"] or g["cur"]) and not (g["n1"].isdigit() and 1900 <= int(g["n1"]) <= 2100) \
+                    and (w := _COUNT_SETUP_BEFORE.search(norm, max(0, s - 16), s)) is not None:
+                lo, hi = sorted((_number(g["sign"], g["n1"], None), _number(g["sign2"], g["n2"], None)))
+                q = {"value": None, "low": lo, "high": hi, "unit": None, "bare": False, "signed": False}
+                setup = vocab.phrase_metric(w.group(1))
             if q is _NOT_A_RANGE or q is _TRANSITION:  # the first number alone
                 e = next_pos = next(m.end(k) for k in ("u1", "m1", "n1") if g[k] is not None)
                 u = g["u1"]
@@ -199,6 +209,7 @@ def find_quantities(
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
+            metric = setup or metric
             if bare and not said and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
                     and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)):

@@ -30,7 +30,7 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "concurrency": ("并发", "concurrent", "concurrency"),
     "loc": ("LoC", "lines of code", "行代码"),
     "params": ("参数", "参数量", "参数规模", "级模型", "模型", "parameters", "params", "parameter", "model", "models"),
-    "context_length": ("上下文", "上下文长度", "上下文窗口", "context", "context length", "context window",
+    "context_length": ("上下文", "上下文长度", "上下文窗口", "context", "context length", "context lengths", "context window",
                        "tokens of context", "token context", "context tokens"),
     "batch_size": ("batch size", "batch", "批大小"),
     "gpu_count": ("GPU", "GPUs", "张卡", "块卡", "节点", "nodes"),
