@@ -55,3 +55,24 @@ def test_headline_words_are_no_metric(text: str, expected: list) -> None:
 ])
 def test_setups_and_names_between(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # English counted nouns: a plain integer before one is a count (no unit, no metric)
+    ("Clip search with up to 48 frames reaches 9.5x cache speedup.",
+     [("48", 48.0, None, "≤", None, None), ("9.5x", 9.5, "×", None, "speedup", None)]),
+    ("we test 3 runtimes across 52 configurations and report", [("52", 52.0, None, None, None, None)]),
+    ("a plain 52 alone", []),
+    # zh counters: 步 (steps), 星 (a rating on a star scale); words holding a numeral give none
+    ("只需 250步 即可收敛", [("250步", 250.0, "步", None, None, None)]),
+    ("点评网站给它“3.8 星”", [("3.8 星", 3.8, "星", None, None, None)]),
+    ("进一步 一步步 五星级 5星级 第 3 步 一些 统一 一般 两岸 四川", []),
+    # a decimal alone in brackets right after a score's name is that score
+    ("其 ROUGE（41.7）与 F1（72.4）都更高", [("41.7", 41.7, None, None, None, None), ("72.4", 72.4, None, None, None, None)]),
+    ("见第（2）点与（3.1）节", []),
+    # a hyphenated token count is a token count
+    ("Serving 2M-Token Contexts on One Node", [("2M-Token", 2e6, "tokens", None, None, None)]),
+    ("with a 64K-token context window", [("64K-token", 64000.0, "tokens", None, "context_length", None)]),
+])
+def test_counts_scores_and_token_counts(text: str, expected: list) -> None:
+    assert _read(text) == expected

@@ -44,14 +44,15 @@ _NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z]
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
-# x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic).
+# x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic); a
+# token count may be hyphenated (32K-token, 1M-Token).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
 # their first characters, so that re skips their ~60 alternatives at once before anything else
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?){_W})"
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
@@ -141,7 +142,7 @@ def _unit_of(written: str | None) -> str | None:
     writes a handful of units again and again, ``%``, ``×``, `` ms``)."""
     if not written:
         return None
-    w = written.strip()
+    w = written.strip().lstrip("-")  # 32K-token: a hyphenated token count
     return _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())
 
 

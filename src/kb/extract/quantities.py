@@ -37,7 +37,7 @@ from kb.extract.numbers import (
 )
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
-from kb.extract.vocab.units import COUNTERS
+from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS
 from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
@@ -51,6 +51,11 @@ _BATCH_BEFORE = re.compile("(?:" + "|".join(re.escape(p) for p in BUILTIN_METRIC
 _COUNT_SETUP_BEFORE = re.compile(
     "(" + "|".join(re.escape(p) for k in ("concurrency", "batch_size") for p in BUILTIN_METRICS[k]) + r")(?:数|度)?"
     r"[ \t]*[=:：(（]?[ \t]*$", re.IGNORECASE)
+# up to 64 frames, across 79 configurations: an English counted noun after a plain integer
+_COUNTED = re.compile(r"[ \t]+(?:" + "|".join(COUNTED_NOUNS) + r")(?![A-Za-z])")
+# BLEU（25.3）, F1 (72.4), 困惑度（5.61）: a decimal alone in brackets right after a score's name (an
+# ASCII word, a zh word ending in 度/率/分/值) is that score
+_BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -210,9 +215,12 @@ def find_quantities(
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
             metric = setup or metric
-            if bare and not said and not (end_of == "to" and pending and pending[2]) \
+            if bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
+                metric = None  # up to 64 frames, across 79 configurations: a count, no figure of a metric
+            elif bare and not said and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
-                    and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)):
+                    and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)) \
+                    and not ((b := _BRACKETED_SCORE.match(norm, s)) and b.end() == e):
                 q = None
             elif k >= 0 and how != "setup" and _TITLE_AFTER.match(norm, e) \
                     and (not norm[scan.starts[k]].isalpha() or _in_title(norm, scan.starts[k], scan.ends[k])):

@@ -29,11 +29,12 @@ CJK_UNITS: dict[str, str] = {
 }
 """Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
 
-CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": "year"}
+CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": "year", "星": "星"}
 """One-character zh units that begin many words (米哈游, 克隆, 升级, 岁月): a unit only when no other
-Chinese character follows, except 的, 以, 之, 左, 内, 多 (``172 米的``, ``35 岁以上``)."""
+Chinese character follows, except 的, 以, 之, 左, 内, 多 (``172 米的``, ``35 岁以上``); ``星`` is a
+rating on a star scale (``4.5 星``; ``5星级`` is none), kb's own unit."""
 
-COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮块帧"
+COUNTER_CHARS = "张件条个篇家项台次种款位名卡轮块帧步"
 """CJK counters (量词): ``<integer> <counter>`` is a count with the counter as its unit (``16 张``,
 ``64 个``); the one list (the quantity finder, the unit converter and the diff read it)."""
 
@@ -55,12 +56,21 @@ ASCII_UNITS_CI: dict[str, str] = {
 }
 """Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words."""
 
+COUNTED_NOUNS: tuple[str, ...] = (
+    "frames", "configurations", "configs", "images", "videos", "samples", "sequences", "prompts", "queries",
+    "tasks", "benchmarks", "datasets", "languages", "layers", "experts", "iterations", "epochs", "trials",
+    "questions", "documents", "examples", "workloads", "scenarios", "domains", "steps", "turns", "episodes",
+)
+"""English plural nouns that make a plain integer before them a count (``up to 64 frames``, ``across
+79 configurations``): a quantity with no unit and no metric, never a fact; the noun is not kept (a
+count of things, like ``25+ engines``)."""
+
 ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min",
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
 KB_OWN: frozenset[str] = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
-                                    "+", "devices", "FLOPs",
+                                    "+", "devices", "FLOPs", "星",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
 """kb's own units as stored, which convert to nothing else (never looked up in pint: the
 field's words, DESIGN.md §2)."""
