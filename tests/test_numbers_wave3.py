@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from kb.core.config import KbConfig
+from kb.extract.numbers import out_of_range, parse_number
+from kb.read.parse import parse_file
 from test_numbers_forms import _read  # the one row reader of the number tests
 
 
@@ -76,3 +79,37 @@ def test_setups_and_names_between(text: str, expected: list) -> None:
 ])
 def test_counts_scores_and_token_counts(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a power of ten written out is part of the number
+    ("the step takes 4.5×10^-3 s", [("4.5×10^-3 s", 0.0045, "s", None, None, None)]),
+    ("roughly 2.5 x 10^6 tokens", [("2.5 x 10^6 tokens", 2.5e6, "tokens", "~", None, None)]),
+    ("只用了 6×10⁻² s", [("6×10⁻² s", 0.06, "s", None, None, None)]),
+    ("we run 4×10 GPUs", []),
+    # no float holds it: no quantity (the parser warns)
+    ("TTFT of 7e888888 ms", []),
+    ("a cache of 2e309 tokens", []),
+    ("TTFT is 5e-500 s", []),
+    ("a cache of 2e300 tokens", [("2e300 tokens", 2e300, "tokens", None, None, None)]),
+])
+def test_powers_of_ten_and_out_of_range(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+def test_parse_number_reads_a_power_of_ten() -> None:
+    assert parse_number("4.5×10^-3") == 0.0045
+    assert parse_number("2.5 x 10^6") == 2.5e6
+
+
+def test_out_of_range_names_every_number_no_float_holds() -> None:
+    text = "vals 7e888888, 2e309, 5e-500, 3×10^999 but 2e300 and 0e999999"
+    assert [text[a:b] for a, b in out_of_range(text)] == ["7e888888", "2e309", "5e-500", "3×10^999"]
+
+
+def test_the_parser_warns_of_a_number_out_of_range() -> None:
+    parsed = parse_file(KbConfig(), "inbox/ana/2026-02-01-notes.md",
+                        "- SGLang TTFT reads 7e888888 ms in the dump.\n".encode())
+    assert [(p.line, p.severity, p.message) for p in parsed.problems] == [
+        (1, "warning", "number '7e888888' is out of range; no quantity")]
+    assert parsed.claims == []  # no number, no name kb.yaml knows: no claim, but never silent

@@ -39,8 +39,15 @@ def _alt(forms: Sequence[str]) -> str:
 
 
 _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
-# exponent notation is part of the number (issue 24: 1e6, 1E-3, 1.5e10), never a unit
-_NUM = r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z]))?)(?![\d]|[.,]\d)"
+# exponent notation is part of the number (issue 24: 1e6, 1E-3, 1.5e10), never a unit; so is a power
+# of ten written out (3.2×10^-2, 1.5 x 10^6, 4×10⁻³; 2×10 alone is arithmetic)
+_POW10 = r"[ \t]?[×xX*][ \t]?10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
+_NUM = (r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z])|" + _POW10 + r")?)"
+        r"(?![\d]|[.,]\d)")
+_TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+# an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _POW10.replace("{1,3}", "+") + r")(?![\dA-Za-z])")
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
@@ -77,7 +84,7 @@ _QTY_RE = re.compile(
     + rf"(?P<plus>\+(?![\d+])(?P<u3>{_UNIT})?)?"  # 2000+ tokens/秒: at least 2000 tok/s
 )
 _PARSE_RE = re.compile(
-    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3})?)"
+    r"\s*(?P<sign>[-+])?(?P<n>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}|" + _POW10 + r")?)"
     r"\s*(?P<m>万亿|百万|千万|[kKMBT千万亿]|(?i:thousand|million|billion|trillion))?\s*"
 )
 
@@ -149,6 +156,8 @@ def _unit_of(written: str | None) -> str | None:
 def _number(sign: str | None, digits: str, mag: str | None) -> float:
     """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
     d = digits.replace(",", "") if "," in digits else digits
+    if "10" in d and (t := _TIMES_TEN.search(d)) is not None:
+        d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 3.2×10^-2 → 3.2e-2
     if mag:
         mag = mag.strip()
         power = MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]
@@ -201,6 +210,30 @@ def parse_number(raw: str) -> float:
         )
     return _number(m["sign"], m["n"], m["m"])
 
+
+
+def out_of_range(text: str) -> list[tuple[int, int]]:
+    """Spans of the numbers of ``text`` written with an exponent that no float holds (``9e999999``,
+    ``1e309``, ``1e-400``, ``2×10^999``): never a quantity (:func:`in_range` is False for them);
+    the parser reports each as a warning, the text keeps it (docs/claims.md).
+
+    :param text: any text (ASCII digits: full-width ones are read by the finder, not reported here).
+    :returns: ``(start, end)`` offsets into ``text``, in order.
+    """
+    return [m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group())]
+
+
+def in_range(written: str) -> bool:
+    """Whether a number written with digits and perhaps an exponent (``1e6``, ``3.2×10^-2``) fits
+    a float: neither infinite (``1e309``) nor a non-zero number read as zero (``1e-400``)."""
+    d = written.replace(",", "")
+    if (t := _TIMES_TEN.search(d)) is not None:
+        d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)
+    mantissa, _, exp = d.lower().partition("e")
+    if exp and len(exp.lstrip("+-").lstrip("0")) > 6:
+        return float(mantissa.strip(".0") or 0) == 0  # 9e999999: no float; 0e9999999 is zero
+    v = float(d)
+    return v == v and abs(v) != float("inf") and (v != 0 or float(mantissa or 0) == 0)
 
 
 def _tail(sign: str | None, tail: str | None) -> float:

@@ -34,6 +34,7 @@ from kb.extract.numbers import (
     _pint_unit,
     _tail,
     _unit_of,
+    in_range,
 )
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
@@ -42,6 +43,7 @@ from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
 _HARDWARE_RE = re.compile(r"(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX|TPU|GPU)", re.ASCII)
+_INF = float("inf")
 _ASCII_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _VERB_SEP = re.compile(rf"{_TO_VERB}|{_ARROW}")
 # batch 32, batch size = 64, 批大小 16: a batch size written right before a bare number is a set-up value
@@ -198,6 +200,9 @@ def find_quantities(
             # whatever it reads: its fields are not worked out
             i = bisect_right(skip_starts, s)
             q = None if i and skip_maxend[i - 1] > s else _single(g, norm, s, vocab, pint)
+        if q is not None and not (in_range(g["n1"]) and (g["sep"] is None or in_range(g["n2"]))
+                                  and all(v is None or abs(v) < _INF for v in (q["value"], q["low"], q["high"]))):
+            q = None  # 1e309, 1e-400, 1e308K: no float holds it (out_of_range; docs/claims.md)
         if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
