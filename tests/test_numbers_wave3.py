@@ -70,6 +70,9 @@ def test_setups_and_names_between(text: str, expected: list) -> None:
     ("只需 250步 即可收敛", [("250步", 250.0, "步", None, None, None)]),
     ("点评网站给它“3.8 星”", [("3.8 星", 3.8, "星", None, None, None)]),
     ("进一步 一步步 五星级 5星级 第 3 步 一些 统一 一般 两岸 四川", []),
+    # a counted number takes no metric from its clause (精度 here is the models' number format)
+    ("在 4 种不同规模/精度的模型上验证", [("4 种", 4.0, "种", None, None, None)]),
+    ("在 16 个并发请求下", [("16 个", 16.0, "个", None, "concurrency", None)]),
     # a decimal alone in brackets right after a score's name is that score
     ("其 ROUGE（41.7）与 F1（72.4）都更高", [("41.7", 41.7, None, None, None, None), ("72.4", 72.4, None, None, None, None)]),
     ("见第（2）点与（3.1）节", []),

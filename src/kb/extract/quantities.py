@@ -219,7 +219,7 @@ def find_quantities(
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
-            metric = setup or metric
+            metric = setup or (None if how == "clause" and unit in COUNTERS else metric)  # 5 种…精度的模型: a count
             if bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
                 metric = None  # up to 64 frames, across 79 configurations: a count, no figure of a metric
             elif bare and not said and not (end_of == "to" and pending and pending[2]) \
