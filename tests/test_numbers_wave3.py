@@ -66,6 +66,10 @@ def test_setups_and_names_between(text: str, expected: list) -> None:
      [("48", 48.0, None, "≤", None, None), ("9.5x", 9.5, "×", None, "speedup", None)]),
     ("we test 3 runtimes across 52 configurations and report", [("52", 52.0, None, None, None, None)]),
     ("a plain 52 alone", []),
+    ("a lab where 7 LLM agents debate", [("7", 7.0, None, None, None, None)]),
+    # a score with spaces around its slash
+    ("新颖性： 3.5 / 5。方法简单", [("3.5 / 5", 3.5, None, None, None, None)]),
+    ("占比为 3 / 4", []),
     # zh counters: 步 (steps), 星 (a rating on a star scale); words holding a numeral give none
     ("只需 250步 即可收敛", [("250步", 250.0, "步", None, None, None)]),
     ("点评网站给它“3.8 星”", [("3.8 星", 3.8, "星", None, None, None)]),

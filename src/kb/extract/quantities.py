@@ -54,7 +54,7 @@ _COUNT_SETUP_BEFORE = re.compile(
     "(" + "|".join(re.escape(p) for k in ("concurrency", "batch_size") for p in BUILTIN_METRICS[k]) + r")(?:数|度)?"
     r"[ \t]*[=:：(（]?[ \t]*$", re.IGNORECASE)
 # up to 64 frames, across 79 configurations: an English counted noun after a plain integer
-_COUNTED = re.compile(r"[ \t]+(?:" + "|".join(COUNTED_NOUNS) + r")(?![A-Za-z])")
+_COUNTED = re.compile(r"[ \t]+(?:[A-Z]{2,5}[ \t]+)?(?:" + "|".join(COUNTED_NOUNS) + r")(?![A-Za-z])")
 # BLEU（25.3）, F1 (72.4), 困惑度（5.61）: a decimal alone in brackets right after a score's name (an
 # ASCII word, a zh word ending in 度/率/分/值) is that score
 _BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")

@@ -60,9 +60,10 @@ COUNTED_NOUNS: tuple[str, ...] = (
     "frames", "configurations", "configs", "images", "videos", "samples", "sequences", "prompts", "queries",
     "tasks", "benchmarks", "datasets", "languages", "layers", "experts", "iterations", "epochs", "trials",
     "questions", "documents", "examples", "workloads", "scenarios", "domains", "steps", "turns", "episodes",
+    "models", "agents",
 )
 """English plural nouns that make a plain integer before them a count (``up to 64 frames``, ``across
-79 configurations``): a quantity with no unit and no metric, never a fact; the noun is not kept (a
+79 configurations``, ``5 AI models``: one acronym may stand between): a quantity with no unit and no metric, never a fact; the noun is not kept (a
 count of things, like ``25+ engines``)."""
 
 ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min",
