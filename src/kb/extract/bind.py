@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from bisect import bisect_left
+from collections.abc import Callable
 
 from kb.core.claims import Quantity
 from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
@@ -47,6 +48,7 @@ _MODEL_AFTER = re.compile(r"[ \t]?(?:的)?[ \t]?(?:规模|参数|级别?|大小)
 _LIST_SETUPS = frozenset({"params", "context_length"})
 #: The end of a sentence: 。!?, a newline, a point not before a digit or a letter (v0.11, llama.cpp).
 _SENTENCE_END = re.compile(r"[。!?！？\n]|\.(?![\dA-Za-z])")
+_SENTENCE_UNIT_ANY = frozenset().union(*SENTENCE_UNITS.values())
 
 
 def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
@@ -109,14 +111,16 @@ def _sim_near(norm: str, s: int, e: int) -> bool:
     return _SIM_RE.search(before) is not None or _SIM_RE.match(after.lstrip(" \t-的")) is not None
 
 
-def sentence_metrics(norm: str, out: list[Quantity], sc: _Scan) -> list[Quantity]:
+def sentence_metrics(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> list[Quantity]:
     """``out`` with the metric of its sentence (:func:`_sentence_metric`) given to every number
     with a unit whose clause gave it none (:meth:`kb.extract.metrics.MetricVocab.metric_at`, rules
-    0–5); ``sc`` holds the phrases of ``norm``."""
-    spans = [(q.start, q.end, q.unit, q.metric) for q in out]
+    0–5); ``scan()`` gives the phrases of ``norm`` (called only when a number may need them)."""
+    sc: _Scan | None = None
     for i, q in enumerate(out):
-        if q.metric is None and q.unit is not None and (metric := _sentence_metric(sc, norm, q, spans)) is not None:
-            out[i] = q.model_copy(update={"metric": metric})
+        if q.metric is None and q.unit in _SENTENCE_UNIT_ANY:
+            sc = sc or scan()
+            if (metric := _sentence_metric(sc, norm, q, [(o.start, o.end, o.unit, o.metric) for o in out])) is not None:
+                out[i] = q.model_copy(update={"metric": metric})
     return out
 
 
@@ -128,19 +132,23 @@ def _sentence_metric(sc: _Scan, norm: str, q: Quantity, others: list[tuple]) -> 
     …, which does not match the 45 ms`` (not ``1.6x throughput with 41% lower energy``). Phrases
     of a condition or a title (rule 5 of ``metric_at``) and sentences naming two metrics give none."""
     s, e = q.start, q.end
+    if (q.unit == "%" and norm[s] not in "+-") or not sc.starts:
+        return None
     a = max([m.end() for m in _SENTENCE_END.finditer(norm, max(0, s - 2 * _WINDOW), s)], default=0)
     b = _SENTENCE_END.search(norm, e)
     b = b.start() if b else len(norm)
+    ks = range(bisect_left(sc.starts, a), bisect_left(sc.starts, b))
+    if not ks or len({sc.metrics[k] for k in ks}) != 1 or q.unit not in SENTENCE_UNITS.get(sc.metrics[ks[0]], ()):
+        return None  # (before the finer tests below, which only leave phrases out)
     found: dict[str, list[int]] = {}
-    for k in range(bisect_left(sc.starts, a), bisect_left(sc.starts, b)):
+    for k in ks:
         if not (_CONDITION_AFTER.match(norm, sc.ends[k]) or _in_title(norm, sc.starts[k], sc.ends[k])
                 or _CONDITION_BEFORE.search(norm, max(0, sc.starts[k] - 32), sc.starts[k])):
             found.setdefault(sc.metrics[k], []).append(k)
     if len(found) != 1:
         return None
     (metric, ks), = found.items()
-    if q.unit not in SENTENCE_UNITS.get(metric, ()) or (q.unit == "%" and norm[s] not in "+-") \
-            or any(m == metric and u != q.unit and a <= x < b for x, _, u, m in others):
+    if any(m == metric and u != q.unit and a <= x < b for x, _, u, m in others):
         return None
     for k in ks:
         lo, hi = (sc.ends[k], s) if sc.ends[k] <= s else (e, sc.starts[k])

@@ -200,8 +200,9 @@ def find_quantities(
             # whatever it reads: its fields are not worked out
             i = bisect_right(skip_starts, s)
             q = None if i and skip_maxend[i - 1] > s else _single(g, norm, s, vocab, pint)
-        if q is not None and not (in_range(g["n1"]) and (g["sep"] is None or in_range(g["n2"]))
-                                  and all(v is None or abs(v) < _INF for v in (q["value"], q["low"], q["high"]))):
+        if q is not None and (_exponent(g["n1"]) or (g["sep"] is not None and _exponent(g["n2"]))) \
+                and not (in_range(g["n1"]) and (g["sep"] is None or in_range(g["n2"]))
+                         and all(v is None or abs(v) < _INF for v in (q["value"], q["low"], q["high"]))):
             q = None  # 1e309, 1e-400, 1e308K: no float holds it (out_of_range; docs/claims.md)
         if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
@@ -227,7 +228,7 @@ def find_quantities(
                     and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)) \
                     and not ((b := _BRACKETED_SCORE.match(norm, s)) and b.end() == e):
                 q = None
-            elif k >= 0 and how != "setup" and _TITLE_AFTER.match(norm, e) \
+            elif k >= 0 and e + 1 < n and norm[e + 1].isupper() and how != "setup" and _TITLE_AFTER.match(norm, e) \
                     and (not norm[scan.starts[k]].isalpha() or _in_title(norm, scan.starts[k], scan.ends[k])):
                 metric = None  # Agent Memory: 11x Token Reduction, Void $250M Contract: a headline names no metric
         if q is not None:
@@ -257,7 +258,8 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     out = more_quantities(text, norm, out, spans, scan, vocab)
     if out:
-        out = sentence_metrics(norm, setups(text, norm, distribute(norm, out)), scan or vocab._scan(norm, DATE_METRICS))
+        out = sentence_metrics(norm, setups(text, norm, distribute(norm, out)),
+                               lambda: scan or vocab._scan(norm, DATE_METRICS))
     return _transitions(norm, out) if out else out
 
 
@@ -279,6 +281,12 @@ def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
         if q.unit is None and q.metric in METRIC_UNITS:
             out[i] = q.model_copy(update={"unit": METRIC_UNITS[q.metric]})
     return out
+
+
+def _exponent(n: str) -> bool:
+    """Whether the digits ``n`` have an exponent or a power of ten (``1e309``, ``3×10^-2``) or are
+    too long to read plainly: only then may they fall outside a float."""
+    return len(n) > 15 or not n.replace(",", "").replace(".", "", 1).isdigit()
 
 
 def _names_bare(how: str, phrase: str) -> bool:
