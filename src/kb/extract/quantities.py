@@ -131,6 +131,13 @@ def find_quantities(
     1990s``; a glued ``m`` is a million: ``5m users``). A range joins like units only, and a
     year is never its end (``3 days in 2014 to 36 days``). Figure, table, section, equation and
     step numbers (``Fig. 7``, ``Table 3``, ``表 2``, ``图 5``, ``Sec. 4``, ``Eq. (2)``) are none.
+    A power of ten written out is part of the number (``3.2×10^-2 s`` → 0.032 ``s``); a number no
+    float holds (``1e309``, ``1e-400``) is none (:func:`~kb.extract.numbers.out_of_range`). A plain
+    integer before an English counted noun is a count (``up to 64 frames``: no unit, no metric), a
+    decimal alone in brackets after a score's name a score (``BLEU（25.3）``), a range of plain
+    numbers after a concurrency or batch word that set-up (``并发数（1 到 16）``); a headline's
+    Capitalised words and currency sign give no metric (``Void $250M Contract``); a number with no
+    metric takes its sentence's one metric (:func:`kb.extract.bind.sentence_metrics`).
 
     :param text: one claim's text or a whole document; any length.
     :param skip: ``(start, end)`` spans (arXiv ids, dates, URLs …) no quantity may overlap.
