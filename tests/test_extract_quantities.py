@@ -406,7 +406,7 @@ def test_units_from_pint(text: str, raw: str, value: float | None, low: float | 
         ("8 K context", []),  # 8K context, not kelvin
         ("8 A100", []),
         ("3 PR", []),  # not peta × gas constant
-        ("3 ML models", []),
+        ("3 ML models", [("3", 3.0, None)]),  # a count of models (COUNTED_NOUNS), never megalitres
         ("5 in the box", []),  # not inches
         ("3 papers", []),
         ("1000s of experts", []),  # thousands, not seconds
