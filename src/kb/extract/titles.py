@@ -124,6 +124,13 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
 _CJK_RE = re.compile(f"[{_CJK}]")
 
 
+def numbered_item(heading: str) -> bool:
+    """A heading numbered as a list's item (``### 40. <headline>``, ``(3) …``, ``1️⃣ …``): one
+    entry of a digest, whatever its language (a paper's item when its section links one paper:
+    :func:`kb.read.walk.section_ids`)."""
+    return _NUMBERED_RE.match(heading) is not None
+
+
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'+.-]*")
 _SUBTITLE_RE = re.compile(r"\w[:：]\s")
 _DATE_RE = re.compile(r"\b(?:19|20)\d\d[-./年]\s*\d{1,2}|\d{1,2}\s*月\s*\d{1,2}")
