@@ -302,8 +302,8 @@ _ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|
 #: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)`` (alone on its line:
 #: ``- A router ([paper](…arxiv…)) …`` is an item about one paper, not the file's).
 _PAPER_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
-    r"\s*(?:\*\*|__)?\s*\S+\s*$"
+    r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)[ \t]*"
+    r"(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*\S+[ \t]*$"
     r"|^[ \t]*(?:[-*+][ \t]+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
     re.IGNORECASE | re.MULTILINE)
 #: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
