@@ -5,6 +5,7 @@ word that is also a section's name (``Reading``, ``Report``)."""
 from __future__ import annotations
 
 from kb.core.config import KbConfig
+from kb.extract.subjects import Anchor, attribute, is_role
 from kb.extract.titles import numbered_item, paper_title
 from kb.read.parse import parse_file
 from kb.read.walk import file_scope
@@ -62,3 +63,13 @@ def test_a_long_title_heading_scopes_its_section() -> None:
            "[到论文主页查看详情](https://huggingface.co/papers/2611.05504)\n")
     got = subjects("inbox/wu/2026-11-21-daily.md", doc)
     assert got == [("亮点： 本文提出的方法让 3B 的模型追平了更大的模型。", ["arxiv:2611.05504"])]
+
+
+def test_a_program_named_after_a_model_family_is_no_model() -> None:
+    text = "现有方案各有短板：gemma.cpp 只跑单卡；Llama-3-8B 作为评测模型；llama-cpp 缺少批处理。"
+    spans = {name: (text.index(name), text.index(name) + len(name)) for name in ("gemma.cpp", "Llama-3-8B", "llama-cpp")}
+    assert {name: is_role(text, a, b) for name, (a, b) in spans.items()} == {
+        "gemma.cpp": False, "Llama-3-8B": True, "llama-cpp": False}
+    anchors = [Anchor(a, b, f"entity:{name.lower()}", False) for name, (a, b) in spans.items()]
+    got = attribute(text, anchors, scoped=True)
+    assert (got.keys, got.hosts) == (["entity:gemma.cpp", "entity:llama-cpp"], ["entity:llama-3-8b"])
