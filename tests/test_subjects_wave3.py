@@ -73,3 +73,15 @@ def test_a_program_named_after_a_model_family_is_no_model() -> None:
     anchors = [Anchor(a, b, f"entity:{name.lower()}", False) for name, (a, b) in spans.items()]
     got = attribute(text, anchors, scoped=True)
     assert (got.keys, got.hosts) == (["entity:gemma.cpp", "entity:llama-cpp"], ["entity:llama-3-8b"])
+
+
+def test_a_spaced_score_under_a_title_heading_is_its_papers_claim() -> None:
+    doc = ("# 【2026-11-22】论文速览\n\n## Quiet Heads Make Faster Small Decoders\n\n4. **打分：**\n\n"
+           "   - **实用性：** 3.5 / 5。该方法部署简单。\n\n   - **创新性：** 4 / 5。本文换了一种思路。\n\n"
+           "[到论文主页查看详情](https://huggingface.co/papers/2611.05505)\n")
+    claims = parse_file(CONFIG, "inbox/wu/2026-11-22-daily.md", doc.encode()).claims
+    got = [(c.text, c.kind, c.subjects, [(q.raw, q.value, q.metric, q.unit) for q in c.quantities]) for c in claims]
+    assert got == [
+        ("实用性： 3.5 / 5。该方法部署简单。", "secondhand", ["arxiv:2611.05505"], [("3.5 / 5", 3.5, None, None)]),
+        ("创新性： 4 / 5。本文换了一种思路。", "secondhand", ["arxiv:2611.05505"], [("4 / 5", 4.0, None, None)]),
+    ]
