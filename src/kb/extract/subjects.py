@@ -48,7 +48,9 @@ _ROLE_BEFORE_RE = re.compile(r"(?:^|[^A-Za-z0-9_])(?:" + "|".join(ROLE_BEFORE_WO
 _HARDWARE_RE = re.compile(HARDWARE_PATTERN, re.IGNORECASE)
 _ROLE_AFTER_RE = re.compile(r"\s*(?:" + "|".join(ROLE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 #: A model's name: a family (:data:`~kb.extract.vocab.subjects.MODEL_FAMILIES`) or a size (``-7B``, ``70b``, ``8x7B``).
-_MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z])|\d(?:\.\d+)?\s*[bBmM]$", re.IGNORECASE)
+#: A family's name joined to a program's suffix is a program (``llama.cpp``, ``llama-cpp``, ``gemma.cpp``), no model.
+_MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z]|\.[a-z]|[-_]cpp)|\d(?:\.\d+)?\s*[bBmM]$",
+                       re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")

@@ -89,13 +89,19 @@ _TITLE_LEAD_RE = re.compile(r"^[\s#§*_>\-–—•·.、:：()（）\[\]0-9\ufe
 _NUMBERED_RE = re.compile(r"^\s*(?:[(（]?\d{1,3}[.)）、:：]|\d\ufe0f?\u20e3|[\U0001F51F])")
 #: Words that make a heading a digest's or section's name, not a paper's title.
 _NOT_TITLE_WORDS = frozenset((
-    "paper", "papers", "daily", "weekly", "week", "digest", "news", "updates", "update", "list", "reading",
-    "readings", "top", "introduction", "background", "summary", "conclusion", "conclusions", "results",
-    "references", "appendix", "overview", "notes", "abstract", "method", "methods", "experiments", "evaluation",
-    "discussion", "takeaways", "contents", "changelog", "todo", "related", "report", "reports", "highlights",
-    "briefing", "briefings", "brief", "roundup", "newsletter", "issue", "note",
+    "paper", "papers", "daily", "weekly", "week", "digest", "news", "updates", "update", "list",
+    "readings", "top", "references", "appendix", "notes", "takeaways", "contents", "changelog", "todo", "related",
+    "highlights", "briefing", "briefings", "brief", "roundup", "newsletter", "issue", "note",
     "feed", "feeds", "export", "keywords", "bookmarks", "links", "inbox",
 ))
+#: Section names that papers also use in their titles (``… via Reading Comprehension``, ``phi-1.5
+#: technical report``, ``Holistic Evaluation of …``): a heading's name only in a short heading
+#: (fewer than :data:`_LONG_TITLE` Latin words: ``Evaluation Results``, ``Reading``, ``Summary``).
+_SECTION_WORDS = frozenset((
+    "reading", "introduction", "background", "summary", "conclusion", "conclusions", "results", "overview",
+    "abstract", "method", "methods", "experiments", "evaluation", "discussion", "report", "reports",
+))
+_LONG_TITLE = 6
 
 
 def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
@@ -105,7 +111,8 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     A title here: numbering and emoji stripped, at most 40 words, at least four of them Latin
     words (three with a subtitle after a colon or in Title Case), no CJK character (``OpenAI GPT-5.6 的 GPU kernel 自优化`` is a note's heading; ``Sink-Aware Pruning for Diffusion Language Models``,
     ``SemShareKV: Efficient KVCache Sharing …``); no digest or section word (``Top ML Papers of
-    the Week``, ``Related Work``), no date. ``numbered_only``: the heading must be numbered as
+    the Week``, ``Related Work``; a section name such as ``Evaluation`` or ``Report`` only in a
+    heading of fewer than six Latin words: ``… via Reading Comprehension`` is a title), no date. ``numbered_only``: the heading must be numbered as
     an item (``4.``, ``1️⃣``).
 
     :returns: the title as written, numbering stripped."""
@@ -116,12 +123,22 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
         return None
     words = _LATIN_WORD_RE.findall(text)
     short = bool(_SUBTITLE_RE.search(text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
-    if len(words) < (3 if short else 4) or len(text.split()) > 40 or {w.lower() for w in words} & _NOT_TITLE_WORDS:
+    if len(words) < (3 if short else 4) or len(text.split()) > 40:
+        return None
+    lower = {w.lower() for w in words}
+    if lower & _NOT_TITLE_WORDS or (len(words) < _LONG_TITLE and lower & _SECTION_WORDS):
         return None
     return None if _CJK_RE.search(text) else text
 
 
 _CJK_RE = re.compile(f"[{_CJK}]")
+
+
+def numbered_item(heading: str) -> bool:
+    """A heading numbered as a list's item (``### 40. <headline>``, ``(3) …``, ``1️⃣ …``): one
+    entry of a digest, whatever its language (a paper's item when its section links one paper:
+    :func:`kb.read.walk.section_ids`)."""
+    return _NUMBERED_RE.match(heading) is not None
 
 
 _LATIN_WORD_RE = re.compile(r"[A-Za-z][A-Za-z0-9'+.-]*")

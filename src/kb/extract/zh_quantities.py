@@ -49,7 +49,7 @@ _SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{
 _FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
 _GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
 # A score as reviewers write it (issue 21: the feeds' 实用性：5分, 创新性：4.5/5, 综合评分: 6.05/10,
-# 推荐度为 4.5 分, 实用性评分： 4, 评分明细 传播度7 | 权威性5): a value on the feed's own scale, no
+# 推荐度为 4.5 分, 实用性评分： 4, 创新性： 5 / 5, 评分明细 传播度7 | 权威性5): a value on the feed's own scale, no
 # metric and no unit (docs/claims.md: no rating cue, so a secondhand number). Precision first:
 # after a colon, 为 or a score word: N分 closed by punctuation, N/5, N/10 or N/100 (``4.5 / 5`` too; N within the
 # scale); a bare N only right after 评分/得分/打分; a number glued after a quality word ending in

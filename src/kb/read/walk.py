@@ -23,7 +23,7 @@ from kb.extract.names import NameMatcher, id_names
 from kb.extract.refs import find_dois
 from kb.extract.sections import section_number
 from kb.extract.subjects import Anchor, attribute
-from kb.extract.titles import paper_title, title_key
+from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
 from kb.read.tables import _cell_spans, _raw_cells, _raw_count
 from kb.read.unit import _dedupe, _UnitMaker
@@ -88,8 +88,9 @@ class _FileCtx(_UnitMaker):
         subjects = self._own_subjects(info.text, info.hrefs, line)
         titled = False
         linked = self.section_ids.get(line) if not subjects and self.role in ("inbox", "other") else None
-        if linked is not None and paper_title(info.text, numbered_only=False) is not None:
-            subjects = [linked]  # "## <Title>" … "[论文主页](https://huggingface.co/papers/<id>)"
+        # "## <Title>" … "[论文主页](https://huggingface.co/papers/<id>)"; "### 40. <zh headline>" … "原文链接: <arXiv>"
+        if linked is not None and (paper_title(info.text, numbered_only=False) is not None or numbered_item(info.text)):
+            subjects = [linked]
         elif not subjects and self.role in ("inbox", "other"):
             top = level == 1 and line == self.first_line
             title = paper_title(info.text) or (paper_title(info.text, numbered_only=False) if top else None)
@@ -301,8 +302,8 @@ _ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|
 #: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)`` (alone on its line:
 #: ``- A router ([paper](…arxiv…)) …`` is an item about one paper, not the file's).
 _PAPER_LINE_RE = re.compile(
-    r"^\s*(?:[-*+]\s+)?(?:\*\*|__)?\s*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)\s*(?:\*\*|__)?\s*[:：]"
-    r"\s*(?:\*\*|__)?\s*\S+\s*$"
+    r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)[ \t]*"
+    r"(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*\S+[ \t]*$"
     r"|^[ \t]*(?:[-*+][ \t]+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
     re.IGNORECASE | re.MULTILINE)
 #: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
@@ -367,12 +368,11 @@ _FRONT_LINKS = ("url", "link", "arxiv", "paper", "pdf", "abs", "arxiv_url", "pdf
 def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     """The paper a whole file is about (issue 20: paper-per-file notes), else ``[]``.
 
-    A file is about one paper when its top names one: a labelled line in its first 30 lines
-    that links one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to the paper](…)``:
-    that paper), or a front matter ``title`` or first ``# Title`` line that is a paper title
-    (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter)
-    names, or with none the title (``title:…``). A digest of several papers (several ids, no
-    labelled line) has no file scope: its headings decide."""
+    A file is about one paper when its top (first 30 lines, above the first section heading) names
+    one: a labelled line linking one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to
+    the paper](…)``), or a front matter ``title`` or first ``# Title`` that is a paper title
+    (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter) names,
+    or with none the title (``title:…``). A digest (several ids, no labelled line) has none."""
     if len(body) > _SCOPE_MAX:
         return []
     title = None
@@ -382,10 +382,10 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     lines = body.lstrip("\n")[:6000].split("\n", 30)
     if title is None and lines[0].startswith("# "):
         title = paper_title(lines[0][2:], numbered_only=False)
-    top = "\n".join(lines[:30])
+    # the top ends at its first section heading: a line under `### 2. <item>` is that item's
+    top = "\n".join(lines[:next((k for k, ln in enumerate(lines[1:30], 1) if _ATX_RE.match(ln)), 30)])
     for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top or "arXiv" in top or "ARXIV" in top else ():
-        end = top.find("\n", m.start())
-        line_ids = {r.key for r in find_arxiv(top[m.start():end if end >= 0 else len(top)])}
+        line_ids = {r.key for r in find_arxiv(m.group(0))}  # the one line the pattern matched
         if len(line_ids) == 1:  # the labelled line links one paper
             return list(line_ids)
     if title is None:
