@@ -130,12 +130,24 @@ class Resolver:
                                   rf"\s*(?:{_TIME_REF}|{_E1_REF})")
         self._site_names = {re.sub(r"[\s_-]", "", e.lower()): entity_key(e) for e in entities}
         self._sections: dict[tuple[str, int], list[str]] = {}
+        # each claim read once a night: a subject's chains ask again for every subject of a line
+        self._memo: dict[tuple[str, int], tuple[Claim, Any]] = {}
 
     # -- files -----------------------------------------------------------------------------------
 
     def file_refs(self, claim: Claim) -> tuple[list[str], list[Unresolved]]:
         """KB files ``claim`` cites (resolved paths, in text order) and references that resolve
-        to none or several."""
+        to none or several (read once per claim: a line of many subjects is not read again)."""
+        files, bad = self._once("files", claim, self._file_refs)
+        return list(files), list(bad)
+
+    def _once(self, what: str, claim: Claim, read: Callable[[Claim], Any]) -> Any:
+        key = (what, id(claim))
+        if key not in self._memo or self._memo[key][0] is not claim:
+            self._memo[key] = (claim, read(claim))
+        return self._memo[key][1]
+
+    def _file_refs(self, claim: Claim) -> tuple[list[str], list[Unresolved]]:
         found: list[str] = []
         bad: list[Unresolved] = []
         src = f"{claim.provenance.path}:{claim.provenance.line}"
@@ -204,7 +216,11 @@ class Resolver:
 
     def source_refs(self, claim: Claim) -> tuple[list[str], list[str]]:
         """Source keys ``claim`` cites (``url:…``, ``site:…``) and the URLs it read a named site
-        through (rule 2)."""
+        through (rule 2); read once per claim."""
+        keys, via = self._once("sources", claim, self._source_refs)
+        return list(keys), list(via)
+
+    def _source_refs(self, claim: Claim) -> tuple[list[str], list[str]]:
         urls = [u for u in claim.sources if u.startswith("http")]
         if _cites_nothing(claim):
             urls = [u for u in self._section_refs(claim) if u.startswith("http")]
