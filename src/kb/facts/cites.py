@@ -172,6 +172,8 @@ class Resolver:
         for ref, why in _outside_refs(claim.text):  # never followed, never dropped without a word (issue 24)
             bad.append(Unresolved(src, ref, why))
         here = claim.provenance.path
+        if here in found:  # a file citing itself is no hop, and is said so
+            bad.append(Unresolved(src, here, "the file cites itself: a citation of its own file is no source"))
         return [p for p in dict.fromkeys(found) if p != here], bad
 
     def _author_files(self, word: str) -> list[FileInfo] | None:
@@ -277,15 +279,18 @@ class Resolver:
         return None
 
 
-_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?\.md)(?![\w-])")
-"""A Markdown file named by an absolute path (``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or
-through ``../``: outside the KB, or not a KB path."""
+_FILE_EXTS = "md|markdown|txt|text|pdf|docx?|odt|rtf|html?|csv|tsv|json|jsonl|ya?ml|toml|rst|org|tex|ipynb|pptx?|xlsx?|log"
+_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?"
+                         rf"\.(?:{_FILE_EXTS}))(?![\w-])", re.IGNORECASE)
+"""A file (Markdown, text, PDF, office, data: :data:`_FILE_EXTS`) named by an absolute path
+(``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or through ``../`` (``../notes.txt``,
+``../x.pdf``): outside the KB, or not a KB path."""
 
 
 def _outside_refs(text: str) -> list[tuple[str, str]]:
     """``(reference, reason)`` of the files ``text`` cites outside the KB's own paths (not in
     a URL): kb follows only KB-relative citations (rule 1), and says so."""
-    if ".md" not in text:
+    if "/" not in text and "\\" not in text:
         return []
     urls = [(a, b) for _, a, b in find_urls(text)]
     out = []
