@@ -7,7 +7,8 @@ Usage:
 ``--kb-shapes`` times whole commands on generated KBs that double each step (run by hand, not in
 CI): ``kb sources`` over N files all stating one subject (``files``), ``kb digest`` of a night
 with N values of one subject (``values``), the parse of one line of N KB dense with numbers and
-ids (``long-line``), ``kb digest`` of a night whose one line of N KB holds distinct numbers and
+ids (``long-line``), ``kb digest`` of a night of N lines each about another paper
+(``subjects``), ``kb digest`` of a night whose one line of N KB holds distinct numbers and
 hundreds of arXiv ids (``dense line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
@@ -127,6 +128,12 @@ def _values(n: int) -> dict[str, str]:
     return {"inbox/ana/2026-07-31-big.md": "# big\n\n" + "".join(f"- 据悉 vLLM 吞吐 {1 + i / 1000:.3f}×。\n" for i in range(n))}
 
 
+def _subjects(n: int) -> dict[str, str]:
+    """One night's file of n lines, each about another paper (its arXiv id) with two values."""
+    return {"inbox/ana/2026-07-31-subs.md": "# subs\n\n" + "".join(
+        f"- 据悉 arXiv:2607.{i:05d} 吞吐 {1 + i % 50 / 10:.1f}×，TTFT {100 + i} ms。\n" for i in range(n))}
+
+
 def _dense_line(kb: int) -> dict[str, str]:
     """One night's file holding one line of ``kb`` KB dense with distinct numbers and ids (a
     subject per arXiv id: the digest must not read the line once per subject)."""
@@ -161,6 +168,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("values (kb digest)", 2000,
          lambda root, n: _kb_command(_kb(root, _values(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("long-line (parse KB)", 128, lambda root, n: _parse_line(root, n)),
+        ("subjects (kb digest)", 500,
+         lambda root, n: _kb_command(_kb(root, _subjects(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("dense line (digest KB)", 8,
          lambda root, n: _kb_command(_kb(root, _dense_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
     ]

@@ -152,3 +152,12 @@ def test_the_digest_reads_each_line_once_however_many_values(tmp_path: Path, mon
     small = _digest_counts(tmp_path, monkeypatch, run_kb, 100)
     big = _digest_counts(tmp_path, monkeypatch, run_kb, 300)
     assert (big["moods"] - small["moods"], big["citations"] - small["citations"]) == (200, 200)
+
+
+def test_a_text_file_that_is_no_markdown_is_listed_as_not_read(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, {A: "# a\n\n- Quokka 吞吐 2.0×。\n", "inbox/mira/2026-05-10T1000-b.txt": "- Quokka 吞吐 3.0×。\n",
+                          "inbox/mira/figure.png": "x"})
+    res = run_kb(["ingest"], cwd=root)
+    assert (res.exit_code, res.stdout) == (0, "2 parsed, 0 unchanged, 0 failed; 2 claims\n")
+    assert res.stderr == ("warning: inbox/mira/2026-05-10T1000-b.txt: not read: kb reads *.md files only "
+                          "(rename it to .md to have it read)\n")

@@ -240,7 +240,8 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
         "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
                            for c in listed if len(members[c.id]) > 1},
         "first": reg.get(claims[0]) if claims else None,
-        "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
+        "secondhand_only": rd.secondhand_only(s.key) if rd is not None else
+        list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
 
 

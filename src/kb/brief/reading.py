@@ -44,6 +44,7 @@ _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "su
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
+_NEW_ID_RE = re.compile(r"\d{4}\.\d{4,5}")
 _NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
@@ -80,6 +81,9 @@ class Reading:
         self._heads: dict[str, list[int]] = {}
         self._cond: dict[int, tuple[Claim, set[str]]] = {}
         self._low: list[tuple[str, str]] = []  # the window's lines, as written and lower-cased
+        self._secondhand: dict[str, dict[str, None]] | None = None
+        self._table_rows: dict[str, list[Claim]] | None = None
+        self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
@@ -192,6 +196,15 @@ class Reading:
                         self._disputed.setdefault(whose, {}).setdefault(x.raw, f"{c.provenance.path}:{c.provenance.line}")
         return dict(self._disputed.get(key, {}))
 
+    def secondhand_only(self, key: str) -> list[str]:
+        """The raws of ``key``'s secondhand-only values, in order, once each (the night's are
+        indexed by subject once: a subject does not scan every subject's)."""
+        if self._secondhand is None:
+            self._secondhand = {}
+            for x in self.night.result.secondhand_only:
+                self._secondhand.setdefault(x.subject, {})[x.raw] = None
+        return list(self._secondhand.get(key, ()))
+
     def id_names(self, key: str) -> list[str]:
         """Names the window's files write with the paper ``key``'s id (``## 2. ShardSpec（arXiv:2609.06031）``
         → ``["ShardSpec"]``); empty for a subject that is no arXiv paper."""
@@ -199,16 +212,21 @@ class Reading:
             return []
         ident = key[6:]
         pat = re.compile(_NAMED_ID_RE.format(id=re.escape(ident)) + r"\Z", re.IGNORECASE)
-        paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
-        names: list[str] = []
-        if not self._low:
+        if self._spots is None:  # the window's lines and where each new-style id is written, once a night
+            paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
             self._low = [(line, line.lower()) for p in paths for line in self.lines(p)]
-        for line, low in self._low:
-            at = low.find(ident)
-            while at >= 0:  # the name is read just before each place the id is written (linear in a long line)
-                if m := pat.search(line, max(0, at - 200), at + len(ident)):
-                    names.append(m.group("name"))
-                at = low.find(ident, at + len(ident))
+            self._spots = {}
+            for n, (_, low) in enumerate(self._low):
+                for m in _NEW_ID_RE.finditer(low):
+                    self._spots.setdefault(m.group(), []).append((n, m.start()))
+        if _NEW_ID_RE.fullmatch(ident):
+            spots = self._spots.get(ident, [])
+        else:  # an old-style id (hep-th/9901001): every place it is written
+            spots = [(n, m.start()) for n, (_, low) in enumerate(self._low) for m in re.finditer(re.escape(ident), low)]
+        names: list[str] = []
+        for n, at in spots:  # the name is read just before each place the id is written (linear in a long line)
+            if m := pat.search(self._low[n][0], max(0, at - 200), at + len(ident)):
+                names.append(m.group("name"))
         return list(dict.fromkeys(names))
 
     def open_lines(self) -> list[tuple[str, str]]:
@@ -220,9 +238,12 @@ class Reading:
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided
         code review | coding | 38 |`` under a header naming the column 标题/论文/title/paper), else None."""
-        for c in self.night.claims.values():
-            if c.unit != "table-row" or not any(a.key == key for a in c.arxiv):
-                continue
+        if self._table_rows is None:  # the window's table rows by the papers they name, once a night
+            self._table_rows = {}
+            for c in self.night.claims.values():
+                for k in dict.fromkeys(a.key for a in c.arxiv) if c.unit == "table-row" else ():
+                    self._table_rows.setdefault(k, []).append(c)
+        for c in self._table_rows.get(key, []):
             lines = self.lines(c.provenance.path)
             n = c.provenance.line - 1
             while n > 0 and lines[n - 1].lstrip().startswith("|"):

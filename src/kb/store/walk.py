@@ -16,12 +16,18 @@ from kb.perf.gc import no_gc_passes
 SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
 
 
+#: Text files kb does not read, whose writer may expect it to (a briefing saved as ``.txt``):
+#: listed as not read, never dropped without a word. Other files (PDFs, images) are attachments.
+_TEXT_NOT_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".txt", ".text")
+
+
 def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
     Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
     An entry that is no regular file and no folder (a named pipe, socket or device) is never
-    opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is.
+    opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is;
+    so is a text file that is no ``*.md`` (:data:`_TEXT_NOT_MD`).
     A folder that cannot be read is reported in ``problems`` (when given) and skipped.
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
@@ -70,6 +76,9 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                     elif entry.is_file(follow_symlinks=False):
                         if name[-3:].lower() == ".md":
                             found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                        elif problems is not None and name.lower().endswith(_TEXT_NOT_MD):
+                            problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
+                                                                      "(rename it to .md to have it read)", "warning"))
                     elif problems is not None:  # a named pipe, socket or device: never opened (it may block)
                         problems.append(Problem(prefix + name, 0, f"not a regular file ({_kind(entry)}); skipped", "warning"))
                 except OSError as exc:
