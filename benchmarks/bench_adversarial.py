@@ -8,7 +8,8 @@ Usage:
 CI): ``kb sources`` over N files all stating one subject (``files``), ``kb digest`` of a night
 with N values of one subject (``values``), the parse of one line of N KB dense with numbers and
 ids (``long-line``), ``kb digest`` of a night of N lines each about another paper
-(``subjects``), ``kb digest`` of a night whose one line of N KB holds distinct numbers and
+(``subjects``), ``kb trace`` of one subject over N files citing five sites (``files (kb trace)``),
+``kb digest`` of a night whose one line of N KB holds distinct numbers and
 hundreds of arXiv ids (``dense line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
@@ -168,6 +169,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("values (kb digest)", 2000,
          lambda root, n: _kb_command(_kb(root, _values(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("long-line (parse KB)", 128, lambda root, n: _parse_line(root, n)),
+        ("files (kb trace)", 300, lambda root, n: _kb_command(_kb(root, _files(n)), "trace", "vLLM")),
         ("subjects (kb digest)", 500,
          lambda root, n: _kb_command(_kb(root, _subjects(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("dense line (digest KB)", 8,
