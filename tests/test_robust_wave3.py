@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import write_files
 
 KB_YAML = 'timezone: "+08:00"\nexecutor: ana\ntopics: {serving: [serving]}\nentities: {Quokka: []}\n'
@@ -44,7 +43,7 @@ def test_a_closed_pipe_keeps_the_findings_code(demo_kb: Path) -> None:
     assert "Broken pipe" not in err and "cannot write" not in err and "Traceback" not in err
 
 
-def test_a_binary_file_fails_the_ingest_with_exit_2(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_a_binary_file_fails_the_ingest_with_exit_2(tmp_path: Path, run_kb) -> None:
     root = _kb(tmp_path, {A: "# a\n\n- Quokka 吞吐 2.0×。\n"})
     (root / "inbox/mira/2026-05-10T1000-scan.md").write_bytes(bytes(range(256)) * 4)
     res = run_kb(["ingest"], cwd=root)
@@ -62,7 +61,7 @@ def test_a_named_pipe_is_listed_as_skipped_and_never_opened(tmp_path: Path) -> N
     os.mkfifo(root / "inbox/mira/2026-05-10T1000-pipe.md")
     os.mkfifo(root / "inbox/mira/feed")
     res = subprocess.run([sys.executable, "-m", "kb", "ingest"], cwd=root, env=_env(), capture_output=True, text=True,
-                         timeout=120)  # reading a pipe with no writer would block: it must not be opened
+                         timeout=120, check=False)  # reading a pipe with no writer would block: it must not be opened
     assert (res.returncode, res.stdout) == (0, "2 parsed, 0 unchanged, 0 failed; 2 claims\n")
     assert res.stderr.splitlines() == [
         "warning: inbox/mira/2026-05-10T1000-pipe.md: not a regular file (a named pipe); skipped",
@@ -70,7 +69,7 @@ def test_a_named_pipe_is_listed_as_skipped_and_never_opened(tmp_path: Path) -> N
     ]
 
 
-def test_citations_kb_cannot_follow_are_listed(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_citations_kb_cannot_follow_are_listed(tmp_path: Path, run_kb) -> None:
     root = _kb(tmp_path, {A: (f"# a\n\n- Quokka 吞吐 2,400 tok/s（据 ../reports/q.pdf 与 ../notes.txt）。\n"
                               f"- Quokka TTFT 80 ms（见 {A}，原始数据 /srv/data/q.CSV）。\n")})
     res = run_kb(["--kb", str(root), "trace", "Quokka", "--format", "json"])
@@ -85,16 +84,16 @@ def test_citations_kb_cannot_follow_are_listed(tmp_path: Path, run_kb) -> None: 
     ]
 
 
-def test_a_one_character_entity_name_is_warned_about(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_a_one_character_entity_name_is_warned_about(tmp_path: Path, run_kb) -> None:
     kb_yaml = KB_YAML.replace("entities: {Quokka: []}", "entities:\n  Quokka: [q, quokka-serve]\n  R: []")
     root = _kb(tmp_path, {A: "# a\n\n- Quokka 吞吐 2.0×；R 语言不相干。\n"}, kb_yaml)
     res = run_kb(["ingest"], cwd=root)
     assert (res.exit_code, res.stdout) == (0, "2 parsed, 0 unchanged, 0 failed; 2 claims\n")
     assert res.stderr.splitlines() == [
-        "warning: kb.yaml:5: alias of entity 'Quokka' 'q' is one character: kb never matches it in text "
-        "(names need 2 characters or more); write a longer name or alias",
-        "warning: kb.yaml:6: entity 'R' is one character: kb never matches it in text "
-        "(names need 2 characters or more); write a longer name or alias",
+        ("warning: kb.yaml:5: alias of entity 'Quokka' 'q' is one character: kb never matches it in text "
+         "(names need 2 characters or more); write a longer name or alias"),
+        ("warning: kb.yaml:6: entity 'R' is one character: kb never matches it in text "
+         "(names need 2 characters or more); write a longer name or alias"),
     ]
     res = run_kb(["claims", "--subject", "q", "--format", "json"], cwd=root)  # a whole-name look-up still works
     assert res.exit_code == 0
@@ -118,22 +117,22 @@ def _attr_doc(cls: type, name: str) -> str:
     return src[at:src.index('"""', src.index('"""', at) + 3)]
 
 
-def _digest_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_kb, n: int) -> dict[str, int]:  # noqa: ANN001
+def _digest_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_kb, n: int) -> dict[str, int]:
     """How often the digest of a night with ``n`` values of one subject (one heading block)
     reads a line's mood and a claim's citations."""
-    import kb.brief.reading as reading
-    import kb.facts.cites as cites
+    from kb.brief import reading
+    from kb.facts import cites
 
     lines = "".join(f"- 据悉 Quokka 吞吐 {1 + i / 100:.2f}×（据 ../x{i}.pdf）。\n" for i in range(n))
     root = _kb(tmp_path / str(n), {"inbox/ana/2026-07-31-big.md": "# big\n\n- 这组数只能看个趋势。\n" + lines})
     counts = {"moods": 0, "citations": 0}
     mood, refs = reading.line_mood, cites.Resolver._file_refs
 
-    def counted_mood(text: str):  # noqa: ANN202
+    def counted_mood(text: str):
         counts["moods"] += 1
         return mood(text)
 
-    def counted_refs(self, claim):  # noqa: ANN001, ANN202
+    def counted_refs(self, claim):
         counts["citations"] += 1
         return refs(self, claim)
 
@@ -146,7 +145,7 @@ def _digest_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_kb, n: i
 
 
 def test_the_digest_reads_each_line_once_however_many_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                              run_kb) -> None:  # noqa: ANN001
+                                                              run_kb) -> None:
     """200 more values of one subject cost 200 more mood reads and 200 more citation reads
     (each line once), not 200 × the block (was one read of the whole block per value)."""
     small = _digest_counts(tmp_path, monkeypatch, run_kb, 100)
@@ -154,7 +153,7 @@ def test_the_digest_reads_each_line_once_however_many_values(tmp_path: Path, mon
     assert (big["moods"] - small["moods"], big["citations"] - small["citations"]) == (200, 200)
 
 
-def test_a_text_file_that_is_no_markdown_is_listed_as_not_read(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_a_text_file_that_is_no_markdown_is_listed_as_not_read(tmp_path: Path, run_kb) -> None:
     root = _kb(tmp_path, {A: "# a\n\n- Quokka 吞吐 2.0×。\n", "inbox/mira/2026-05-10T1000-b.txt": "- Quokka 吞吐 3.0×。\n",
                           "inbox/mira/figure.png": "x"})
     res = run_kb(["ingest"], cwd=root)
@@ -172,7 +171,7 @@ def _hop(i: int, path: str, when: str, origins: list[str], value: float, unit: s
                            claim=SimpleNamespace(provenance=SimpleNamespace(path=path)))
 
 
-def _naive(h, members, tol):  # noqa: ANN001, ANN202
+def _naive(h, members, tol):
     """Rule 4 as written: every hop of the chain looked at (the reference the index must equal)."""
     from kb.facts.values import same_value
 

@@ -33,8 +33,8 @@ from typing import Any
 from kb.core.claims import Claim, is_derived
 from kb.core.errors import OptionError
 from kb.facts.attributor import Attributor
-from kb.facts.earlier import References
 from kb.facts.cites import Resolver, Unresolved, resolver_for
+from kb.facts.earlier import References
 from kb.facts.fact import Fact
 from kb.facts.query import attributor, candidates, resolve_metric, resolve_subject
 from kb.facts.same import compatible
