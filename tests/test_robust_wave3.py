@@ -202,3 +202,18 @@ def test_a_relay_hop_is_compared_with_the_same_references_as_rule_4_says() -> No
     got = [refs.compare(h) for h in members]
     assert got == [_naive(h, members, 0.02) for h in members]
     assert sum(g is not None for g in got) == 391 and sum(g is not None and g[0] is not None for g in got) == 356
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_kb_lint_never_opens_a_named_pipe(tmp_path: Path) -> None:
+    root = _kb(tmp_path, {})
+    os.mkfifo(root / "organized/knowledge/feed.md")
+    res = subprocess.run([sys.executable, "-m", "kb", "lint", "organized/knowledge/feed.md"], cwd=root, env=_env(),
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert (res.returncode, res.stdout) == (2, "")
+    assert res.stderr == ("error: organized/knowledge/feed.md: not a regular file (a named pipe, socket or device); "
+                          "kb lint reads files only\n")
+    res = subprocess.run([sys.executable, "-m", "kb", "lint"], cwd=root, env=_env(), capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert (f"note: {(root / 'organized/knowledge').as_posix()}/feed.md: not a regular file "
+            "(a named pipe, socket or device); skipped") in res.stderr.splitlines()
