@@ -217,3 +217,20 @@ def test_kb_lint_never_opens_a_named_pipe(tmp_path: Path) -> None:
                          timeout=120, check=False)
     assert (f"note: {(root / 'organized/knowledge').as_posix()}/feed.md: not a regular file "
             "(a named pipe, socket or device); skipped") in res.stderr.splitlines()
+
+
+def test_the_rivals_of_conflicting_files_are_those_of_every_pair() -> None:
+    """``kb sources`` over 4,800 files: the rivals some conflicting file shares no value with,
+    found from the smallest share, are the union of ``rivals − shares[p] − {p}`` over the files."""
+    import random
+
+    from kb.night.conflicts import _against
+
+    rnd = random.Random(11)
+    for _ in range(200):
+        paths = [f"f{i}" for i in range(rnd.randrange(1, 12))]
+        rivals = {p for p in paths if rnd.random() < 0.7}
+        shares = {p: {q for q in paths if rnd.random() < 0.6} | ({p} if rnd.random() < 0.9 else set()) for p in paths}
+        conflicting = [p for p in paths if rnd.random() < 0.5]
+        union = set().union(*((rivals - shares[p]) - {p} for p in conflicting))
+        assert _against(rivals, conflicting, shares) == union
