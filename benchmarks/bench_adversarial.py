@@ -2,12 +2,15 @@
 
 Usage:
     python benchmarks/bench_adversarial.py [--start-kb 8] [--steps 4] [--budget 20] [--only NAME ...]
-    python benchmarks/bench_adversarial.py --kb-shapes [--steps 3]     # issue 24: whole commands
+    python benchmarks/bench_adversarial.py --kb-shapes [--steps 3] [--only values dense]   # whole commands
 
 ``--kb-shapes`` times whole commands on generated KBs that double each step (run by hand, not in
 CI): ``kb sources`` over N files all stating one subject (``files``), ``kb digest`` of a night
 with N values of one subject (``values``), the parse of one line of N KB dense with numbers and
-ids (``long-line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+ids (``long-line``), ``kb digest`` of a night of N lines each about another paper
+(``subjects``), ``kb trace`` of one subject over N files citing five sites (``files (kb trace)``),
+``kb digest`` of a night whose one line of N KB holds distinct numbers and
+hundreds of arXiv ids (``dense line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -126,6 +129,24 @@ def _values(n: int) -> dict[str, str]:
     return {"inbox/ana/2026-07-31-big.md": "# big\n\n" + "".join(f"- 据悉 vLLM 吞吐 {1 + i / 1000:.3f}×。\n" for i in range(n))}
 
 
+def _subjects(n: int) -> dict[str, str]:
+    """One night's file of n lines, each about another paper (its arXiv id) with two values."""
+    return {"inbox/ana/2026-07-31-subs.md": "# subs\n\n" + "".join(
+        f"- 据悉 arXiv:2607.{i:05d} 吞吐 {1 + i % 50 / 10:.1f}×，TTFT {100 + i} ms。\n" for i in range(n))}
+
+
+def _dense_line(kb: int) -> dict[str, str]:
+    """One night's file holding one line of ``kb`` KB dense with distinct numbers and ids (a
+    subject per arXiv id: the digest must not read the line once per subject)."""
+    parts, size, i = [], 0, 0
+    while size < kb * 1024:
+        unit = (f"vLLM {i % 90 + 1}.{i % 7}× arXiv:2607.{i:05d} C{i} 2026-07-{1 + i % 28:02d} {300 + i} tok/s "
+                f"[{i}] v0.{i}.1 ")
+        parts.append(unit)
+        size, i = size + len(unit.encode()), i + 1
+    return {"inbox/ana/2026-07-31-long.md": "# t\n\n" + "".join(parts) + "\n"}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -140,16 +161,24 @@ def _kb_command(root: Path, *args: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def kb_shapes(steps: int) -> int:
-    """The whole-command shapes of issue 24 (see the module docstring)."""
+def kb_shapes(steps: int, only: list[str] | None = None) -> int:
+    """The whole-command shapes of issue 24 (see the module docstring); ``only``: the shapes
+    whose name starts with one of these words (``values``, ``dense``)."""
     shapes: list[tuple[str, int, Callable[[Path, int], float]]] = [
         ("files (kb sources)", 150, lambda root, n: _kb_command(_kb(root, _files(n)), "sources")),
         ("values (kb digest)", 2000,
          lambda root, n: _kb_command(_kb(root, _values(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("long-line (parse KB)", 128, lambda root, n: _parse_line(root, n)),
+        ("files (kb trace)", 300, lambda root, n: _kb_command(_kb(root, _files(n)), "trace", "vLLM")),
+        ("subjects (kb digest)", 500,
+         lambda root, n: _kb_command(_kb(root, _subjects(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("dense line (digest KB)", 8,
+         lambda root, n: _kb_command(_kb(root, _dense_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
     ]
     bad = 0
     for name, start, run in shapes:
+        if only and not name.startswith(tuple(only)):
+            continue
         sizes = [start * 2**i for i in range(steps)]
         times = []
         for size in sizes:
@@ -176,7 +205,8 @@ def _parse_line(root: Path, kb: int) -> float:
 def main() -> int:
     if "--kb-shapes" in sys.argv:
         steps = int(sys.argv[sys.argv.index("--steps") + 1]) if "--steps" in sys.argv else 3
-        return kb_shapes(steps)
+        only = sys.argv[sys.argv.index("--only") + 1:] if "--only" in sys.argv else None
+        return kb_shapes(steps, only)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--start-kb", type=float, default=8)
     ap.add_argument("--steps", type=int, default=4)

@@ -17,19 +17,22 @@ def _env() -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("args", [["claims"], ["claims", "--format", "json"], ["diff", "inference", "--date", "2026-07-31"],
-                                  ["sources"], ["history", "vLLM"], ["verify", "--all", "--offline"]])
-def test_a_reader_that_stops_early_is_success(demo_kb: Path, args: list[str]) -> None:
-    """``kb … | head -n1``: exit 0 and nothing on stderr (was 141)."""
+@pytest.mark.parametrize(("args", "code"), [(["claims"], 0), (["claims", "--format", "json"], 0),
+                                           (["diff", "inference", "--date", "2026-07-31"], 0), (["sources"], 0),
+                                           (["history", "vLLM"], 0), (["verify", "--all", "--offline"], 1)])
+def test_a_reader_that_stops_early_is_success(demo_kb: Path, args: list[str], code: int) -> None:
+    """``kb … | head -n1``: the command's own exit code (0, or 1 for ``kb verify``'s findings;
+    was 141, then 0 whatever the findings) and on stderr what it says unpiped, no error."""
+    whole = subprocess.run([sys.executable, "-m", "kb", *args], cwd=demo_kb, env=_env(), capture_output=True, check=False)
     proc = subprocess.Popen([sys.executable, "-m", "kb", *args], cwd=demo_kb, env=_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None and proc.stderr is not None
     first = proc.stdout.readline()
     proc.stdout.close()  # the reader goes away after one line
     err = proc.stderr.read()
-    assert proc.wait(timeout=300) == 0
+    assert (proc.wait(timeout=300), whole.returncode) == (code, code)
     assert first.strip() != b""
-    assert err == b""
+    assert err == whole.stderr
 
 
 def test_a_brief_written_to_out_is_success_with_a_full_stdout(demo_kb: Path, tmp_path: Path) -> None:

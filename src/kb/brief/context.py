@@ -240,7 +240,8 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
         "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
                            for c in listed if len(members[c.id]) > 1},
         "first": reg.get(claims[0]) if claims else None,
-        "secondhand_only": list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
+        "secondhand_only": rd.secondhand_only(s.key) if rd is not None else
+        list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
 
 
@@ -261,7 +262,6 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
         first})``. A fold ranks a row by all its raw values, so a value to settle that a source
         of the row states keeps the row shown.
     """
-
     at = night.attributor
     tol = night.kb.config.tolerance
 
@@ -294,7 +294,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
                 (b.metric, b.unit) == (f.metric, f.unit) for b in bad for f in fx[1])), None)
             first.update({rows[i][0].id: min(first.get(rows[i][0].id, order[rows[i][0].id]), order[c.id])} if i is not None else {})
         elif mine:
-            i = next((i for i in sorted({i for i in near.near(mine[0]) if i in rows}) if within(facts, rows[i][1])), None)
+            i = next((i for i in sorted(set.intersection(*({i for i, _ in near.near(f) if i in rows} for f in mine))) if within(facts, rows[i][1])), None)
         else:
             i = by_facts.get(facts) if facts is not None else None
         if i is not None:
@@ -304,15 +304,18 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
             continue
         raws[c.id] = {q.raw for q in c.quantities}
         members[c.id] = [c.id]
-        less = [i for i in sorted({i for f in mine for i in near.near(f) if i in rows}) if within(rows[i][1], facts)]
+        cover: dict[int, set[int]] = defaultdict(set)  # a row holds mine (all near one of its) / states less (all its near one of mine)
+        for i, j in (x for f in mine for x in near.near(f)):
+            cover[i].add(j)
+        less = [i for i in sorted(i for i, js in cover.items() if i in rows and len(js) == len(rows[i][1][1])) if within(rows[i][1], facts)]
         for r, _ in (rows.pop(i) for i in less):  # a row stating less than c: its sources become c's
             also.setdefault(c.id, []).extend([{"kind": r.kind, "source": source_of(r)}, *also.pop(r.id, [])])
             raws[c.id] |= raws.pop(r.id)
             members[c.id] += members.pop(r.id)
         seq, count = count, count + 1
         rows[seq] = (c, facts)
-        for f in mine:
-            near.add(f, seq)
+        for j, f in enumerate(mine):
+            near.add(f, (seq, j))
         if not mine and facts is not None:
             by_facts.setdefault(facts, seq)  # a row of equal values: never merged into another, never dropped
     return sorted((c for c, _ in rows.values()), key=lambda c: first.get(c.id, order[c.id])), also, plain, raws, members

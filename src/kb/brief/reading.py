@@ -8,7 +8,9 @@ One :class:`Reading` per night; every answer is plain data for :mod:`kb.brief.co
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -24,6 +26,7 @@ _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configura
 _SETUP_LABEL_RE = re.compile(r"^\W*(?:硬件|环境|配置|设置|机器|平台|hardware|setup|machine|config(?:uration)?|platform)\s*[:：]",
                              re.IGNORECASE)
 _CLAUSE_END = "，。；;,!！?？\n"
+_CONDITION_RES = (re.compile(f"[{_CLAUSE_END}]"), re.compile("在"), re.compile("[上下中]"), re.compile("上(?:运行|跑|部署)"))
 #: Metadata rows: a line labelled with what it is about the file or the card, not a finding.
 _META_RE = re.compile(r"^\W*(?:论文|时间|日期|原文|来源|链接|作者|整理|建卡|推送|paper|source|link|date|time|author|created)\s*[:：]",
                       re.IGNORECASE)
@@ -41,6 +44,7 @@ _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "su
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
+_NEW_ID_RE = re.compile(r"\d{4}\.\d{4,5}")
 _NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
@@ -73,7 +77,14 @@ class Reading:
     def __init__(self, night: Night) -> None:
         self.night = night
         self._text: dict[str, list[str]] = {}
-        self._disputed: dict[str, dict[str, str]] = {}
+        self._disputed: dict[str | None, dict[str, str]] = {}
+        self._heads: dict[str, list[int]] = {}
+        self._cond: dict[int, tuple[Claim, set[str]]] = {}
+        self._low: list[tuple[str, str]] = []  # the window's lines, as written and lower-cased
+        self._secondhand: dict[str, dict[str, None]] | None = None
+        self._table_rows: dict[str, list[Claim]] | None = None
+        self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
+        self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
             self.at_line[c.provenance.path, c.provenance.line].append(c)
@@ -86,6 +97,25 @@ class Reading:
             except (OSError, UnicodeDecodeError):
                 self._text[path] = []
         return self._text[path]
+
+    def block(self, path: str, line: int) -> tuple[int, int]:
+        """``(lo, hi)``: the 0-based line range of the heading block of ``path`` holding 1-based
+        ``line`` (from the line after the heading above it up to, not including, the next
+        heading); the file's headings are found once, so a block costs a look-up."""
+        if path not in self._heads:
+            self._heads[path] = [i for i, text in enumerate(self.lines(path)) if _HEADING_RE.match(text)]
+        heads = self._heads[path]
+        j, k = bisect_right(heads, line - 2), bisect_left(heads, line)
+        return (heads[j - 1] + 1 if j else 0), (heads[k] if k < len(heads) else len(self.lines(path)))
+
+    def marked(self, path: str, read: Callable[[str], Any], lo: int, hi: int) -> list[tuple[int, Any]]:
+        """``[(n, found)]``: the 0-based lines ``lo <= n < hi`` of ``path`` where ``read`` (a line
+        -> something or None: a mood, a hint) finds something; each file is read once per
+        ``read``, so a block of many subjects costs a look-up per subject."""
+        if (path, read) not in self._marked:
+            self._marked[path, read] = [(n, x) for n, text in enumerate(self.lines(path)) if (x := read(text)) is not None]
+        marks = self._marked[path, read]
+        return marks[bisect_left(marks, lo, key=lambda t: t[0]):bisect_left(marks, hi, key=lambda t: t[0])]
 
     # -- line moods ---------------------------------------------------------------------
     def moods(self, key: str, claims: list[Claim]) -> list[dict[str, Any]]:
@@ -101,13 +131,14 @@ class Reading:
             return next((at.view(x).subjects[0] for x in here if at.view(x).subjects), "") if here else None
 
         out: dict[str, dict[str, Any]] = {}
+        seen: set[tuple[str, int]] = set()  # each heading block read once, however many claims it holds
         for c in claims:
             path, lines = c.provenance.path, self.lines(c.provenance.path)
-            lo, hi = _heading_block(lines, c.provenance.line)
-            for n in range(lo, hi):
-                found = line_mood(lines[n])
-                if found is None:
-                    continue
+            lo, hi = self.block(path, c.provenance.line)
+            if (path, lo) in seen:
+                continue
+            seen.add((path, lo))
+            for n, found in self.marked(path, line_mood, lo, hi):
                 who = first(path, n + 1)
                 m = n
                 while who is None and m > lo:
@@ -136,15 +167,18 @@ class Reading:
         :func:`kb.night.placement.place`, one per line."""
         out: dict[str, tuple[str, str, str]] = {}
         doc = self.night.doc.path
+        seen: set[tuple[str, int]] = set()
         for c in claims:
             path = c.provenance.path
             if path == doc:
                 continue
             lines = self.lines(path)
-            lo, hi = _heading_block(lines, c.provenance.line)
-            for n in range(lo, hi):
-                sec = hinted_section(lines[n])
-                if sec and not self.at_line.get((path, n + 1)):
+            lo, hi = self.block(path, c.provenance.line)
+            if (path, lo) in seen:
+                continue
+            seen.add((path, lo))
+            for n, sec in self.marked(path, hinted_section, lo, hi):
+                if not self.at_line.get((path, n + 1)):
                     ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
                     out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
         return list(out.values())
@@ -152,24 +186,48 @@ class Reading:
     def disputed(self, key: str) -> dict[str, str]:
         """Values of ``key`` a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``:
         ``lin 写的 >40% 和论文对不上，可能是抄错``): ``{raw: path:line of the disputing line}``."""
-        if key not in self._disputed:
-            at, out = self.night.attributor, {}
+        if not self._disputed:  # every subject's at once: one pass over the window's claims
+            at = self.night.attributor
+            self._disputed[None] = {}
             for c in sorted(self.night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
                 subs = at.view(c).subjects
                 for x in (*c.quantities, *c.dates):
-                    if x.mood == "disputed" and (x.subject or (subs[0] if subs else None)) == key:
-                        out.setdefault(x.raw, f"{c.provenance.path}:{c.provenance.line}")
-            self._disputed[key] = out
-        return self._disputed[key]
+                    if x.mood == "disputed" and (whose := x.subject or (subs[0] if subs else None)) is not None:
+                        self._disputed.setdefault(whose, {}).setdefault(x.raw, f"{c.provenance.path}:{c.provenance.line}")
+        return dict(self._disputed.get(key, {}))
+
+    def secondhand_only(self, key: str) -> list[str]:
+        """The raws of ``key``'s secondhand-only values, in order, once each (the night's are
+        indexed by subject once: a subject does not scan every subject's)."""
+        if self._secondhand is None:
+            self._secondhand = {}
+            for x in self.night.result.secondhand_only:
+                self._secondhand.setdefault(x.subject, {})[x.raw] = None
+        return list(self._secondhand.get(key, ()))
 
     def id_names(self, key: str) -> list[str]:
         """Names the window's files write with the paper ``key``'s id (``## 2. ShardSpec（arXiv:2609.06031）``
         → ``["ShardSpec"]``); empty for a subject that is no arXiv paper."""
         if not key.startswith("arxiv:"):
             return []
-        pat = re.compile(_NAMED_ID_RE.format(id=re.escape(key[6:])), re.IGNORECASE)
-        paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
-        return list(dict.fromkeys(m.group("name") for p in paths for line in self.lines(p) for m in pat.finditer(line)))
+        ident = key[6:]
+        pat = re.compile(_NAMED_ID_RE.format(id=re.escape(ident)) + r"\Z", re.IGNORECASE)
+        if self._spots is None:  # the window's lines and where each new-style id is written, once a night
+            paths = dict.fromkeys(c.provenance.path for c in self.night.claims.values())
+            self._low = [(line, line.lower()) for p in paths for line in self.lines(p)]
+            self._spots = {}
+            for n, (_, low) in enumerate(self._low):
+                for m in _NEW_ID_RE.finditer(low):
+                    self._spots.setdefault(m.group(), []).append((n, m.start()))
+        if _NEW_ID_RE.fullmatch(ident):
+            spots = self._spots.get(ident, [])
+        else:  # an old-style id (hep-th/9901001): every place it is written
+            spots = [(n, m.start()) for n, (_, low) in enumerate(self._low) for m in re.finditer(re.escape(ident), low)]
+        names: list[str] = []
+        for n, at in spots:  # the name is read just before each place the id is written (linear in a long line)
+            if m := pat.search(self._low[n][0], max(0, at - 200), at + len(ident)):
+                names.append(m.group("name"))
+        return list(dict.fromkeys(names))
 
     def open_lines(self) -> list[tuple[str, str]]:
         """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
@@ -180,9 +238,12 @@ class Reading:
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided
         code review | coding | 38 |`` under a header naming the column 标题/论文/title/paper), else None."""
-        for c in self.night.claims.values():
-            if c.unit != "table-row" or not any(a.key == key for a in c.arxiv):
-                continue
+        if self._table_rows is None:  # the window's table rows by the papers they name, once a night
+            self._table_rows = {}
+            for c in self.night.claims.values():
+                for k in dict.fromkeys(a.key for a in c.arxiv) if c.unit == "table-row" else ():
+                    self._table_rows.setdefault(k, []).append(c)
+        for c in self._table_rows.get(key, []):
             lines = self.lines(c.provenance.path)
             n = c.provenance.line - 1
             while n > 0 and lines[n - 1].lstrip().startswith("|"):
@@ -204,7 +265,9 @@ class Reading:
             if any(_SETUP_HEAD_RE.search(h) for h in c.provenance.heading[1:]) or _SETUP_LABEL_RE.match(c.text):
                 out.update(q.raw for q in c.quantities)
                 continue
-            out.update(q.raw for q in c.quantities if _in_condition(c.text, q))
+            if id(c) not in self._cond or self._cond[id(c)][0] is not c:  # a line of many subjects: read once
+                self._cond[id(c)] = (c, _condition_raws(c.text, c.quantities))
+            out.update(self._cond[id(c)][1])
         return out
 
     @staticmethod
@@ -213,7 +276,7 @@ class Reading:
         ``paper_cards/681（…），7-31 16:30 建卡``), not a finding: never listed under an increment."""
         if _META_RE.match(c.text):
             return True
-        return bool(_CARD_NOTE_RE.search(c.text)) and not any(q.metric or q.unit for q in c.quantities)
+        return not any(q.metric or q.unit for q in c.quantities) and bool(_CARD_NOTE_RE.search(c.text))
 
     # -- bounds ------------------------------------------------------------------------
     def bounds(self) -> dict[str, str]:
@@ -294,27 +357,25 @@ class Reading:
         return [{"id": k, "source": v} for k, v in sorted(out.items(), key=lambda kv: (kv[0][0], int(kv[0][1:])))]
 
 
-def _in_condition(text: str, q: Quantity) -> bool:
-    """``q`` sits in a condition clause of ``text``: ``在 … 上/下`` around it, a memory size before
-    ``… 上运行`` (``64 GB 内存的 Mac 上运行``), or ``on a / with`` right before a memory size."""
-    lo = max((text.rfind(ch, 0, q.start) for ch in _CLAUSE_END), default=-1) + 1
-    ends = [i for i in (text.find(ch, q.end) for ch in _CLAUSE_END) if i >= 0]
-    hi = min(ends) if ends else len(text)
-    before, after = text[lo:q.start], text[q.end:hi]
-    if "在" in before and re.search(r"[上下中]", after):
-        return True
-    if q.unit == "B" and re.search(r"上(?:运行|跑|部署)", after):
-        return True
-    return q.unit == "B" and bool(re.search(r"(?:on\s+an?|with)\s*$", before, re.IGNORECASE))
+def _condition_raws(text: str, quantities: Iterable[Quantity]) -> set[str]:
+    """Raws of the ``quantities`` of ``text`` in a condition clause: ``在 … 上/下`` around one, a
+    memory size before ``… 上运行`` (``64 GB 内存的 Mac 上运行``), or ``on a / with`` right before a
+    memory size. The clause ends and cue words are found once per text, so a long line costs a
+    look-up per quantity (linear in the line, never quadratic)."""
+    ends, zai, side, run = ([m.start() for m in rx.finditer(text)] for rx in _CONDITION_RES)
+    out = set()
+    for q in quantities:
+        i, j = bisect_left(ends, q.start), bisect_left(ends, q.end)
+        lo, hi = (ends[i - 1] + 1 if i else 0), (ends[j] if j < len(ends) else len(text))
+        if _first_at(zai, lo) < q.start and _first_at(side, q.end) < hi:
+            out.add(q.raw)
+        elif q.unit == "B" and (_first_at(run, q.end) < hi
+                                or re.search(r"(?:on\s+an?|with)\s*$", text[max(lo, q.start - 80):q.start], re.IGNORECASE)):
+            out.add(q.raw)
+    return out
 
 
-def _heading_block(lines: list[str], line: int) -> tuple[int, int]:
-    """``(lo, hi)``: the 0-based line range of the heading block holding 1-based ``line`` (from
-    the line after the heading above it up to, not including, the next heading)."""
-    lo = line - 1
-    while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
-        lo -= 1
-    hi = line
-    while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
-        hi += 1
-    return lo, hi
+def _first_at(positions: list[int], at: int) -> float:
+    """The first of the sorted ``positions`` at or after ``at``, else infinity."""
+    k = bisect_left(positions, at)
+    return positions[k] if k < len(positions) else float("inf")

@@ -40,10 +40,6 @@ def option_name(param: str) -> str:
     return OPTION_OF.get(param) or "--" + param.replace("_", "-")
 
 
-EXIT_BROKEN_PIPE = 0
-"""Exit code when the reader of stdout went away (``kb claims | head -n1``): 0, quietly. The
-reader took what it wanted; a pipeline under ``set -o pipefail`` must not fail for it (issue
-24; was 141, 128 + SIGPIPE)."""
 
 
 class _StdoutFailed(BaseException):
@@ -61,19 +57,25 @@ class _GuardedStream:
     An :class:`OSError` on write or flush (closed pipe, disk full, closed stream) points the
     stream's descriptor at /dev/null, so that nothing more fails, not even the interpreter's
     last flush; then stdout raises :class:`_StdoutFailed`, and stderr goes on silently (a
-    diagnostic that cannot be shown does not change the outcome of the command).
+    diagnostic that cannot be shown does not change the outcome of the command). A reader
+    that went away (EPIPE on stdout: ``kb verify --all | head -n1``) is no failure: the rest of
+    the output goes to /dev/null and the command runs to its end, so it exits with its own
+    code (1 for findings), quietly.
     """
 
     def __init__(self, stream: object, *, stdout: bool) -> None:
         self._stream = stream
         self._stdout = stdout
         self._broken = False
+        self._gone = False  # the reader of a pipe went away (EPIPE): the rest is discarded
 
     def _failed(self, error: OSError) -> None:
+        import errno
         import os
 
         if not self._broken:
             self._broken = True
+            self._gone = error.errno == errno.EPIPE
             try:
                 devnull = os.open(os.devnull, os.O_WRONLY)
                 try:
@@ -82,7 +84,7 @@ class _GuardedStream:
                     os.close(devnull)
             except (AttributeError, OSError, ValueError):  # no descriptor (closed, or a test's buffer)
                 pass
-        if self._stdout:
+        if self._stdout and error.errno != errno.EPIPE:
             raise _StdoutFailed(error) from error
 
     def write(self, text: str) -> int:
@@ -91,7 +93,7 @@ class _GuardedStream:
 
             self._failed(OSError(errno.EBADF, "it is closed"))
             return len(text)
-        if self._broken and not self._stdout:
+        if self._broken and (not self._stdout or self._gone):
             return len(text)
         try:
             return self._stream.write(text)  # type: ignore[attr-defined,no-any-return]
@@ -104,7 +106,7 @@ class _GuardedStream:
             self.write(line)
 
     def flush(self) -> None:
-        if self._stream is None or (self._broken and not self._stdout):
+        if self._stream is None or (self._broken and (not self._stdout or self._gone)):
             return
         try:
             self._stream.flush()  # type: ignore[attr-defined]
@@ -124,14 +126,14 @@ def main(argv: list[str] | None = None) -> None:
     and exit 2.
 
     Writing to standard output is guarded here, for every command: when the reader of a
-    pipe goes away (EPIPE: ``kb claims --format json | head -c 10``) kb stops quietly with
-    :data:`EXIT_BROKEN_PIPE`; any other failure (disk full, I/O error, stdout closed) is
+    pipe goes away (EPIPE: ``kb claims --format json | head -c 10``) kb discards the rest of
+    its output and ends with the command's own code, quietly: 0, or 1 for findings (``kb verify
+    --all | head -n1``), never 141 (128 + SIGPIPE); any other failure (disk full, I/O error, stdout closed) is
     ``error: cannot write to standard output: …`` and exit 2, unless the command had already
     written its result to a file (``kb digest --out F``: ``state.delivered``), which is
     success whatever stdout is (exit 0, issue 24). No traceback either way, and
     no "Exception ignored" at exit. A failing stderr is ignored (see :class:`_GuardedStream`).
     """
-    import errno
     import os
 
     # kb uses no pydantic plugin; looking them up scans every installed distribution's entry
@@ -163,9 +165,7 @@ def main(argv: list[str] | None = None) -> None:
             console_err.print("interrupted")
             code = 130
     except _StdoutFailed as failed:
-        if failed.error.errno == errno.EPIPE:
-            code = EXIT_BROKEN_PIPE
-        elif state.delivered is not None:
+        if state.delivered is not None:
             code = 0
         else:
             code = 2

@@ -75,7 +75,8 @@ def ingest_cmd(
 
     Only files whose content changed are parsed again; claims of deleted files are removed.
     Ends with one line: files parsed / unchanged / failed, and the claims in the store.
-    Exit code 2 when files exist but none could be read.
+    Exit code 2 (input error) when any file could not be read (binary, undecodable,
+    unreadable; each named on stderr): the other files are stored all the same.
 
     Example:
 
@@ -103,7 +104,7 @@ def ingest_cmd(
         for problem in report.problems:
             console_err.print(f"{problem.severity}: {problem}", markup=False)
         console.print(report.summary())
-    if report.seen and report.failed == report.seen:
+    if report.failed:  # a file kb could not read is an input error, never a silent success
         raise typer.Exit(int(ExitCode.USAGE))
 
 

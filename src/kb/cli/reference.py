@@ -14,7 +14,9 @@ HEADER = """# kb command-line reference
 Generated from `kb … --help` by `python -m kb.cli.reference > docs/cli.md`; a test fails when
 this file and the commands' help drift apart. Exit codes of every command: 0 ok, 1 findings,
 2 usage, input or config error, 3 network or source unavailable. A reader that closes the pipe
-early (`kb claims | head -n1`) is no error: exit 0, nothing on stderr.
+early (`kb claims | head -n1`) is no error: nothing on stderr, and the command's own code (0, or
+1 when `kb verify --all | head -n1` has findings). `kb ingest` exits 2 when any file could not
+be read (each is named on stderr; the others are stored).
 """
 
 

@@ -137,8 +137,10 @@ class KbConfig(_Strict):
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
     brief_seconds: float = Field(default=60.0, gt=0)
-    """Longest time rendering a brief may take, in seconds; past it ``kb digest`` stops with
-    an error and writes nothing (a KB's template that loops forever, issue 24)."""
+    """Longest time rendering a brief's template may take, in seconds; past it ``kb digest``
+    stops with an error and writes nothing (a KB's template that loops forever, issue 24). It
+    bounds the template only, the one part of a digest running code the KB supplies; kb's own
+    steps before it grow linearly with the night (docs/kb-format.md says why)."""
     brief_max_mb: float = Field(default=20.0, gt=0)
     """Largest brief, in MB (10^6 characters); past it ``kb digest`` stops with an error."""
     executor: str | None = None
@@ -269,3 +271,30 @@ def _key_line(text: str, key: str) -> int | None:
     """1-based line of a top-level ``key:`` in the YAML text, else None."""
     m = re.search(rf"(?m)^{re.escape(key)}\s*:", text)
     return text.count("\n", 0, m.start()) + 1 if m else None
+
+
+def config_warnings(config: KbConfig, root: Path) -> list[Problem]:
+    """What ``kb.yaml`` sets that is valid but does nothing, as warnings naming the file, the
+    line, the name and why (``kb ingest`` prints them; never an error):
+
+    * an entity name or alias of one character (``R``, ``图``): the name matcher
+      (:class:`kb.extract.names.NameMatcher`) ignores names shorter than 2 characters (one
+      letter would match inside every word), so no text is ever attributed to it; a
+      ``--subject`` look-up of the whole name still finds the entity.
+    """
+    path = config_file(root)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        text = ""
+    shown = CONFIG_NAME if path == root / CONFIG_NAME else str(path)
+    out: list[Problem] = []
+    for canon, aliases in config.entities.items():
+        for name in (canon, *aliases):
+            if len(name.strip()) == 1:
+                what = "entity" if name == canon else f"alias of entity {canon!r}"
+                m = re.search(rf"(?m)^(?:\s*(?:-\s+)?|.*[\[,{{]\s*)['\"]?{re.escape(name.strip())}['\"]?\s*(?::|,|\]|$)", text)
+                out.append(Problem(shown, text.count("\n", 0, m.start()) + 1 if m else 0,
+                                   f"{what} {name.strip()!r} is one character: kb never matches it in text "
+                                   f"(names need 2 characters or more); write a longer name or alias", "warning"))
+    return out

@@ -130,12 +130,24 @@ class Resolver:
                                   rf"\s*(?:{_TIME_REF}|{_E1_REF})")
         self._site_names = {re.sub(r"[\s_-]", "", e.lower()): entity_key(e) for e in entities}
         self._sections: dict[tuple[str, int], list[str]] = {}
+        # each claim read once a night: a subject's chains ask again for every subject of a line
+        self._memo: dict[tuple[str, int], tuple[Claim, Any]] = {}
 
     # -- files -----------------------------------------------------------------------------------
 
     def file_refs(self, claim: Claim) -> tuple[list[str], list[Unresolved]]:
         """KB files ``claim`` cites (resolved paths, in text order) and references that resolve
-        to none or several."""
+        to none or several (read once per claim: a line of many subjects is not read again)."""
+        files, bad = self._once("files", claim, self._file_refs)
+        return list(files), list(bad)
+
+    def _once(self, what: str, claim: Claim, read: Callable[[Claim], Any]) -> Any:
+        key = (what, id(claim))
+        if key not in self._memo or self._memo[key][0] is not claim:
+            self._memo[key] = (claim, read(claim))
+        return self._memo[key][1]
+
+    def _file_refs(self, claim: Claim) -> tuple[list[str], list[Unresolved]]:
         found: list[str] = []
         bad: list[Unresolved] = []
         src = f"{claim.provenance.path}:{claim.provenance.line}"
@@ -160,6 +172,8 @@ class Resolver:
         for ref, why in _outside_refs(claim.text):  # never followed, never dropped without a word (issue 24)
             bad.append(Unresolved(src, ref, why))
         here = claim.provenance.path
+        if here in found:  # a file citing itself is no hop, and is said so
+            bad.append(Unresolved(src, here, "the file cites itself: a citation of its own file is no source"))
         return [p for p in dict.fromkeys(found) if p != here], bad
 
     def _author_files(self, word: str) -> list[FileInfo] | None:
@@ -204,7 +218,11 @@ class Resolver:
 
     def source_refs(self, claim: Claim) -> tuple[list[str], list[str]]:
         """Source keys ``claim`` cites (``url:…``, ``site:…``) and the URLs it read a named site
-        through (rule 2)."""
+        through (rule 2); read once per claim."""
+        keys, via = self._once("sources", claim, self._source_refs)
+        return list(keys), list(via)
+
+    def _source_refs(self, claim: Claim) -> tuple[list[str], list[str]]:
         urls = [u for u in claim.sources if u.startswith("http")]
         if _cites_nothing(claim):
             urls = [u for u in self._section_refs(claim) if u.startswith("http")]
@@ -261,15 +279,18 @@ class Resolver:
         return None
 
 
-_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?\.md)(?![\w-])")
-"""A Markdown file named by an absolute path (``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or
-through ``../``: outside the KB, or not a KB path."""
+_FILE_EXTS = "md|markdown|txt|text|pdf|docx?|odt|rtf|html?|csv|tsv|json|jsonl|ya?ml|toml|rst|org|tex|ipynb|pptx?|xlsx?|log"
+_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?"
+                         rf"\.(?:{_FILE_EXTS}))(?![\w-])", re.IGNORECASE)
+"""A file (Markdown, text, PDF, office, data: :data:`_FILE_EXTS`) named by an absolute path
+(``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or through ``../`` (``../notes.txt``,
+``../x.pdf``): outside the KB, or not a KB path."""
 
 
 def _outside_refs(text: str) -> list[tuple[str, str]]:
     """``(reference, reason)`` of the files ``text`` cites outside the KB's own paths (not in
     a URL): kb follows only KB-relative citations (rule 1), and says so."""
-    if ".md" not in text:
+    if "/" not in text and "\\" not in text:
         return []
     urls = [(a, b) for _, a, b in find_urls(text)]
     out = []

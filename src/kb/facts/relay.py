@@ -16,7 +16,7 @@ The one place kb decides what a claim relays (issue 10 part 1; docs/trace.md). R
    then path and line), earliest first. A hop relaying a file is compared with the fact it
    relays. A hop relaying a source is compared with the hops of other files that cite one of
    its sources directly (no ``via``) and were written before it; a hop that read the source
-   through a reprint, with those of any time (:func:`_references`). A hop whose value is the
+   through a reprint, with those of any time (:class:`kb.facts.earlier.References`). A hop whose value is the
    same as none of these is where the value *changed*; one with nothing to compare with did not
    change. Statements of one file are never compared with each other.
 """
@@ -34,6 +34,7 @@ from kb.core.claims import Claim, is_derived
 from kb.core.errors import OptionError
 from kb.facts.attributor import Attributor
 from kb.facts.cites import Resolver, Unresolved, resolver_for
+from kb.facts.earlier import References
 from kb.facts.fact import Fact
 from kb.facts.query import attributor, candidates, resolve_metric, resolve_subject
 from kb.facts.same import compatible
@@ -106,17 +107,6 @@ class Chain:
 def _source_raw(chain: Chain) -> str:
     """The value a chain starts from: that of its first hop whose value did not change."""
     return next((h.fact.raw for h in chain.hops if not h.changed), chain.hops[0].fact.raw)
-
-
-def _references(h: Hop, members: Sequence[Hop]) -> list[Hop]:
-    """What a hop relaying a source is compared with (rule 4): the hops of other files citing one
-    of its sources directly (no ``via``) and written before it; for a hop that read the source
-    through a reprint, those written at any time. Empty: nothing to compare with."""
-    path = h.claim.provenance.path
-    direct = [x for x in members if x is not h and not x.via and x.claim.provenance.path != path
-              and set(x.origins) & set(h.origins)]
-    earlier = [x for x in direct if x.order < h.order]
-    return earlier or (direct if h.via else [])
 
 
 def _relayed(h: Hop, cited: Sequence[Hop], tol: float) -> Hop | None:
@@ -195,6 +185,7 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
     for members in groups.values():
         members.sort(key=lambda h: h.order)
         sources = list(dict.fromkeys(o for h in members for o in h.origins))
+        refs = References(members, tol)  # what a hop relaying a source is compared with (rule 4)
         for h in members:
             up = relayed.get(id(h))
             if up is not None:
@@ -202,10 +193,10 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
                 h.changed = not same_value(up.fact, h.fact, tol)
             elif h.origins:
                 h.upstream = h.origins[0]
-                refs = _references(h, members)
-                if refs:
-                    same = next((r for r in refs if same_value(r.fact, h.fact, tol)), None)
-                    h.upstream_raw = (same or refs[0]).fact.raw
+                found = refs.compare(h)
+                if found is not None:
+                    same, first = found
+                    h.upstream_raw = (same or first).fact.raw
                     h.changed = same is None
         out.append(Chain(subject, members[0].fact.metric or "", members, sources))
     out.sort(key=lambda ch: (ch.metric, ch.hops[0].order))

@@ -117,6 +117,18 @@ def _byte_scales(x: Stated) -> tuple[float, float]:
     return (1.0, 1.024 ** _POWER[m.group(1)]) if m else (1.0, 1.0)
 
 
+def plain_point(x: Stated) -> tuple[str | None, float] | None:
+    """``(unit, magnitude)`` of a plain point — a number with no bound, no date, not a byte
+    size (whose prefix may be read two ways) — else None. Two plain points of one unit are the
+    same value exactly when their magnitudes are :func:`close` (the point rule of
+    :func:`same_value`), so a caller comparing many may test that alone."""
+    v = getattr(x, "value", None)
+    if (getattr(x, "date", None) is not None or not isinstance(v, (int, float)) or _is_bound(x)
+            or getattr(x, "unit", None) == "B"):
+        return None
+    return x.unit, abs(v)
+
+
 def same_value(a: Stated, b: Stated, tol: float) -> bool:
     """Whether ``a`` and ``b`` state the same value (the rules in this module's docstring).
 

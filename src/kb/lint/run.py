@@ -182,6 +182,8 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
             out.extend(found)
         elif p.is_file():
             out.append(p)
+        elif p.exists():  # a named pipe, socket or device: never opened (reading a pipe waits for a writer)
+            raise InputError("not a regular file (a named pipe, socket or device); kb lint reads files only", str(p))
         else:
             raise InputError(f"no such file (paths are relative to {os.getcwd()})", str(p))
     if not out and links:
@@ -207,6 +209,8 @@ def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
                     links.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     files.append(folder / entry.name)
+                elif not entry.is_dir(follow_symlinks=False):  # a pipe, socket or device: never opened
+                    notes.append(f"{folder.as_posix()}/{entry.name}: not a regular file (a named pipe, socket or device); skipped")
     except OSError as exc:
         raise InputError(f"cannot read the folder: {exc.strerror or exc}", folder.as_posix()) from exc
     if links:

@@ -15,7 +15,7 @@ from kb.facts.attributor import Attributor, View
 from kb.facts.fact import Fact
 from kb.facts.near import NearIndex
 from kb.facts.same import Grouped, comparable, disjoint_from, same_fact
-from kb.facts.values import same_value
+from kb.facts.values import close, plain_point, same_value
 from kb.night.doc_index import DocIndex
 from kb.night.model import ConflictOut, SubjectOut, ValueOut
 from kb.read.cards import Card
@@ -141,7 +141,15 @@ def _window_conflicts(grouped: Mapping[str, Grouped], tol: float,
         index = NearIndex(tol)
         for sid, g in enumerate(sig_fact):
             index.add(g, sid, key=0)
-        same = [[o for o in index.near(g, key=0) if same_value(g, sig_fact[o], tol)] for g in sig_fact]
+        plain = [plain_point(g) for g in sig_fact]  # two plain points of one unit: close() decides
+
+        def alike(a: int, b: int) -> bool:
+            pa, pb = plain[a], plain[b]
+            if pa is not None and pb is not None and pa[0] == pb[0]:
+                return close(pa[1], pb[1], tol)
+            return same_value(sig_fact[a], sig_fact[b], tol)
+
+        same = [[o for o in index.near(g, key=0) if alike(sid, o)] for sid, g in enumerate(sig_fact)]
         shares = {p: set().union(*(sig_paths[o] for sid in path_sigs[p] for o in same[sid])) for p in paths}
         # which files state a rival for each qualifier (as disjoint_from: exact only past 64 set-ups)
         quals = sorted({k[-1] for p in paths for k in grouped[p].by_key if k[:-1] == any_key}, key=str)
@@ -156,23 +164,35 @@ def _window_conflicts(grouped: Mapping[str, Grouped], tol: float,
                                           else any(setup(q, qual) for q in grouped[p].quals[any_key]))}
             if not rivals:
                 continue
-            against: set[str] = set()
             head: Fact | None = None
+            conflicting: list[str] = []  # files with a rival they share no value with (counted, no n² sets)
             for p in paths:
                 peers = grouped[p].by_key.get(key)
-                if not peers:
+                if not peers or len(rivals) - (p in rivals) - len(shares[p] & rivals) + (p in shares[p] and p in rivals) <= 0:
                     continue
-                others = rivals - shares[p]
-                others.discard(p)
-                if not others:
-                    continue
-                against |= others
+                conflicting.append(p)
                 head = head or peers[0]
                 for f in peers:
                     record(f, "window", [(f, "window")])
+            against = _against(rivals, conflicting, shares)
             for q in sorted(against):  # the other side: the facts of each file in conflict comparable to them
                 comp = {id(g) for qq in grouped[q].quals[any_key] if setup(qq, qual) for g in grouped[q].by_key[(*any_key, qq)]}
                 record(head, "window", [(g, "window") for g in grouped[q].facts if id(g) in comp])  # type: ignore[arg-type]
+
+
+def _against(rivals: set[str], conflicting: list[str], shares: Mapping[str, set[str]]) -> set[str]:
+    """The rivals some file of ``conflicting`` shares no value with (the union of ``rivals −
+    shares[p] − {p}``), in time of the rivals plus the smallest share: a rival is left out only
+    when every such file is it or shares with it, so only the smallest share's files need a look."""
+    if not conflicting:
+        return set()
+    first = min(conflicting, key=lambda p: len(shares[p]))
+    out = rivals - shares[first]
+    out.discard(first)
+    for q in (shares[first] | {first}) & rivals:
+        if any(q != p and q not in shares[p] for p in conflicting):
+            out.add(q)
+    return out
 
 
 def value_groups(members: Sequence[tuple[Fact, str]], tol: float) -> list[ValueOut]:

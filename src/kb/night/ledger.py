@@ -34,7 +34,7 @@ from kb.core.paths import doc_path
 from kb.core.window import HISTORY_WINDOWS, Window
 from kb.facts.attributor import Fact
 from kb.facts.same import same_fact
-from kb.night.model import ConflictOut
+from kb.night.model import ConflictOut, ValueOut
 from kb.night.run import Night, check_topic, run_night
 from kb.store.workspace import Kb
 
@@ -196,6 +196,7 @@ def night_numbers(night: Night) -> list[Number]:
         for f in at.view(c).facts:
             doc_facts.setdefault(f.group, []).append(f)
     tol = kb.config.tolerance
+    firm = _firm_values(r.conflicts)
     out: list[Number] = []
     seen: set[tuple[str, str, str]] = set()
     for c in claims:
@@ -207,7 +208,7 @@ def night_numbers(night: Night) -> list[Number]:
             if f.is_date or f.subject not in listed or key in seen:
                 continue
             seen.add(key)
-            against = _against(r.conflicts, f.subject, f.metric, f.source)
+            against = _against(firm, f.subject, f.metric, f.source)
             if key not in unsupported:
                 fate: Fate = "backed"
             elif against:
@@ -221,18 +222,34 @@ def night_numbers(night: Night) -> list[Number]:
     return out
 
 
-def _against(conflicts: Iterable[ConflictOut], subject: str, metric: str | None, source: str) -> list[str]:
+_Firm = dict[tuple[str, str], list[tuple[dict[str, int], list[tuple[int, ValueOut]]]]]
+
+
+def _firm_values(conflicts: Iterable[ConflictOut]) -> _Firm:
+    """Per ``(subject, metric)``, each conflict's value by source (the first value holding it)
+    and its paper-fact or living-doc values, indexed once: a night of thousands of numbers of
+    one subject looks each up, never scans every value of the conflict for each number."""
+    out: _Firm = {}
+    for c in conflicts:
+        where: dict[str, int] = {}
+        for i, v in enumerate(c.values):
+            for s in v.sources:
+                where.setdefault(s, i)
+        firm = [(i, v) for i, v in enumerate(c.values) if "paper-fact" in v.kinds or "living-doc" in v.origin]
+        out.setdefault((c.subject, c.metric), []).append((where, firm))
+    return out
+
+
+def _against(firm: _Firm, subject: str, metric: str | None, source: str) -> list[str]:
     """Sources of the paper-fact or living-doc values of the diff's conflicts that hold the
     value ``source`` states (subject and metric as the conflict's), other than that value."""
     out: list[str] = []
-    for c in conflicts:
-        if c.subject != subject or c.metric != (metric or ""):
-            continue
-        mine = next((v for v in c.values if source in v.sources), None)
+    for where, values in firm.get((subject, metric or ""), ()):
+        mine = where.get(source)
         if mine is None:
             continue
-        for v in c.values:
-            if v is not mine and ("paper-fact" in v.kinds or "living-doc" in v.origin):
+        for i, v in values:
+            if i != mine:
                 out.extend(s for s in v.sources if s not in out)
     return out
 

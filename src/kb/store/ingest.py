@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from kb.core.config import KbConfig, load_config
+from kb.core.config import KbConfig, config_warnings, load_config
 from kb.core.textio import Problem
 from kb.store.db import Store
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
@@ -52,7 +52,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         config = load_config(root)
     own_store = store is None
     st = store or Store(root, fingerprint(config))
-    report = IngestReport(notes=list(st.notes))
+    report = IngestReport(notes=list(st.notes), problems=config_warnings(config, root))
     try:
         found = list(iter_kb_files(root, report.problems))
         todo: list[tuple[str, int, int, int]] = []

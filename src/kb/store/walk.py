@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from operator import itemgetter
 from pathlib import Path
@@ -15,10 +16,18 @@ from kb.perf.gc import no_gc_passes
 SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
 
 
+#: Text files kb does not read, whose writer may expect it to (a briefing saved as ``.txt``):
+#: listed as not read, never dropped without a word. Other files (PDFs, images) are attachments.
+_TEXT_NOT_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".txt", ".text")
+
+
 def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
     Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
+    An entry that is no regular file and no folder (a named pipe, socket or device) is never
+    opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is;
+    so is a text file that is no ``*.md`` (:data:`_TEXT_NOT_MD`).
     A folder that cannot be read is reported in ``problems`` (when given) and skipped.
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
@@ -64,13 +73,29 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                     if entry.is_dir(follow_symlinks=False):
                         if descend:
                             stack.append((entry.path, prefix + name))
-                    elif name[-3:].lower() == ".md" and entry.is_file(follow_symlinks=False):
-                        found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                    elif entry.is_file(follow_symlinks=False):
+                        if name[-3:].lower() == ".md":
+                            found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                        elif problems is not None and name.lower().endswith(_TEXT_NOT_MD):
+                            problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
+                                                                      "(rename it to .md to have it read)", "warning"))
+                    elif problems is not None:  # a named pipe, socket or device: never opened (it may block)
+                        problems.append(Problem(prefix + name, 0, f"not a regular file ({_kind(entry)}); skipped", "warning"))
                 except OSError as exc:
                     if problems is not None:
                         problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped"))
     found.sort(key=itemgetter(0))  # by path: a key of str sorts 2-3x faster than the tuples (unique paths)
     return found
+
+
+def _kind(entry: os.DirEntry[str]) -> str:
+    """What a non-regular, non-folder entry is, in words (from its own stat, never opened)."""
+    mode = entry.stat(follow_symlinks=False).st_mode
+    for test, words in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return words
+    return "a special file"
 
 
 def _utf8(name: str) -> bool:
