@@ -140,9 +140,11 @@ def test_author_demotion_and_request(night_kb: Path, run_kb) -> None:  # noqa: A
 
 def test_primary_source_doc_value_is_not_secondhand_only(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """The doc's vLLM 30% cites the official blog on the next line (来源：官方博客 …): the window's
-    30% is first-hand cited, not 仅二手 and not sent to 找一手来源 (kb diff still lists it)."""
+    30% is first-hand cited, not 仅二手 and not sent to 找一手来源 (kb diff still lists it, with the
+    doc's citation: one decision, kb.facts.firsthand)."""
     res = run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=night_kb)
-    assert ("entity:vllm", "30%") in [(s["subject"], s["raw"]) for s in json.loads(res.stdout)["secondhand_only"]]
+    assert [s["cited"] for s in json.loads(res.stdout)["secondhand_only"] if (s["subject"], s["raw"]) == ("entity:vllm", "30%")] \
+        == ["https://blog.vllm.ai/2026/06/mrv2"]
     text = _unlinked(_brief(night_kb, run_kb))
     assert "- 已收 1 个（活文档已收，窗口内数值均已在文档中，不是增量）：vLLM\n" in text
     rows = [x for x in text.splitlines() if x.startswith("| ") and "只有摘要转述来源" in x]

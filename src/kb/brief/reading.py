@@ -1,5 +1,5 @@
 """What the brief reads around a subject's rows (issue 22): the author's caveats and requests
-(line moods), set-up values, bounds, first-hand citations of the living doc, a card's limits
+(line moods), set-up values, bounds, a card's limits
 and non-numeric results, metadata rows and the C/O numbers the window proposes.
 
 One :class:`Reading` per night; every answer is plain data for :mod:`kb.brief.context`.
@@ -10,12 +10,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from typing import Any
-from urllib.parse import urlsplit
 
 from kb.core.claims import Claim, Quantity
-from kb.extract.caveats import line_mood
+from kb.extract.caveats import heading_block, line_mood
 from kb.extract.sections import hinted_section
-from kb.facts.same import same_fact
 from kb.night.run import Night
 
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -32,14 +30,6 @@ _LIMITS_RE = re.compile(r"^\s{0,3}#{1,6}\s*(?:局限|限制|不足|limitations?|
 _RESULTS_RE = re.compile(r"^\s{0,3}#{1,6}\s*(?:结果|results?|findings?)\b", re.IGNORECASE)
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
 _CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9])([CO])(\d{2,4})(?![0-9])")
-#: A living-doc citation naming a primary source: the paper, the project's repository, docs or
-#: official blog (``来源：官方博客 / README / docs / 论文``); a KB path or a relay site is none.
-_PRIMARY_WORDS = re.compile(r"官方博客|官方文档|官方公告|发布说明|README|\bdocs?\b|论文|official blog|release notes|\bpaper\b",
-                            re.IGNORECASE)
-_PRIMARY_HOSTS = ("arxiv.org", "github.com", "gitlab.com", "huggingface.co", "doi.org")
-_RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "substack.com", "medium.com", "reddit.com",
-                "twitter.com", "x.com", "weixin.qq.com")
-_SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
 _NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
@@ -50,21 +40,6 @@ def without_requests(text: str) -> str:
     a rating's marks are read from the rest (``★★★ 强候选``, never ``升档``)."""
     mood = line_mood(text)
     return text.replace(mood[1], "") if mood and mood[0] in ("evaluate", "hold") else text
-
-
-def primary_source(cited: str) -> bool:
-    """True when ``cited`` (a URL, ``arxiv:…``, ``doi:…``, a KB path or words) is a primary source."""
-    low = cited.lower()
-    if low.startswith(("arxiv:", "doi:")):
-        return True
-    if low.startswith("http"):
-        host = (urlsplit(low).hostname or "").removeprefix("www.")
-        if any(host == h or host.endswith("." + h) for h in _RELAY_HOSTS):
-            return False
-        path = urlsplit(low).path
-        return (any(host == h or host.endswith("." + h) for h in _PRIMARY_HOSTS) or host.startswith(("docs.", "blog."))
-                or "/blog" in path or "/docs" in path or "/research" in path or "/releases" in path)
-    return False
 
 
 class Reading:
@@ -103,7 +78,7 @@ class Reading:
         out: dict[str, dict[str, Any]] = {}
         for c in claims:
             path, lines = c.provenance.path, self.lines(c.provenance.path)
-            lo, hi = _heading_block(lines, c.provenance.line)
+            lo, hi = heading_block(lines, c.provenance.line)
             for n in range(lo, hi):
                 found = line_mood(lines[n])
                 if found is None:
@@ -141,7 +116,7 @@ class Reading:
             if path == doc:
                 continue
             lines = self.lines(path)
-            lo, hi = _heading_block(lines, c.provenance.line)
+            lo, hi = heading_block(lines, c.provenance.line)
             for n in range(lo, hi):
                 sec = hinted_section(lines[n])
                 if sec and not self.at_line.get((path, n + 1)):
@@ -226,46 +201,6 @@ class Reading:
                     out.setdefault(q.raw, f"{BOUNDS[q.bound]}{q.raw}")
         return out
 
-    # -- first-hand citations of the living doc --------------------------------------------
-    def doc_citation(self, c: Claim) -> str | None:
-        """The primary source a living-doc line cites (the line's own sources, or the next line
-        starting ``来源：``/``Source:``), else None."""
-        for s in c.sources:
-            if primary_source(s):
-                return s
-        lines = self.lines(c.provenance.path)
-        nxt = lines[c.provenance.end_line] if c.provenance.end_line < len(lines) else ""
-        m = _SOURCE_LINE_RE.match(nxt)
-        if m:
-            urls = re.findall(r"https?://\S+|arXiv:\s?\d{4}\.\d{4,5}", nxt)
-            hit = next((u for u in urls if primary_source(u.replace("arXiv: ", "arxiv:").replace("arXiv:", "arxiv:"))), None)
-            if hit:
-                return hit
-            if _PRIMARY_WORDS.search(nxt[m.end():]):
-                return nxt[m.end():].strip()
-        tail = c.text.split("来源", 1)[1] if "来源" in c.text else ""
-        return tail.strip("：: ）)") if tail and _PRIMARY_WORDS.search(tail) else None
-
-    def firsthand_values(self) -> set[tuple[str, str]]:
-        """``(subject, raw)`` of the night's secondhand-only numbers that a living-doc line citing a
-        primary source states (same group, :func:`kb.facts.same.same_fact`): first-hand cited,
-        not "仅二手", not sent to "找一手来源"."""
-        at, tol = self.night.attributor, self.night.kb.config.tolerance
-        cited: dict[str, list[Any]] = defaultdict(list)
-        for c in self.night.doc.claims:
-            if self.doc_citation(c):
-                for f in at.view(c).facts:
-                    cited[f.group].append(f)
-        out: set[tuple[str, str]] = set()
-        for s in self.night.result.secondhand_only:
-            c = self.night.claims.get(s.claim)
-            if c is None:
-                continue
-            for f in at.view(c).facts:
-                if f.subject == s.subject and f.raw == s.raw and any(same_fact(f, d, tol) for d in cited.get(f.group, ())):
-                    out.add((s.subject, s.raw))
-        return out
-
     # -- a card's limits and non-numeric results -------------------------------------------
     def card_notes(self, path: str) -> dict[str, list[dict[str, Any]]]:
         """The card's limits (``## 局限`` / ``## Limitations`` bullets) and its non-numeric result
@@ -306,15 +241,3 @@ def _in_condition(text: str, q: Quantity) -> bool:
     if q.unit == "B" and re.search(r"上(?:运行|跑|部署)", after):
         return True
     return q.unit == "B" and bool(re.search(r"(?:on\s+an?|with)\s*$", before, re.IGNORECASE))
-
-
-def _heading_block(lines: list[str], line: int) -> tuple[int, int]:
-    """``(lo, hi)``: the 0-based line range of the heading block holding 1-based ``line`` (from
-    the line after the heading above it up to, not including, the next heading)."""
-    lo = line - 1
-    while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
-        lo -= 1
-    hi = line
-    while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
-        hi += 1
-    return lo, hi

@@ -1,7 +1,8 @@
 """The brief's judgement aids on top of the diff (issue 22): placement with its evidence, the
 author's caveats (demotions move an item out of the increments), the newest rating first,
-set-up values kept out of the values to add, first-hand cited doc values kept out of
-"secondhand-only", a card's limits under its increment and bounds on every listed value.
+set-up values kept out of the values to add, first-hand cited doc values (the diff's ``cited``)
+and set-up values kept out of "secondhand-only", a card's limits under its increment and bounds
+on every listed value.
 
 :func:`settle_night` runs once before the context is built; :func:`shape` once per subject
 entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished context.
@@ -23,17 +24,16 @@ MOVING = ("demote", "lead")
 
 def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
-    source states (:meth:`Reading.firsthand_values`) and set-up values (:meth:`Reading.setup_raws`).
-    Mutates ``night.result`` (this night is the brief's own). :returns: ``{"firsthand": n, "setup": n}``."""
+    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
+    values (:meth:`Reading.setup_raws`). Mutates ``night.result`` (this night is the brief's own).
+    :returns: ``{"firsthand": n, "setup": n}``."""
     r = night.result
-    firsthand = rd.firsthand_values()
     setup = {(s.subject, s.raw) for s in r.secondhand_only
              if s.claim in night.claims and s.raw in rd.setup_raws([night.claims[s.claim]])}
-    kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in firsthand | setup]
-    dropped = len(r.secondhand_only) - len(kept)
-    r.secondhand_only = kept
-    r.counts["secondhand_only"] = len(kept)
-    return {"firsthand": len({k for k in firsthand}), "setup": len(setup), "dropped": dropped}
+    firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
+    r.secondhand_only = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
+    r.counts["secondhand_only"] = len(r.secondhand_only)
+    return {"firsthand": len(firsthand), "setup": len(setup)}
 
 
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:

@@ -169,6 +169,14 @@ LEAD_CUES = (
 )
 """An author offering an item only as a lead (``仅作线索``, ``lead only``)."""
 
+APART_CUES = (
+    r"(?:不可|不能|无法|没法|不宜)直接(?:比较|对比|相比|比)", r"不具(?:备)?可比性", r"不可比",
+    r"(?<![a-z])not\s+(?:directly\s+)?comparable(?![a-z])", r"(?<![a-z])cannot\s+be\s+(?:directly\s+)?compared(?![a-z])",
+    r"(?<![a-z])not\s+an?\s+apples[- ]to[- ]apples(?![a-z])",
+)
+"""An author saying the figures of an item are not comparable with another's (``两者不可直接比较``,
+``not directly comparable``): its figures never conflict (issue 22)."""
+
 EVALUATE_CUES = (
     r"值不值得[^。；;]{0,12}判断", r"是否值得[^。；;]{0,12}判断", r"请(?:晚班|夜班|执行人)[^。；;]{0,6}(?:判断|定夺|评估)",
     r"(?<![a-z])please\s+(?:judge|decide|assess|evaluate)\s+whether(?![a-z])",
