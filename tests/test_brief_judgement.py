@@ -115,8 +115,9 @@ def test_placement_cites_its_evidence(night_kb: Path, run_kb) -> None:  # noqa: 
     assert _line(text, "- 判定：活文档已收该主体") == (
         "- 判定：活文档已收该主体，未收这些数值：0.27 个百分点；建议归入：§3（活文档 O12 提到它："
         "organized/knowledge/inference.md:20）（活文档现有位置：§9）")
-    # §3 is where tonight's papers go: never "untouched"
-    assert _line(text, "  - 其余") == "  - 其余 2 节（3 个主体）未被本窗口触及：§1、§9"
+    # §3 is where tonight's papers go, §1 holds vLLM (covered tonight), §9's O12 names AcceptMoE:
+    # none is "untouched", so no such line
+    assert not any(x.startswith("  - 其余") for x in text.splitlines())
     en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert "suggested section: §3 (the living doc's O12 names it: organized/knowledge/inference.md:20)" in en
 

@@ -21,6 +21,8 @@ _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configuration|hardware|environment", re.IGNORECASE)
 _SETUP_LABEL_RE = re.compile(r"^\W*(?:硬件|环境|配置|设置|机器|平台|hardware|setup|machine|config(?:uration)?|platform)\s*[:：]",
                              re.IGNORECASE)
+#: Headings of an author's opinion: its figures are views, not measurements to add.
+_OPINION_HEAD_RE = re.compile(r"观点|看法|评论|opinion|my take|editorial", re.IGNORECASE)
 _CLAUSE_END = "，。；;,!！?？\n"
 #: Metadata rows: a line labelled with what it is about the file or the card, not a finding.
 _META_RE = re.compile(r"^\W*(?:论文|时间|日期|原文|来源|链接|作者|整理|建卡|推送|paper|source|link|date|time|author|created)\s*[:：]",
@@ -169,7 +171,14 @@ class Reading:
                 return row[col]
         return None
 
-    # -- set-up values, metadata rows ------------------------------------------------------
+    # -- set-up values, opinions, metadata rows --------------------------------------------
+    @staticmethod
+    def opinion_raws(claims: list[Claim]) -> set[str]:
+        """Raws of the quantities of ``claims`` under an opinion heading (``## 3. 选型指南（作者观点）``,
+        ``## Opinion``): an author's view, not a measurement to add (issue 22's third review)."""
+        return {q.raw for c in claims if any(_OPINION_HEAD_RE.search(h) for h in c.provenance.heading[1:])
+                for q in c.quantities}
+
     def setup_raws(self, claims: list[Claim]) -> set[str]:
         """Raws of the quantities of ``claims`` that state the set-up (hardware, memory,
         simulated span), not a result: under a set-up heading, on a set-up labelled line, or in

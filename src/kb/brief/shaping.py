@@ -25,11 +25,11 @@ MOVING = ("demote", "lead")
 def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
     source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
-    values (:meth:`Reading.setup_raws`). Mutates ``night.result`` (this night is the brief's own).
+    values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
     :returns: ``{"firsthand": n, "setup": n}``."""
     r = night.result
-    setup = {(s.subject, s.raw) for s in r.secondhand_only
-             if s.claim in night.claims and s.raw in rd.setup_raws([night.claims[s.claim]])}
+    setup = {(s.subject, s.raw) for s in r.secondhand_only if s.claim in night.claims
+             and s.raw in rd.setup_raws([night.claims[s.claim]]) | rd.opinion_raws([night.claims[s.claim]])}
     firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
     r.secondhand_only = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
     r.counts["secondhand_only"] = len(r.secondhand_only)
@@ -56,6 +56,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         named = rd.id_names(s.key)
         entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
     entry["section"] = p.section
+    entry["paper"] = s.key.startswith(("arxiv:", "title:"))  # a paper can be carded; a vendor or engine cannot
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
@@ -71,13 +72,14 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     beside = {m["source"] for r in rating for m in r["asks"]}
     entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
-    setup = rd.setup_raws(claims)
+    setup, opinion = rd.setup_raws(claims), rd.opinion_raws(claims) - rd.setup_raws(claims)
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
-    if entry["setup"]:
-        entry["new_values"] = [v for v in entry["new_values"] if v not in setup]
+    entry["opinion"] = [v for v in entry["new_values"] if v in opinion]
+    if entry["setup"] or entry["opinion"]:
+        entry["new_values"] = [v for v in entry["new_values"] if v not in setup | opinion]
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
-    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup | opinion]
     # the diff's "different setting: 11 tok/s m3ultra vs the doc's 9 tok/s m3max" (kb.night.rules),
     # its set-up values left out: ``[(window side, doc side)]`` for the 判定 line
     m = re.search(r"different setting: ([^)]*)", s.detail or "")
@@ -106,7 +108,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     return entry
 
 
-_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup")
+_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup", "opinion")
 
 
 def bounded(value: Any, bounds: dict[str, str]) -> Any:
@@ -159,7 +161,7 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             for c in g["claims"]:
                 rows.setdefault(c["id"], c)
     kinds = list(dict.fromkeys(c["kind"] for c in rows.values()))
-    return {**first, "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
+    return {**first, "paper": any(e["paper"] for e in group), "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
             "members": [e["key"] for e in group],
             "groups": [{"kind": k, "claims": [c for c in rows.values() if c["kind"] == k]} for k in kinds],
             "also": {k: v for e in group for k, v in e["also"].items()},
@@ -168,5 +170,5 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
             "n_folded": sum(e["n_folded"] for e in group),
             "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
-            "limits": [], "notes": [], "setup": [], "other_setting": [],
+            "limits": [], "notes": [], "setup": [], "opinion": [], "other_setting": [],
             "row_disputed": {k: v for e in group for k, v in e.get("row_disputed", {}).items()}}

@@ -5,6 +5,7 @@ papers, §7's relay actions and each increment's action.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -12,6 +13,7 @@ from kb.brief.registry import INCREMENT_OUTCOMES, Registry, source_of, urls_of
 from kb.core.claims import Claim
 from kb.core.paths import doc_path
 from kb.facts.dependents import dependents
+from kb.facts.firsthand import doc_citation, primary_source
 from kb.facts.relay import changes
 from kb.facts.revised import is_older, latest_of, revised_note
 from kb.night.ledger import brief_ledger, record_line
@@ -64,6 +66,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
             {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
             for c in cs for v in c["vals"] for s in v["sources"])}.values())
         rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
+                     "relay": _relay_against_firsthand(night, cs) if kind == "conflict-doc" else None,
                      "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
                      "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
     # a value already in its subject's conflict row is settled there, not listed again below
@@ -97,9 +100,46 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     rows += _disputed_rows(night)
     for i, row in enumerate(rows, 1):
         row["n"] = i
+        row.setdefault("relay", None)
+        if row["relay"]:  # the relay's own links are what to check
+            row["urls"] = [u for u in row["urls"] if not primary_source(u)] or row["urls"]
         for c in row.get("conflicts", ()):
             c["row"] = i  # the §2 row that lists this conflict
     return rows, folded
+
+
+def _relay_against_firsthand(night: Night, cs: list[dict[str, Any]]) -> str | None:
+    """The primary source the doc's side of a doc conflict cites (:func:`kb.facts.firsthand.doc_citation`)
+    when the doc states one value and every window value against it is secondhand only (a relay:
+    ``据一篇 CSDN 转载 25%`` vs the doc's 35% citing the official blog): the relay is what to check,
+    the doc stays; else None."""
+    lines = night.doc.text.split("\n")
+    at_line = {c.provenance.line: c for c in night.doc.claims}
+    cited: list[str] = []
+    if sum("living-doc" in v["origin"] for c in cs for v in c["vals"]) != 1:
+        return None  # the doc disagrees with itself (2025 年 12 月 vs 2026 年 1 月): settle it
+    for c in cs:
+        for v in c["vals"]:
+            if "living-doc" in v["origin"]:
+                for src in v["sources"]:
+                    path, _, n = src.rpartition(":")
+                    doc = at_line.get(int(n)) if path == night.doc.path and n.isdigit() else None
+                    if doc is not None and (hit := doc_citation(doc, lines)):
+                        cited.append(hit)
+            elif set(v["kinds"]) != {"secondhand"} or not all(_relayed(night, src) for src in v["sources"]):
+                return None
+    return cited[0] if cited else None
+
+
+def _relayed(night: Night, source: str) -> bool:
+    """Whether the window line at ``source`` (``path:line``) relays: it cites links and none is a
+    primary source (``据一篇 CSDN 转载 …（来源：https://blog.csdn.net/…）``), or says 转载/转引."""
+    path, _, n = source.rpartition(":")
+    c = next((x for x in night.claims.values() if x.provenance.path == path and str(x.provenance.line) == n), None)
+    if c is None:
+        return False
+    return bool(re.search(r"转载|转引|reposted|republished", c.text)) or (
+        bool(c.sources) and not any(primary_source(u) for u in c.sources))
 
 
 def _disputed_rows(night: Night) -> list[dict[str, Any]]:
@@ -235,10 +275,10 @@ def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, An
     for all thin increments (write their cards), and one per conflict not already an
     increment's own (which values to settle, its §2 row)."""
     out: list[dict[str, Any]] = [
-        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
+        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "relay": e["action"].get("relay")}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
@@ -277,24 +317,26 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
         §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
     :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
-        ``new-node`` (net-new with a card), ``card-first`` (net-new, no card yet),
+        ``new-node`` (net-new with a card), ``card-first`` (net-new paper, no card yet),
+        ``source-first`` (net-new, no paper: find a first-hand source, no card),
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
-        §2 ``rows`` first, then correct ``sections``).
+        §2 ``rows`` first, then correct ``sections``), ``check-relay`` (conflict whose doc side cites a
+        primary source against relays only, ``e["relay"]``: check the relay, the doc stays).
     """
     sections = [e["section"]] if e["section"] else []
     values: list[str] = []
     held: list[str] = []
     if e["outcome"] == "net-new":
-        kind = "new-node" if e["card"] else "card-first"
+        kind = "new-node" if e["card"] else "card-first" if e["paper"] else "source-first"  # no paper: no card
     elif e["outcome"] == "update":
         kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
         sections = sections or e["doc_sections"][:1]
         values = [v for v in e["new_values"] if v not in contested]
         held = [v for v in e["new_values"] if v in contested]
     else:
-        kind = "settle"
+        kind = "check-relay" if e.get("relay") else "settle"
         sections = e["doc_sections"] or sections
         values = [v for v in e["detail"].split(", ") if v]
-    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held,
+    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held, "relay": e.get("relay"),
             "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}

@@ -149,12 +149,12 @@ SIGNATURE_TIMES = (
 # kb.extract.caveats.line_mood, never per figure. Regex fragments over lower-cased text.
 
 DEMOTE_CUES = (
-    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
+    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"只能看相对(?:位置|高低|排名|排序)?", r"仅(?:能)?看相对(?:位置|高低|排名|排序)?", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
     r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档",
     r"(?:地址|仓库|链接|出处|repo)[^，。；;]{0,6}待(?:确认|查|核实?)",
     r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])", r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
     r"(?<![a-z])do\s+not\s+promote(?![a-z])", r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
-    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
+    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])relative\s+(?:positions?|ranking|order)\s+only(?![a-z])", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
 )
 """An author demoting an item: its figures are no increment tonight (``这组数只能看个趋势``,
 ``暂不进活文档``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
