@@ -80,6 +80,11 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
     entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup | opinion]
+    if s.rule == "doc-new-values" and not entry["new_values"] and not entry["moved"] and claims:
+        # every value it would add is a set-up value or an opinion: nothing to add, listed apart
+        c = next((x for x in claims if any(q.raw in setup | opinion for q in x.quantities)), claims[0])
+        entry["moved"] = {"mood": "opinion" if entry["opinion"] else "setup", "words": "", "text": c.text,
+                          "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
     # the diff's "different setting: 11 tok/s m3ultra vs the doc's 9 tok/s m3max" (kb.night.rules),
     # its set-up values left out: ``[(window side, doc side)]`` for the 判定 line
     m = re.search(r"different setting: ([^)]*)", s.detail or "")
