@@ -122,3 +122,13 @@ def test_only_relative_positions_demote_the_table_and_the_untouched_line_is_true
     assert not any(x.startswith("| ") and ("Gale：" in x or "Tarn：" in x) for x in brief)
     # §3 holds O21, an entry naming Tarn, a subject of tonight: no section is untouched
     assert not any(x.startswith("  - 其余") for x in brief)
+
+
+def test_a_merged_table_is_one_row_of_section_2(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """Without the author's caveat the table's engines are one increment, and one §2 row."""
+    files = {**FILES, "inbox/kai/2026-08-05T1400-serving-notes.md": NOTES.replace("- 博文没给配置，只能看相对位置。\n", ""),
+             "organized/knowledge/serving.md": DOC.replace("- O21 Tarn 的批调度何时值得写成节点？\n", "")}
+    res = run_kb(["digest", "--date", "2026-08-05", "--out", "-"], cwd=write_files(tmp_path / "kb", files))
+    rows = [x.split(" | ")[1] for x in res.stdout.splitlines() if "只有摘要转述来源" in x]
+    assert rows == ["Corvid：$0.99 只有摘要转述来源，无论文事实或一手引用支撑",
+                    "「4. 新引擎对比」 Gale / Tarn：1,250、1,100 只有摘要转述来源，无论文事实或一手引用支撑"]

@@ -46,6 +46,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                by_source: dict[str, list[Claim]], fold: int | None = None,
                changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
                skip: set[str] = frozenset(),  # type: ignore[assignment]
+               tables: dict[str, tuple[str, str]] | None = None,
                ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
@@ -54,7 +55,9 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
     metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
-    author demoted them: 仅作线索) get no secondhand-only row (issue 22: noise)."""
+    author demoted them: 仅作线索) get no secondhand-only row (issue 22: noise). ``tables``: member
+    key -> (the table's first member, its label) of an increment merging one table's subjects:
+    their secondhand-only numbers are one row, labelled as the increment."""
     changed = changed or {}
     rows: list[dict[str, Any]] = []
     by_subject: dict[str, list[dict[str, Any]]] = {}
@@ -72,10 +75,12 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     # a value already in its subject's conflict row is settled there, not listed again below
     in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
     per: dict[str, list[Any]] = defaultdict(list)
+    tables = tables or {}
     for s in night.result.secondhand_only:
         if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip:
-            per[s.subject].append(s)
+            per[tables[s.subject][0] if s.subject in tables else s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
+    labels.update({first: label for first, label in tables.values()})
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
     folded = max(0, len(keys) - fold) if fold is not None else 0
@@ -85,9 +90,9 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
         authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         mine = {s.source for s in items}
-        moved = [x["source"] for s in items for x in changed.get((key, s.metric), []) if x["source"] in mine]
+        moved = [x["source"] for s in items for x in changed.get((s.subject, s.metric), []) if x["source"] in mine]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
-                     "id": key[6:] if key.startswith("arxiv:") else None,
+                     "id": key[6:] if key.startswith("arxiv:") and key not in tables else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
                      "urls": urls_of(claims), "records": [records[a] for a in authors if a in records]})
