@@ -132,3 +132,15 @@ def test_a_merged_table_is_one_row_of_section_2(tmp_path: Path, run_kb) -> None:
     rows = [x.split(" | ")[1] for x in res.stdout.splitlines() if "只有摘要转述来源" in x]
     assert rows == ["Corvid：$0.99 只有摘要转述来源，无论文事实或一手引用支撑",
                     "「4. 新引擎对比」 Gale / Tarn：1,250、1,100 只有摘要转述来源，无论文事实或一手引用支撑"]
+
+
+def test_an_adjacent_subjects_secondhand_figure_is_not_an_item_to_verify(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """An off-topic subject (no card, the topic named nowhere around it) is listed apart; its
+    relayed figure is no §2 row and no item of §0's count (the generated night: 179 → 24)."""
+    files = {**FILES, "kb.yaml": KB_YAML.replace("Gale: []}", "Gale: [], Quill: []}"),
+             "inbox/kai/2026-08-05T1500-misc.md": "# 杂记\n\n- 据报道 Quill 的日活涨到 3 万。\n"}
+    res = run_kb(["digest", "--date", "2026-08-05", "--out", "-"], cwd=write_files(tmp_path / "kb", files))
+    lines = res.stdout.splitlines()
+    assert any(x.startswith("- Quill【邻接】") for x in lines)
+    assert not any("Quill：" in x and "只有摘要转述来源" in x for x in lines)
+    assert next(x for x in lines if x.startswith("- 增量 ")).endswith("；矛盾 1 组，待核实 2 项（§2）。")

@@ -55,7 +55,8 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
     metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
-    author demoted them: 仅作线索) get no secondhand-only row (issue 22: noise). ``tables``: member
+    author demoted them: 仅作线索) and adjacent subjects get no secondhand-only row
+    (issue 22: noise; the generated large night listed 179 items to verify). ``tables``: member
     key -> (the table's first member, its label) of an increment merging one table's subjects:
     their secondhand-only numbers are one row, labelled as the increment."""
     changed = changed or {}
@@ -76,8 +77,11 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
     per: dict[str, list[Any]] = defaultdict(list)
     tables = tables or {}
+    # an adjacent subject (off the topic, no card) is not tonight's to verify; a covered one is (the doc may
+    # hold its value from a relay only: C103 上游摘要称 …)
+    aside = {s.key for s in night.result.subjects if s.outcome == "adjacent"}
     for s in night.result.secondhand_only:
-        if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip:
+        if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip and s.subject not in aside:
             per[tables[s.subject][0] if s.subject in tables else s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
     labels.update({first: label for first, label in tables.values()})
