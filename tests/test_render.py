@@ -154,7 +154,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 窗口内已提议", 1)[0].splitlines()
     assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 6)]
     # ≤10% stands under "## 3. 选型指南（作者观点）": an opinion, not a value to add
-    assert relay[3] == "  4. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2（增量 4）"
+    assert relay[3] == ("  4. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2"
+                        "（仅二手：先核一手来源）（增量 4）")  # the increment's caveat kept (the third review)
     # the C/O numbers the window already proposed, with the line proposing each (issue 22)
     assert ("- 窗口内已提议的候选编号：C116（inbox/spark/2026-07-31-llm-infra-e1prep.md:87）、"
             "O172（inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text

@@ -99,7 +99,8 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                      "id": key[6:] if key.startswith("arxiv:") and key not in tables else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records]})
+                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records],
+                     "primary": bool(urls_of(claims)) and all(primary_source(u) for u in urls_of(claims))})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -110,6 +111,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     for i, row in enumerate(rows, 1):
         row["n"] = i
         row.setdefault("relay", None)
+        row.setdefault("primary", False)
         if row["relay"]:  # the relay's own links are what to check
             row["urls"] = [u for u in row["urls"] if not primary_source(u)] or row["urls"]
         for c in row.get("conflicts", ()):
@@ -197,8 +199,9 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
         if s["id"]:
             steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
         else:
-            steps.append({"type": "source", "label": s["label"], "raws": raws,
-                          "urls": urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
+            urls = urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)
+            steps.append({"type": "source", "label": s["label"], "raws": raws, "urls": urls,
+                          "primary": bool(urls) and all(primary_source(u) for u in urls)})  # cited first-hand: read it
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows
             if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
@@ -287,7 +290,8 @@ def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, An
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "relay": e["action"].get("relay")}
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "relay": e["action"].get("relay"),
+         "secondhand": e["action"].get("secondhand", False)}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
