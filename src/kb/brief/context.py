@@ -105,9 +105,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
     for a in arxiv_rows:
         a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
-    mood_of = {k: e["moved"]["mood"] for e in (*moved, *others) if e["moved"]
-               for k in e.get("members", [e["key"]])}  # demoted (an increment or not): no §2 row
-    tables = {k: (e["members"][0], e["label"]) for e in increments for k in e.get("members", ())}  # one §2 row a table
+    mood_of = {k: e["moved"]["mood"] for e in (*moved, *others) if e["moved"] for k in e.get("members", [e["key"]])}
+    tables = {k: (e["members"][0], e["label"]) for e in increments for k in e.get("members", ())}  # demoted: no §2 row; a table: one
     verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed, set(mood_of), tables)
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)

@@ -94,7 +94,7 @@ def find_conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Su
 
     by_subject: dict[str, list[Fact]] = defaultdict(list)
     for v in views:
-        if v.claim.id in apart:
+        if apart and v.claim.id in apart:
             continue
         for f in v.facts:
             if f.metric and f.subject in listed:
