@@ -153,7 +153,9 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     # increment) and vLLM's (its update line settles §2 item 2 first; issue 8, tester5's Mooncake)
     relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 窗口内已提议", 1)[0].splitlines()
     assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 6)]
-    assert relay[3] == "  4. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 ≤10%、1,918、64 个、1,400、~500 补入 §1.2（增量 4）"
+    # ≤10% stands under "## 3. 选型指南（作者观点）": an opinion, not a value to add
+    assert relay[3] == ("  4. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2"
+                        "（仅二手：先核一手来源）（增量 4）")  # the increment's caveat kept (the third review)
     # the C/O numbers the window already proposed, with the line proposing each (issue 22)
     assert ("- 窗口内已提议的候选编号：C116（inbox/spark/2026-07-31-llm-infra-e1prep.md:87）、"
             "O172（inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text
@@ -179,17 +181,18 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
     snap = text.split("- 基线快照（organized/knowledge/inference.md v45 已收，本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0]
     assert snap.splitlines() == [
         "  - §3 投机解码：vLLM、SGLang、DeepSeek-V4-Pro（383.7 tok/s）、arXiv:2211.17192、arXiv:2302.01318 等，另 20 个主体",
+        # Spheron's $1.49/GPU·h is a cost: §6.1 GPU 租赁价格 (placement by the value's metric)
+        "  - §6.1 GPU 租赁价格：本节无主体",
         # the subject a section's title names is not repeated: its values only (issue 8)
         "  - §5.1 CADENCE（arXiv:2607.16955）：62%",
         "  - §1.2 vLLM：30%；另有 DGX Spark、DeepSeek-V4",
         "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
-        "  - §8.1 共识：FlashInfer: Token-Operations Oriented Inference Kernels（arXiv:2606.20295）（31×）、TGI（2026 年 1 月）、"
-        "SGLang（29%、3.1×）、arXiv:2401.09670、arXiv:2407.00079",
         # §1 is TGI's section by jay's line 74 (★★ 建议补入 §1): pointed at, not "untouched";
         # §10 版本记录 is the change log: no subject's location, so no increment points there
-        "  - 另有 1 节也被本窗口的增量指向：§1",
-        "  - 其余 21 节（57 个主体）未被本窗口触及：§2.1、§2.2、§2.3、§2.4、§2.5、§2.6、§2.7、§2.8、§2.9、§2.10、"
-        "§2.11、§2.12、§4、§6.3、§6.5、§6.6、§7.1、§7.2、§8.2、§9、§10"]
+        "  - 另有 2 节也被本窗口的增量指向：§8.1、§1",
+        # a section holding a subject the window speaks of (covered: §2.3 LMCache, §2.4 FlashInfer …) or
+        # an entry the window names (O171 of §9) is touched, not "untouched" (the third review)
+        "  - 其余 10 节（21 个主体）未被本窗口触及：§2.1、§2.2、§2.7、§2.10、§2.11、§4、§6.3、§6.5、§6.6、§7.2"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert "  - §1.2 vLLM: 30%; also DGX Spark, DeepSeek-V4\n" in en
 
@@ -201,13 +204,14 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
     assert lines == [
         "- 可操作结论：在 §3 新增「Revisiting Lossy Verification in Speculative Decoding」节点（引卡 681）；【执行人判断：收哪些要点、定级】",
         # Colibri (真实地址待查) and DGX Spark (不建议入文档, 不升档) are demoted by their authors: no increments
-        "- 可操作结论：先建卡（尚无论文卡片），再定是否入 【执行人定节】；【执行人判断：值不值得建卡】",
+        # Spheron is a price page, no paper: no card, a first-hand source; §6.1 by its cost
+        "- 可操作结论：先找一手来源（不是论文，不建卡），再定是否入 §6.1；【执行人判断：值不值得收】",
         # 11.2 个百分点 is where the gap narrowed from (从 11.2 个百分点缩小到 3.4 个百分点): no new value;
         # 8 周 is the simulation's length (在模拟 8 周漂移的对话流量上): a set-up value, never one to add
         "- 可操作结论：把 3.4 个百分点 补入 §5.1；【执行人判断：是补充还是取代旧值】",
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find);
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
-        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 ≤10%、1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
+        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]

@@ -114,12 +114,13 @@ def test_kb102_new_file_at_base_is_fine(tmp_path: Path, rev: str) -> None:
 def test_kb108_a_card_rating_is_no_paper_fact_support(tmp_path: Path) -> None:
     """Issue 19: lint's paper facts are the diff's facts (kb.facts.fact.is_fact), no second copy.
     A card's vote count (``HF 票 为 80%``: a rating) no longer supports a consensus throughput of
-    ``> 80%``; the diff never counted it as a fact."""
+    ``> 80%``; the diff never counted it as a fact. (The line relays, ``据报道``: a line citing
+    the paper itself would be first-hand cited, kb.facts.firsthand, and not checked.)"""
     (tmp_path / "kb.yaml").write_text("topics: [serving]\nentities: {vLLM: []}\n", encoding="utf-8")
     doc = tmp_path / "organized" / "knowledge" / "serving.md"
     doc.parent.mkdir(parents=True)
     doc.write_text("---\ntopic: serving\nversion: 1\nupdated: 2026-07-31\n---\n\n## 共识\n\n"
-                   "- vLLM arXiv:2607.26627 吞吐 > 80%\n", encoding="utf-8")
+                   "- 据报道 vLLM arXiv:2607.26627 吞吐 > 80%\n", encoding="utf-8")
     cards = tmp_path / "organized" / "paper_cards"
     cards.mkdir(parents=True)
     (cards / "901-2607-26627.md").write_text('---\narxiv: "2607.26627"\ntitle: T\n---\n\nvLLM 的 HF 票 为 80%。\n',

@@ -105,15 +105,18 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
     for a in arxiv_rows:
         a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
-    mood_of = {k: e["moved"]["mood"] for e in moved for k in e.get("members", [e["key"]])}  # demoted: no §2 row
-    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed, set(mood_of))
+    mood_of = {k: e["moved"]["mood"] for e in (*moved, *others) if e["moved"] for k in e.get("members", [e["key"]])}
+    tables = {k: (e["members"][0], e["label"]) for e in increments for k in e.get("members", ())}  # demoted: no §2 row; a table: one
+    verify_rows, verify_more = check_rows(night, conflicts, reg, by_source, fold, changed, set(mood_of), tables)
     rows_of = defaultdict(list)
     contested_of: dict[str, set[str]] = defaultdict(set)
     for row in verify_rows:
         if row["type"] in ("conflict-doc", "conflict-window"):
             rows_of[row["conflict"]["subject"]].append(row["n"])
             contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
+    relay_of = {row["conflict"]["subject"]: row["relay"] for row in verify_rows if row.get("relay")}
     for e in increments:
+        e["relay"] = relay_of.get(e["key"])
         e["action"] = increment_action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
     covered, aside = [e for e in others if e["outcome"] == "covered"], _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = collapse_offtopic(arxiv_rows)

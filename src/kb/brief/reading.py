@@ -1,5 +1,5 @@
 """What the brief reads around a subject's rows (issue 22): the author's caveats and requests
-(line moods), set-up values, bounds, first-hand citations of the living doc, a card's limits
+(line moods), set-up values, bounds, a card's limits
 and non-numeric results, metadata rows and the C/O numbers the window proposes.
 
 One :class:`Reading` per night; every answer is plain data for :mod:`kb.brief.context`.
@@ -12,12 +12,10 @@ from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlsplit
 
 from kb.core.claims import Claim, Quantity
 from kb.extract.caveats import line_mood
 from kb.extract.sections import hinted_section
-from kb.facts.same import same_fact
 from kb.night.run import Night
 
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -25,6 +23,8 @@ _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configuration|hardware|environment", re.IGNORECASE)
 _SETUP_LABEL_RE = re.compile(r"^\W*(?:硬件|环境|配置|设置|机器|平台|hardware|setup|machine|config(?:uration)?|platform)\s*[:：]",
                              re.IGNORECASE)
+#: Headings of an author's opinion: its figures are views, not measurements to add.
+_OPINION_HEAD_RE = re.compile(r"观点|看法|评论|opinion|my take|editorial", re.IGNORECASE)
 _CLAUSE_END = "，。；;,!！?？\n"
 _CONDITION_RES = (re.compile(f"[{_CLAUSE_END}]"), re.compile("在"), re.compile("[上下中]"), re.compile("上(?:运行|跑|部署)"))
 #: Metadata rows: a line labelled with what it is about the file or the card, not a finding.
@@ -35,14 +35,6 @@ _LIMITS_RE = re.compile(r"^\s{0,3}#{1,6}\s*(?:局限|限制|不足|limitations?|
 _RESULTS_RE = re.compile(r"^\s{0,3}#{1,6}\s*(?:结果|results?|findings?)\b", re.IGNORECASE)
 _BULLET_RE = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+(?P<text>.+)$")
 _CANDIDATE_RE = re.compile(r"(?<![A-Za-z0-9])([CO])(\d{2,4})(?![0-9])")
-#: A living-doc citation naming a primary source: the paper, the project's repository, docs or
-#: official blog (``来源：官方博客 / README / docs / 论文``); a KB path or a relay site is none.
-_PRIMARY_WORDS = re.compile(r"官方博客|官方文档|官方公告|发布说明|README|\bdocs?\b|论文|official blog|release notes|\bpaper\b",
-                            re.IGNORECASE)
-_PRIMARY_HOSTS = ("arxiv.org", "github.com", "gitlab.com", "huggingface.co", "doi.org")
-_RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "substack.com", "medium.com", "reddit.com",
-                "twitter.com", "x.com", "weixin.qq.com")
-_SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
 _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", "paper title")
 _NEW_ID_RE = re.compile(r"\d{4}\.\d{4,5}")
 _NAMED_ID_RE = r"(?P<name>[A-Za-z][\w.+-]{{2,40}})\s*[（(]\s*arxiv\s*[:：]?\s*{id}"
@@ -54,21 +46,6 @@ def without_requests(text: str) -> str:
     a rating's marks are read from the rest (``★★★ 强候选``, never ``升档``)."""
     mood = line_mood(text)
     return text.replace(mood[1], "") if mood and mood[0] in ("evaluate", "hold") else text
-
-
-def primary_source(cited: str) -> bool:
-    """True when ``cited`` (a URL, ``arxiv:…``, ``doi:…``, a KB path or words) is a primary source."""
-    low = cited.lower()
-    if low.startswith(("arxiv:", "doi:")):
-        return True
-    if low.startswith("http"):
-        host = (urlsplit(low).hostname or "").removeprefix("www.")
-        if any(host == h or host.endswith("." + h) for h in _RELAY_HOSTS):
-            return False
-        path = urlsplit(low).path
-        return (any(host == h or host.endswith("." + h) for h in _PRIMARY_HOSTS) or host.startswith(("docs.", "blog."))
-                or "/blog" in path or "/docs" in path or "/research" in path or "/releases" in path)
-    return False
 
 
 class Reading:
@@ -101,7 +78,8 @@ class Reading:
     def block(self, path: str, line: int) -> tuple[int, int]:
         """``(lo, hi)``: the 0-based line range of the heading block of ``path`` holding 1-based
         ``line`` (from the line after the heading above it up to, not including, the next
-        heading); the file's headings are found once, so a block costs a look-up."""
+        heading; the indexed form of :func:`kb.extract.caveats.heading_block`); the file's headings
+        are found once, so a block costs a look-up."""
         if path not in self._heads:
             self._heads[path] = [i for i, text in enumerate(self.lines(path)) if _HEADING_RE.match(text)]
         heads = self._heads[path]
@@ -255,7 +233,14 @@ class Reading:
                 return row[col]
         return None
 
-    # -- set-up values, metadata rows ------------------------------------------------------
+    # -- set-up values, opinions, metadata rows --------------------------------------------
+    @staticmethod
+    def opinion_raws(claims: list[Claim]) -> set[str]:
+        """Raws of the quantities of ``claims`` under an opinion heading (``## 3. 选型指南（作者观点）``,
+        ``## Opinion``): an author's view, not a measurement to add (issue 22's third review)."""
+        return {q.raw for c in claims if any(_OPINION_HEAD_RE.search(h) for h in c.provenance.heading[1:])
+                for q in c.quantities}
+
     def setup_raws(self, claims: list[Claim]) -> set[str]:
         """Raws of the quantities of ``claims`` that state the set-up (hardware, memory,
         simulated span), not a result: under a set-up heading, on a set-up labelled line, or in
@@ -287,46 +272,6 @@ class Reading:
             for q in c.quantities:
                 if q.bound and q.bound in BOUNDS:
                     out.setdefault(q.raw, f"{BOUNDS[q.bound]}{q.raw}")
-        return out
-
-    # -- first-hand citations of the living doc --------------------------------------------
-    def doc_citation(self, c: Claim) -> str | None:
-        """The primary source a living-doc line cites (the line's own sources, or the next line
-        starting ``来源：``/``Source:``), else None."""
-        for s in c.sources:
-            if primary_source(s):
-                return s
-        lines = self.lines(c.provenance.path)
-        nxt = lines[c.provenance.end_line] if c.provenance.end_line < len(lines) else ""
-        m = _SOURCE_LINE_RE.match(nxt)
-        if m:
-            urls = re.findall(r"https?://\S+|arXiv:\s?\d{4}\.\d{4,5}", nxt)
-            hit = next((u for u in urls if primary_source(u.replace("arXiv: ", "arxiv:").replace("arXiv:", "arxiv:"))), None)
-            if hit:
-                return hit
-            if _PRIMARY_WORDS.search(nxt[m.end():]):
-                return nxt[m.end():].strip()
-        tail = c.text.split("来源", 1)[1] if "来源" in c.text else ""
-        return tail.strip("：: ）)") if tail and _PRIMARY_WORDS.search(tail) else None
-
-    def firsthand_values(self) -> set[tuple[str, str]]:
-        """``(subject, raw)`` of the night's secondhand-only numbers that a living-doc line citing a
-        primary source states (same group, :func:`kb.facts.same.same_fact`): first-hand cited,
-        not "仅二手", not sent to "找一手来源"."""
-        at, tol = self.night.attributor, self.night.kb.config.tolerance
-        cited: dict[str, list[Any]] = defaultdict(list)
-        for c in self.night.doc.claims:
-            if self.doc_citation(c):
-                for f in at.view(c).facts:
-                    cited[f.group].append(f)
-        out: set[tuple[str, str]] = set()
-        for s in self.night.result.secondhand_only:
-            c = self.night.claims.get(s.claim)
-            if c is None:
-                continue
-            for f in at.view(c).facts:
-                if f.subject == s.subject and f.raw == s.raw and any(same_fact(f, d, tol) for d in cited.get(f.group, ())):
-                    out.add((s.subject, s.raw))
         return out
 
     # -- a card's limits and non-numeric results -------------------------------------------

@@ -1,7 +1,8 @@
 """The brief's judgement aids on top of the diff (issue 22): placement with its evidence, the
 author's caveats (demotions move an item out of the increments), the newest rating first,
-set-up values kept out of the values to add, first-hand cited doc values kept out of
-"secondhand-only", a card's limits under its increment and bounds on every listed value.
+set-up values kept out of the values to add, first-hand cited doc values (the diff's ``cited``)
+and set-up values kept out of "secondhand-only", a card's limits under its increment and bounds
+on every listed value.
 
 :func:`settle_night` runs once before the context is built; :func:`shape` once per subject
 entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished context.
@@ -23,17 +24,16 @@ MOVING = ("demote", "lead")
 
 def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
-    source states (:meth:`Reading.firsthand_values`) and set-up values (:meth:`Reading.setup_raws`).
-    Mutates ``night.result`` (this night is the brief's own). :returns: ``{"firsthand": n, "setup": n}``."""
+    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
+    values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
+    :returns: ``{"firsthand": n, "setup": n}``."""
     r = night.result
-    firsthand = rd.firsthand_values()
-    setup = {(s.subject, s.raw) for s in r.secondhand_only
-             if s.claim in night.claims and s.raw in rd.setup_raws([night.claims[s.claim]])}
-    kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in firsthand | setup]
-    dropped = len(r.secondhand_only) - len(kept)
-    r.secondhand_only = kept
-    r.counts["secondhand_only"] = len(kept)
-    return {"firsthand": len({k for k in firsthand}), "setup": len(setup), "dropped": dropped}
+    setup = {(s.subject, s.raw) for s in r.secondhand_only if s.claim in night.claims
+             and s.raw in rd.setup_raws([night.claims[s.claim]]) | rd.opinion_raws([night.claims[s.claim]])}
+    firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
+    r.secondhand_only = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
+    r.counts["secondhand_only"] = len(r.secondhand_only)
+    return {"firsthand": len(firsthand), "setup": len(setup)}
 
 
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:
@@ -56,6 +56,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         named = rd.id_names(s.key)
         entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
     entry["section"] = p.section
+    entry["paper"] = s.key.startswith(("arxiv:", "title:"))  # a paper can be carded; a vendor or engine cannot
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
@@ -71,13 +72,19 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     beside = {m["source"] for r in rating for m in r["asks"]}
     entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
-    setup = rd.setup_raws(claims)
+    setup, opinion = rd.setup_raws(claims), rd.opinion_raws(claims) - rd.setup_raws(claims)
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
-    if entry["setup"]:
-        entry["new_values"] = [v for v in entry["new_values"] if v not in setup]
+    entry["opinion"] = [v for v in entry["new_values"] if v in opinion]
+    if entry["setup"] or entry["opinion"]:
+        entry["new_values"] = [v for v in entry["new_values"] if v not in setup | opinion]
         if s.rule == "doc-new-values":
             entry["detail"] = ", ".join(entry["new_values"])
-    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup]
+    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in setup | opinion]
+    if s.rule == "doc-new-values" and not entry["new_values"] and not entry["moved"] and claims:
+        # every value it would add is a set-up value or an opinion: nothing to add, listed apart
+        c = next((x for x in claims if any(q.raw in setup | opinion for q in x.quantities)), claims[0])
+        entry["moved"] = {"mood": "opinion" if entry["opinion"] else "setup", "words": "", "text": c.text,
+                          "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
     # the diff's "different setting: 11 tok/s m3ultra vs the doc's 9 tok/s m3max" (kb.night.rules),
     # its set-up values left out: ``[(window side, doc side)]`` for the 判定 line
     m = re.search(r"different setting: ([^)]*)", s.detail or "")
@@ -106,7 +113,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     return entry
 
 
-_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup")
+_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup", "opinion")
 
 
 def bounded(value: Any, bounds: dict[str, str]) -> Any:
@@ -159,7 +166,7 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             for c in g["claims"]:
                 rows.setdefault(c["id"], c)
     kinds = list(dict.fromkeys(c["kind"] for c in rows.values()))
-    return {**first, "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
+    return {**first, "paper": any(e["paper"] for e in group), "label": f"「{heading}」 " + " / ".join(f"arXiv:{e['id']}" if e["id"] and e["label"] == e["id"] else e["label"] for e in group), "id": None,
             "members": [e["key"] for e in group],
             "groups": [{"kind": k, "claims": [c for c in rows.values() if c["kind"] == k]} for k in kinds],
             "also": {k: v for e in group for k, v in e["also"].items()},
@@ -168,5 +175,5 @@ def _merged(group: list[dict[str, Any]]) -> dict[str, Any]:
             "n_claims": sum(e["n_claims"] for e in group), "n_plain": sum(e["n_plain"] for e in group),
             "n_folded": sum(e["n_folded"] for e in group),
             "rating": [r for e in group for r in e["rating"]], "requests": [r for e in group for r in e["requests"]],
-            "limits": [], "notes": [], "setup": [], "other_setting": [],
+            "limits": [], "notes": [], "setup": [], "opinion": [], "other_setting": [],
             "row_disputed": {k: v for e in group for k, v in e.get("row_disputed", {}).items()}}

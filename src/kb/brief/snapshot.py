@@ -4,11 +4,15 @@ touches already holds, read through the night's Attributor.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import defaultdict
 from typing import Any
 
+from kb.night.placement import OPEN_ENTRY_RE
 from kb.night.run import Night
+
+_ENTRY_ID_RE = re.compile(r"(?<![A-Za-z0-9])[CO]\d{2,4}(?![0-9])")
 
 
 def touched_sections(increments: list[dict[str, Any]]) -> list[str]:
@@ -85,9 +89,26 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int) -> dict[str, 
             entries.append({"label": at.label(ks[0]), "id": paper[6:] if paper else None, "held": vals})
         rows.append({"label": top, "title": titles.get(top), "found": top in titles, "own": own,
                      "subjects": entries[:fold], "more": max(0, len(entries) - fold)})
-    rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in touched)]
+    named = _named_entries(night)
+    # untouched: no tonight's subject held there, no entry of it (C32, O44) named by a window line
+    rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in touched)
+            and not tonight & set(subjects[x.label]) and x.label not in named]
     return {"sections": rows, "touched_more": touched[fold:], "untouched": rest,
             "untouched_subjects": len({k for label in rest for k in subjects[label]})}
+
+
+def _named_entries(night: Night) -> set[str]:
+    """Labels of the doc sections holding an open entry (``C32 …``, ``O44 …``) whose id a window
+    claim names (``和 C32 的判断一致``, ``顺带回答 O45``)."""
+    said = {m.group(0) for c in night.claims.values() for m in _ENTRY_ID_RE.finditer(c.text)}
+    if not said:
+        return set()
+    out: set[str] = set()
+    for n, line in enumerate(night.doc.text.split("\n"), 1):
+        m = OPEN_ENTRY_RE.match(line)
+        if m and m.group("id") in said and (sec := night.doc.section_at(n)) is not None:
+            out.add(sec.label)
+    return out
 
 
 def placed_sections(*groups: list[dict[str, Any]]) -> list[str]:

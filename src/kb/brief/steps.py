@@ -5,6 +5,7 @@ papers, §7's relay actions and each increment's action.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Any
 
@@ -12,6 +13,7 @@ from kb.brief.registry import INCREMENT_OUTCOMES, Registry, source_of, urls_of
 from kb.core.claims import Claim
 from kb.core.paths import doc_path
 from kb.facts.dependents import dependents
+from kb.facts.firsthand import doc_citation, primary_source
 from kb.facts.relay import changes
 from kb.facts.revised import is_older, latest_of, revised_note
 from kb.night.ledger import brief_ledger, record_line
@@ -44,6 +46,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                by_source: dict[str, list[Claim]], fold: int | None = None,
                changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
                skip: set[str] = frozenset(),  # type: ignore[assignment]
+               tables: dict[str, tuple[str, str]] | None = None,
                ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
@@ -52,7 +55,10 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
     metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
-    author demoted them: 仅作线索) get no secondhand-only row (issue 22: noise)."""
+    author demoted them: 仅作线索) and adjacent subjects get no secondhand-only row
+    (issue 22: noise; the generated large night listed 179 items to verify). ``tables``: member
+    key -> (the table's first member, its label) of an increment merging one table's subjects:
+    their secondhand-only numbers are one row, labelled as the increment."""
     changed = changed or {}
     rows: list[dict[str, Any]] = []
     by_subject: dict[str, list[dict[str, Any]]] = {}
@@ -64,15 +70,21 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
             {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
             for c in cs for v in c["vals"] for s in v["sources"])}.values())
         rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
+                     "relay": _relay_against_firsthand(night, cs) if kind == "conflict-doc" else None,
                      "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
                      "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
     # a value already in its subject's conflict row is settled there, not listed again below
     in_conflict = {(c["subject"], c["metric"], v["raw"]) for c in conflicts for v in c["vals"]}
     per: dict[str, list[Any]] = defaultdict(list)
+    tables = tables or {}
+    # an adjacent subject (off the topic, no card) is not tonight's to verify; a covered one is (the doc may
+    # hold its value from a relay only: C103 上游摘要称 …)
+    aside = {s.key for s in night.result.subjects if s.outcome == "adjacent"}
     for s in night.result.secondhand_only:
-        if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip:
-            per[s.subject].append(s)
+        if (s.subject, s.metric, s.raw) not in in_conflict and s.subject not in skip and s.subject not in aside:
+            per[tables[s.subject][0] if s.subject in tables else s.subject].append(s)
     labels = {s.key: s.label for s in night.result.subjects}
+    labels.update({first: label for first, label in tables.values()})
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
     folded = max(0, len(keys) - fold) if fold is not None else 0
@@ -82,12 +94,13 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
         authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         mine = {s.source for s in items}
-        moved = [x["source"] for s in items for x in changed.get((key, s.metric), []) if x["source"] in mine]
+        moved = [x["source"] for s in items for x in changed.get((s.subject, s.metric), []) if x["source"] in mine]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
-                     "id": key[6:] if key.startswith("arxiv:") else None,
+                     "id": key[6:] if key.startswith("arxiv:") and key not in tables else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records]})
+                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records],
+                     "primary": bool(urls_of(claims)) and all(primary_source(u) for u in urls_of(claims))})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -97,9 +110,47 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     rows += _disputed_rows(night)
     for i, row in enumerate(rows, 1):
         row["n"] = i
+        row.setdefault("relay", None)
+        row.setdefault("primary", False)
+        if row["relay"]:  # the relay's own links are what to check
+            row["urls"] = [u for u in row["urls"] if not primary_source(u)] or row["urls"]
         for c in row.get("conflicts", ()):
             c["row"] = i  # the §2 row that lists this conflict
     return rows, folded
+
+
+def _relay_against_firsthand(night: Night, cs: list[dict[str, Any]]) -> str | None:
+    """The primary source the doc's side of a doc conflict cites (:func:`kb.facts.firsthand.doc_citation`)
+    when the doc states one value and every window value against it is secondhand only (a relay:
+    ``据一篇 CSDN 转载 25%`` vs the doc's 35% citing the official blog): the relay is what to check,
+    the doc stays; else None."""
+    lines = night.doc.text.split("\n")
+    at_line = {c.provenance.line: c for c in night.doc.claims}
+    cited: list[str] = []
+    if sum("living-doc" in v["origin"] for c in cs for v in c["vals"]) != 1:
+        return None  # the doc disagrees with itself (2025 年 12 月 vs 2026 年 1 月): settle it
+    for c in cs:
+        for v in c["vals"]:
+            if "living-doc" in v["origin"]:
+                for src in v["sources"]:
+                    path, _, n = src.rpartition(":")
+                    doc = at_line.get(int(n)) if path == night.doc.path and n.isdigit() else None
+                    if doc is not None and (hit := doc_citation(doc, lines)):
+                        cited.append(hit)
+            elif set(v["kinds"]) != {"secondhand"} or not all(_relayed(night, src) for src in v["sources"]):
+                return None
+    return cited[0] if cited else None
+
+
+def _relayed(night: Night, source: str) -> bool:
+    """Whether the window line at ``source`` (``path:line``) relays: it cites links and none is a
+    primary source (``据一篇 CSDN 转载 …（来源：https://blog.csdn.net/…）``), or says 转载/转引."""
+    path, _, n = source.rpartition(":")
+    c = next((x for x in night.claims.values() if x.provenance.path == path and str(x.provenance.line) == n), None)
+    if c is None:
+        return False
+    return bool(re.search(r"转载|转引|reposted|republished", c.text)) or (
+        bool(c.sources) and not any(primary_source(u) for u in c.sources))
 
 
 def _disputed_rows(night: Night) -> list[dict[str, Any]]:
@@ -148,8 +199,9 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
         if s["id"]:
             steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
         else:
-            steps.append({"type": "source", "label": s["label"], "raws": raws,
-                          "urls": urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
+            urls = urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)
+            steps.append({"type": "source", "label": s["label"], "raws": raws, "urls": urls,
+                          "primary": bool(urls) and all(primary_source(u) for u in urls)})  # cited first-hand: read it
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows
             if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
@@ -235,10 +287,11 @@ def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, An
     for all thin increments (write their cards), and one per conflict not already an
     increment's own (which values to settle, its §2 row)."""
     out: list[dict[str, Any]] = [
-        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
+        {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "relay": e["action"].get("relay"),
+         "secondhand": e["action"].get("secondhand", False)}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
@@ -277,24 +330,26 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
         §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
     :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
-        ``new-node`` (net-new with a card), ``card-first`` (net-new, no card yet),
+        ``new-node`` (net-new with a card), ``card-first`` (net-new paper, no card yet),
+        ``source-first`` (net-new, no paper: find a first-hand source, no card),
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
-        §2 ``rows`` first, then correct ``sections``).
+        §2 ``rows`` first, then correct ``sections``), ``check-relay`` (conflict whose doc side cites a
+        primary source against relays only, ``e["relay"]``: check the relay, the doc stays).
     """
     sections = [e["section"]] if e["section"] else []
     values: list[str] = []
     held: list[str] = []
     if e["outcome"] == "net-new":
-        kind = "new-node" if e["card"] else "card-first"
+        kind = "new-node" if e["card"] else "card-first" if e["paper"] else "source-first"  # no paper: no card
     elif e["outcome"] == "update":
         kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
         sections = sections or e["doc_sections"][:1]
         values = [v for v in e["new_values"] if v not in contested]
         held = [v for v in e["new_values"] if v in contested]
     else:
-        kind = "settle"
+        kind = "check-relay" if e.get("relay") else "settle"
         sections = e["doc_sections"] or sections
         values = [v for v in e["detail"].split(", ") if v]
-    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held,
+    return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held, "relay": e.get("relay"),
             "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}

@@ -180,5 +180,7 @@ def _print_diff(r: "DiffResult") -> None:
     for m in r.id_mismatches:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)
-    console.print(f"{counted(len(r.secondhand_only), 'secondhand-only number')}; {counted(len(r.sources_checked), 'file')} checked",
-                  markup=False)
+    cited = sum(1 for s in r.secondhand_only if s.cited)
+    console.print(f"{counted(len(r.secondhand_only), 'secondhand-only number')}"
+                  + (f" ({cited} first-hand cited by the living doc)" if cited else "")
+                  + f"; {counted(len(r.sources_checked), 'file')} checked", markup=False)

@@ -10,20 +10,28 @@ about, apart from the figure moods of :func:`kb.extract.kinds.moods`.
 
 The words are :data:`kb.extract.vocab.kinds.DEMOTE_CUES`, ``LEAD_CUES``, ``HOLD_CUES`` and
 ``EVALUATE_CUES``.
+
+Apart from the moods, an author may say that an item's figures are not comparable with the
+other side's (``配置与活文档的不同，两者不可直接比较``; words ``APART_CUES``): :func:`apart_lines`
+gives the lines of the heading block such a note covers (the diff never makes their figures a
+conflict). :func:`heading_block` is the one heading block of a line.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
-from kb.extract.vocab.kinds import DEMOTE_CUES, EVALUATE_CUES, HOLD_CUES, LEAD_CUES
+from kb.extract.vocab.kinds import APART_CUES, DEMOTE_CUES, EVALUATE_CUES, HOLD_CUES, LEAD_CUES
 
 LineMood = Literal["demote", "lead", "hold", "evaluate"]
 
 _LINE_MOOD_RE = re.compile("|".join(
     f"(?P<{name}>{'|'.join(words)})" for name, words in
     (("demote", DEMOTE_CUES), ("lead", LEAD_CUES), ("hold", HOLD_CUES), ("evaluate", EVALUATE_CUES))))
+_APART_RE = re.compile("|".join(APART_CUES))
+_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
 def line_mood(text: str) -> tuple[LineMood, str] | None:
@@ -45,3 +53,31 @@ def line_mood(text: str) -> tuple[LineMood, str] | None:
         if name in found:
             return name, found[name]  # type: ignore[return-value]
     return None
+
+
+def heading_block(lines: Sequence[str], line: int) -> tuple[int, int]:
+    """``(lo, hi)``: the 0-based line range of the heading block holding 1-based ``line`` (from
+    the line after the heading above it up to, not including, the next heading)."""
+    lo = line - 1
+    while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
+        lo -= 1
+    hi = line
+    while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
+        hi += 1
+    return lo, hi
+
+
+def apart_lines(lines: Sequence[str]) -> set[int]:
+    """The 1-based lines of ``lines`` (a file's) that an author's "not directly comparable" note
+    covers: every line of the heading block holding a line with one of ``APART_CUES``
+    (``两者不可直接比较``, ``not directly comparable``); empty when there is none.
+
+    >>> sorted(apart_lines(["# a", "- x 9 tok/s", "- 两者不可直接比较", "# b", "- y 3 tok/s"]))
+    [2, 3]
+    """
+    out: set[int] = set()
+    for n, text in enumerate(lines, 1):
+        if n not in out and _APART_RE.search(text.lower()):
+            lo, hi = heading_block(lines, n)
+            out.update(range(lo + 1, hi + 1))
+    return out

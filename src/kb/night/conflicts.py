@@ -7,7 +7,7 @@ Split from :mod:`kb.night.rules` (which calls :func:`find_conflicts`); pure, lik
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from kb.core.claims import Claim
@@ -74,9 +74,10 @@ def by_path(facts: Iterable[Fact]) -> dict[str, list[Fact]]:
 
 
 def find_conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, SubjectOut], tol: float,
-                   papers: PaperEvidence | None = None) -> list[ConflictOut]:
+                   papers: PaperEvidence | None = None, apart: Collection[str] = ()) -> list[ConflictOut]:
     """Conflicts against the doc and between window files, one record per subject/metric/qualifier
-    (a window value the paper states is none against the doc: :class:`PaperEvidence`).
+    (a window value the paper states is none against the doc: :class:`PaperEvidence`; the figures
+    of ``apart``, claims whose author says they are not directly comparable, are in none).
 
     Between window files: :func:`kb.facts.same.disjoint_from` of every ordered pair of files,
     found from the distinct values (:func:`_window_conflicts`; 206 s for 1,200 files before)."""
@@ -93,6 +94,8 @@ def find_conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Su
 
     by_subject: dict[str, list[Fact]] = defaultdict(list)
     for v in views:
+        if apart and v.claim.id in apart:
+            continue
         for f in v.facts:
             if f.metric and f.subject in listed:
                 by_subject[f.subject].append(f)

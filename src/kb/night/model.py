@@ -37,13 +37,16 @@ class ConflictOut(BaseModel):
 
 
 class SecondhandOut(BaseModel):
-    """A number whose only support is secondhand (no paper-fact with same subject, metric, value)."""
+    """A number whose only support is secondhand (no paper-fact with same subject, metric, value).
+    ``cited``: the primary source of a living-doc line stating the same value
+    (:mod:`kb.facts.firsthand`), else None: such a number is first-hand cited by the doc."""
 
     subject: str
     metric: str | None
     raw: str
     source: str
     claim: str
+    cited: str | None = None
 
 
 class SubjectOut(BaseModel):

@@ -17,6 +17,11 @@ delegates to it); :func:`place` adds the evidence the brief cites, first that ap
 4. ``heading``: a window line about it sits under a heading naming a section (``## §3 投机解码``);
 5. ``category``: its card's category (main, then also) names a doc section's title word
    (``rag`` → ``§4 RAG 推理``): the category's section;
+6. ``metric`` (a subject without a paper card: a vendor, a price, an engine): a doc section's
+   title names the metric of one of its window values (a title word
+   of :data:`kb.extract.vocab.sections.SECTION_METRIC_WORDS`: ``$1.49/GPU·h`` is a cost,
+   ``§6.1 GPU 租赁价格``); among several, the title sharing most words
+   with the window lines, then the deepest, then the first:
 
 else None (the brief prints ``—``). Pure: views, sections and the card in, a :class:`Placement` out.
 """
@@ -30,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from kb.extract.sections import hinted_section, section_number
+from kb.extract.vocab.sections import SECTION_METRIC_WORDS
 from kb.facts.attributor import View
 from kb.read.cards import Card
 
@@ -43,7 +49,7 @@ class Placement:
     """A section suggestion and its evidence.
 
     :ivar section: ``§3``, ``§2.8``; None when nothing in the KB says.
-    :ivar why: ``hint``, ``doc``, ``open-entry``, ``heading``, ``category`` (see the module), or None.
+    :ivar why: ``hint``, ``doc``, ``open-entry``, ``heading``, ``category``, ``metric`` (see the module), or None.
     :ivar source: ``path:line`` of the evidence (a window line, a doc line), None for ``category``.
     :ivar detail: what the evidence names: the entry id (``O171``), the heading, the category.
     """
@@ -136,7 +142,29 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View],
                 hit = next((label for _, label, title in doc_sections if label and pat.search(title)), None)
                 if hit:
                     return Placement(hit, "category", None, cat)
-    return Placement(None)
+    return _by_metric(key, mine, doc_sections) if card is None else Placement(None)
+
+
+def _by_metric(key: str, mine: Sequence[View], doc_sections: Sequence[tuple[int, str, str]]) -> Placement:
+    """Step 6 of the module: the doc section whose title names the metric of a window value of ``key``."""
+    metrics: dict[str, View] = {}
+    for v in mine:
+        for f in v.facts:
+            if f.subject == key and f.metric:
+                metrics.setdefault(f.metric, v)  # the first line stating it is the evidence
+    best: tuple[tuple[int, int, int], str, str, str] | None = None
+    for metric, v in metrics.items():
+        words = SECTION_METRIC_WORDS.get(metric, ())
+        pats = [re.compile(rf"(?<![A-Za-z]){re.escape(w)}(?![A-Za-z])", re.IGNORECASE) for w in words]
+        text = " ".join(x.claim.text for x in mine).lower()
+        for line, label, title in doc_sections:
+            if not label or not any(p.search(title) for p in pats):
+                continue
+            shared = sum(1 for w in re.split(r"[\s§.\d]+", title.lower()) if len(w) >= 2 and w in text)
+            score = (shared, label.count("."), -line)
+            if best is None or score > best[0]:
+                best = (score, label, _src(v), metric)
+    return Placement(best[1], "metric", best[2], best[3]) if best else Placement(None)
 
 
 def _section_of(v: View, doc_sections: Sequence[tuple[int, str, str]]) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from kb.core.claims import Claim
@@ -16,6 +16,7 @@ from kb.core.config import KbConfig
 from kb.core.window import Window
 from kb.facts.attributor import Attributor, View
 from kb.facts.fact import Fact
+from kb.facts.firsthand import firsthand_facts
 from kb.facts.query import attributor
 from kb.facts.same import disjoint_from, same_fact, same_setup
 from kb.night.conflicts import PaperEvidence, by_path, find_conflicts, uniq
@@ -40,7 +41,8 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          doc_sections: Sequence[tuple[int, str, str]] = (),
          topic_paths: Iterable[str] = (),
          title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None,
-         titles: Iterable[tuple[str, str]] = (), at: Attributor | None = None) -> DiffResult:
+         titles: Iterable[tuple[str, str]] = (), at: Attributor | None = None,
+         doc_lines: Sequence[str] = (), apart: Collection[str] = ()) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -65,6 +67,11 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         a window claim naming one by its whole title is about that paper.
     :param at: the night's :class:`kb.facts.attributor.Attributor` (:func:`kb.facts.query.attributor`),
         shared with the brief; else one is built from ``cards``, ``titles`` and the doc's headings.
+    :param doc_lines: the living document's lines: a secondhand-only number that a doc line citing a
+        primary source states (:func:`kb.facts.firsthand.firsthand_facts`) carries that citation
+        (``SecondhandOut.cited``): first-hand cited by the doc.
+    :param apart: ids of window claims whose author says their figures are not directly
+        comparable (:func:`kb.extract.caveats.apart_lines`): never a conflict, new values at most.
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
     at = at if at is not None else attributor(None, config=config, cards=cards, titles=titles,
@@ -86,11 +93,11 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
     papers = PaperEvidence(at, (*views, *doc_views), card_claims, tol)
     listed: dict[str, SubjectOut] = {}
     for key, vs in by_subject.items():
-        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named, papers)
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named, papers, apart)
         if out is not None:
             listed[key] = out
 
-    conflicts = find_conflicts(views, doc, listed, tol, papers)
+    conflicts = find_conflicts(views, doc, listed, tol, papers, apart)
     for c in conflicts:
         if "window" in c.against and c.subject in listed:
             listed[c.subject].in_window_conflict = True
@@ -100,7 +107,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         card = at.card_of(key)
         if card is not None:
             support.extend(f for c in card_claims(card) if c.kind == "paper-fact" for f in at.view(c).facts)
-    secondhand = _secondhand_only(views, listed, support, tol)
+    secondhand = _secondhand_only(views, listed, support, tol, firsthand_facts(doc_claims, doc_lines, at))
     rank = {o: i for i, o in enumerate(OUTCOMES)}
     subjects = sorted(listed.values(), key=lambda s: (rank[s.outcome], s.key))
     return DiffResult(
@@ -150,7 +157,7 @@ def _fold(text: str) -> str:
 
 def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[str],
              window: Window, first_mention: Callable[[str], str | None], tol: float,
-             named: _TopicNames, papers: PaperEvidence) -> SubjectOut | None:
+             named: _TopicNames, papers: PaperEvidence, apart: Collection[str] = ()) -> SubjectOut | None:
     """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
     card = at.card_of(key)
     facts = [f for v in vs for f in v.facts if f.subject == key]
@@ -160,8 +167,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
     if doc.has(key):
         secs = doc.sections(key)
         doc_facts = doc.facts.get(at.group(key), [])
-        clash = [f for fs in by_path(facts).values() for f in disjoint_from(fs, doc_facts, tol)
-                 if papers.states(f) is None]
+        clash = [f for fs in by_path([f for f in facts if f.claim_id not in apart]).values()
+                 for f in disjoint_from(fs, doc_facts, tol) if papers.states(f) is None]
         if clash:
             why = "same subject and metric, different value than the living doc: " + ", ".join(
                 uniq(f"{f.metric} {f.raw}" for f in clash))
@@ -172,6 +179,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
         if new:
             values = ", ".join(uniq(f.raw for f in new))
             settings = _other_settings(new, doc_facts)
+            if any(f.claim_id in apart for f in new):
+                settings = "; ".join(x for x in (settings, "the author: not directly comparable") if x)
             backed = uniq(f"{f.raw} ({p.source})" for f in new
                            if (p := papers.states(f)) is not None and p.path != f.path)
             if backed:
@@ -221,7 +230,8 @@ def _other_settings(new: Sequence[Fact], doc_facts: Sequence[Fact]) -> str:
         if d.metric is not None:
             doc_by[d.metric, d.unit].append(d)
     def where(x: Fact) -> str:
-        return " ".join(p for p in (x.setting, x.qualifier) if p) or "no setting stated"
+        parts = {p.replace(" ", ""): p for p in (x.qualifier, x.setting) if p}  # m3ultra once, as m3 ultra
+        return " ".join(parts.values()) or "no setting stated"
 
     def alike(a: Fact, b: Fact) -> bool:
         return a.setting == b.setting and same_setup(a.qualifier, b.qualifier)
@@ -254,11 +264,15 @@ def _hint(vs: Sequence[View]) -> str | None:
 
 
 def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], support: Sequence[Fact],
-                     tol: float) -> list[SecondhandOut]:
-    """Numbers of secondhand claims about listed subjects that no paper-fact supports."""
+                     tol: float, cited: Sequence[tuple[Fact, str]] = ()) -> list[SecondhandOut]:
+    """Numbers of secondhand claims about listed subjects that no paper-fact supports, each with
+    the primary source of a doc line stating it (``cited``: :func:`kb.facts.firsthand.firsthand_facts`)."""
     by_group: dict[str, list[Fact]] = defaultdict(list)
     for f in support:
         by_group[f.group].append(f)
+    cited_by: dict[str, list[tuple[Fact, str]]] = defaultdict(list)
+    for d, src in cited:
+        cited_by[d.group].append((d, src))
     out: list[SecondhandOut] = []
     seen: set[tuple[str, str, str]] = set()
     for v in views:
@@ -270,7 +284,9 @@ def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], su
             if any(same_fact(f, s, tol) for s in by_group.get(f.group, ())):
                 continue
             seen.add((f.subject, f.raw, f.source))
-            out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id))
+            src = next((c for d, c in cited_by.get(f.group, ()) if same_fact(f, d, tol)), None)
+            out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id,
+                                     cited=src))
     return out
 
 

@@ -28,6 +28,7 @@ from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
 from kb.extract.names import NameMatcher
 from kb.facts.attributor import Attributor, names_code
 from kb.facts.query import attributor
+from kb.night.apart import apart_claims
 from kb.night.model import DiffResult
 from kb.night.rules import diff
 from kb.read.cards import Card
@@ -388,11 +389,10 @@ def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
                   "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations},
         first_mention=first_mention_before(kb, window.since_iso, titles, topic),
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
-        files=[(f.path, f.role) for f in files],
-        doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
+        files=[(f.path, f.role) for f in files], doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
         topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
         title_citations=doc_title_citations(kb, doc, cards, titles),
-        titles=titles,
+        titles=titles, doc_lines=doc.text.splitlines(), apart=apart_claims(kb, claims),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},

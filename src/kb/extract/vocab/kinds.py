@@ -149,12 +149,12 @@ SIGNATURE_TIMES = (
 # kb.extract.caveats.line_mood, never per figure. Regex fragments over lower-cased text.
 
 DEMOTE_CUES = (
-    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
+    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"只能看相对(?:位置|高低|排名|排序)?", r"仅(?:能)?看相对(?:位置|高低|排名|排序)?", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
     r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档",
     r"(?:地址|仓库|链接|出处|repo)[^，。；;]{0,6}待(?:确认|查|核实?)",
     r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])", r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
     r"(?<![a-z])do\s+not\s+promote(?![a-z])", r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
-    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
+    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])relative\s+(?:positions?|ranking|order)\s+only(?![a-z])", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
 )
 """An author demoting an item: its figures are no increment tonight (``这组数只能看个趋势``,
 ``暂不进活文档``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
@@ -168,6 +168,14 @@ LEAD_CUES = (
     r"(?<![a-z])(?:lead|leads)\s+only(?![a-z])", r"(?<![a-z])(?:only|just)\s+a\s+lead(?![a-z])",
 )
 """An author offering an item only as a lead (``仅作线索``, ``lead only``)."""
+
+APART_CUES = (
+    r"(?:不可|不能|无法|没法|不宜)直接(?:比较|对比|相比|比)", r"不具(?:备)?可比性", r"不可比",
+    r"(?<![a-z])not\s+(?:directly\s+)?comparable(?![a-z])", r"(?<![a-z])cannot\s+be\s+(?:directly\s+)?compared(?![a-z])",
+    r"(?<![a-z])not\s+an?\s+apples[- ]to[- ]apples(?![a-z])",
+)
+"""An author saying the figures of an item are not comparable with another's (``两者不可直接比较``,
+``not directly comparable``): its figures never conflict (issue 22)."""
 
 EVALUATE_CUES = (
     r"值不值得[^。；;]{0,12}判断", r"是否值得[^。；;]{0,12}判断", r"请(?:晚班|夜班|执行人)[^。；;]{0,6}(?:判断|定夺|评估)",

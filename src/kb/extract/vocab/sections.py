@@ -13,3 +13,13 @@ HINT_WORDS: tuple[str, ...] = (
     "suggested section", "file under", "belongs in", "add to",
 )
 """Words before a ``§`` number that make it where the claim belongs (case-insensitive)."""
+
+SECTION_METRIC_WORDS: dict[str, tuple[str, ...]] = {
+    "cost": ("价格", "租赁", "定价", "成本", "price", "prices", "pricing", "rental", "cost", "costs"),
+    "throughput": ("吞吐", "throughput"),
+    "ttft": ("TTFT", "首 token"),
+    "energy": ("能耗", "energy"),
+}
+"""Words of a doc section's title that name a metric: ``§6.1 GPU 租赁价格`` is where a GPU's cost
+goes (read by the brief's placement, :mod:`kb.night.placement`). Only these: a metric phrase
+of the parser (``memory``) may name something else in a title (``Memory for LLMs``)."""

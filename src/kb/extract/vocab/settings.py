@@ -33,3 +33,21 @@ SWITCH_WORDS_ZH: tuple[str, ...] = ("开启", "打开", "关闭", "启用", "禁
 
 SWITCH_WORDS_EN: tuple[str, ...] = ("switched on", "switched off", "turned on", "turned off", "enabled", "disabled")
 """English words of a feature switched on or off, after ``with …`` (``with the prefix cache switched on``)."""
+
+MACHINE_CHIPS: tuple[str, ...] = (
+    r"m\d\s*(?:max|pro|ultra)", r"snapdragon\s*\d(?:\s*gen\s*\d)?", r"dimensity\s*\d{3,4}",
+    r"jetson\s*(?:orin|agx|nano|xavier)(?:\s*(?:nano|nx))?",
+)
+"""Chips that name a whole machine (``M3 Ultra``, ``Snapdragon 8 Gen 3``): a figure measured on
+one is a figure of that machine."""
+
+MACHINE_NOUNS: tuple[str, ...] = (
+    "mac studio", "mac mini", "mac pro", "macbook pro", "macbook air", "macbook", "imac", "mac", "iphone", "ipad",
+    "pixel", "raspberry pi", "树莓派", "jetson", "手机", "笔记本", "台式机", "工作站", "laptop", "desktop", "workstation",
+    "phone",
+)
+"""Words of one whole machine an engine runs on (``Mac Studio``, ``手机``, ``laptop``): in a frame
+``在 … 上`` / ``on a …`` they make the frame the machine a figure was measured on (issue 22:
+``在 128 GB 内存的 Mac Studio（M3 Ultra）上运行 …，解码约 11 tok/s`` against the doc's 9 tok/s on an
+M3 Max is a figure of another machine, an update, no conflict). A datacenter accelerator
+(``H100``) is a set-up condition of :mod:`kb.extract.vocab.qualifiers`, not a machine."""

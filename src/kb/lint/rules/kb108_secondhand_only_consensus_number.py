@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.extract.metrics import SETUP_METRICS
+from kb.facts.firsthand import doc_citation
 from kb.facts.same import supports
 from kb.lint.base import LintContext, Rule, Violation
 
@@ -18,8 +19,10 @@ class SecondhandOnlyConsensusNumber(Rule):
     card, with the same unit and value (within `tolerance` of `kb.yaml`) and, when both name
     one, the same metric (× ratios excepted: "吞吐 31×" is a speedup). A number with no such
     card is secondhand only. A set-up size (`8B 级模型`, `32K 上下文`: metric in
-    `kb.extract.metrics.SETUP_METRICS`) is no figure and needs no support. One finding per
-    item, listing its unsupported numbers. Runs only inside a KB.
+    `kb.extract.metrics.SETUP_METRICS`) is no figure and needs no support, and an item citing a
+    primary source (the paper, the project's repository, docs or official blog:
+    `kb.facts.firsthand.doc_citation`) is first-hand cited, as `kb diff` and the brief read it.
+    One finding per item, listing its unsupported numbers. Runs only inside a KB.
 
     ## Why is this bad?
     The consensus section is what the team treats as settled. A number there that only an
@@ -37,7 +40,8 @@ class SecondhandOnlyConsensusNumber(Rule):
     ## §8 共识
     - C103 SGLang 在 MLA 模型上吞吐领先 vLLM 29%（论文报告，来源：arXiv:2606.20295）。
     ```
-    with the 29% written in that paper's card, or move the item to the disputes section.
+    citing the paper (best with the 29% written in its card), or move the item to the disputes
+    section.
 
     ## Options
     - `consensus_headings` (list of text, default: `lint.consensus_headings` of `kb.yaml`,
@@ -69,8 +73,8 @@ class SecondhandOnlyConsensusNumber(Rule):
         for c in ctx.claims():
             line = c.provenance.line
             sec = next((label for a, b, label in ranges if a <= line <= b), None)
-            if sec is None or not c.quantities:
-                continue
+            if sec is None or not c.quantities or doc_citation(c, ctx.lines):
+                continue  # a line citing a primary source is first-hand cited (kb.facts.firsthand)
             bad: list[str] = []
             for q in c.quantities:
                 if q.mood is not None:

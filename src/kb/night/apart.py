@@ -1,0 +1,31 @@
+"""Which window claims an author keeps apart from comparison: a note in their heading block says
+their figures are not directly comparable (``两者不可直接比较``; the lines are
+:func:`kb.extract.caveats.apart_lines`). The diff (:func:`kb.night.rules.diff`, ``apart``) never
+makes their figures a conflict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from kb.core.claims import Claim
+from kb.core.textio import decode
+from kb.extract.caveats import apart_lines
+from kb.store.workspace import Kb
+
+
+def apart_claims(kb: Kb, claims: Sequence[Claim]) -> set[str]:
+    """Ids of the ``claims`` whose author says, in their heading block, that their figures are not
+    directly comparable (:func:`kb.extract.caveats.apart_lines`); each file read once."""
+    covered: dict[str, set[int]] = {}
+    out: set[str] = set()
+    for c in claims:
+        path = c.provenance.path
+        if path not in covered:
+            try:
+                covered[path] = apart_lines(decode((kb.root / path).read_bytes(), path).text.split("\n"))
+            except OSError:
+                covered[path] = set()
+        if c.provenance.line in covered[path]:
+            out.add(c.id)
+    return out
