@@ -352,9 +352,8 @@ def _one_rating_per_mark(rating: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def is_thin(e: dict[str, Any]) -> bool:
-    """A thin increment: net-new, no paper card, no rating, at most one fact row and nothing
-    folded. The brief lists such increments as one table row each (after the full ones)
-    instead of a block: they are all "build a card first"."""
+    """A thin increment: net-new, no paper card, no rating, at most one fact row, nothing folded;
+    the brief lists such increments as one table row each (after the full ones), not a block."""
     rows = sum(len(g["claims"]) for g in e["groups"])
     return e["outcome"] == "net-new" and e["card"] is None and not e["rating"] and rows <= 1 and not e["n_folded"]
 
@@ -363,9 +362,8 @@ _OTHER_ORDER = ("supplement", "covered", "adjacent")
 
 
 def _relevance(entry: dict[str, Any]) -> tuple[Any, ...]:
-    """Order of the non-increment subjects in the brief, most relevant to the topic first:
-    supplement, then covered, then adjacent; within one outcome, carded before uncarded,
-    more claims first, then the key (stable)."""
+    """Order of the non-increment subjects, most relevant first: supplement, covered, adjacent;
+    within one outcome, carded before uncarded, more claims first, then the key (stable)."""
     outcome = entry["outcome"]
     rank = _OTHER_ORDER.index(outcome) if outcome in _OTHER_ORDER else len(_OTHER_ORDER)
     return rank, entry["card"] is None, -entry["n_claims"], entry["key"]
@@ -376,7 +374,6 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     made it so (its reason not to over-read it). Uncarded off-topic subjects (rule ``no-card``)
     that one file lists together (an HF daily page) are one row naming them all; every other
     subject is a row of its own. Order is ``entries``' (most relevant first).
-
     :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first"}``.
     """
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
