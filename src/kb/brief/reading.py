@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kb.core.claims import Claim, Quantity
+from kb.core.textio import decode
 from kb.extract.caveats import line_mood
 from kb.extract.sections import hinted_section
 from kb.night.run import Night
@@ -70,8 +71,9 @@ class Reading:
         """The lines of ``path`` (KB-relative), read once; empty when unreadable."""
         if path not in self._text:
             try:
-                self._text[path] = (self.night.kb.root / path).read_text(encoding="utf-8").splitlines()
-            except (OSError, UnicodeDecodeError):
+                # decoded as ingest decodes it (UTF-16, GB18030, CRLF), so line numbers agree
+                self._text[path] = decode((self.night.kb.root / path).read_bytes(), path).text.split("\n")
+            except OSError:
                 self._text[path] = []
         return self._text[path]
 

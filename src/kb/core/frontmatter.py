@@ -169,6 +169,9 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
 
     if not src.strip():
         return {}
+    if _too_deep(src):
+        problems.append(Problem(path, first_line, f"{what} nests brackets more than {MAX_DEPTH} deep; {what} ignored"))
+        return {}
     try:
         data = _yaml().load(src)
     except DuplicateKeyError as exc:
@@ -210,6 +213,27 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
 #: Most values a front matter may hold once YAML aliases are expanded: a card needs tens; a
 #: 334-byte alias bomb expands to hundreds of millions.
 MAX_VALUES = 10_000
+
+
+#: Deepest ``[``/``{`` nesting a front matter may have: a card needs two or three levels; ruamel's
+#: C parser recurses per level and a 100,000-deep flow collection ends the process (SIGSEGV)
+#: before Python's recursion limit can raise.
+MAX_DEPTH = 64
+
+
+def _too_deep(src: str) -> bool:
+    """True when ``src`` opens more than :data:`MAX_DEPTH` ``[``/``{`` without closing them (a
+    linear count that ignores quoting: brackets inside quoted strings count too, which only
+    errs towards refusing a front matter no card writes)."""
+    depth = 0
+    for ch in src:
+        if ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}" and depth:
+            depth -= 1
+    return False
 
 
 def _too_big(data: object) -> bool:

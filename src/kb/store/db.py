@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from kb.core.claims import Claim
+from kb.core.errors import InputError
 from kb.core.records import SourceRecord
 from kb.core.parsed import ParsedFile
 from kb.store.base import StoreBase
@@ -127,14 +128,28 @@ class Store(StoreBase):
         where, args = _where(conds)
         sql = "SELECT c.json FROM claims c" + where + " ORDER BY c.path, c.line, c.rowid"
         for (js,) in self.db.execute(sql, args):
-            yield Claim.model_validate_json(js)
+            yield self._claim(js)
 
     def claim(self, path: str, claim_id: str) -> Claim | None:
         """The claim ``claim_id`` of the file ``path`` (one primary-key seek), else None."""
         row = self.db.execute("SELECT json FROM claims WHERE path=? AND id=?", (path, claim_id)).fetchone()
         if row is None:
             return None
-        return Claim.model_validate_json(row[0])
+        return self._claim(row[0])
+
+    def _claim(self, js: str) -> Claim:
+        """A stored claim row, decoded.
+
+        :raises InputError: (exit 2) naming the store when the row does not decode: kb wrote
+            every row it keeps, so a row that does not decode was changed by something else and
+            is never trusted; the store is a cache of the KB's files and is rebuilt when deleted.
+        """
+        try:
+            return Claim.model_validate_json(js)
+        except (ValueError, RecursionError) as exc:  # pydantic's ValidationError is a ValueError
+            first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise InputError(f"a claim row does not decode ({first}); kb did not write it. The store is a cache "
+                             "of the KB's files: delete it and run `kb ingest` to rebuild it", str(self.path)) from None
 
     def mentions(self, arxiv_id: str | None = None, *, since: str | None = None,
                  until: str | None = None, path: str | None = None) -> list[MentionRow]:
@@ -153,7 +168,7 @@ class Store(StoreBase):
             return
         where = " OR ".join("instr(json, ?) > 0" for _ in needles)
         for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
-            yield Claim.model_validate_json(js)
+            yield self._claim(js)
 
     def first_mention(self, subject: str, *, outside: str | None = None) -> str | None:
         """Earliest ``written_at`` of any claim about ``subject`` (ISO), else None; with

@@ -87,7 +87,11 @@ class ArxivSettings:
             :class:`kb.core.errors.ConfigError` naming the variable.
         """
         api = os.environ.get(ENV_API) or config_api_url or DEFAULT_API_URL
-        parts = urllib.parse.urlsplit(api)
+        try:
+            parts = urllib.parse.urlsplit(api)
+            parts.port  # noqa: B018 -- a bad port or IPv6 bracket raises here, not on the first request
+        except ValueError:
+            parts = urllib.parse.urlsplit("")
         if parts.scheme not in ("http", "https") or not parts.netloc:
             where = f"environment {ENV_API}" if os.environ.get(ENV_API) else "kb.yaml arxiv.api_url"
             raise ConfigError(f"{where}: {api!r} is not an http(s) URL of the arXiv query endpoint "
@@ -98,19 +102,33 @@ class ArxivSettings:
         return cls(
             api_url=api,
             delay=max(delay, 0.0),
-            retries=max(int(_env_number(ENV_RETRIES, DEFAULT_RETRIES)), 0),
-            timeout=max(_env_number(ENV_TIMEOUT, DEFAULT_TIMEOUT), 0.01),
+            retries=int(_env_number(ENV_RETRIES, DEFAULT_RETRIES, most=MAX_RETRIES)),
+            timeout=max(_env_number(ENV_TIMEOUT, DEFAULT_TIMEOUT, most=MAX_TIMEOUT), 0.01),
         )
 
 
-def _env_number(name: str, default: float) -> float:
+#: Largest ``KB_ARXIV_RETRIES`` and ``KB_ARXIV_TIMEOUT`` (seconds) kb takes: past them a
+#: server that keeps answering 429 or never answers would hold ``kb verify`` for hours.
+MAX_RETRIES, MAX_TIMEOUT = 20, 600.0
+
+
+def _env_number(name: str, default: float, *, most: float = float("inf")) -> float:
+    """The number in environment variable ``name``, else ``default``.
+
+    :raises ConfigError: (exit 2) naming the variable when its value is not a finite number
+        from 0 to ``most``.
+    """
     text = os.environ.get(name)
     if text is None or not text.strip():
         return default
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise ConfigError(f"environment {name}={text!r}: expected a number") from None
+    if not 0 <= value <= most:  # also false for nan
+        wanted = "a number >= 0" if most == float("inf") else f"a number from 0 to {most:g}"
+        raise ConfigError(f"environment {name}={text!r}: expected {wanted}")
+    return value
 
 
 def _is_loopback(url: str) -> bool:
