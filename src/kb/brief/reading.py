@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kb.core.claims import Claim, Quantity
-from kb.extract.caveats import line_mood
+from kb.extract.caveats import is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.facts.same import same_fact
 from kb.night.run import Night
@@ -206,6 +206,14 @@ class Reading:
                 continue
             out.update(q.raw for q in c.quantities if _in_condition(c.text, q))
         return out
+
+    def is_opinion(self, c: Claim) -> bool:
+        """``c`` states the author's opinion, not a finding (:func:`kb.extract.caveats.is_opinion`):
+        under a heading saying so (``## 3. 选型指南（作者观点）``) or on a line led by it (``我的判断：…``).
+        Its figures are no values to add and no secondhand-only figures to chase."""
+        lines = self.lines(c.provenance.path)
+        line = lines[c.provenance.line - 1] if 0 < c.provenance.line <= len(lines) else c.text
+        return any(is_opinion(h, heading=True) for h in c.provenance.heading[1:]) or is_opinion(line)
 
     @staticmethod
     def is_metadata(c: Claim) -> bool:

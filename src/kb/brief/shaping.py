@@ -17,8 +17,9 @@ from kb.night.model import SubjectOut
 from kb.night.placement import place
 from kb.night.run import Night
 
-#: Moods that take an item out of tonight's increments (the author said so).
-MOVING = ("demote", "lead")
+#: Moods that take an item out of tonight's increments (the author said so; ``opinion``: every
+#: line about it is the author's opinion, :meth:`Reading.is_opinion`).
+MOVING = ("demote", "lead", "opinion")
 
 
 def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
@@ -28,7 +29,7 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     r = night.result
     firsthand = rd.firsthand_values()
     setup = {(s.subject, s.raw) for s in r.secondhand_only
-             if s.claim in night.claims and s.raw in rd.setup_raws([night.claims[s.claim]])}
+             if s.claim in night.claims and (s.raw in rd.setup_raws([night.claims[s.claim]]) or rd.is_opinion(night.claims[s.claim]))}
     kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in firsthand | setup]
     dropped = len(r.secondhand_only) - len(kept)
     r.secondhand_only = kept
@@ -60,6 +61,10 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
     entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
+    if entry["moved"] is None and claims and all(rd.is_opinion(c) for c in claims):
+        c = claims[0]
+        entry["moved"] = {"mood": "opinion", "words": c.text, "text": c.text,
+                          "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
     # a request or a rating hold on a rating's own line (``★★★ 强候选；值不值得升档请晚班判断``) keeps
     # the rating and is shown beside it; the others after the ratings
     asks = [m for m in moods if m["mood"] in ("evaluate", "hold")]
@@ -72,7 +77,27 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
     setup = rd.setup_raws(claims)
+    # values only an opinion states (``选型指南（作者观点）``) are no values to add, nor set-ups
+    stated = [c for c in claims if not rd.is_opinion(c)]
+    opinion = {q.raw for c in claims if rd.is_opinion(c) for q in c.quantities} - {q.raw for c in stated for q in c.quantities}
+    if opinion & set(entry["new_values"]):
+        entry["new_values"] = [v for v in entry["new_values"] if v not in opinion]
+        if s.rule == "doc-new-values":
+            entry["detail"] = ", ".join(entry["new_values"])
+    entry["secondhand_only"] = [v for v in entry["secondhand_only"] if v not in opinion]
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
+    # a row stating only set-up values (``## 设置`` → ``8×H100 80GB 单节点…``) is the set-up of the
+    # results, no result row: shown apart, as the condition the rows were measured under
+    by_id = {c.id: c for c in claims}
+    setup_rows = [c for g in entry["groups"] for c in g["claims"] if c["id"] in by_id
+                  and by_id[c["id"]].quantities and {q.raw for q in by_id[c["id"]].quantities} <= rd.setup_raws([by_id[c["id"]]])]
+    if setup_rows and len(setup_rows) < sum(len(g["claims"]) for g in entry["groups"]):
+        gone = {c["id"] for c in setup_rows}
+        entry["groups"] = [g for g in ({**g, "claims": [c for c in g["claims"] if c["id"] not in gone]}
+                                       for g in entry["groups"]) if g["claims"]]
+    else:
+        setup_rows = []
+    entry["setup_rows"] = setup_rows
     if entry["setup"]:
         entry["new_values"] = [v for v in entry["new_values"] if v not in setup]
         if s.rule == "doc-new-values":

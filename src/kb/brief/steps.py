@@ -1,5 +1,5 @@
 """What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the
-relay changes and source records behind them), §6's next minimal verification set and revised
+relay changes behind them, and the source records derived from them), §6's next minimal verification set and revised
 papers, §7's relay actions and each increment's action.
 """
 
@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
-from kb.brief.registry import INCREMENT_OUTCOMES, Registry, source_of, urls_of
+from kb.brief.reading import primary_source
+from kb.brief.registry import INCREMENT_OUTCOMES, PAPER_KEYS, Registry, source_of, urls_of
 from kb.core.claims import Claim
 from kb.core.paths import doc_path
 from kb.facts.dependents import dependents
 from kb.facts.relay import changes
 from kb.facts.revised import is_older, latest_of, revised_note
-from kb.night.ledger import brief_ledger, record_line
+from kb.night.ledger import brief_ledger
 from kb.night.model import ConflictOut
 from kb.night.run import Night
 
@@ -40,6 +41,10 @@ def relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, s
     return changes(night.kb, night.attributor, [*night.claims.values(), *night.doc.claims], wanted)
 
 
+#: At most this many §2 rows beyond the fold are listed rather than folded.
+FEW = 2
+
+
 def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                by_source: dict[str, list[Claim]], fold: int | None = None,
                changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
@@ -48,7 +53,8 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
     many secondhand-only rows were folded away. Conflicts and mistyped ids are always
-    listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
+    listed; of the secondhand-only rows the first ``fold`` are (all of them when no more than
+    :data:`FEW` would be folded), increments' subjects first
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
     metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
@@ -76,18 +82,18 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
     folded = max(0, len(keys) - fold) if fold is not None else 0
-    records = _records(night) if keys else {}
+    if folded <= FEW:  # a pointer to ``kb diff`` in place of one or two rows hides more than it saves
+        folded = 0
     for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
-        authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         mine = {s.source for s in items}
         moved = [x["source"] for s in items for x in changed.get((key, s.metric), []) if x["source"] in mine]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
                      "id": key[6:] if key.startswith("arxiv:") else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records]})
+                     "urls": urls_of(claims)})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -121,14 +127,77 @@ def _disputed_rows(night: Night) -> list[dict[str, Any]]:
              "urls": urls_of(c for _, c in items)} for key, items in per.items()]
 
 
-def _records(night: Night) -> dict[str, dict[str, Any]]:
-    """Each author's record in the source ledger of the night (:func:`kb.night.ledger.brief_ledger`):
-    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3
-    contradicted by the doc or a paper`` / ``jay：41 个数字，3 个与活文档/论文不符``)."""
-    ledger = brief_ledger(night)
-    return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
-                       "en": record_line(r, "en"), "zh": record_line(r, "zh")}
-            for r in ledger.records if r.type == "author"}
+#: What a §2 row sets an author's value against, in the order a record names them.
+_AGAINST = ("doc", "paper", "disputed", "source")
+_AGAINST_WORDS = {"zh": {"doc": "与活文档不符", "paper": "与论文不符", "disputed": "被来源指为有误", "source": "与其他来源不符"},
+                  "en": {"doc": "against the doc", "paper": "against a paper", "disputed": "disputed by a source",
+                         "source": "against other sources"}}
+
+
+def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """来源记录 under §2, derived from §2's own ``rows`` (so the record never says "none" of an
+    author a row above sets against the doc): per author of a window source in a row, its
+    secondhand numbers (:func:`kb.night.ledger.brief_ledger`) and the rows that set one of its
+    values against the living doc (a ``conflict-doc`` row), a paper (a conflict whose other side
+    is a paper-fact), another source (a ``conflict-window`` row: only the author at whose line the
+    value changed along the relay when the row knows it) or that another line disputes (a
+    ``disputed`` row: the author stating the disputed value, not the disputing one).
+
+    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``,
+        authors in the ledger's order (most numbers first), then the others by name."""
+    author = {source_of(c): c.provenance.author for c in night.claims.values() if c.provenance.author}
+    against: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    seen: list[str] = []
+
+    def mark(who: str | None, what: str | None, n: int) -> None:
+        if who and who not in seen:
+            seen.append(who)
+        if who and what and n not in against[who][what]:
+            against[who][what].append(n)
+
+    for row in rows:
+        n = row["n"]
+        if row["type"] in ("conflict-doc", "conflict-window"):
+            for c in row["conflicts"]:
+                vals = c["vals"]
+                for v in vals:
+                    if "living-doc" in v["origin"]:
+                        continue
+                    others = [w for w in vals if w is not v]
+                    what = ("doc" if any("living-doc" in w["origin"] for w in others)
+                            else "paper" if any("paper-fact" in w["kinds"] for w in others) else "source")
+                    where = [x for x in v["sources"] if x in author]
+                    if what == "source" and row["changed"] and not set(where) & set(row["changed"]):
+                        what = None  # the value changed at another author's line
+                    for x in where:
+                        mark(author[x], what, n)
+        elif row["type"] == "disputed":
+            by = {x["source"] for x in row["sources"]}
+            for c in night.claims.values():
+                if source_of(c) not in by and any(q.raw in row["raws"] and q.mood != "disputed" for q in c.quantities):
+                    if row["key"] in night.attributor.view(c).subjects:
+                        mark(c.provenance.author, "disputed", n)
+        else:
+            for x in row["sources"]:
+                mark(author.get(x["source"]), None, n)
+    ledger = {r.source: r.numbers for r in brief_ledger(night).records if r.type == "author"} if seen else {}
+    order = [a for a in ledger if a in seen] + sorted(a for a in seen if a not in ledger)
+    out = []
+    for a in order:
+        got = {k: against[a][k] for k in _AGAINST if against[a].get(k)}
+        zh = "、".join(f"{_AGAINST_WORDS['zh'][k]} {len(v)} 个（§2 第 {_rows(v, '、')} 项）" for k, v in got.items())
+        en = ", ".join(f"{_AGAINST_WORDS['en'][k]} {len(v)} (§2 row{'s' if len(v) > 1 else ''} {_rows(v, ', ')})"
+                       for k, v in got.items())
+        count_zh = f"{ledger[a]} 个数字，" if a in ledger else ""
+        count_en = f"{ledger[a]} number{'s' if ledger[a] != 1 else ''}, " if a in ledger else ""
+        out.append({"source": a, "numbers": ledger.get(a), "against": got,
+                    "zh": f"{a}：{count_zh}{zh or '无与活文档/论文/其他来源不符'}", "en": f"{a}: {count_en}{en or 'none set against the doc, a paper or another source'}"})
+    return out
+
+
+def _rows(rows: list[int], sep: str, shown: int = 3) -> str:
+    """Row numbers as a record names them: the first ``shown``, then ``…``."""
+    return sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else "")
 
 
 def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
@@ -148,8 +217,10 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
         if s["id"]:
             steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
         else:
-            steps.append({"type": "source", "label": s["label"], "raws": raws,
-                          "urls": urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)})
+            urls = urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)
+            # a line citing the first-hand source itself (release notes, the repo): check that one
+            steps.append({"type": "source", "label": s["label"], "raws": raws, "urls": urls,
+                          "primary": [u for u in urls if primary_source(u)]})
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows
             if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
@@ -230,15 +301,21 @@ def revised_papers(night: Night) -> list[dict[str, Any]]:
     return out
 
 
-def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc), one
-    for all thin increments (write their cards), and one per conflict not already an
-    increment's own (which values to settle, its §2 row)."""
+def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]],
+                  checks: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc, with its
+    action's kind and flags: ``secondhand`` values are to be checked first-hand before they go in,
+    at §2 row ``check``), one for all thin increments (write their cards), and one per conflict
+    not already an increment's own (which values to settle, its §2 row).
+
+    :param checks: subject key -> the §2 row of its secondhand-only figures."""
+    checks = checks or {}
     out: list[dict[str, Any]] = [
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None}
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
+         "secondhand": e["action"]["secondhand"], "check": checks.get(e["key"])}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
@@ -277,7 +354,10 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
         §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
     :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
-        ``new-node`` (net-new with a card), ``card-first`` (net-new, no card yet),
+        ``new-node`` (net-new with a card), ``card-first`` (a paper, net-new, no card yet: an
+        arXiv id or a title subject), ``source-first`` (no paper, net-new, its figures only
+        secondhand: check a first-hand source, then place it), ``place`` (no paper, net-new:
+        place it in ``sections``),
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
         §2 ``rows`` first, then correct ``sections``).
@@ -286,7 +366,10 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
     values: list[str] = []
     held: list[str] = []
     if e["outcome"] == "net-new":
-        kind = "new-node" if e["card"] else "card-first"
+        paper = e["key"].startswith(PAPER_KEYS)
+        kind = ("new-node" if e["card"] else "card-first" if paper
+                else "source-first" if e["secondhand_only"] else "place")
+        values = list(e["secondhand_only"]) if kind == "source-first" else []
     elif e["outcome"] == "update":
         kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
         sections = sections or e["doc_sections"][:1]
