@@ -163,7 +163,8 @@ def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
     assert _line(brief, "来源记录") == "来源记录（kb sources）：ada：7 个数字，被来源指为有误 1 个（§2 第 3 项）"
     relay = brief.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个", 1)[0].splitlines()
     assert relay == ["  1. Kestrel：先核对一手来源（§2 第 1 项），再入 【执行人定节】（增量 1）",
-                     "  2. Tarn：把 88% 补入 §1，但仅二手：先核对一手来源（§2 第 2 项）（增量 2）"]
+                     "  2. Tarn：把 88% 补入 §1，但仅二手：先核对一手来源（§2 第 2 项）（增量 2）",
+                     "- 本窗口触及的活文档条目：§3 的 O12：【执行人判断：今晚可回答或补证哪些】"]
 
 
 def test_no_density_line_without_a_judgement(brief: str) -> None:

@@ -124,8 +124,9 @@ def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:
 
 @pytest.mark.parametrize(("lang", "row"), [
     # the record is said once under §2's table, not on every row (issue 22)
-    ("zh", "| 2 | vLLM：38% 只有摘要转述来源，无论文事实或一手引用支撑 | "),
-    ("en", "| 2 | vLLM: 38% have only secondhand sources, no paper fact or first-hand citation | "),
+    # the line cites the project's own blog: relayed, its first-hand source not checked yet
+    ("zh", "| 2 | vLLM：38% 是转述，所引一手来源尚未核对 | "),
+    ("en", "| 2 | vLLM: 38% are relayed; the first-hand source cited is not checked yet | "),
 ])
 def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Path, lang: str, row: str) -> None:
     # (on 2026-08-05 jay's two numbers are both in §2's conflict rows, so no secondhand-only row repeats them)

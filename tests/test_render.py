@@ -215,7 +215,7 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find);
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
         # 10% 以内 stands under 选型指南（作者观点）: an opinion, no value to add
-        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
+        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]

@@ -75,7 +75,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     moved = []  # increments their author demoted (这组数只能看个趋势, 仅作线索): listed apart, not increments
     for s in r.subjects:
         entry = shape(_subject(night, s, reg, fold, rd), night, rd, s)
-        if s.outcome in INCREMENT_OUTCOMES and entry["moved"]:
+        if s.outcome in (*INCREMENT_OUTCOMES, "adjacent") and entry["moved"]:  # adjacent: the mood is the better reason
             moved.append(entry)
         elif s.outcome in INCREMENT_OUTCOMES:
             increments.append(entry)

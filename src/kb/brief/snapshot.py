@@ -117,7 +117,8 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int,
         them or is held by them (``§1`` beside a shown ``§1.2`` is no news).
     :returns: ``{"sections": [{"label", "title", "found", "own", "subjects": [{"label", "id", "held"}],
         "more"}], "touched_more": [{"label", "entries"}], "untouched": [labels of the other
-        sections holding subjects], "untouched_subjects": n}``.
+        sections holding subjects], "untouched_subjects": n, "entries": [{"label", "entries"}] (every
+        section whose C/O entries the window names, for §7)}``.
         A name and its id (one Attributor group) are one subject, labelled by
         :meth:`kb.facts.attributor.Attributor.label` with the id; the subject the section's title
         names is not repeated: ``own`` holds its values (None: the title names no subject held
@@ -184,6 +185,7 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int,
             and not any(inside(t, x) or inside(x, t) for x in shown)]
     rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in every)]
     return {"sections": rows, "touched_more": more, "untouched": rest,
+            "entries": [{"label": t, "entries": e} for t, e in reached.items() if e],
             "untouched_subjects": len({k for label in rest for k in subjects[label]})}
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from kb.brief.reading import primary_source
 from kb.brief.registry import INCREMENT_OUTCOMES, PAPER_KEYS, Registry, source_of, urls_of
+from kb.brief.snapshot import doc_id_names
 from kb.core.claims import Claim
 from kb.core.paths import doc_path
 from kb.facts.dependents import dependents
@@ -81,6 +82,10 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     labels = {s.key: s.label for s in night.result.subjects}
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
+    if any(labels.get(k) in (k[6:], f"arXiv:{k[6:]}") for k in keys):  # a bare id: the name the window gives it
+        named = doc_id_names([line for p in dict.fromkeys(c.provenance.path for c in night.claims.values())
+                              for line in _read_lines(night, p)])
+        labels.update({k: named[k[6:]] for k in keys if labels.get(k) in (k[6:], f"arXiv:{k[6:]}") and k[6:] in named})
     folded = max(0, len(keys) - fold) if fold is not None else 0
     if folded <= FEW:  # a pointer to ``kb diff`` in place of one or two rows hides more than it saves
         folded = 0
@@ -93,7 +98,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                      "id": key[6:] if key.startswith("arxiv:") else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": urls_of(claims)})
+                     "urls": urls_of(claims), "primary": [u for u in urls_of(claims) if primary_source(u)]})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -193,6 +198,14 @@ def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, A
         out.append({"source": a, "numbers": ledger.get(a), "against": got,
                     "zh": f"{a}：{count_zh}{zh or '无与活文档/论文/其他来源不符'}", "en": f"{a}: {count_en}{en or 'none set against the doc, a paper or another source'}"})
     return out
+
+
+def _read_lines(night: Night, path: str) -> list[str]:
+    """The lines of the KB file ``path``; none when unreadable."""
+    try:
+        return (night.kb.root / path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
 
 
 def _rows(rows: list[int], sep: str, shown: int = 3) -> str:
