@@ -117,7 +117,7 @@ def test_every_place_of_the_brief_uses_the_one_label(label_kb: Path, run_kb) -> 
     assert "### 增量 1【建议补】CacheGen（arXiv:2310.07240）\n" in text
     assert "打开 arXiv:2310.07240（CacheGen），核对：4.3×" in text
     assert "| CacheGen：4.3× 只有摘要转述来源" in text
-    assert "  1. CacheGen：把 4.3× 补入 §3（增量 1）\n" in text
+    assert "  1. CacheGen：把 4.3× 补入 §3，但仅二手：先核对一手来源（§2 第 2 项）（增量 1）\n" in text
     snap = text.split("本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert snap[:3] == [
         "  - §3 服务系统：CacheGen（arXiv:2310.07240）、vLLM、PagedAttention（arXiv:2309.06180）、Mooncake（arXiv:2407.00079）",
