@@ -115,9 +115,10 @@ def test_placement_cites_its_evidence(night_kb: Path, run_kb) -> None:  # noqa: 
     assert _line(text, "- 判定：活文档已收该主体") == (
         "- 判定：活文档已收该主体，未收这些数值：0.27 个百分点；建议归入：§3（活文档 O12 提到它："
         "organized/knowledge/inference.md:20）（活文档现有位置：§9）")
-    # §3 is where tonight's papers go, §1 holds vLLM (covered tonight), §9's O12 names AcceptMoE:
-    # none is "untouched", so no such line
-    assert not any(x.startswith("  - 其余") for x in text.splitlines())
+    # §3 is where tonight's papers go, §9 holds O12 the window's AcceptMoE answers, §1 vLLM (covered):
+    # every section is touched, none "untouched"
+    assert _line(text, "  - 另有") == "  - 另有 2 节也被本窗口触及（增量、已收材料或 C/O 条目）：§9（O12）、§1"
+    assert "未被本窗口触及" not in text
     en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert "suggested section: §3 (the living doc's O12 names it: organized/knowledge/inference.md:20)" in en
 
@@ -249,6 +250,11 @@ def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> No
         "- Colibri【作者降级】：「仓库链接在原帖里写成 github.com/pricing/Colibri，这个组织名很可疑（像是从价格页粘过来的），"
         "真实地址待查。」 — inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:21；本应净新增，作者说暂不作增量；"
         "评级：候选升档",
+        # SLA 与主流云不可比: a not-comparable caveat about the price page demotes it too
+        "- Spheron【作者降级】：「reportedly 这是社区算力池的价格，SLA 与主流云不可比。」 — "
+        "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:27；本应净新增，作者说暂不作增量；"
+        # placed by its value's metric (cost) in §6.1 GPU 租赁价格
+        "归属 §6.1（该节标题点名了数值的指标 cost：inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:26）",
         "- DGX Spark【作者降级】：「并发 32 那一行是新数字，但只有博主单次测量，不建议入文档。」 — "
         "inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:36；本应建议补，作者说暂不作增量；"
         "归属 §1.3（活文档已收于此：organized/knowledge/inference.md:38）"]

@@ -107,7 +107,7 @@ def test_diff_and_brief_give_one_answer_for_a_first_hand_cited_doc_value(edge_kb
     assert re.search(r"secondhand-only numbers? \(1 first-hand cited by the living doc\)", text)
     brief = re.sub(r"\]\([^)\s]+\)", "]", run_kb(["digest", "--date", "2026-08-02", "--out", "-"], cwd=edge_kb).stdout)
     assert [x.split(" | ")[1] for x in brief.splitlines() if x.startswith(("| 1 |", "| 2 |"))] == [
-        "Ollama：~34 tok/s 引了一手来源，尚未对原文核对",  # it cites the project's own issue tracker
+        "Ollama：~34 tok/s 是转述，所引一手来源尚未核对",  # it cites the project's own issue tracker
         "Quokka：~3.5× 只有摘要转述来源，无论文事实或一手引用支撑"]
     assert "- 已收 2 个（活文档已收，窗口内数值均已在文档中，不是增量）：MLC-LLM、Quokka" in brief.splitlines()
 

@@ -94,9 +94,9 @@ def _block(lines: list[str], head: str) -> list[str]:
 
 def test_a_price_goes_where_a_section_title_names_its_metric_and_gets_no_card(brief: list[str]) -> None:
     block = _block(brief, "### 增量 1【净新增】Corvid")
-    assert block[1] == ("- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于标题路径）：不是论文，先找一手来源；建议归入：§2.1"
+    assert block[1] == ("- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于标题路径）；不是论文，不建卡；建议归入：§2.1"
                         "（该节标题点名了数值的指标 cost：inbox/kai/2026-08-05T1400-serving-notes.md:7）")
-    assert "- 可操作结论：先找一手来源（不是论文，不建卡），再定是否入 §2.1；【执行人判断：值不值得收】" in block
+    assert "- 可操作结论：先核对一手来源（$0.99 仅二手，§2），核实后归入 §2.1；【执行人判断：是否收录】" in block
 
 
 def test_a_relay_against_the_docs_first_hand_value_is_checked_not_settled(brief: list[str]) -> None:

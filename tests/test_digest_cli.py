@@ -200,7 +200,7 @@ def test_snapshot_and_actions_name_a_section_the_doc_lacks(small_kb: Path, run_k
     assert res.exit_code == 0, res.stderr
     snap = res.stdout.split("- 基线快照（organized/knowledge/inference.md v7 已收，本窗口涉及的节）：\n", 1)[1]
     assert snap.split("\n\n", 1)[0].splitlines() == ["  - §4.2：活文档无此节", "  - §1 引擎：TGI（2025 年 12 月）、vLLM"]
-    assert "- 可操作结论：把 2.5×、1,918 补入 §4.2，但这些数字仅二手：先找一手来源（§2）；【执行人判断：是补充还是取代旧值】\n" in res.stdout
+    assert "- 可操作结论：把 2.5×、1,918 补入 §4.2，但这些数字仅二手：先核对一手来源（§2）；【执行人判断：是补充还是取代旧值】\n" in res.stdout
     assert "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1；【执行人判断：采信哪个来源】\n" in res.stdout
 
 

@@ -117,12 +117,12 @@ def test_every_place_of_the_brief_uses_the_one_label(label_kb: Path, run_kb) -> 
     assert "### 增量 1【建议补】CacheGen（arXiv:2310.07240）\n" in text
     assert "打开 arXiv:2310.07240（CacheGen），核对：4.3×" in text
     assert "| CacheGen：4.3× 只有摘要转述来源" in text
-    assert "  1. CacheGen：把 4.3× 补入 §3（仅二手：先核一手来源）（增量 1）\n" in text
+    assert "  1. CacheGen：把 4.3× 补入 §3，但仅二手：先核对一手来源（§2 第 2 项）（增量 1）\n" in text
     snap = text.split("本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0].splitlines()
-    assert snap[:3] == [
+    assert snap[:4] == [
         "  - §3 服务系统：CacheGen（arXiv:2310.07240）、vLLM、PagedAttention（arXiv:2309.06180）、Mooncake（arXiv:2407.00079）",
         "  - §2.2 H2O（arXiv:2306.14048）：5×",  # the title names H2O: its values only
-        # §2.4 holds StreamingLLM, which a window line names by its title tonight: touched
+        "  - 另有 1 节也被本窗口触及（增量、已收材料或 C/O 条目）：§2.4",  # StreamingLLM, covered there
         "  - 其余 1 节（1 个主体）未被本窗口触及：§9"]
     rows = {r.split(" | ")[0].lstrip("| "): r.split(" | ")[1] for r in text.splitlines() if r.startswith("| 23")}
     assert rows == {"2310.07240": "CacheGen", "2306.14048": "H2O",

@@ -124,9 +124,9 @@ def test_docs_json_shape_is_the_real_output(run_kb, kb_root: Path) -> None:
 
 @pytest.mark.parametrize(("lang", "row"), [
     # the record is said once under §2's table, not on every row (issue 22)
-    # ana cites vllm.ai/blog, the project's own: a first-hand source not yet read (the third review)
-    ("zh", "| 1 | vLLM：38% 引了一手来源，尚未对原文核对 | "),
-    ("en", "| 1 | vLLM: 38% cite a first-hand source, not yet checked against it | "),
+    # the line cites the project's own blog: relayed, its first-hand source not checked yet
+    ("zh", "| 1 | vLLM：38% 是转述，所引一手来源尚未核对 | "),
+    ("en", "| 1 | vLLM: 38% are relayed; the first-hand source cited is not checked yet | "),
 ])
 def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Path, lang: str, row: str) -> None:
     # (on 2026-08-05 jay's two numbers are both in §2's conflict rows, so no secondhand-only row repeats them)
@@ -136,8 +136,8 @@ def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Pat
     two = res.stdout.split("## 2.", 1)[1].split("## 3.", 1)[0]
     assert row in two
     assert sum("ana" in line and ("2 个数字" in line or "2 numbers" in line) for line in two.splitlines()) == 1
-    assert ("来源记录（kb sources）：ana：2 个数字，无与活文档/论文不符" in two
-            or "Source records (kb sources): ana: 2 numbers, none contradicted by the doc or a paper" in two)
+    assert ("来源记录（kb sources）：ana：2 个数字，无与活文档/论文/其他来源不符" in two
+            or "Source records (kb sources): ana: 2 numbers, none set against the doc, a paper or another source" in two)
 
 
 def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Path) -> None:

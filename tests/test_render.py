@@ -124,23 +124,26 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
     assert "2026-07-30" not in "".join(line for line in text.splitlines() if line.startswith("| inbox/"))
     # long groups fold (kb.yaml brief_fold, default 5)
-    assert "待核实 6 项（§2）" in text  # Colibri, DGX Spark: demoted by their authors, no §2 row
+    assert "待核实 5 项（§2）" in text  # Colibri, DGX Spark, Spheron: demoted by their authors, no §2 row
     assert "\n… 另有 9 个非增量 arXiv 号（kb diff --format json）\n" in text
     # an increment shows its first 5 fact rows (values the doc lacks first), the rest is counted
     vllm = text.split("【建议补】vLLM\n", 1)[1].split("\n### ", 1)[0]
     assert [r.rsplit(" — ", 1)[1].split(" ⚠")[0] for r in vllm.splitlines()[2:7]] == [
         "`secondhand` inbox/jay/2026-07-31T1335-jay-engineering-filter.md:9",
-        "`secondhand` inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:27",
+        # jay 1620:27 (差距在 10% 以内) stands under 选型指南（作者观点）: an opinion, no row
+        "`secondhand` inbox/jay/2026-07-31T1505-jay-five-category-briefing.md:25",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:83",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41；`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:84",
         "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:43"]
-    # 3 and 12: the metadata row 时间：… · 整理：jay 原文：… (jay 1620:3) and a verdict with neither mark nor value are no findings
-    assert ("- 另有 3 条含事实的行未展开、12 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
+    # 2 and 13: the metadata row 时间：… · 整理：jay 原文：… (jay 1620:3), a verdict with neither mark nor value
+    # and the opinion are no findings
+    assert ("- 另有 2 条含事实的行未展开、13 条提及不含数值、日期、编号或评级（kb claims --subject entity:vllm；"
             "按文件计入 §4）\n") in vllm
-    # one row per fact: Spheron's $1.49 is stated at lines 26 and 73 of one file: one row, both sources;
+    # one row per fact: vLLM's 1,918 commits is stated at lines 40 and 83 of one file: one row, both sources
+    # (Spheron's $1.49, at two lines too, is demoted by its author: SLA 与主流云不可比);
     # CADENCE's 62% from spark (twice) and from the card: one row, three sources
-    assert ("明显低于主流云。 — `secondhand` inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:26；"
-            "`secondhand` inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:73 ⚠ 仅二手：$1.49\n") in text
+    assert ("相当。 — `secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:40；"
+            "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:83 ⚠ 仅二手：1,918、64 个\n") in text
     assert ("62%。 — `paper-fact` inbox/spark/2026-07-31-llm-infra-e1prep.md:55；`paper-fact` inbox/spark/"
             "2026-07-31-llm-infra-e1prep.md:86；`paper-fact` organized/paper_cards/673-2607-16955.md:27\n") in text
     # off-topic uncarded ids listed together by one file: one §3 row
@@ -152,10 +155,10 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     # a conflict an increment's own line settles has no line of its own: TGI's (a conflict
     # increment) and vLLM's (its update line settles §2 item 2 first; issue 8, tester5's Mooncake)
     relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 窗口内已提议", 1)[0].splitlines()
-    assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 6)]
-    # ≤10% stands under "## 3. 选型指南（作者观点）": an opinion, not a value to add
-    assert relay[3] == ("  4. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2"
-                        "（仅二手：先核一手来源）（增量 4）")  # the increment's caveat kept (the third review)
+    assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 5)]
+    # the relay line keeps the increment's flag: secondhand only, check first-hand first (its §2 row)
+    assert relay[2] == ("  3. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2，"
+                        "但仅二手：先核对一手来源（§2 第 3 项）（增量 3）")
     # the C/O numbers the window already proposed, with the line proposing each (issue 22)
     assert ("- 窗口内已提议的候选编号：C116（inbox/spark/2026-07-31-llm-infra-e1prep.md:87）、"
             "O172（inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text
@@ -180,19 +183,22 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
     text = _unlinked(_brief(demo_kb, run_kb))
     snap = text.split("- 基线快照（organized/knowledge/inference.md v45 已收，本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0]
     assert snap.splitlines() == [
-        "  - §3 投机解码：vLLM、SGLang、DeepSeek-V4-Pro（383.7 tok/s）、arXiv:2211.17192、arXiv:2302.01318 等，另 20 个主体",
-        # Spheron's $1.49/GPU·h is a cost: §6.1 GPU 租赁价格 (placement by the value's metric)
-        "  - §6.1 GPU 租赁价格：本节无主体",
+        # bare ids by the names the doc's own lines give them (Leviathan 等的投机解码 … arXiv:2211.17192)
+        "  - §3 投机解码：vLLM、SGLang、DeepSeek-V4-Pro（383.7 tok/s）、Leviathan（arXiv:2211.17192）、Chen（arXiv:2302.01318） 等，另 20 个主体",
         # the subject a section's title names is not repeated: its values only (issue 8)
         "  - §5.1 CADENCE（arXiv:2607.16955）：62%",
         "  - §1.2 vLLM：30%；另有 DGX Spark、DeepSeek-V4",
         "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
-        # §1 is TGI's section by jay's line 74 (★★ 建议补入 §1): pointed at, not "untouched";
-        # §10 版本记录 is the change log: no subject's location, so no increment points there
-        "  - 另有 2 节也被本窗口的增量指向：§8.1、§1",
-        # a section holding a subject the window speaks of (covered: §2.3 LMCache, §2.4 FlashInfer …) or
-        # an entry the window names (O171 of §9) is touched, not "untouched" (the third review)
-        "  - 其余 10 节（21 个主体）未被本窗口触及：§2.1、§2.2、§2.7、§2.10、§2.11、§4、§6.3、§6.5、§6.6、§7.2"]
+        "  - §8.1 共识：FlashInfer: Token-Operations Oriented Inference Kernels（arXiv:2606.20295）（31×）、TGI（2026 年 1 月）、"
+        "SGLang（29%、3.1×）、DistServe（arXiv:2401.09670）、Mooncake（arXiv:2407.00079）",
+        # touched, one definition: sections of covered subjects (LMCache §2.3 …) and of lines about
+        # what the doc names (DeepEP §2.9, Dynamo §1.4); §1 (TGI's hint) is no news beside §1.1/§1.2;
+        # §10 版本记录 is the change log: no subject's location
+        # Spheron's $1.49/GPU·h is a cost: placed in §6.1 GPU 租赁价格 by the value's metric, demoted (不可比): touched
+        "  - 另有 14 节也被本窗口触及（增量、已收材料或 C/O 条目）：§6.1、§2.9、§1.4、§2.3、§1.3、§7.1、§8.2、§2.5、§2.6、§2.8、"
+        "§2.4、§9、§2.12、§4",
+        # §10 版本记录 holds subjects the window speaks of tonight: not "untouched" (main's rule)
+        "  - 其余 9 节（14 个主体）未被本窗口触及：§2.1、§2.2、§2.7、§2.10、§2.11、§6.3、§6.5、§6.6、§7.2"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert "  - §1.2 vLLM: 30%; also DGX Spark, DeepSeek-V4\n" in en
 
@@ -203,15 +209,15 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
     lines = [line for line in text.splitlines() if line.startswith("- 可操作结论：")]
     assert lines == [
         "- 可操作结论：在 §3 新增「Revisiting Lossy Verification in Speculative Decoding」节点（引卡 681）；【执行人判断：收哪些要点、定级】",
-        # Colibri (真实地址待查) and DGX Spark (不建议入文档, 不升档) are demoted by their authors: no increments
-        # Spheron is a price page, no paper: no card, a first-hand source; §6.1 by its cost
-        "- 可操作结论：先找一手来源（不是论文，不建卡），再定是否入 §6.1；【执行人判断：值不值得收】",
+        # Colibri (真实地址待查), DGX Spark (不建议入文档, 不升档) and Spheron (不可比) are demoted by
+        # their authors: no increments
         # 11.2 个百分点 is where the gap narrowed from (从 11.2 个百分点缩小到 3.4 个百分点): no new value;
         # 8 周 is the simulation's length (在模拟 8 周漂移的对话流量上): a set-up value, never one to add
         "- 可操作结论：把 3.4 个百分点 补入 §5.1；【执行人判断：是补充还是取代旧值】",
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find);
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
-        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先找一手来源（§2）；"
+        # 10% 以内 stands under 选型指南（作者观点）: an opinion, no value to add
+        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]
@@ -224,8 +230,8 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
     """Each supplement/adjacent row carries the reason of the diff rule that made it so
     (mentioned-before, card-also, no-card); covered subjects are one line."""
     text = _unlinked(_brief(demo_kb, run_kb))
-    part = text.split("### 邻接与不应过度解读的材料（作者降级 2 · 已收 / 补遗 / 邻接 22 个）\n\n", 1)[1].split("\n\n", 1)[0]
-    rows = [x for x in part.splitlines() if "【作者降级】" not in x]
+    part = text.split("### 邻接与不应过度解读的材料（作者降级 3 · 已收 / 补遗 / 邻接 22 个）\n\n", 1)[1].split("\n\n", 1)[0]
+    rows = [x for x in part.splitlines() if "【作者降级】" not in x and "【活文档已有" not in x]
     assert rows[0].startswith("- 已收 13 个（活文档已收，窗口内数值均已在文档中，不是增量）：Memory for Large Language Models: "
                               "A Survey、OmniServe")
     assert rows[1:] == [

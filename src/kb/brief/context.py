@@ -1,10 +1,9 @@
 """The render context of the E1 brief: plain dicts and lists built from one :class:`~kb.night.run.Night`.
 
 :func:`build_context` assembles every section; the subjects of §1 (one row per fact) are made
-here, the other sections in :mod:`kb.brief.steps` (§2 rows, §6 next steps, §7 relay actions,
-revised papers), :mod:`kb.brief.papers` (§3 arXiv rows, cards, candidate numbers) and
-:mod:`kb.brief.snapshot` (the baseline snapshot). Every value a template prints comes from
-here, in a deterministic order; wording (zh/en) belongs to the templates.
+here, the others in :mod:`kb.brief.steps` (§2 rows, §6 next steps, §7 relay actions),
+:mod:`kb.brief.revised` (revised papers), :mod:`kb.brief.papers` (§3 arXiv rows, cards, candidate
+numbers) and :mod:`kb.brief.snapshot` (the baseline snapshot); wording belongs to the templates.
 """
 
 from __future__ import annotations
@@ -22,9 +21,10 @@ from kb.brief.papers import (
     next_candidates,
 )
 from kb.brief.reading import Reading, without_requests
+from kb.brief.revised import revised_papers
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import bounded, merge_tables, settle_night, shape
-from kb.brief.snapshot import baseline_snapshot, placed_sections, touched_sections
+from kb.brief.snapshot import doc_named, snapshot_of
 from kb.brief.steps import (
     check_rows,
     conflict_entry,
@@ -34,7 +34,7 @@ from kb.brief.steps import (
     next_steps,
     relay_actions,
     relay_changes,
-    revised_papers,
+    source_records,
 )
 from kb.core.claims import KINDS, Claim
 from kb.facts.fact import stated_values
@@ -68,13 +68,11 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     by_source: dict[str, list[Claim]] = defaultdict(list)
     for c in (*night.claims.values(), *night.doc.claims):
         by_source[f"{c.provenance.path}:{c.provenance.line}"].append(c)
-
-    fold = night.kb.config.brief_fold
-    increments, others = [], []
+    fold, increments, others = night.kb.config.brief_fold, [], []
     moved = []  # increments their author demoted (这组数只能看个趋势, 仅作线索): listed apart, not increments
     for s in r.subjects:
         entry = shape(_subject(night, s, reg, fold, rd), night, rd, s)
-        if s.outcome in INCREMENT_OUTCOMES and entry["moved"]:
+        if s.outcome in (*INCREMENT_OUTCOMES, "adjacent") and entry["moved"]:  # adjacent: the mood is the better reason
             moved.append(entry)
         elif s.outcome in INCREMENT_OUTCOMES:
             increments.append(entry)
@@ -94,7 +92,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     changed = relay_changes(night)
     for c in conflicts:
         c["changed"] = [x["source"] for x in changed.get((c["subject"], c["metric"]), [])]
-    files, n_claims = night.files, sum(src.claims for src in r.sources_checked)
+    files, n_claims, named = night.files, sum(src.claims for src in r.sources_checked), doc_named(night)  # named: on topic
     prev = [n for n in night.previous if n]
     avg = sum(night.previous) / len(night.previous) if prev else None
     # a judgement only when every one of the previous nights has data; else just the figures
@@ -125,7 +123,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     arxiv_kept += [a for a in arxiv_shown if a["n"] is None][:fold]
     arxiv_kept.sort(key=arxiv_shown.index)
     steps = next_steps(night, conflicts, increments + others, arxiv_rows)
-    relay = relay_actions(increments, conflicts)
+    relay = relay_actions(increments, conflicts, {r["key"]: r["n"] for r in verify_rows if r["type"] == "secondhand"})
     incr_cards = sum(1 for e in increments if e["card"])
     backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
     ctx = {
@@ -142,14 +140,16 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "moved_count": sum(len(e.get("members", [e["key"]])) for e in moved),
         "density": {"claims": n_claims, "files": len(files), "avg": f"{avg:.1f}" if avg is not None else None,
                     "nights": len(prev), "window_nights": len(night.previous), "level": level},
-        "snapshot": baseline_snapshot(night, list(dict.fromkeys(touched_sections(increments) + placed_sections(increments, moved, others))), fold),
+        "snapshot": snapshot_of(night, increments, moved, others, named, fold),
         "increments": increments, "covered": [e["label"] for e in covered], "aside": aside[:fold],
         "aside_more": sum(len(e["members"]) for e in aside[fold:]), "others_total": len(others),
         "conflicts": conflicts,
         "verify": verify_rows, "verify_more": verify_more,
         "arxiv": arxiv_rows, "arxiv_shown": arxiv_kept,
         "arxiv_more": sum(len(a["ids"]) for a in arxiv_shown if a not in arxiv_kept),
-        "checked": [{"path": src.path, "role": src.role, "claims": src.claims, "unlisted": src.unlisted,
+        "doc_named": named,
+        "checked": [{"path": src.path, "role": src.role, "claims": src.claims,
+                     "named": (on := [d for d in named if d["path"] == src.path]), "unlisted": src.unlisted - len(on),
                      "outcomes": [{"key": k, "label": f"arXiv:{k[6:]}" if k.startswith("arxiv:") else labels[k],
                                    "outcome": o, "mood": mood_of.get(k)} for k, o in src.outcomes.items()]}
                     for src in r.sources_checked],
@@ -169,7 +169,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         # the night's notes are English; a zh brief prints only those in its language (stderr has them all)
         "notes": [x for x in r.notes if lang != "zh" or re.search(r"[\u4e00-\u9fff]", x)],
         "claims": reg.items,
-        "records": list({x["zh"]: x for row in verify_rows for x in row.get("records", [])}.values()),
+        "records": source_records(night, verify_rows),
     }
     return bounded(ctx, rd.bounds())
 
@@ -212,7 +212,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     # a rated line stating only votes (``3 | 2607.26627 | … | 118``) is the rating itself, no row
     rows = [c for c in claims if c.id not in rated or (_facts(c) and (c.dates or any(q.metric != "votes" for q in c.quantities)))]
     # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
-    meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or (c.kind == "internal-rating" and not _facts(c)))]
+    meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or rd.is_opinion(c) or (c.kind == "internal-rating" and not _facts(c)))]
     rows = [c for c in rows if c not in meta]
     listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows, set(rd.disputed(s.key)) if rd else set())
     plain += len(meta)

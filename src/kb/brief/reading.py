@@ -15,7 +15,7 @@ from typing import Any
 
 from kb.core.claims import Claim, Quantity
 from kb.core.textio import decode
-from kb.extract.caveats import line_mood
+from kb.extract.caveats import is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.run import Night
 
@@ -25,7 +25,6 @@ _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configura
 _SETUP_LABEL_RE = re.compile(r"^\W*(?:硬件|环境|配置|设置|机器|平台|hardware|setup|machine|config(?:uration)?|platform)\s*[:：]",
                              re.IGNORECASE)
 #: Headings of an author's opinion: its figures are views, not measurements to add.
-_OPINION_HEAD_RE = re.compile(r"观点|看法|评论|opinion|my take|editorial", re.IGNORECASE)
 _CLAUSE_END = "，。；;,!！?？\n"
 _CONDITION_RES = (re.compile(f"[{_CLAUSE_END}]"), re.compile("在"), re.compile("[上下中]"), re.compile("上(?:运行|跑|部署)"))
 #: Metadata rows: a line labelled with what it is about the file or the card, not a finding.
@@ -236,12 +235,11 @@ class Reading:
         return None
 
     # -- set-up values, opinions, metadata rows --------------------------------------------
-    @staticmethod
-    def opinion_raws(claims: list[Claim]) -> set[str]:
-        """Raws of the quantities of ``claims`` under an opinion heading (``## 3. 选型指南（作者观点）``,
-        ``## Opinion``): an author's view, not a measurement to add (issue 22's third review)."""
-        return {q.raw for c in claims if any(_OPINION_HEAD_RE.search(h) for h in c.provenance.heading[1:])
-                for q in c.quantities}
+    def opinion_raws(self, claims: list[Claim]) -> set[str]:
+        """Raws of the quantities of ``claims`` that state an opinion (:meth:`is_opinion`: under
+        ``## 3. 选型指南（作者观点）``, ``## Opinion``, or on a line led by ``我的判断：``): an author's
+        view, not a measurement to add (issue 22's third review)."""
+        return {q.raw for c in claims if self.is_opinion(c) for q in c.quantities}
 
     def setup_raws(self, claims: list[Claim]) -> set[str]:
         """Raws of the quantities of ``claims`` that state the set-up (hardware, memory,
@@ -256,6 +254,14 @@ class Reading:
                 self._cond[id(c)] = (c, _condition_raws(c.text, c.quantities))
             out.update(self._cond[id(c)][1])
         return out
+
+    def is_opinion(self, c: Claim) -> bool:
+        """``c`` states the author's opinion, not a finding (:func:`kb.extract.caveats.is_opinion`):
+        under a heading saying so (``## 3. 选型指南（作者观点）``) or on a line led by it (``我的判断：…``).
+        Its figures are no values to add and no secondhand-only figures to chase."""
+        lines = self.lines(c.provenance.path)
+        line = lines[c.provenance.line - 1] if 0 < c.provenance.line <= len(lines) else c.text
+        return any(is_opinion(h, heading=True) for h in c.provenance.heading[1:]) or is_opinion(line)
 
     @staticmethod
     def is_metadata(c: Claim) -> bool:

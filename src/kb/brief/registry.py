@@ -13,6 +13,9 @@ from typing import Any
 from kb.core.claims import Claim
 
 INCREMENT_OUTCOMES = ("net-new", "update", "conflict")
+#: Subject keys of papers (an arXiv id, a paper known by title only): the subjects a card is
+#: written for; any other subject (a vendor's price page, an engine in a blog's table) is none.
+PAPER_KEYS = ("arxiv:", "title:")
 
 
 def hm(iso: str | None) -> str | None:

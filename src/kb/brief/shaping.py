@@ -18,8 +18,9 @@ from kb.night.model import SubjectOut
 from kb.night.placement import place
 from kb.night.run import Night
 
-#: Moods that take an item out of tonight's increments (the author said so).
-MOVING = ("demote", "lead")
+#: Moods that take an item out of tonight's increments (the author said so; ``opinion``: every
+#: line about it is the author's opinion, :meth:`Reading.is_opinion`).
+MOVING = ("demote", "lead", "opinion")
 
 
 def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
@@ -61,6 +62,10 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
     entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
+    if entry["moved"] is None and claims and all(rd.is_opinion(c) for c in claims):
+        c = claims[0]
+        entry["moved"] = {"mood": "opinion", "words": c.text, "text": c.text,
+                          "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
     # a request or a rating hold on a rating's own line (``★★★ 强候选；值不值得升档请晚班判断``) keeps
     # the rating and is shown beside it; the others after the ratings
     asks = [m for m in moods if m["mood"] in ("evaluate", "hold")]
@@ -72,9 +77,24 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     beside = {m["source"] for r in rating for m in r["asks"]}
     entry["requests"] = [m for m in asks if m["source"] not in beside]
     entry["rating"] = rating
-    setup, opinion = rd.setup_raws(claims), rd.opinion_raws(claims) - rd.setup_raws(claims)
+    setup = rd.setup_raws(claims)
+    # values only an opinion states (``选型指南（作者观点）``, ``我的判断：``) are no values to add, nor set-ups
+    stated = {q.raw for c in claims if not rd.is_opinion(c) for q in c.quantities}
+    opinion = rd.opinion_raws(claims) - setup - stated
     entry["setup"] = [v for v in entry["new_values"] if v in setup]
     entry["opinion"] = [v for v in entry["new_values"] if v in opinion]
+    # a row stating only set-up values (``## 设置`` → ``8×H100 80GB 单节点…``) is the set-up of the
+    # results, no result row: shown apart, as the condition the rows were measured under
+    by_id = {c.id: c for c in claims}
+    setup_rows = [c for g in entry["groups"] for c in g["claims"] if c["id"] in by_id
+                  and by_id[c["id"]].quantities and {q.raw for q in by_id[c["id"]].quantities} <= rd.setup_raws([by_id[c["id"]]])]
+    if setup_rows and len(setup_rows) < sum(len(g["claims"]) for g in entry["groups"]):
+        gone = {c["id"] for c in setup_rows}
+        entry["groups"] = [g for g in ({**g, "claims": [c for c in g["claims"] if c["id"] not in gone]}
+                                       for g in entry["groups"]) if g["claims"]]
+    else:
+        setup_rows = []
+    entry["setup_rows"] = setup_rows
     if entry["setup"] or entry["opinion"]:
         entry["new_values"] = [v for v in entry["new_values"] if v not in setup | opinion]
         if s.rule == "doc-new-values":

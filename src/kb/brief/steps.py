@@ -1,5 +1,5 @@
 """What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the
-relay changes and source records behind them), §6's next minimal verification set and revised
+relay changes behind them, and the source records derived from them), §6's next minimal verification set and revised
 papers, §7's relay actions and each increment's action.
 """
 
@@ -9,14 +9,12 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from kb.brief.registry import INCREMENT_OUTCOMES, Registry, source_of, urls_of
+from kb.brief.registry import INCREMENT_OUTCOMES, PAPER_KEYS, Registry, source_of, urls_of
+from kb.brief.snapshot import doc_id_names
 from kb.core.claims import Claim
-from kb.core.paths import doc_path
-from kb.facts.dependents import dependents
 from kb.facts.firsthand import doc_citation, primary_source
 from kb.facts.relay import changes
-from kb.facts.revised import is_older, latest_of, revised_note
-from kb.night.ledger import brief_ledger, record_line
+from kb.night.ledger import brief_ledger
 from kb.night.model import ConflictOut
 from kb.night.run import Night
 
@@ -42,6 +40,10 @@ def relay_changes(night: Night) -> dict[tuple[str, str | None], list[dict[str, s
     return changes(night.kb, night.attributor, [*night.claims.values(), *night.doc.claims], wanted)
 
 
+#: At most this many §2 rows beyond the fold are listed rather than folded.
+FEW = 2
+
+
 def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                by_source: dict[str, list[Claim]], fold: int | None = None,
                changed: dict[tuple[str, str | None], list[dict[str, str]]] | None = None,
@@ -51,7 +53,8 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
     numbers per subject, mistyped ids; and how
     many secondhand-only rows were folded away. Conflicts and mistyped ids are always
-    listed; of the secondhand-only rows the first ``fold`` are, increments' subjects first
+    listed; of the secondhand-only rows the first ``fold`` are (all of them when no more than
+    :data:`FEW` would be folded), increments' subjects first
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
     values changed along a relay (:mod:`kb.facts.relay`), for conflicts those of its subject and
     metric, for secondhand-only rows those among its own sources. Subjects in ``skip`` (their
@@ -87,20 +90,23 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     labels.update({first: label for first, label in tables.values()})
     increments = {s.key for s in night.result.subjects if s.outcome in INCREMENT_OUTCOMES}
     keys = sorted(per, key=lambda k: (k not in increments, not k.startswith("arxiv:"), k))
+    if any(labels.get(k) in (k[6:], f"arXiv:{k[6:]}") for k in keys):  # a bare id: the name the window gives it
+        named = doc_id_names([line for p in dict.fromkeys(c.provenance.path for c in night.claims.values())
+                              for line in _read_lines(night, p)])
+        labels.update({k: named[k[6:]] for k in keys if labels.get(k) in (k[6:], f"arXiv:{k[6:]}") and k[6:] in named})
     folded = max(0, len(keys) - fold) if fold is not None else 0
-    records = _records(night) if keys else {}
+    if folded <= FEW:  # a pointer to ``kb diff`` in place of one or two rows hides more than it saves
+        folded = 0
     for key in keys[:len(keys) - folded]:
         items = per[key]
         claims = [x for s in items for x in by_source.get(s.source, []) if x.id == s.claim]
-        authors = list(dict.fromkeys(x.provenance.author for x in claims if x.provenance.author))
         mine = {s.source for s in items}
         moved = [x["source"] for s in items for x in changed.get((s.subject, s.metric), []) if x["source"] in mine]
         rows.append({"type": "secondhand", "key": key, "label": labels.get(key, key), "changed": list(dict.fromkeys(moved)),
                      "id": key[6:] if key.startswith("arxiv:") and key not in tables else None,
                      "raws": list(dict.fromkeys(s.raw for s in items)),
                      "sources": [{"kind": "secondhand", "source": src, "raw": ""} for src in dict.fromkeys(s.source for s in items)],
-                     "urls": urls_of(claims), "records": [records[a] for a in authors if a in records],
-                     "primary": bool(urls_of(claims)) and all(primary_source(u) for u in urls_of(claims))})
+                     "urls": urls_of(claims), "primary": [u for u in urls_of(claims) if primary_source(u)]})
     for m in night.result.id_mismatches:
         card = night.cards.get(m.card_subject)
         rows.append({"type": "id-mismatch", "name": m.name, "cited": m.cited[6:], "card_id": m.card_subject[6:],
@@ -172,14 +178,85 @@ def _disputed_rows(night: Night) -> list[dict[str, Any]]:
              "urls": urls_of(c for _, c in items)} for key, items in per.items()]
 
 
-def _records(night: Night) -> dict[str, dict[str, Any]]:
-    """Each author's record in the source ledger of the night (:func:`kb.night.ledger.brief_ledger`):
-    author -> ``{"source", "numbers", "contradicted", "en", "zh"}`` (``jay: 41 numbers, 3
-    contradicted by the doc or a paper`` / ``jay：41 个数字，3 个与活文档/论文不符``)."""
-    ledger = brief_ledger(night)
-    return {r.source: {"source": r.source, "numbers": r.numbers, "contradicted": r.contradicted,
-                       "en": record_line(r, "en"), "zh": record_line(r, "zh")}
-            for r in ledger.records if r.type == "author"}
+#: What a §2 row sets an author's value against, in the order a record names them.
+_AGAINST = ("doc", "paper", "disputed", "source")
+_AGAINST_WORDS = {"zh": {"doc": "与活文档不符", "paper": "与论文不符", "disputed": "被来源指为有误", "source": "与其他来源不符"},
+                  "en": {"doc": "against the doc", "paper": "against a paper", "disputed": "disputed by a source",
+                         "source": "against other sources"}}
+
+
+def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """来源记录 under §2, derived from §2's own ``rows`` (so the record never says "none" of an
+    author a row above sets against the doc): per author of a window source in a row, its
+    secondhand numbers (:func:`kb.night.ledger.brief_ledger`) and the rows that set one of its
+    values against the living doc (a ``conflict-doc`` row), a paper (a conflict whose other side
+    is a paper-fact), another source (a ``conflict-window`` row: only the author at whose line the
+    value changed along the relay when the row knows it) or that another line disputes (a
+    ``disputed`` row: the author stating the disputed value, not the disputing one).
+
+    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``,
+        authors in the ledger's order (most numbers first), then the others by name."""
+    author = {source_of(c): c.provenance.author for c in night.claims.values() if c.provenance.author}
+    against: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
+    seen: list[str] = []
+
+    def mark(who: str | None, what: str | None, n: int) -> None:
+        if who and who not in seen:
+            seen.append(who)
+        if who and what and n not in against[who][what]:
+            against[who][what].append(n)
+
+    for row in rows:
+        n = row["n"]
+        if row["type"] in ("conflict-doc", "conflict-window"):
+            for c in row["conflicts"]:
+                vals = c["vals"]
+                for v in vals:
+                    if "living-doc" in v["origin"]:
+                        continue
+                    others = [w for w in vals if w is not v]
+                    what = ("doc" if any("living-doc" in w["origin"] for w in others)
+                            else "paper" if any("paper-fact" in w["kinds"] for w in others) else "source")
+                    where = [x for x in v["sources"] if x in author]
+                    if what == "source" and row["changed"] and not set(where) & set(row["changed"]):
+                        what = None  # the value changed at another author's line
+                    for x in where:
+                        mark(author[x], what, n)
+        elif row["type"] == "disputed":
+            by = {x["source"] for x in row["sources"]}
+            for c in night.claims.values():
+                if source_of(c) not in by and any(q.raw in row["raws"] and q.mood != "disputed" for q in c.quantities):
+                    if row["key"] in night.attributor.view(c).subjects:
+                        mark(c.provenance.author, "disputed", n)
+        else:
+            for x in row["sources"]:
+                mark(author.get(x["source"]), None, n)
+    ledger = {r.source: r.numbers for r in brief_ledger(night).records if r.type == "author"} if seen else {}
+    order = [a for a in ledger if a in seen] + sorted(a for a in seen if a not in ledger)
+    out = []
+    for a in order:
+        got = {k: against[a][k] for k in _AGAINST if against[a].get(k)}
+        zh = "、".join(f"{_AGAINST_WORDS['zh'][k]} {len(v)} 个（§2 第 {_rows(v, '、')} 项）" for k, v in got.items())
+        en = ", ".join(f"{_AGAINST_WORDS['en'][k]} {len(v)} (§2 row{'s' if len(v) > 1 else ''} {_rows(v, ', ')})"
+                       for k, v in got.items())
+        count_zh = f"{ledger[a]} 个数字，" if a in ledger else ""
+        count_en = f"{ledger[a]} number{'s' if ledger[a] != 1 else ''}, " if a in ledger else ""
+        out.append({"source": a, "numbers": ledger.get(a), "against": got,
+                    "zh": f"{a}：{count_zh}{zh or '无与活文档/论文/其他来源不符'}", "en": f"{a}: {count_en}{en or 'none set against the doc, a paper or another source'}"})
+    return out
+
+
+def _read_lines(night: Night, path: str) -> list[str]:
+    """The lines of the KB file ``path``; none when unreadable."""
+    try:
+        return (night.kb.root / path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+
+
+def _rows(rows: list[int], sep: str, shown: int = 3) -> str:
+    """Row numbers as a record names them: the first ``shown``, then ``…``."""
+    return sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else "")
 
 
 def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
@@ -200,8 +277,9 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
             steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
         else:
             urls = urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)
+            # a line citing the first-hand source itself (release notes, the repo): check that one
             steps.append({"type": "source", "label": s["label"], "raws": raws, "urls": urls,
-                          "primary": bool(urls) and all(primary_source(u) for u in urls)})  # cited first-hand: read it
+                          "primary": [u for u in urls if primary_source(u)]})
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows
             if a["verified"] != "found" and (a["outcome"] in INCREMENT_OUTCOMES or a["verified"])]
@@ -232,66 +310,22 @@ def folded_steps(steps: list[dict[str, Any]], fold: int) -> dict[str, int]:
     return {"conflict": max(0, n_conf - fold), "source": max(0, n_src - fold)}
 
 
-def revised_papers(night: Night) -> list[dict[str, Any]]:
-    """Section 6's revised and withdrawn papers (:mod:`kb.facts.revised`, against arXiv's latest as
-    ``kb verify`` cached it): per paper of the night's subjects or cited by the living doc,
-    the places of the window and the doc pinned to an older version (and its card, when written
-    from one), or, for a withdrawn paper, every window claim and doc line about it.
+def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]],
+                  checks: dict[str, int] | None = None) -> list[dict[str, Any]]:
+    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc, with its
+    action's kind and flags: ``secondhand`` values are to be checked first-hand before they go in,
+    at §2 row ``check``), one for all thin increments (write their cards), and one per conflict
+    not already an increment's own (which values to settle, its §2 row).
 
-    :returns: ``[{"id", "label", "latest", "date", "withdrawn", "comment", "en", "zh",
-        "places": ["path:line" or a card path, …]}]`` by id (``en``/``zh``: the revised note
-        from the oldest pinned version; None for a withdrawn paper); empty when the cache
-        knows no later version and no withdrawal.
-    """
-    about: dict[str, list[Claim]] = defaultdict(list)
-    for s in night.result.subjects:
-        if s.key.startswith("arxiv:"):
-            about[s.key[6:]].extend(night.claims[i] for i in s.claims if i in night.claims)
-    cited: dict[str, list[tuple[Claim, int | None]]] = defaultdict(list)
-    for c in (*night.claims.values(), *night.doc.claims):
-        for ref in c.arxiv:
-            cited[ref.id].append((c, ref.version))
-    labels = {s.key: s.label for s in night.result.subjects}
-    out = []
-    for arxiv_id in sorted(set(about) | {i for i, refs in cited.items() if any(v for _, v in refs)}):
-        latest = latest_of(night.kb.store, arxiv_id)
-        if latest is None:
-            continue
-        if latest.withdrawn:  # what depends on it, as kb verify lists it: the window's and the doc's
-            window = {source_of(c) for c in night.claims.values()}
-            docs = {night.doc.path, doc_path(night.topic)}
-            places = [f"{d.path}:{d.line}" for d in dependents(night.kb, arxiv_id)
-                      if d.path in docs or f"{d.path}:{d.line}" in window]
-            versions = []
-        else:
-            pinned = [(c, v) for c, v in cited.get(arxiv_id, []) if is_older(v, latest)]
-            card = night.cards.get(f"arxiv:{arxiv_id}")
-            card_pinned = card is not None and is_older(card.version, latest)
-            places = ([card.path] if card_pinned else []) + list(dict.fromkeys(source_of(c) for c, _ in pinned))
-            versions = [v for _, v in pinned if v] + ([card.version] if card_pinned and card else [])
-        if not places:
-            continue
-        oldest = min(versions) if versions else None
-        card = night.cards.get(f"arxiv:{arxiv_id}")
-        label = labels.get(f"arxiv:{arxiv_id}") or (card.title if card is not None and card.title else f"arXiv:{arxiv_id}")
-        out.append({"id": arxiv_id, "label": label,
-                    "latest": latest.version, "date": latest.date, "withdrawn": latest.withdrawn,
-                    "comment": latest.comment,
-                    "en": revised_note(oldest, latest, "en") if oldest else None,
-                    "zh": revised_note(oldest, latest, "zh") if oldest else None, "places": places})
-    return out
-
-
-def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """建议今晚活文档接力动作: one line per increment (what goes into which § of the doc), one
-    for all thin increments (write their cards), and one per conflict not already an
-    increment's own (which values to settle, its §2 row)."""
+    :param checks: subject key -> the §2 row of its secondhand-only figures."""
+    checks = checks or {}
     out: list[dict[str, Any]] = [
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "relay": e["action"].get("relay"),
-         "secondhand": e["action"].get("secondhand", False)}
+         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
+         "relay": e["action"].get("relay"), "secondhand": e["action"].get("secondhand", False),
+         "check": checks.get(e["key"])}
         for e in increments if not e["thin"]]
     thin = [e["n"] for e in increments if e["thin"]]
     if thin:  # the thin increments are all "write a card first": one line for them
@@ -330,8 +364,10 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ask to add both sides of an open conflict (a breaker's find: "把 1,200 万、1,300 万补入
         §1.2" beside §2's "settle 1,200 万 vs 1,300 万"); they are settled first.
     :returns: ``{"type", "sections", "raws", "rows", "secondhand", "contested"}``; type
-        ``new-node`` (net-new with a card), ``card-first`` (net-new paper, no card yet),
-        ``source-first`` (net-new, no paper: find a first-hand source, no card),
+        ``new-node`` (net-new with a card), ``card-first`` (a paper, net-new, no card yet: an
+        arXiv id or a title subject), ``source-first`` (no paper, net-new, its figures only
+        secondhand: check a first-hand source, then place it), ``place`` (no paper, net-new:
+        place it in ``sections``),
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
         §2 ``rows`` first, then correct ``sections``), ``check-relay`` (conflict whose doc side cites a
@@ -341,7 +377,10 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
     values: list[str] = []
     held: list[str] = []
     if e["outcome"] == "net-new":
-        kind = "new-node" if e["card"] else "card-first" if e["paper"] else "source-first"  # no paper: no card
+        paper = e["key"].startswith(PAPER_KEYS)
+        kind = ("new-node" if e["card"] else "card-first" if paper
+                else "source-first" if e["secondhand_only"] else "place")
+        values = list(e["secondhand_only"]) if kind == "source-first" else []
     elif e["outcome"] == "update":
         kind = "add-values" if e["rule"] == "doc-new-values" else "own-node"
         sections = sections or e["doc_sections"][:1]

@@ -5,6 +5,7 @@ change-log sections citing the body line that states a value.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
@@ -102,6 +103,53 @@ class DocIndex:
         """Section labels mentioning ``key``: node sections first, then the others."""
         keys = (key, self.at.group(key))
         return list(dict.fromkeys(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s))
+
+
+#: A name a line leads with: Latin letters and digits (``DeepEP``, ``Dynamo``, ``H200``), after a
+#: list marker, a ``[label]`` or emphasis.
+_LEAD_RE = re.compile(r"^\s*(?:[-*+>]|\d+[.)])?\s*(?:\[[^\]]{1,12}\]\s*)?(?:\*\*|__)?(?P<name>[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9])")
+#: Lead words that name nothing of the field (a line starting ``The``, ``README``, ``GPU``).
+_COMMON_LEADS = frozenset({"api", "cpu", "gpu", "kv", "llm", "llms", "moe", "readme", "the", "this", "tpu", "url"})
+
+
+def lead_term(text: str) -> str | None:
+    """The name ``text`` (one line) leads with, else None: a Latin-script word of 3+ characters
+    with a capital or a digit (``DeepEP 新增…`` -> ``DeepEP``; ``H200 按需价格…`` -> ``H200``), not an
+    all-capital common word (``GPU``, ``README``) nor a lower-case word (``reportedly``).
+
+    >>> lead_term("- DeepEP 新增 NVLink 域内的低延迟 all-to-all"), lead_term("- H200 按需租赁约 $3.2/GPU·h")
+    ('DeepEP', 'H200')
+    >>> lead_term("- reportedly 这是社区算力池的价格") is None, lead_term("GPU 价格") is None
+    (True, True)
+    """
+    m = _LEAD_RE.match(text)
+    if m is None:
+        return None
+    name = m.group("name")
+    if len(name) < 3 or name.lower() in _COMMON_LEADS or not re.search(r"[A-Z0-9]", name):
+        return None
+    return name
+
+
+def doc_terms(lines: Sequence[str], sections: Sequence[tuple[int, str, str]]) -> dict[str, tuple[str, int]]:
+    """Names the living doc holds, for lines no subject claims: each Latin-script name
+    (:func:`lead_term`'s shape) written in a heading, a table row or a body line of a section
+    that is no change log, with the label of the first section and the 1-based line naming it:
+    ``{"DeepEP": ("§2.9", 109)}``. Whole words, case as written.
+
+    :param lines: the doc's lines; :param sections: ``(line, label, heading text)`` in line order."""
+    starts = [line for line, _, _ in sections]
+    logs = changelog_ranges(sections)
+    out: dict[str, tuple[str, int]] = {}
+    for n, text in enumerate(lines, 1):
+        i = bisect_right(starts, n) - 1
+        if i < 0 or any(a <= n <= b for a, b in logs):
+            continue
+        for m in re.finditer(r"(?<![A-Za-z0-9.+-])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9](?![A-Za-z0-9])", text):
+            name = m.group(0)
+            if lead_term(name) == name:
+                out.setdefault(name, (sections[i][1], n))
+    return out
 
 
 def _cite_body(facts: list[Fact], logs: Sequence[tuple[int, int]], tol: float) -> list[Fact]:

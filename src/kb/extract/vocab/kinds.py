@@ -149,15 +149,50 @@ SIGNATURE_TIMES = (
 # kb.extract.caveats.line_mood, never per figure. Regex fragments over lower-cased text.
 
 DEMOTE_CUES = (
-    r"只能看(?:个)?趋势", r"仅(?:能)?看趋势", r"只能看相对(?:位置|高低|排名|排序)?", r"仅(?:能)?看相对(?:位置|高低|排名|排序)?", r"仅供参考", r"暂不(?:进|入|写入|收入)(?:活)?文档",
-    r"不(?:建议|宜|要)(?:进|入|写入|收入)(?:活)?文档",
     r"(?:地址|仓库|链接|出处|repo)[^，。；;]{0,6}待(?:确认|查|核实?)",
-    r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])", r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
-    r"(?<![a-z])do\s+not\s+promote(?![a-z])", r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
-    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc", r"(?<![a-z])relative\s+(?:positions?|ranking|order)\s+only(?![a-z])", r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
+    r"(?<![a-z])(?:just|only)\s+a\s+trend(?![a-z])",
+    r"(?<![a-z])(?:repo|url|link)\s+to\s+be\s+confirmed",
+    r"(?<![a-z])do\s+not\s+promote(?![a-z])",
+    r"(?<![a-z])don['’]?t\s+promote(?![a-z])",
+    r"(?<![a-z])keep\s+(?:it\s+)?out\s+of\s+the\s+(?:living\s+)?doc",
+    r"(?<![a-z])not\s+(?:yet\s+)?(?:for|into)\s+the\s+(?:living\s+)?doc",
+    r"(?<![a-z])relative\s+(?:positions?|order|ranking)\s+only(?![a-z])",
+    r"(?<![a-z])only\s+(?:the\s+)?relative\s+(?:positions?|order|ranking)(?![a-z])",
+    r"不(?:建议|宜|要)(?:进|入|写入|写进|收入|放进)(?:活)?文档",
+    r"不要?(?:把|将)[^，。；;]{0,16}(?:写入|写进|放进|放入|收入|补入)(?:活)?文档",
+    r"不进选型",
+    r"仅(?:能)?看相对(?:位置|高低|排名|排序)?",
+    r"仅(?:能)?看趋势",
+    r"仅供参考",
+    r"别(?:进|入|写入|写进|放进)(?:活)?文档",
+    r"只(?:能)?看相对(?:位置|排序|顺序|高低)",
+    r"只能看(?:个)?趋势",
+    r"只能看相对(?:位置|高低|排名|排序)?",
+    r"暂不(?:进|入|写入|收入)(?:活)?文档",
 )
-"""An author demoting an item: its figures are no increment tonight (``这组数只能看个趋势``,
-``暂不进活文档``, ``仓库地址待确认``, ``just a trend``, ``don't promote yet``)."""
+"""An author demoting an item: its figures are no increment tonight. By kind: not for the doc
+(``暂不进活文档``, ``不建议入文档``, ``don't promote yet``), only a trend (``这组数只能看个趋势``,
+``只能看相对位置``, ``just a trend``), an unsure source (``仓库地址待确认``)."""
+
+NO_SETUP_CUES = (
+    r"(?<![a-z])no\s+(?:model|set-?up|configuration|config|concurrency)[^.;]{0,30}(?:given|stated|reported)(?![a-z])",
+    r"(?<![a-z])without\s+(?:the\s+|a\s+)?(?:model|set-?up|configuration|concurrency)[^.;]{0,20}(?:given|stated)(?![a-z])",
+    r"(?:没|未)(?:有)?(?:给|给出|说明|提供|交代|写)[^，。；;]{0,10}(?:配置|设置|并发|模型|硬件)",
+    r"缺(?:少|乏)?(?:统一)?[^，。；;]{0,8}(?:配置|设置)",
+)
+"""An author saying the figures lack their set-up (``博文没有给模型和并发配置``, ``缺统一硬件、功耗、
+并发和模型配置``, ``no model or concurrency given``): they demote the item like :data:`DEMOTE_CUES`."""
+
+INCOMPARABLE_CUES = (
+    r"(?<![a-z])not\s+(?:directly\s+)?comparable(?![a-z])",
+    r"(?<![a-z])cannot\s+be\s+(?:directly\s+)?compared(?![a-z])",
+    r"不可(?:直接)?(?:比|比较|对比)",
+    r"不能(?:直接)?(?:比|比较|对比)",
+    r"无法(?:直接)?(?:比|比较|对比)",
+)
+"""An author saying a figure is not comparable (``SLA 与主流云不可比``, ``not directly comparable``):
+it demotes the item, unless the line names the living doc (``与活文档 §1.3 的 M3 Max 不同，两者不可直接
+比较``): then it says the doc's value was stated under another set-up, a matter of the diff."""
 
 HOLD_CUES = (r"先别(?:升级|升档|升)", r"暂不升(?:级|档)", r"不升档")
 """An author holding an item's rating where it is (``先别升级评级``, ``暂不升档``): about the rating
@@ -183,3 +218,19 @@ EVALUATE_CUES = (
 )
 """An author asking the night to judge (``值不值得升档请晚班判断``, ``please judge whether …``): a
 request, not a rating."""
+
+OPINION_CUES = (
+    r"(?<![a-z])editorial(?![a-z])",
+    r"(?<![a-z])in\s+my\s+(?:view|opinion)(?![a-z])",
+    r"(?<![a-z])my\s+(?:take|opinion|view)(?![a-z])",
+    r"(?<![a-z])opinion(?![a-z])",
+    r"个人(?:观点|看法|判断)",
+    r"作者(?:观点|看法|的判断)",
+    r"我的(?:判断|看法|观点)",
+    r"看法",
+    r"观点",
+    r"评论",
+    r"选型(?:建议|指南)",
+)
+"""An author's opinion, not a finding: a heading (``## 3. 选型指南（作者观点）``) over the lines it
+heads, or a line's lead (``我的判断：…``, ``In my view, …``). Its figures are no values to add."""
