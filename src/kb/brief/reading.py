@@ -15,11 +15,10 @@ from typing import Any
 
 from kb.core.claims import Claim, Quantity
 from kb.core.textio import decode
-from kb.extract.caveats import is_opinion, line_mood
+from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.run import Night
 
-_HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 #: Headings and line labels of a set-up block: its values are conditions, never results.
 _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configuration|hardware|environment", re.IGNORECASE)
 _SETUP_LABEL_RE = re.compile(r"^\W*(?:硬件|环境|配置|设置|机器|平台|hardware|setup|machine|config(?:uration)?|platform)\s*[:：]",
@@ -82,7 +81,7 @@ class Reading:
         heading; the indexed form of :func:`kb.extract.caveats.heading_block`); the file's headings
         are found once, so a block costs a look-up."""
         if path not in self._heads:
-            self._heads[path] = [i for i, text in enumerate(self.lines(path)) if _HEADING_RE.match(text)]
+            self._heads[path] = [i for i, text in enumerate(self.lines(path)) if is_heading(text)]
         heads = self._heads[path]
         j, k = bisect_right(heads, line - 2), bisect_left(heads, line)
         return (heads[j - 1] + 1 if j else 0), (heads[k] if k < len(heads) else len(self.lines(path)))
@@ -289,7 +288,7 @@ class Reading:
         out: dict[str, list[dict[str, Any]]] = {"limits": [], "results": []}
         where = None
         for n, line in enumerate(self.lines(path), 1):
-            if _HEADING_RE.match(line):
+            if is_heading(line):
                 where = "limits" if _LIMITS_RE.match(line) else "results" if _RESULTS_RE.match(line) else None
                 continue
             m = _BULLET_RE.match(line)

@@ -56,6 +56,11 @@ _APART_RE = re.compile("|".join(APART_CUES))
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
+def is_heading(line: str) -> bool:
+    """True when ``line`` is an ATX heading (``## …``): where a heading block starts and ends."""
+    return bool(_HEADING_RE.match(line))
+
+
 def line_mood(text: str) -> tuple[LineMood, str] | None:
     """The mood of ``text`` (one line) and the words that say it, else None. A demotion
     outranks a lead, a lead a rating hold, a hold a request (``先别升级评级，值不值得升档请晚班判断``
@@ -89,10 +94,10 @@ def heading_block(lines: Sequence[str], line: int) -> tuple[int, int]:
     """``(lo, hi)``: the 0-based line range of the heading block holding 1-based ``line`` (from
     the line after the heading above it up to, not including, the next heading)."""
     lo = line - 1
-    while lo > 0 and not _HEADING_RE.match(lines[lo - 1]):
+    while lo > 0 and not is_heading(lines[lo - 1]):
         lo -= 1
     hi = line
-    while hi < len(lines) and not _HEADING_RE.match(lines[hi]):
+    while hi < len(lines) and not is_heading(lines[hi]):
         hi += 1
     return lo, hi
 
