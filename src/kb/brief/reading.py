@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kb.core.claims import Claim, Quantity
-from kb.core.textio import decode
+from kb.core.frontmatter import body_lines
 from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.run import Night
@@ -69,8 +69,9 @@ class Reading:
         """The lines of ``path`` (KB-relative), read once; empty when unreadable."""
         if path not in self._text:
             try:
-                # decoded as ingest decodes it (UTF-16, GB18030, CRLF), so line numbers agree
-                self._text[path] = decode((self.night.kb.root / path).read_bytes(), path).text.split("\n")
+                # decoded as ingest decodes it (UTF-16, GB18030, CRLF), so line numbers agree;
+                # front matter blanked (read once, within its bound, by the one front-matter reader)
+                self._text[path] = body_lines((self.night.kb.root / path).read_bytes(), path)
             except OSError:
                 self._text[path] = []
         return self._text[path]
@@ -319,9 +320,7 @@ def _condition_raws(text: str, quantities: Iterable[Quantity]) -> set[str]:
     for q in quantities:
         i, j = bisect_left(ends, q.start), bisect_left(ends, q.end)
         lo, hi = (ends[i - 1] + 1 if i else 0), (ends[j] if j < len(ends) else len(text))
-        if _first_at(zai, lo) < q.start and _first_at(side, q.end) < hi:
-            out.add(q.raw)
-        elif q.unit == "B" and (_first_at(run, q.end) < hi
+        if _first_at(zai, lo) < q.start and _first_at(side, q.end) < hi or q.unit == "B" and (_first_at(run, q.end) < hi
                                 or re.search(r"(?:on\s+an?|with)\s*$", text[max(lo, q.start - 80):q.start], re.IGNORECASE)):
             out.add(q.raw)
     return out

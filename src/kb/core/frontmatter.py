@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from kb.core.moments import accepted
-from kb.core.textio import Problem
+from kb.core.textio import Problem, decode
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
@@ -81,7 +81,11 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
     The body keeps its line positions: the front-matter lines are replaced by empty lines,
     so token line maps are file lines. Invalid YAML is reported as a :class:`Problem` at the
     file line ruamel names (its 0-based line + 2 for the opening ``---``) and the body is
-    still returned (C10: duplicate keys and tabs get their own messages).
+    still returned (C10: duplicate keys and tabs get their own messages). A front matter
+    longer than :data:`MAX_LINES` lines or :data:`MAX_BYTES` characters is reported at its
+    first line and never loaded. This is the one reader of front matter: every reader of a
+    file's lines reads the body it returns, so no reader spends more on front matter than
+    this bound allows.
 
     :returns: ``(front_matter, body_text)``; never raises on content.
     """
@@ -99,6 +103,11 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
     fm.end_line = close + 1
     fm.body_line = close + 2
     yaml_lines = lines[1:close]
+    body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
+    too_long = _too_long(yaml_lines)
+    if too_long:
+        fm.problems.append(Problem(path, 2, f"front matter {too_long}; front matter ignored, body read"))
+        return fm, body
     for offset, line in enumerate(yaml_lines):
         m = _KEY_RE.match(line)
         if m:
@@ -107,8 +116,29 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
             if value and not value.startswith(("#", "|", ">")):
                 fm.raw.setdefault(key, _strip_scalar(value))
     fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter")
-    body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
     return fm, body
+
+
+def body_lines(data: bytes, path: str) -> list[str]:
+    """The lines of the file ``path`` (its bytes ``data``) as every reader after the parser reads
+    them: decoded as ingest decodes them (:func:`kb.core.textio.decode`: UTF-16, GB18030, CRLF,
+    NUL lines blanked) and its front matter blanked by :func:`split`, so line ``n`` is file
+    line ``n + 1`` and no reader reads front matter as prose (nor spends more on it than
+    :func:`split`'s bound). Never raises on content."""
+    return split(decode(data, path).text, path)[1].split("\n")
+
+
+def _too_long(yaml_lines: list[str]) -> str | None:
+    """Why the front matter ``yaml_lines`` is too long to load (its length, and the bound it
+    passes: :data:`MAX_LINES` lines, :data:`MAX_BYTES` characters), else None. Checked before
+    YAML loads it, so loading costs at most what a bounded front matter costs: a 200,000-key
+    front matter takes the YAML loader seconds each time a reader splits the file."""
+    if len(yaml_lines) > MAX_LINES:
+        return f"runs {len(yaml_lines):,} lines, more than {MAX_LINES:,}"
+    size = sum(map(len, yaml_lines)) + len(yaml_lines)
+    if size > MAX_BYTES:
+        return f"holds {size:,} characters, more than {MAX_BYTES:,}"
+    return None
 
 
 def _strip_scalar(value: str) -> str:
@@ -213,6 +243,13 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
 #: Most values a front matter may hold once YAML aliases are expanded: a card needs tens; a
 #: 334-byte alias bomb expands to hundreds of millions.
 MAX_VALUES = 10_000
+
+
+#: Longest front matter kb loads, in lines and in characters (a card's runs tens of lines, a
+#: few kilobytes); a longer one is reported and ignored before the YAML loader sees it, and its
+#: body is read as any other (:func:`split`).
+MAX_LINES = 10_000
+MAX_BYTES = 1_000_000
 
 
 #: Deepest ``[``/``{`` nesting a front matter may have: a card needs two or three levels; ruamel's

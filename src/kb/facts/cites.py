@@ -34,8 +34,8 @@ from urllib.parse import urlsplit
 
 from kb.core.claims import Claim
 from kb.core.errors import KbError
+from kb.core.frontmatter import body_lines
 from kb.core.paths import read_inside
-from kb.core.textio import decode
 from kb.extract.names import entity_key
 from kb.extract.refs import find_kb_paths, find_urls
 from kb.facts.attributor import Attributor
@@ -320,7 +320,7 @@ def resolver_for(kb: Kb, at: Attributor) -> Resolver:
         if path not in cache:
             row = kb.store.file(path)
             try:
-                lines = decode(read_inside(kb.root, path), path).text.split("\n")
+                lines = body_lines(read_inside(kb.root, path), path)
             except (OSError, KbError):
                 lines = []
             cache[path] = (lines, sorted(int(h["line"]) for h in (row.headings if row else []) if h.get("line")))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kb.core.claims import Claim
-from kb.core.textio import decode
+from kb.core.frontmatter import body_lines
 from kb.extract.caveats import apart_lines
 from kb.store.workspace import Kb
 
@@ -23,7 +23,7 @@ def apart_claims(kb: Kb, claims: Sequence[Claim]) -> set[str]:
         path = c.provenance.path
         if path not in covered:
             try:
-                covered[path] = apart_lines(decode((kb.root / path).read_bytes(), path).text.split("\n"))
+                covered[path] = apart_lines(body_lines((kb.root / path).read_bytes(), path))
             except OSError:
                 covered[path] = set()
         if c.provenance.line in covered[path]:
