@@ -281,10 +281,12 @@ class Resolver:
 
 _FILE_EXTS = "md|markdown|txt|text|pdf|docx?|odt|rtf|html?|csv|tsv|json|jsonl|ya?ml|toml|rst|org|tex|ipynb|pptx?|xlsx?|log"
 _OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?"
-                         rf"\.(?:{_FILE_EXTS}))(?![\w-])", re.IGNORECASE)
+                         rf"\.(?:{_FILE_EXTS})(?![\w-])"
+                         r"|(?:\.\./)+[^\s，。；、（）()\[\]<>\"'`,;]*[^\s，。；、（）()\[\]<>\"'`,;.:!?])", re.IGNORECASE)
 """A file (Markdown, text, PDF, office, data: :data:`_FILE_EXTS`) named by an absolute path
 (``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or through ``../`` (``../notes.txt``,
-``../x.pdf``): outside the KB, or not a KB path."""
+``../x.pdf``), and any path through ``../`` (``../../etc/passwd``): outside the KB, or not a
+KB path."""
 
 
 def _outside_refs(text: str) -> list[tuple[str, str]]:

@@ -9,7 +9,8 @@ The one place kb decides what a claim relays (issue 10 part 1; docs/trace.md). R
    fact of that file with the same metric (:func:`_relayed`): of a compatible qualifier
    (:func:`kb.facts.same.compatible`) and the same value (:func:`kb.facts.values.same_value`), else of the same
    value under another set-up, else the first of a compatible qualifier by line; hops that cite one source,
-   metric by metric, relay it. Hops linked so form one chain; a hop citing nothing that nobody
+   metric by metric, relay it; a citation no relay can be (a later file, a cycle) links nothing
+   (:func:`_odd_citations`). Hops linked so form one chain; a hop citing nothing that nobody
    cites is a chain of its own: two sources stating the same value without citing are never
    linked.
 4. **Order and change.** A chain's hops are ordered by written time (:attr:`Provenance.written_at`,
@@ -148,7 +149,8 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
             seen.add((c.id, f.raw, c.provenance.line))
             hops.append(Hop(c, f, list(files), list(origins), list(via)))
     hops.sort(key=lambda h: h.order)
-    unresolved += _odd_citations(hops, resolver)
+    odd, impossible = _odd_citations(hops, resolver)
+    unresolved += odd
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -173,6 +175,8 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
         for o in okey[id(h)]:
             union(ids[id(h)], o)
         for path in h.files:
+            if (id(h), path) in impossible:  # named above; no hop: the line is a first statement
+                continue
             up = _relayed(h, by_file.get(path, []), tol)
             if up is None:
                 continue
@@ -203,11 +207,16 @@ def chains(claims: Iterable[Claim], at: Attributor, resolver: Resolver, subject:
     return out, list(dict.fromkeys(unresolved))
 
 
-def _odd_citations(hops: Sequence[Hop], resolver: Resolver) -> list[Unresolved]:
-    """Citations a relay cannot be, named (issue 24), still followed: a file citing one written
-    after it, and files citing each other in a cycle (each cycle once, from its first hop)."""
+def _odd_citations(hops: Sequence[Hop], resolver: Resolver) -> tuple[list[Unresolved], set[tuple[int, str]]]:
+    """Citations a relay cannot be, named and never drawn as a hop: ``(named, impossible)``.
+    Named: a file citing one written after it; files citing each other (each cycle once, from
+    its first hop). Impossible, ``(id(hop), cited path)``: a citation of a later file, and one
+    within a cycle left without those (files of one time: none is first); its citing line is a
+    first statement. A cycle the later-file rule breaks keeps the later file's citation."""
     out: list[Unresolved] = []
+    impossible: set[tuple[int, str]] = set()
     cites: dict[str, set[str]] = defaultdict(set)
+    possible: dict[str, set[str]] = defaultdict(set)
     first: dict[str, Hop] = {}
     for h in hops:
         here = h.claim.provenance.path
@@ -217,14 +226,19 @@ def _odd_citations(hops: Sequence[Hop], resolver: Resolver) -> list[Unresolved]:
             info = resolver.files.get(path)
             mine = h.claim.provenance.written_at
             if info is not None and info.written_at and mine and _later(info.written_at, mine):
+                impossible.add((id(h), path))
                 out.append(Unresolved(h.source, path, f"written {info.written_at[:16].replace('T', ' ')}, after the "
                                                       f"citing file ({mine[:16].replace('T', ' ')}): a relay cannot repeat it"))
+            else:
+                possible[here].add(path)
     for cycle in _cycles(cites):
         start = min((first[p] for p in cycle if p in first), key=lambda h: h.order, default=None)
         if start is not None:
             out.append(Unresolved(start.source, " → ".join([*cycle, cycle[0]]),
                                   "the files cite each other (a citation cycle): no file of it is the first"))
-    return out
+    within = {p: set(cycle) for cycle in _cycles(possible) for p in cycle}
+    impossible |= {(id(h), path) for h in hops for path in h.files if path in within.get(h.claim.provenance.path, ())}
+    return out, impossible
 
 
 def _later(a: str, b: str) -> bool:
@@ -379,7 +393,7 @@ def trace(kb: Kb, subject: str, *, metric: str | None = None, topic: str | None 
               if s.startswith("site:")}
     return {
         "subject": keys[0], "label": at.label(keys[0]), "metric": metric, "topic": topic,
-        "chains": [c.to_json() | {"source_labels": {s: labels.get(s, s[4:] if s.startswith("url:") else s)
+        "chains": [c.to_json() | {"source_labels": {s: labels.get(s, s.removeprefix("url:"))
                                                     for s in c.sources}} for c in found],
         "unresolved": [u.to_json() for u in dict.fromkeys(unresolved)],
     }
