@@ -10,7 +10,9 @@ with N values of one subject (``values``), the parse of one line of N KB dense w
 ids (``long-line``), ``kb digest`` of a night of N lines each about another paper
 (``subjects``), ``kb trace`` of one subject over N files citing five sites (``files (kb trace)``),
 ``kb digest`` of a night whose one line of N KB holds distinct numbers and
-hundreds of arXiv ids (``dense line``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each naming one
+arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
+has N keys (``front keys``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -135,6 +137,20 @@ def _subjects(n: int) -> dict[str, str]:
         f"- 据悉 arXiv:2607.{i:05d} 吞吐 {1 + i % 50 / 10:.1f}×，TTFT {100 + i} ms。\n" for i in range(n))}
 
 
+def _ids(n: int) -> dict[str, str]:
+    """One night's file of n lines, each one arXiv id beside vLLM (no card, no value): a subject
+    per id, each needing the window's lines that name it."""
+    return {"inbox/ana/2026-07-31-ids.md": "".join(f"- arXiv:2607.{10000 + i} vLLM\n" for i in range(n))}
+
+
+def _front_keys(n: int) -> dict[str, str]:
+    """One night's file whose front matter holds n keys above a one-line body (past
+    :data:`kb.core.frontmatter.MAX_LINES` it is reported and never loaded; every reader still
+    reads the body)."""
+    return {"inbox/ana/2026-07-31-keys.md": "---\n" + "".join(f"k{i}: {'v' * 50}\n" for i in range(n))
+            + "---\n- vLLM 吞吐 9 tok/s\n"}
+
+
 def _dense_line(kb: int) -> dict[str, str]:
     """One night's file holding one line of ``kb`` KB dense with distinct numbers and ids (a
     subject per arXiv id: the digest must not read the line once per subject)."""
@@ -174,6 +190,10 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
          lambda root, n: _kb_command(_kb(root, _subjects(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("dense line (digest KB)", 8,
          lambda root, n: _kb_command(_kb(root, _dense_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("ids (kb digest)", 500,
+         lambda root, n: _kb_command(_kb(root, _ids(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("front keys (kb digest)", 25000,
+         lambda root, n: _kb_command(_kb(root, _front_keys(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
     ]
     bad = 0
     for name, start, run in shapes:

@@ -16,7 +16,7 @@ LATE = "inbox/wen/2026-06-02T1440-late.md"
 TWIN = "inbox/wen/2026-06-02T0815-twin.md"
 
 
-def _trace(run_kb, tmp_path: Path, files: dict[str, str]) -> dict:  # noqa: ANN001
+def _trace(run_kb, tmp_path: Path, files: dict[str, str]) -> dict:
     root = write_files(tmp_path / "kb", {"kb.yaml": KB_YAML, **files})
     (root / "organized/knowledge").mkdir(parents=True, exist_ok=True)
     res = run_kb(["--kb", str(root), "trace", "Pangolin", "--format", "json"])
@@ -28,7 +28,7 @@ def _hops(got: dict) -> list[tuple[str, str | None, bool]]:
     return [(h["source"], h["upstream"], h["changed"]) for ch in got["chains"] for h in ch["hops"]]
 
 
-def test_a_citation_of_a_later_file_is_named_and_is_no_hop(run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_citation_of_a_later_file_is_named_and_is_no_hop(run_kb, tmp_path: Path) -> None:
     got = _trace(run_kb, tmp_path, {
         EARLY: f"# e\n\n- 转述 {LATE} 的说法：Pangolin 解码 310 tok/s。\n",
         LATE: "# l\n\n- Pangolin 解码 330 tok/s。\n",
@@ -40,7 +40,7 @@ def test_a_citation_of_a_later_file_is_named_and_is_no_hop(run_kb, tmp_path: Pat
          "reason": "written 2026-06-02 14:40, after the citing file (2026-06-02 08:15): a relay cannot repeat it"}]
 
 
-def test_a_cycle_broken_by_time_keeps_the_later_files_hop(run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_a_cycle_broken_by_time_keeps_the_later_files_hop(run_kb, tmp_path: Path) -> None:
     got = _trace(run_kb, tmp_path, {
         EARLY: f"# e\n\n- 转述 {LATE} 的说法：Pangolin 解码 310 tok/s。\n",
         LATE: f"# l\n\n- 转述 {EARLY} 的说法：Pangolin 解码 330 tok/s。\n",
@@ -54,7 +54,7 @@ def test_a_cycle_broken_by_time_keeps_the_later_files_hop(run_kb, tmp_path: Path
     assert f"{EARLY}:3  ←" not in text and f"{LATE}:3  ← {EARLY}:3  CHANGED (310 tok/s → 330 tok/s)" in text
 
 
-def test_files_of_one_time_citing_each_other_are_both_first_statements(run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_files_of_one_time_citing_each_other_are_both_first_statements(run_kb, tmp_path: Path) -> None:
     got = _trace(run_kb, tmp_path, {
         EARLY: f"# e\n\n- 转述 {TWIN} 的说法：Pangolin 解码 310 tok/s。\n",
         TWIN: f"# t\n\n- 转述 {EARLY} 的说法：Pangolin 解码 330 tok/s。\n",
@@ -65,7 +65,7 @@ def test_files_of_one_time_citing_each_other_are_both_first_statements(run_kb, t
          "reason": "the files cite each other (a citation cycle): no file of it is the first"}]
 
 
-def test_self_citations_and_paths_leaving_the_kb_are_listed(run_kb, tmp_path: Path) -> None:  # noqa: ANN001
+def test_self_citations_and_paths_leaving_the_kb_are_listed(run_kb, tmp_path: Path) -> None:
     got = _trace(run_kb, tmp_path, {
         EARLY: (f"# e\n\n- 转述 {EARLY} 的说法：Pangolin 解码 310 tok/s。\n"
                 "- 按 odo 0815 笔记，Pangolin 预填 5,200 tok/s。\n"

@@ -56,10 +56,11 @@ def collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for a in rows:
         if a["outcome"] == "adjacent" and a["card"] is None and a["first"] is not None and a["n"] is None:
             groups[a["first"]["path"]].append(a)
+    grouped = {id(a) for g in groups.values() for a in g}  # by identity: `a in group` compared dicts, N² a file
     out: list[dict[str, Any]] = []
     for a in rows:
         group = groups.get(a["first"]["path"]) if a["first"] is not None else None
-        if group is None or len(group) < 2 or a not in group:
+        if group is None or len(group) < 2 or id(a) not in grouped:
             out.append({**a, "ids": [a["id"]]})
         elif a is group[0]:
             out.append({**a, "ids": [g["id"] for g in group]})
