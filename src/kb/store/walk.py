@@ -24,7 +24,9 @@ _TEXT_NOT_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".txt", ".text")
 def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
-    Hidden folders and ``organized/knowledge/history/`` are skipped; links are not followed.
+    Hidden folders and ``organized/knowledge/history/`` are skipped. A symbolic link named
+    ``*.md`` or to a folder is never followed and is reported as skipped, with where it leads;
+    a folder named ``*.md`` is reported (read as a folder where folders are read).
     An entry that is no regular file and no folder (a named pipe, socket or device) is never
     opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is;
     so is a text file that is no ``*.md`` (:data:`_TEXT_NOT_MD`).
@@ -66,13 +68,13 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                 try:
                     if entry.is_symlink():
                         if problems is not None and (entry.is_dir() or name[-3:].lower() == ".md"):
-                            why = _link_out(root, entry.path)
-                            if why:
-                                problems.append(Problem(prefix + name, 0, why, "warning"))
+                            problems.append(Problem(prefix + name, 0, _link_skipped(root, entry.path), "warning"))
                         continue
                     if entry.is_dir(follow_symlinks=False):
                         if descend:
                             stack.append((entry.path, prefix + name))
+                        if problems is not None and name[-3:].lower() == ".md":
+                            problems.append(Problem(prefix + name, 0, _MD_FOLDER[descend], "warning"))
                     elif entry.is_file(follow_symlinks=False):
                         if name[-3:].lower() == ".md":
                             found.append((prefix + name, entry.stat(follow_symlinks=False)))
@@ -107,13 +109,25 @@ def _utf8(name: str) -> bool:
     return True
 
 
-def _link_out(root: Path, path: str) -> str | None:
-    """Why a symbolic link of the KB is not read, when it leads out of the KB or nowhere (a
-    link to a file inside the KB is that file, read where it lies: nothing to say)."""
+#: What a folder named ``*.md`` is to the walk (keyed by whether its top folder is descended):
+#: a folder, never a file; said, since its writer may have meant a briefing.
+_MD_FOLDER = {
+    True: "a folder named *.md, not a file: read as a folder (the *.md files in it are read)",
+    False: "a folder named *.md, not a living document; skipped: living documents are the *.md files "
+           "directly in organized/knowledge/",
+}
+
+
+def _link_skipped(root: Path, path: str) -> str:
+    """Why a symbolic link of the KB (named ``*.md``, or to a folder) is not read: kb never
+    follows links (it reads a file where it lies, once); one that leads out of the KB or nowhere
+    says so. The target is only resolved (its stat), never opened: a link to a pipe does not
+    block."""
     target = os.path.realpath(path)
     if not os.path.exists(target):
         return f"a symbolic link to {os.readlink(path)}, which does not exist; skipped"
     real_root = os.path.realpath(root)
     if os.path.commonpath([real_root, target]) != real_root:
         return f"a symbolic link out of the KB (to {target}); skipped: kb reads only files inside the KB"
-    return None
+    inside = Path(os.path.relpath(target, real_root)).as_posix()
+    return f"a symbolic link (to {inside}); skipped: kb reads files where they lie, never through a link"
