@@ -52,7 +52,7 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
-                if n in as_written and (_mixed_case(n) or _ACRONYM_RE.fullmatch(n.strip())):
+                if n in as_written and (_mixed_case(n) or _ACRONYM_RE.fullmatch(n.strip()) or _WORD_NAME_RE.fullmatch(n.strip())):
                     spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
                 else:
                     free.add(f)
@@ -269,6 +269,12 @@ def _mixed_case(name: str) -> bool:
 _ACRONYM_RE = re.compile(r"(?=[A-Z]{3,}$)[B-DF-HJ-NP-TV-Z]*[AEIOU][A-Z]*")
 
 
+#: A card name or alias that is one capitalised word (``Prism``, ``Anchor``): an ordinary word when
+#: small (``a prism of three sources``, ``we anchor the baseline``), so matched only capitalised as
+#: written or in capitals.
+_WORD_NAME_RE = re.compile(r"[A-Z][a-z]{2,}")
+
+
 def _mixed_word(word: str) -> bool:
     """A capital after the word's first letter and a small letter (``FlexKV``, ``MoE``)."""
     return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
@@ -284,7 +290,9 @@ def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | Non
     if spellings is None:
         return True
     token = text[start:end]
-    return any(all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
+    if any(token in (s, s.upper()) for s in spellings if _WORD_NAME_RE.fullmatch(s)):
+        return True
+    return any(not _WORD_NAME_RE.fullmatch(s) and all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
                    if _mixed_word(w.group()) or _ACRONYM_RE.fullmatch(w.group())) for s in spellings)
 
 

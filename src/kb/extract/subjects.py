@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
 from kb.extract.vocab.subjects import (
+    DATASET_NAMES,
     HARDWARE_PATTERN,
     HOST_AFTER_WORDS,
     HOST_BEFORE_QUALIFIERS,
@@ -46,6 +47,7 @@ HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFT
 _ROLE_BEFORE_RE = re.compile(r"(?:^|[^A-Za-z0-9_])(?:" + "|".join(ROLE_BEFORE_WORDS) + r")\s*(?:(?:the|its|their|a|an|"
                              + "|".join(HOST_BEFORE_QUALIFIERS) + r")\s+)?$", re.IGNORECASE)
 _HARDWARE_RE = re.compile(HARDWARE_PATTERN, re.IGNORECASE)
+_DATASET_RE = re.compile("(?:" + "|".join(DATASET_NAMES) + ")", re.IGNORECASE)
 _ROLE_AFTER_RE = re.compile(r"\s*(?:" + "|".join(ROLE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 #: A model's name: a family (:data:`~kb.extract.vocab.subjects.MODEL_FAMILIES`) or a size (``-7B``, ``70b``, ``8x7B``).
 #: A family's name joined to a program's suffix is a program (``llama.cpp``, ``llama-cpp``, ``gemma.cpp``), no model.
@@ -100,14 +102,52 @@ def is_host(text: str, start: int, end: int) -> bool:
     return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
 
 
+def setup_kind(name: str) -> str | None:
+    """The set-up kind a name is of, read from the name (kb.yaml gives entities no kind):
+    ``"dataset"`` (:data:`~kb.extract.vocab.subjects.DATASET_NAMES`: ``MMLU``, ``WikiText-2``),
+    ``"hardware"`` (``H100``, ``RTX 4090``), ``"model"`` (``Llama-3.1-70B``, ``Qwen3-8B``), else None
+    (an engine, a library, a method, a paper)."""
+    name = name.strip()
+    if _DATASET_RE.fullmatch(name):
+        return "dataset"
+    if _HARDWARE_RE.fullmatch(name):
+        return "hardware"
+    return "model" if _MODEL_RE.search(name) else None
+
+
+#: How far a set-up kind is from owning a number: the lowest rank a claim's subjects have owns it,
+#: higher ranks qualify it (an engine over the model it loads, a model over the hardware and data).
+_SETUP_RANK = {None: 0, "model": 1, "hardware": 2, "dataset": 2}
+
+
 def is_role(text: str, start: int, end: int) -> bool:
     """True when the name at ``text[start:end]`` is a paper's set-up, not its subject: a model
-    (``Qwen2.5-7B``, ``Llama-3-70B``) or a name right after a set-up word (``for``, ``on``,
-    ``with``, ``在``, ``用``: :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`). Asked only of
-    claims about a paper (:func:`attribute` ``scoped``)."""
-    name = text[start:end]
-    return bool(_MODEL_RE.search(name) or _HARDWARE_RE.fullmatch(name) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
+    (``Qwen2.5-7B``, ``Llama-3-70B``), hardware or a dataset (:func:`setup_kind`), or a name right
+    after a set-up word (``for``, ``on``, ``with``, ``在``, ``用``:
+    :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`) or before a data word (``负载``, ``traces``).
+    Asked only of claims about a paper (:func:`attribute` ``scoped``)."""
+    return bool(setup_kind(text[start:end]) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
                 or _ROLE_AFTER_RE.match(text, end))
+
+
+def _setup_hosts(text: str, own: list[Anchor]) -> tuple[list[Anchor], list[str]]:
+    """In a claim about no paper, the kb.yaml entities of a set-up kind that stand beside a subject
+    of a lower rank (:data:`_SETUP_RANK`): hardware and datasets by their name (:func:`setup_kind`,
+    as written or by key: ``SGLang FP8 在 H100 上 …``, ``Qwen3-8B 在 MMLU 上``), a model when a
+    set-up word stands right before it (``bitsandbytes 加载 Llama-3.1-70B``, ``for Qwen3-8B``: the
+    model a tool ran; ``SGLang 的 DeepSeek-V4-Pro …`` is about the model). Returns ``(own kept,
+    host keys)``; a claim of set-up names of one rank only (``H100 的显存带宽 …``) keeps them."""
+    ranks = []
+    for a in own:
+        kind = None if a.is_id or not a.key.startswith("entity:") else \
+            setup_kind(text[a.start:a.end]) or setup_kind(a.key[7:])
+        if kind == "model" and not _ROLE_BEFORE_RE.search(text[max(0, a.start - 24):a.start]):
+            kind = None
+        ranks.append(_SETUP_RANK[kind])
+    if not ranks or min(ranks) == max(ranks):
+        return own, []
+    low = min(ranks)
+    return [a for a, r in zip(own, ranks) if r == low], [a.key for a, r in zip(own, ranks) if r > low]
 
 
 def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
@@ -148,6 +188,9 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
             hosts.append(a.key)
         else:
             own.append(a)
+    if scoped is not None and not paper:
+        own, setups = _setup_hosts(text, own)
+        hosts += setups
     while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]):
         own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
     keys = {a.key for a in own}
