@@ -222,6 +222,20 @@ def id_names(text: str, refs: Iterable[tuple[str, int]],
     return out
 
 
+#: A paper's short name before its title's colon: one token of 3-40 name characters (``GPTQ-Lite``).
+_SHORT_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]{2,39}")
+
+
+def short_name(title: str) -> str | None:
+    """The short name a paper's title gives before its colon, as a card's title does
+    (``GPTQ-Lite: Accurate Post-Training Quantization in One Pass`` -> ``GPTQ-Lite``): one token
+    that looks like a name (:func:`_looks_like_name`), else None (``Attention Is All You Need``,
+    ``Scaling: …``)."""
+    parts = re.split(r"[:：]", title.strip(), maxsplit=1)
+    head = parts[0].strip()
+    return head if len(parts) == 2 and _SHORT_NAME_RE.fullmatch(head) and _looks_like_name(head) else None
+
+
 def heading_labels(headings: Iterable[str]) -> dict[str, str]:
     """``arXiv key -> name`` for headings that name one paper by its id: the words before the
     bracket (``### 2.3 Lookahead Decoding（arXiv:2402.02057）`` labels ``arxiv:2402.02057``

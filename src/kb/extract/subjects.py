@@ -55,6 +55,8 @@ _MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z]|\.[a-z]|
                        re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
+#: Keys of papers: a name with one of them (a card's title or alias, a title's short name) names a paper.
+_PAPER_KEYS = ("arxiv:", "doi:", "title:")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
 #: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
 _ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
@@ -166,7 +168,7 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
         belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
-    paper = scoped is not None and (scoped or any(a.is_id for a in ordered))
+    paper = scoped is not None and (scoped or any(a.is_id or a.key.startswith(_PAPER_KEYS) for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
