@@ -35,7 +35,8 @@ class NameMatcher:
     ``vLLM``, ``v0.5`` no ``v0``). A name of ``as_written`` (card names and aliases) whose words
     are in mixed case (a capital after the first letter and a small letter: ``FlexKV``, ``MoLE``)
     matches only with those words as written or in capitals (``FLEXKV``), never as an ordinary
-    word (``flexkv-style``, ``mole``; issue 20); so does a card name in capitals that reads as a
+    word (``flexkv-style``, ``mole``; issue 20); a one-word capitalised card name or alias
+    (``Prism``) matches only capitalised or in capitals (``a prism of``); so does a card name in capitals that reads as a
     word (``SPIN`` is no ``spin up``; the initialism ``GPTQ`` matches ``gptq``), unless the same name is also given in a case
     that is not mixed or outside ``as_written`` (kb.yaml entities match in any case: the KB's
     author lists them, and URLs write them in small letters, ``github.com/vllm-project/vllm``).

@@ -57,6 +57,10 @@ _MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z]|\.[a-z]|
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
 #: Keys of papers: a name with one of them (a card's title or alias, a title's short name) names a paper.
 _PAPER_KEYS = ("arxiv:", "doi:", "title:")
+#: The words between a tool and the model it runs, in one clause and no list (``vLLM serves``,
+#: ``AutoAWQ 载入``; not ``支持 DGX Spark（GB10）、DeepSeek-V4``).
+_RUNS_GAP_RE = re.compile(r"[^，,；;。！？!?、/\n]{1,30}")
+_LIST_WORD_RE = re.compile(r"(?:^|\s)(?:and|or)\s|[和与及或]")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
 #: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
 _ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
@@ -136,20 +140,28 @@ def _setup_hosts(text: str, own: list[Anchor]) -> tuple[list[Anchor], list[str]]
     """In a claim about no paper, the kb.yaml entities of a set-up kind that stand beside a subject
     of a lower rank (:data:`_SETUP_RANK`): hardware and datasets by their name (:func:`setup_kind`,
     as written or by key: ``SGLang FP8 在 H100 上 …``, ``Qwen3-8B 在 MMLU 上``), a model when a
-    set-up word stands right before it (``bitsandbytes 加载 Llama-3.1-70B``, ``for Qwen3-8B``: the
-    model a tool ran; ``SGLang 的 DeepSeek-V4-Pro …`` is about the model). Returns ``(own kept,
-    host keys)``; a claim of set-up names of one rank only (``H100 的显存带宽 …``) keeps them."""
-    ranks = []
-    for a in own:
+    set-up word stands right before it (``bitsandbytes 加载 Llama-3.1-70B``, ``for Qwen3-8B``) or an
+    engine or tool is named before it (``vLLM serves Llama-3.1-70B``: the model a tool ran), not
+    after ``的`` (``SGLang 的 DeepSeek-V4-Pro …`` is about the model). Returns ``(own kept, host
+    keys)``; a claim of set-up names of one rank only (``H100 的显存带宽 …``) keeps them."""
+    ranks: list[int] = []
+    for i, a in enumerate(own):
         kind = None if a.is_id or not a.key.startswith("entity:") else \
             setup_kind(text[a.start:a.end]) or setup_kind(a.key[7:])
-        if kind == "model" and not _ROLE_BEFORE_RE.search(text[max(0, a.start - 24):a.start]):
-            kind = None
+        if kind == "model" and not _ROLE_BEFORE_RE.search(text[max(0, a.start - 24):a.start]) \
+                and not (i and ranks[-1] == 0 and _runs(text[own[i - 1].end:a.start])):
+            kind = None  # the model leads (``Qwen3-8B 在 MMLU 上``) or is the topic (``SGLang 的 DeepSeek-V4-Pro``)
         ranks.append(_SETUP_RANK[kind])
     if not ranks or min(ranks) == max(ranks):
         return own, []
     low = min(ranks)
     return [a for a, r in zip(own, ranks) if r == low], [a.key for a, r in zip(own, ranks) if r > low]
+
+
+def _runs(gap: str) -> bool:
+    """The text between a tool and a model reads "the tool runs the model": one clause, no list
+    (:data:`_RUNS_GAP_RE`, :data:`_LIST_WORD_RE`), not ``X 的 Y`` (:data:`_OF_RE`)."""
+    return bool(_RUNS_GAP_RE.fullmatch(gap)) and not _LIST_WORD_RE.search(gap) and not _OF_RE.match(gap)
 
 
 def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
@@ -161,7 +173,9 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     baseline (:func:`is_host`) is no subject; with ``scoped`` given (the diff's Attributor, not
     the parser), in a claim about a paper (an arXiv id or DOI in ``text``, or ``scoped``) a name
     that is the paper's set-up (:func:`is_role`: the evaluated model, the engine or hardware it
-    ran on) is a host too (issue 20); ``X 的 Y`` makes Y lead.
+    ran on) is a host too (issue 20), a name of a paper's card or title counting as naming it; in
+    a claim about no paper, the set-up beside an engine or tool is (:func:`_setup_hosts`: hardware,
+    datasets, the model a tool runs); ``X 的 Y`` makes Y lead.
 
     :param anchors: every id and name found in ``text``, any order, no overlaps.
     :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
