@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kb.core.config import KbConfig
 from kb.extract.doc_refs import quotes_doc
+from kb.extract.names import short_name
 from kb.extract.subjects import setup_kind
 from kb.facts.attributor import Attributor
 from kb.read.cards import Card
@@ -116,3 +117,16 @@ def test_models_in_a_list_of_what_a_tool_supports_stay_subjects() -> None:
     claims = parse_file(CONFIG, "inbox/kim/2026-12-01T1700-kim-rel.md", doc.encode()).claims
     assert Attributor(CONFIG, []).attributed(claims[-1]).subjects == [
         "entity:lmdeploy", "entity:hqq", "entity:mistral-7b", "entity:qwen2.5-32b"]
+
+
+def test_short_names_of_titles() -> None:
+    assert [short_name(t) for t in ("SkipQuant: Fewer Bits Where They Do Not Matter", "QKV: Quantized KV for All",
+                                    "Pruning at Scale: A Survey", "Quiet Heads Make Faster Decoders")] == [
+        "SkipQuant", None, None, None]
+
+
+def test_a_papers_own_name_is_never_its_set_up() -> None:
+    titles = [("arxiv:2609.12121", "Serve-Bench: Measuring LLM Serving Under Bursts")]
+    doc = "# 笔记\n\n## 精读 (arXiv:2609.12121)\n\n- 作者用 Serve-Bench 在 8 个引擎上复现了 12% 的尾延迟差异。\n"
+    assert owners("inbox/kim/2026-12-01T1800-kim-bench.md", doc, titles) == [
+        (["arxiv:2609.12121"], [("8 个", "arxiv:2609.12121"), ("12%", "arxiv:2609.12121")])]

@@ -230,11 +230,13 @@ _SHORT_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]{2,39}")
 def short_name(title: str) -> str | None:
     """The short name a paper's title gives before its colon, as a card's title does
     (``GPTQ-Lite: Accurate Post-Training Quantization in One Pass`` -> ``GPTQ-Lite``): one token
-    that looks like a name (:func:`_looks_like_name`), else None (``Attention Is All You Need``,
-    ``Scaling: …``)."""
+    that looks like a name (:func:`_looks_like_name`) and is no initialism in capitals, which
+    reads as a format or a field's word (``AWQ``, ``LLM``), else None (``Attention Is All You
+    Need``, ``Scaling: …``)."""
     parts = re.split(r"[:：]", title.strip(), maxsplit=1)
     head = parts[0].strip()
-    return head if len(parts) == 2 and _SHORT_NAME_RE.fullmatch(head) and _looks_like_name(head) else None
+    return head if len(parts) == 2 and _SHORT_NAME_RE.fullmatch(head) and _looks_like_name(head) \
+        and not head.isupper() else None
 
 
 def heading_labels(headings: Iterable[str]) -> dict[str, str]:

@@ -126,13 +126,14 @@ def setup_kind(name: str) -> str | None:
 _SETUP_RANK = {None: 0, "model": 1, "hardware": 2, "dataset": 2}
 
 
-def is_role(text: str, start: int, end: int) -> bool:
+def is_role(text: str, start: int, end: int, by_kind: bool = True) -> bool:
     """True when the name at ``text[start:end]`` is a paper's set-up, not its subject: a model
     (``Qwen2.5-7B``, ``Llama-3-70B``), hardware or a dataset (:func:`setup_kind`), or a name right
     after a set-up word (``for``, ``on``, ``with``, ``在``, ``用``:
     :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`) or before a data word (``负载``, ``traces``).
-    Asked only of claims about a paper (:func:`attribute` ``scoped``)."""
-    return bool(setup_kind(text[start:end]) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
+    Asked only of claims about a paper (:func:`attribute` ``scoped``); ``by_kind`` False for a
+    paper's own name, whose kind is a paper's (``Struc-Bench: …`` names a paper, not a dataset)."""
+    return bool((by_kind and setup_kind(text[start:end])) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
                 or _ROLE_AFTER_RE.match(text, end))
 
 
@@ -182,7 +183,9 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
         belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
-    paper = scoped is not None and (scoped or any(a.is_id or a.key.startswith(_PAPER_KEYS) for a in ordered))
+    by_id = scoped is not None and (scoped or any(a.is_id for a in ordered))
+    # a paper named by name (a card's, a title's) makes the claim a paper's, its name no set-up
+    paper = by_id or (scoped is not None and any(a.key.startswith(_PAPER_KEYS) for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
@@ -200,7 +203,8 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
             own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
             paired.add(i + 1)
             continue
-        if is_host(text, a.start, a.end) or (paper and is_role(text, a.start, a.end)):
+        named = a.key.startswith(_PAPER_KEYS)  # a paper's own name
+        if is_host(text, a.start, a.end) or (paper and (by_id or not named) and is_role(text, a.start, a.end, not named)):
             hosts.append(a.key)
         else:
             own.append(a)

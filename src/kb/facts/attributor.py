@@ -104,7 +104,7 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
             known.setdefault(key, " ".join(title.split()))
         if len(low) >= 12:
             add(low, key)
-        if (short := short_name(title)) is not None:  # as a card's: ``GPTQ-Lite: Accurate …``
+        if (short := short_name(title)) is not None and short.lower() not in lower:  # ``GPTQ-Lite: Accurate …``
             add(short, key)
             spelt.add(short)
     return names, group, known, labels, spelt
