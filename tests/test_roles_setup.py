@@ -37,8 +37,10 @@ def owners(path: str, text: str, titles: list[tuple[str, str]] | None = None
 
 def test_kinds_read_from_the_name() -> None:
     assert [setup_kind(n) for n in ("L40S", "MI300X", "GSM8K", "C-Eval", "LongBench", "HumanEval", "Qwen2.5-32B",
-                                    "Mistral-7B", "LMDeploy", "llama.cpp", "HQQ")] == [
-        "hardware", "hardware", "dataset", "dataset", "dataset", "dataset", "model", "model", None, None, None]
+                                    "Mistral-7B", "LMDeploy", "llama.cpp", "HQQ", "NVIDIA L40S", "Ascend 910B",
+                                    "V100", "DGX Spark")] == [
+        "hardware", "hardware", "dataset", "dataset", "dataset", "dataset", "model", "model", None, None, None,
+        "hardware", "hardware", "hardware", None]
 
 
 def test_the_engine_owns_its_number_on_hardware_zh() -> None:

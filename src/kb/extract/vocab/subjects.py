@@ -52,9 +52,13 @@ ROLE_AFTER_WORDS: tuple[str, ...] = (
 """Words right after a name that make it the data a paper's experiment ran on (``ShareGPT 混合负载``,
 ``the ShareGPT traces``) when the claim is about a paper (issue 20: a dataset is a qualifier)."""
 
-HARDWARE_PATTERN = r"(?:GB|[ABHL])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|MI\d{3}[A-Za-z]?|RTX\s*\d{4}(?:\s*Ti)?|TPU\s*v?\d\w*"
-"""An accelerator's name (``H200``, ``GB200 NVL72``, ``A100``, ``MI300X``, ``RTX 4090``): the hardware a
-paper's experiment ran on, never the owner of its number (issue 20)."""
+HARDWARE_PATTERN = (r"(?:(?:NVIDIA|AMD|Intel|Google|Apple|Huawei)\s+)?"
+                    r"(?:(?:GB|[ABHLV])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|[LT]4|MI\d{3}[A-Za-z]?"
+                    r"|RTX\s*(?:PRO\s*)?[A-Z]?\d{4}(?:\s*(?:Ti|Ada))?|TPU\s*v?\d\w*|Gaudi\s*\d|Ascend\s*\d{3}\w*"
+                    r"|M\d\s*(?:Pro|Max|Ultra))")
+"""An accelerator's name, a vendor's name before it or not (``H200``, ``GB200 NVL72``, ``A100``,
+``NVIDIA L40S``, ``MI300X``, ``RTX 4090``, ``Gaudi 3``, ``Ascend 910B``, ``M3 Ultra``): the hardware
+an experiment ran on, never the owner of its number (issue 20)."""
 
 MODEL_FAMILIES: tuple[str, ...] = (
     "qwen", "llama", "mistral", "mixtral", "deepseek", "gemma", "phi", "falcon", "vicuna", "yi", "glm",
