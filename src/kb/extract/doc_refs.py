@@ -19,7 +19,7 @@ _DOC_REF_AFTER_RE = re.compile(
     r"\s*(?:[（(]\s*(?:活文档|文档)|(?:in|of|from)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b|在活文档"
     # "the 2.4× that the doc lists", "the 85 ms our doc gives", "the 120 ms listed in our doc"
     r"|(?:(?:that|which|as)\s+)?(?:the|our)\s+(?:living[- ])?doc(?:ument)?\s+(?:gives?|lists?|states?|says?|has|"
-    r"quotes?|reports?|records?|shows?|carries|holds)\b"
+    r"quotes?|cites?|reports?|records?|shows?|carries|holds)\b"
     r"|(?:that|which|as)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b"
     r"|(?:listed|quoted|stated|given|recorded|written)\s+(?:in|by)\s+(?:the|our)\s+(?:living[- ])?doc(?:ument)?\b)",
     re.IGNORECASE)

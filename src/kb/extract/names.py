@@ -35,7 +35,8 @@ class NameMatcher:
     ``vLLM``, ``v0.5`` no ``v0``). A name of ``as_written`` (card names and aliases) whose words
     are in mixed case (a capital after the first letter and a small letter: ``FlexKV``, ``MoLE``)
     matches only with those words as written or in capitals (``FLEXKV``), never as an ordinary
-    word (``flexkv-style``, ``mole``; issue 20); so does a card name in capitals that reads as a
+    word (``flexkv-style``, ``mole``; issue 20); a one-word capitalised card name or alias
+    (``Prism``) matches only capitalised or in capitals (``a prism of``); so does a card name in capitals that reads as a
     word (``SPIN`` is no ``spin up``; the initialism ``GPTQ`` matches ``gptq``), unless the same name is also given in a case
     that is not mixed or outside ``as_written`` (kb.yaml entities match in any case: the KB's
     author lists them, and URLs write them in small letters, ``github.com/vllm-project/vllm``).
@@ -52,7 +53,7 @@ class NameMatcher:
             f = _fold(n.strip())
             if len(f) >= 2:
                 self.key_of.setdefault(f, k)
-                if n in as_written and (_mixed_case(n) or _ACRONYM_RE.fullmatch(n.strip())):
+                if n in as_written and (_mixed_case(n) or _ACRONYM_RE.fullmatch(n.strip()) or _WORD_NAME_RE.fullmatch(n.strip())):
                     spelt.setdefault(f, set()).add(_SEP_RE.sub(" ", n.strip()))
                 else:
                     free.add(f)
@@ -222,6 +223,22 @@ def id_names(text: str, refs: Iterable[tuple[str, int]],
     return out
 
 
+#: A paper's short name before its title's colon: one token of 3-40 name characters (``GPTQ-Lite``).
+_SHORT_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]{2,39}")
+
+
+def short_name(title: str) -> str | None:
+    """The short name a paper's title gives before its colon, as a card's title does
+    (``GPTQ-Lite: Accurate Post-Training Quantization in One Pass`` -> ``GPTQ-Lite``): one token
+    that looks like a name (:func:`_looks_like_name`) and is no initialism in capitals, which
+    reads as a format or a field's word (``AWQ``, ``LLM``), else None (``Attention Is All You
+    Need``, ``Scaling: …``)."""
+    parts = re.split(r"[:：]", title.strip(), maxsplit=1)
+    head = parts[0].strip()
+    return head if len(parts) == 2 and _SHORT_NAME_RE.fullmatch(head) and _looks_like_name(head) \
+        and not head.isupper() else None
+
+
 def heading_labels(headings: Iterable[str]) -> dict[str, str]:
     """``arXiv key -> name`` for headings that name one paper by its id: the words before the
     bracket (``### 2.3 Lookahead Decoding（arXiv:2402.02057）`` labels ``arxiv:2402.02057``
@@ -269,6 +286,12 @@ def _mixed_case(name: str) -> bool:
 _ACRONYM_RE = re.compile(r"(?=[A-Z]{3,}$)[B-DF-HJ-NP-TV-Z]*[AEIOU][A-Z]*")
 
 
+#: A card name or alias that is one capitalised word (``Prism``, ``Anchor``): an ordinary word when
+#: small (``a prism of three sources``, ``we anchor the baseline``), so matched only capitalised as
+#: written or in capitals.
+_WORD_NAME_RE = re.compile(r"[A-Z][a-z]{2,}")
+
+
 def _mixed_word(word: str) -> bool:
     """A capital after the word's first letter and a small letter (``FlexKV``, ``MoE``)."""
     return any(c.isupper() for c in word[1:]) and any(c.islower() for c in word)
@@ -284,7 +307,9 @@ def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | Non
     if spellings is None:
         return True
     token = text[start:end]
-    return any(all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
+    if any(token in (s, s.upper()) for s in spellings if _WORD_NAME_RE.fullmatch(s)):
+        return True
+    return any(not _WORD_NAME_RE.fullmatch(s) and all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
                    if _mixed_word(w.group()) or _ACRONYM_RE.fullmatch(w.group())) for s in spellings)
 
 

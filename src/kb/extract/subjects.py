@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
 from kb.extract.vocab.subjects import (
+    DATASET_NAMES,
     HARDWARE_PATTERN,
     HOST_AFTER_WORDS,
     HOST_BEFORE_QUALIFIERS,
@@ -46,6 +47,7 @@ HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFT
 _ROLE_BEFORE_RE = re.compile(r"(?:^|[^A-Za-z0-9_])(?:" + "|".join(ROLE_BEFORE_WORDS) + r")\s*(?:(?:the|its|their|a|an|"
                              + "|".join(HOST_BEFORE_QUALIFIERS) + r")\s+)?$", re.IGNORECASE)
 _HARDWARE_RE = re.compile(HARDWARE_PATTERN, re.IGNORECASE)
+_DATASET_RE = re.compile("(?:" + "|".join(DATASET_NAMES) + ")", re.IGNORECASE)
 _ROLE_AFTER_RE = re.compile(r"\s*(?:" + "|".join(ROLE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
 #: A model's name: a family (:data:`~kb.extract.vocab.subjects.MODEL_FAMILIES`) or a size (``-7B``, ``70b``, ``8x7B``).
 #: A family's name joined to a program's suffix is a program (``llama.cpp``, ``llama-cpp``, ``gemma.cpp``), no model.
@@ -53,6 +55,12 @@ _MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z]|\.[a-z]|
                        re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
+#: Keys of papers: a name with one of them (a card's title or alias, a title's short name) names a paper.
+_PAPER_KEYS = ("arxiv:", "doi:", "title:")
+#: The words between a tool and the model it runs, in one clause and no list (``vLLM serves``,
+#: ``AutoAWQ 载入``; not ``支持 DGX Spark（GB10）、DeepSeek-V4``).
+_RUNS_GAP_RE = re.compile(r"[^，,；;。！？!?、/\n]{1,30}")
+_LIST_WORD_RE = re.compile(r"(?:^|\s)(?:and|or)\s|[和与及或]")
 _CLAUSE_RE = re.compile(r"[，；;。！？!?\n]|,(?!\d)|\s\|\s")
 #: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
 _ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
@@ -100,14 +108,61 @@ def is_host(text: str, start: int, end: int) -> bool:
     return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
 
 
-def is_role(text: str, start: int, end: int) -> bool:
+def setup_kind(name: str) -> str | None:
+    """The set-up kind a name is of, read from the name (kb.yaml gives entities no kind):
+    ``"dataset"`` (:data:`~kb.extract.vocab.subjects.DATASET_NAMES`: ``MMLU``, ``WikiText-2``),
+    ``"hardware"`` (``H100``, ``RTX 4090``), ``"model"`` (``Llama-3.1-70B``, ``Qwen3-8B``), else None
+    (an engine, a library, a method, a paper)."""
+    name = name.strip()
+    if _DATASET_RE.fullmatch(name):
+        return "dataset"
+    if _HARDWARE_RE.fullmatch(name):
+        return "hardware"
+    return "model" if _MODEL_RE.search(name) else None
+
+
+#: How far a set-up kind is from owning a number: the lowest rank a claim's subjects have owns it,
+#: higher ranks qualify it (an engine over the model it loads, a model over the hardware and data).
+_SETUP_RANK = {None: 0, "model": 1, "hardware": 2, "dataset": 2}
+
+
+def is_role(text: str, start: int, end: int, by_kind: bool = True) -> bool:
     """True when the name at ``text[start:end]`` is a paper's set-up, not its subject: a model
-    (``Qwen2.5-7B``, ``Llama-3-70B``) or a name right after a set-up word (``for``, ``on``,
-    ``with``, ``在``, ``用``: :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`). Asked only of
-    claims about a paper (:func:`attribute` ``scoped``)."""
-    name = text[start:end]
-    return bool(_MODEL_RE.search(name) or _HARDWARE_RE.fullmatch(name) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
+    (``Qwen2.5-7B``, ``Llama-3-70B``), hardware or a dataset (:func:`setup_kind`), or a name right
+    after a set-up word (``for``, ``on``, ``with``, ``在``, ``用``:
+    :data:`~kb.extract.vocab.subjects.ROLE_BEFORE_WORDS`) or before a data word (``负载``, ``traces``).
+    Asked only of claims about a paper (:func:`attribute` ``scoped``); ``by_kind`` False for a
+    paper's own name, whose kind is a paper's (``Struc-Bench: …`` names a paper, not a dataset)."""
+    return bool((by_kind and setup_kind(text[start:end])) or _ROLE_BEFORE_RE.search(text[max(0, start - 24):start])
                 or _ROLE_AFTER_RE.match(text, end))
+
+
+def _setup_hosts(text: str, own: list[Anchor]) -> tuple[list[Anchor], list[str]]:
+    """In a claim about no paper, the kb.yaml entities of a set-up kind that stand beside a subject
+    of a lower rank (:data:`_SETUP_RANK`): hardware and datasets by their name (:func:`setup_kind`,
+    as written or by key: ``SGLang FP8 在 H100 上 …``, ``Qwen3-8B 在 MMLU 上``), a model when a
+    set-up word stands right before it (``bitsandbytes 加载 Llama-3.1-70B``, ``for Qwen3-8B``) or an
+    engine or tool is named before it (``vLLM serves Llama-3.1-70B``: the model a tool ran), not
+    after ``的`` (``SGLang 的 DeepSeek-V4-Pro …`` is about the model). Returns ``(own kept, host
+    keys)``; a claim of set-up names of one rank only (``H100 的显存带宽 …``) keeps them."""
+    ranks: list[int] = []
+    for i, a in enumerate(own):
+        kind = None if a.is_id or not a.key.startswith("entity:") else \
+            setup_kind(text[a.start:a.end]) or setup_kind(a.key[7:])
+        if kind == "model" and not _ROLE_BEFORE_RE.search(text[max(0, a.start - 24):a.start]) \
+                and not (i and ranks[-1] == 0 and _runs(text[own[i - 1].end:a.start])):
+            kind = None  # the model leads (``Qwen3-8B 在 MMLU 上``) or is the topic (``SGLang 的 DeepSeek-V4-Pro``)
+        ranks.append(_SETUP_RANK[kind])
+    if not ranks or min(ranks) == max(ranks):
+        return own, []
+    low = min(ranks)
+    return [a for a, r in zip(own, ranks) if r == low], [a.key for a, r in zip(own, ranks) if r > low]
+
+
+def _runs(gap: str) -> bool:
+    """The text between a tool and a model reads "the tool runs the model": one clause, no list
+    (:data:`_RUNS_GAP_RE`, :data:`_LIST_WORD_RE`), not ``X 的 Y`` (:data:`_OF_RE`)."""
+    return bool(_RUNS_GAP_RE.fullmatch(gap)) and not _LIST_WORD_RE.search(gap) and not _OF_RE.match(gap)
 
 
 def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
@@ -119,14 +174,18 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     baseline (:func:`is_host`) is no subject; with ``scoped`` given (the diff's Attributor, not
     the parser), in a claim about a paper (an arXiv id or DOI in ``text``, or ``scoped``) a name
     that is the paper's set-up (:func:`is_role`: the evaluated model, the engine or hardware it
-    ran on) is a host too (issue 20); ``X 的 Y`` makes Y lead.
+    ran on) is a host too (issue 20), a name of a paper's card or title counting as naming it; in
+    a claim about no paper, the set-up beside an engine or tool is (:func:`_setup_hosts`: hardware,
+    datasets, the model a tool runs); ``X 的 Y`` makes Y lead.
 
     :param anchors: every id and name found in ``text``, any order, no overlaps.
     :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
         belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
-    paper = scoped is not None and (scoped or any(a.is_id for a in ordered))
+    by_id = scoped is not None and (scoped or any(a.is_id for a in ordered))
+    # a paper named by name (a card's, a title's) makes the claim a paper's, its name no set-up
+    paper = by_id or (scoped is not None and any(a.key.startswith(_PAPER_KEYS) for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
@@ -144,10 +203,14 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
             own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
             paired.add(i + 1)
             continue
-        if is_host(text, a.start, a.end) or (paper and is_role(text, a.start, a.end)):
+        named = a.key.startswith(_PAPER_KEYS)  # a paper's own name
+        if is_host(text, a.start, a.end) or (paper and (by_id or not named) and is_role(text, a.start, a.end, not named)):
             hosts.append(a.key)
         else:
             own.append(a)
+    if scoped is not None and not paper:
+        own, setups = _setup_hosts(text, own)
+        hosts += setups
     while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]):
         own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
     keys = {a.key for a in own}

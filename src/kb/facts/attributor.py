@@ -26,13 +26,7 @@ from kb.core.claims import Claim
 from kb.core.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.names import (
-    NameMatcher,
-    _fold,
-    entity_key,
-    entity_names,
-    heading_labels,
-    heading_names,
-    id_names,
+    NameMatcher, _fold, entity_key, entity_names, heading_labels, heading_names, id_names, short_name,
 )
 from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
@@ -110,6 +104,9 @@ def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, 
             known.setdefault(key, " ".join(title.split()))
         if len(low) >= 12:
             add(low, key)
+        if (short := short_name(title)) is not None and short.lower() not in lower:  # ``GPTQ-Lite: Accurate …``
+            add(short, key)
+            spelt.add(short)
     return names, group, known, labels, spelt
 
 

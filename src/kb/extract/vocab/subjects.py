@@ -38,10 +38,12 @@ PAIR_CLOSE_WORDS: tuple[str, ...] = ("相比", "相较", "对比", "比较", "�
 ROLE_BEFORE_WORDS: tuple[str, ...] = (
     "for", "on", "with", "using", "in", "at", "across", "under", "via", "atop", "inside", "running",
     "在", "用", "使用", "采用", "对", "针对", "配合", "开启", "启用", "打开", "搭配", "以",
+    "loads?", "loading", "加载", "载入",
 )
 """Words right before a name that make it the set-up of a paper's experiment (the evaluated model,
 the engine or hardware it ran on: ``speedup for Qwen2.5-7B``, ``with SGLang's prefix cache``,
-``在 vLLM 上``) when the claim is about a paper (issue 20: roles are qualifiers, never owners)."""
+``在 vLLM 上``, ``加载 Llama-3.1-70B``) when the claim is about a paper (issue 20: roles are
+qualifiers, never owners); before a model, they make it a tool's set-up in any claim."""
 
 ROLE_AFTER_WORDS: tuple[str, ...] = (
     "混合负载", "负载", "数据集", "语料", "轨迹", "trace", "traces", "workload", "workloads", "dataset",
@@ -50,9 +52,13 @@ ROLE_AFTER_WORDS: tuple[str, ...] = (
 """Words right after a name that make it the data a paper's experiment ran on (``ShareGPT 混合负载``,
 ``the ShareGPT traces``) when the claim is about a paper (issue 20: a dataset is a qualifier)."""
 
-HARDWARE_PATTERN = r"(?:GB|[ABHL])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|MI\d{3}[A-Za-z]?|RTX\s*\d{4}(?:\s*Ti)?|TPU\s*v?\d\w*"
-"""An accelerator's name (``H200``, ``GB200 NVL72``, ``A100``, ``MI300X``, ``RTX 4090``): the hardware a
-paper's experiment ran on, never the owner of its number (issue 20)."""
+HARDWARE_PATTERN = (r"(?:(?:NVIDIA|AMD|Intel|Google|Apple|Huawei)\s+)?"
+                    r"(?:(?:GB|[ABHLV])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|[LT]4|MI\d{3}[A-Za-z]?"
+                    r"|RTX\s*(?:PRO\s*)?[A-Z]?\d{4}(?:\s*(?:Ti|Ada))?|TPU\s*v?\d\w*|Gaudi\s*\d|Ascend\s*\d{3}\w*"
+                    r"|M\d\s*(?:Pro|Max|Ultra))")
+"""An accelerator's name, a vendor's name before it or not (``H200``, ``GB200 NVL72``, ``A100``,
+``NVIDIA L40S``, ``MI300X``, ``RTX 4090``, ``Gaudi 3``, ``Ascend 910B``, ``M3 Ultra``): the hardware
+an experiment ran on, never the owner of its number (issue 20)."""
 
 MODEL_FAMILIES: tuple[str, ...] = (
     "qwen", "llama", "mistral", "mixtral", "deepseek", "gemma", "phi", "falcon", "vicuna", "yi", "glm",
@@ -61,3 +67,16 @@ MODEL_FAMILIES: tuple[str, ...] = (
 )
 """Model families: a name of one of them (``Qwen2.5-7B``, ``Llama-3-70B``) in a claim about a
 paper is the model it was evaluated on, not the paper's subject."""
+
+DATASET_NAMES: tuple[str, ...] = (
+    r"c?mmlu(?:[- ]pro)?", r"c-?eval", r"gsm-?8k", r"math-?500", r"human-?eval(?:\+|[- ]?plus)?", r"mbpp",
+    r"wiki-?text(?:[- ]?(?:2|103))?", r"c4", r"the pile", r"sharegpt", r"lmsys-chat(?:-1m)?", r"burstgpt",
+    r"hellaswag", r"arc[- ](?:easy|challenge|e|c)", r"piqa", r"winogrande", r"truthfulqa", r"gpqa(?:[- ]diamond)?",
+    r"boolq", r"lambada", r"squad(?:\s*v?2(?:\.0)?)?", r"bbh", r"big-?bench(?:[- ]hard)?", r"ifeval",
+    r"aime(?:\s*\d{2,4})?", r"ruler", r"openwebtext", r"alpaca[- ]?eval(?:\s*2(?:\.0)?)?", r"arena[- ]hard(?:[- ]auto)?",
+    r"[a-z0-9-]*[- ]?bench", r"[a-z0-9-]*eval",
+)
+"""Benchmarks and datasets by name (``MMLU``, ``WikiText-2``, ``GSM8K``, ``ShareGPT``, ``MT-Bench``, a
+name ending in ``Bench`` or ``Eval``), matched whole and in any case: the data a number was measured
+on, a qualifier of the number and never its owner (a set-up role, like the evaluated model and the
+hardware). kb.yaml lists such names as entities with no kind, so the kind is read from the name."""
