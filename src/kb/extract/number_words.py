@@ -13,11 +13,15 @@ from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
 from kb.extract.vocab.quantities import (
+    BOUND_VERBS_ZH,
+    BOUND_WORDS_EN,
+    BOUND_WORDS_ZH,
     CHANGE_WORDS_EN,
     CHANGE_WORDS_ZH,
     DECREASE_AFTER_WORDS,
     DECREASE_WORDS_EN,
     DECREASE_WORDS_ZH,
+    LEVEL_BOUND_WORDS_EN,
     METRIC_MODIFIERS_EN,
     METRIC_MODIFIERS_ZH,
     NEUTRAL_WORDS_EN,
@@ -49,9 +53,14 @@ _DECREASE_WORD = re.compile(
 )
 # What may follow a decrease word before the number (besides one metric phrase): no increase
 # word, no 至/到/"to" (下降到 30% is a level, not a change).
+# A bound word may stand there too (``降低超 60%``, ``下降不到 5%``, ``drops by under 1%``): the one
+# bound vocabulary; an English level word (under, below, above, within) only after "by" (``falls
+# below 5%`` is the level reached).
+_BOUND_EN_CHANGE = tuple(w for k in BOUND_WORDS_EN.values() for w in k if w not in LEVEL_BOUND_WORDS_EN)
 _NEUTRAL_GAP = re.compile(
-    r"(?:[\s*_~≈:=]|" + "|".join(NEUTRAL_WORDS_ZH)
-    + r"|(?<![A-Za-z])(?:" + "|".join(NEUTRAL_WORDS_EN) + r")(?![A-Za-z]))*+",
+    r"(?:[\s*_~≈:=]|" + "|".join((*NEUTRAL_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k)))
+    + r"|(?<![A-Za-z])(?:by[ \t]+(?:" + "|".join(LEVEL_BOUND_WORDS_EN) + ")|"
+    + "|".join((*NEUTRAL_WORDS_EN, *_BOUND_EN_CHANGE)) + r")(?![A-Za-z]))*+",
     re.IGNORECASE,
 )
 _DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:" + "|".join(DECREASE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
@@ -111,16 +120,17 @@ _REF_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?:" + "|".join(REF_WORDS_EN) + r")\.?|" + "|".join(REF_WORDS_ZH) + r")[ \t]*[(\[]?$",
     re.IGNORECASE,
 )
+def _bound_group(kind: str) -> str:
+    """The named group of one bound kind: its zh words and symbols, then its English words."""
+    return (f"(?P<{kind}>" + "|".join(BOUND_WORDS_ZH[kind])
+            + r"|(?<![A-Za-z])(?:" + "|".join(BOUND_WORDS_EN[kind]) + "))")
+
+
 # Bounds written before the number (directly, with spaces or emphasis between) and after it.
 _BOUND_BEFORE = re.compile(
-    r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
-    r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|高达|多达|(?<![A-Za-z])(?:up to|at most|within|no more than))"
-    r"|(?P<gt>(?<![-=])>|超过|超出|多于|大于|高于|超|逾|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
-    r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
-    r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
-    r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*"
+    "(?:" + "|".join(_bound_group(k) for k in ("ge", "le", "gt", "lt", "approx")) + r")[ \t*_]*"
     # a verb may stand between the bound and its number: 至少减少 7 倍, 不到 … 降低, at least by 3×
-    r"(?:(?:只|仅)?(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩)了?|每秒"
+    r"(?:(?:只|仅)?(?:" + "|".join(BOUND_VERBS_ZH) + r")了?|每秒"
     r"|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))?[ \t]*$",
     re.IGNORECASE,
 )

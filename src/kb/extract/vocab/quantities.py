@@ -14,8 +14,9 @@ DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "�
 """zh words before a number that make an unsigned ``%`` or ``pp`` value negative (``下降 0.27 个百分点``)."""
 
 DECREASE_WORDS_EN: tuple[str, ...] = ("drop(?:s|ped)?", "decrease[sd]?", "reduce[sd]?", "reduction", "lower(?:s|ed)?",
-                                      "down", "cut(?:s)?")
-"""en words that do the same (``reduces TTFT by 30%``, ``down 12%``)."""
+                                      "down", "cut(?:s)?", "fall(?:s|en)?", "fell", "decline[sd]?", "dip(?:s|ped)?",
+                                      "shr[iau]nk(?:s)?", "slash(?:es|ed)?")
+"""en words that do the same (``reduces TTFT by 30%``, ``down 12%``, ``falls by 4%``, ``declined 3%``)."""
 
 DECREASE_AFTER_WORDS: tuple[str, ...] = ("lower", "less", "fewer", "smaller", "reduction", "decrease", "drop")
 """en words after a number that make it a decrease (``30% lower latency``)."""
@@ -64,3 +65,31 @@ REF_WORDS_ZH: tuple[str, ...] = ("[表图式节]", "步骤", "公式", "附录",
 ONE_TIMES_VERBS: tuple[str, ...] = ("快", "提升", "提高", "增加", "增长", "加快", "加速", "扩大", "翻", "高", "多", "大")
 """zh change words before ``一倍`` (``快了一倍``, ``提升一倍``, ``翻一倍``): the value doubled, 2× (a
 change of 1× would be none; docs/claims.md says which reading kb takes of ``N 倍``)."""
+
+BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
+    "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
+    "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
+    "gt": (r"(?<![-=])>", "超过", "超出", "多于", "大于", "高于", "超", "逾"),
+    "lt": (r"<(?![-=])", "不到", "不足", "少于", "小于", "低于"),
+    "approx": (r"(?<![\d~])~", "≈", "约为", "大约", "约", "大概", r"(?<!最)近", "将近", "接近"),
+}
+"""Bound words (and symbols) written before a number, by the bound they give (``≥ ≤ > < ~`` of
+:attr:`kb.core.claims.Quantity.bound`): ``至少 4 倍``, ``超80%``, ``不到 5%``, ``约 3 千``. Regex
+fragments; a longer word before its prefix (``超过`` before ``超``)."""
+
+BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
+    "ge": ("at least",),
+    "le": ("up to", "at most", "within", "no more than"),
+    "gt": ("over", "more than", "greater than", "above", "exceed(?:s|ing)?"),
+    "lt": ("under", "less than", "fewer than", "below"),
+    "approx": ("about", "around", r"approx\.?", "approximately", "roughly", "nearly", "almost", "circa"),
+}
+"""The same in English, matched as whole words (``up to 3×``, ``by under 1%``)."""
+
+LEVEL_BOUND_WORDS_EN: tuple[str, ...] = ("under", "below", "above", "within")
+"""English bound words that after a decrease word name the level reached, not the size of the
+change (``falls below 5%`` is a level), unless ``by`` stands before them (``drops by under 1%``:
+a change of less than 1 %)."""
+
+BOUND_VERBS_ZH: tuple[str, ...] = ("减少", "降低", "提升", "提高", "增加", "缩短", "加快", "下降", "上升", "压缩")
+"""zh verbs that may stand between a bound word and its number (``至少减少 7 倍``, ``不到 … 降低``)."""
