@@ -96,19 +96,25 @@ def setups(text: str, norm: str, out: list[Quantity]) -> list[Quantity]:
                 and (_NAME_BEFORE.search(norm, max(0, q.start - 40), q.start) or (
                     q.raw[-1] == "B" and _MODEL_AFTER.match(norm, q.end))):
             update = {"metric": "params"}  # Qwen2.5 72B: the model's size is part of its name, whatever word is near
-        elif q.metric is None and q.unit == "s" and _sim_near(norm, q.start, q.end):
-            update = {"metric": "sim_length"}
+        elif q.unit == "s" and q.metric != "sim_length" and _sim_near(norm, q.start, q.end, q.metric is not None):
+            update = {"metric": "sim_length"}  # 8 周的模拟里跑了流量回放: the simulation's, not the traffic's
         if update:
             out[i] = q.model_copy(update=update)
     return out
 
 
-def _sim_near(norm: str, s: int, e: int) -> bool:
+def _sim_near(norm: str, s: int, e: int, adjacent: bool = False) -> bool:
     """Whether a simulation word stands right before (``模拟 12 周``) or after (``12-week
-    simulation``, ``12 周的模拟``) the time at ``norm[s:e]``."""
+    simulation``, ``12 周的模拟``) the time at ``norm[s:e]``; with ``adjacent`` (the time has a
+    metric from a word further off: ``8 周的模拟里跑了流量回放``) only with nothing but spaces, a
+    hyphen or 的 between, which beats that metric."""
     before = norm[max(0, s - 8):s]
     after = norm[e:e + 12]
-    return _SIM_RE.search(before) is not None or _SIM_RE.match(after.lstrip(" \t-的")) is not None
+    if _SIM_RE.match(after.lstrip(" \t-的")) is not None:
+        return True
+    if adjacent:
+        return any(before.rstrip(" \t").lower().endswith(w) for w in SIM_WORDS)
+    return _SIM_RE.search(before) is not None
 
 
 def sentence_metrics(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> list[Quantity]:

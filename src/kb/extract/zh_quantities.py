@@ -26,7 +26,7 @@ from kb.extract.metrics import MetricVocab, _Scan
 from kb.extract.number_words import _bound, _decreased
 from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import DATE_METRICS
-from kb.extract.vocab.quantities import ONE_TIMES_VERBS
+from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
 from kb.perf.models import built
@@ -59,6 +59,11 @@ _SCORE_RE = re.compile(
     r"(?:[ \t]?(?P<fen>分)(?=[\s。，,；;:：（()）|]|$)|[ \t]?/[ \t]?(?P<d>5|10|100)(?![\d/]|\.\d)|(?=[ \t]*(?:[\s。，,；;（()）|]|$)))"
     r"|(?<=[\u4e00-\u9fff])(?<=[度性])(?P<g>\d{1,2}(?:\.\d)?)(?=[ \t]*(?:[|｜,，;；。]|$))", re.M)
 _SCORE_WORD_BEFORE = re.compile(r"(?:评分|得分|打分)[ \t]*[:：]?[ \t]*$")
+# between 40 and 55 ms, 介于 40 和 55 ms 之间: a range opened by a word, its unit on either end
+_BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"))[ \t]*(?P<a>" + _NUM + ")")
+_BETWEEN_AND = re.compile(r"[ \t]*(?:" + "|".join(re.escape(w) for w in BETWEEN_AND) + r")(?![A-Za-z])[ \t]*(?P<b>"
+                          + _NUM + ")")
+_BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
 _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
@@ -75,6 +80,8 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += _scores(norm)
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
+    if "between" in norm or "介于" in norm or "之间" in norm:
+        found += [f for m in _BETWEEN.finditer(norm) if (f := _between(norm, m)) is not None]
     if not found:
         return out
     for f in sorted(found, key=lambda f: (f["start"], -f["end"])):
@@ -89,7 +96,7 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         unit = f["unit"]
         if f.get("score"):
             metric, bound, qualifier = None, None, None
-        elif base is not None and (base.metric is not None or base.unit == unit):
+        elif base is not None and (base.metric is not None or (base.unit == unit and not f.get("range"))):
             metric, bound, qualifier = base.metric, f.get("bound") or base.bound, base.qualifier
         elif base is not None:  # 2千 read alone had no unit: 2千零50 tok/s is a throughput
             if scan is None:
@@ -255,6 +262,27 @@ def _en_forms(norm: str) -> list[dict]:
         got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
                     "unit": m["c"]})
     return got
+
+
+def _between(norm: str, m: re.Match[str]) -> dict | None:
+    """The range of one match of _BETWEEN (``between 40 and 55 ms``: low 0.04, high 0.055 ``s``), or
+    None: a unit on the second end (or on the first only, with 之间 after the second) applies to
+    both, units on both ends must agree; ``在`` needs 之间; no unit, no range."""
+    ua = _unit_after(norm, m.end())
+    j = _BETWEEN_AND.match(norm, ua[2] if ua else m.end())
+    if j is None:
+        return None
+    ub = _unit_after(norm, j.end())
+    e = ub[2] if ub else j.end()
+    close = _BETWEEN_CLOSE.match(norm, e)
+    if (ua and ub and ua[0] != ub[0]) or (m["open"] == "在" and close is None) or not (ub or (ua and close)):
+        return None
+    unit, conv = (ub or ua)[0], (ub or ua)[1]
+    a, b = _number(None, m["a"], None), _number(None, j["b"], None)
+    if conv is not None:
+        a, b = conv.apply(a), conv.apply(b)
+    return {"start": m.start("a"), "end": e, "value": None, "low": min(a, b), "high": max(a, b), "unit": unit,
+            "range": True}
 
 
 def _unit_after(norm: str, e: int) -> tuple[str, object, int] | None:

@@ -93,3 +93,13 @@ a change of less than 1 %)."""
 
 BOUND_VERBS_ZH: tuple[str, ...] = ("减少", "降低", "提升", "提高", "增加", "缩短", "加快", "下降", "上升", "压缩")
 """zh verbs that may stand between a bound word and its number (``至少减少 7 倍``, ``不到 … 降低``)."""
+
+BETWEEN_OPEN: tuple[str, ...] = ("between", "介于", "在")
+"""Words that open a range written ``between A and B`` (``between 40 and 55 ms``, ``介于 40 和 55 ms
+之间``, ``在 2 到 3 GB 之间``); ``在`` only with :data:`BETWEEN_CLOSE` after the second end."""
+
+BETWEEN_AND: tuple[str, ...] = ("and", "和", "与", "到", "至", "-", "–", "~")
+"""Words that join the two ends of such a range."""
+
+BETWEEN_CLOSE: tuple[str, ...] = ("之间",)
+"""Words that close such a range (zh)."""
