@@ -13,6 +13,7 @@ from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
 from kb.extract.vocab.quantities import (
+    BOUND_AFTER_WORDS,
     BOUND_VERBS_ZH,
     BOUND_WORDS_EN,
     BOUND_WORDS_ZH,
@@ -136,7 +137,7 @@ _BOUND_BEFORE = re.compile(
 )
 #: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
 _BOUND_HINT = literal_hint([_BOUND_BEFORE])
-_BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
+_BOUND_AFTER = re.compile(r"[ \t]*(?:" + "|".join(f"(?P<{k}>" + "|".join(w) + ")" for k, w in BOUND_AFTER_WORDS.items()) + ")")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 #: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
 #: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
@@ -174,6 +175,12 @@ def _ref_before(norm: str, s: int) -> bool:
         i -= 1
     return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
 _BOUND_LOOKBACK = 16
+
+
+def _bound_after(norm: str, e: int) -> str | None:
+    """The bound written right after the number ending at ``norm[e]`` (``以内``, ``以上``, ``左右``), or None."""
+    m = _BOUND_AFTER.match(norm, e)
+    return None if m is None else _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
 
 
 def _bound(norm: str, s: int, e: int) -> str | None:

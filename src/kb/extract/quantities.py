@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, sentence_metrics, setups
+from kb.extract.bind import distribute, respectively, sentence_metrics, setups
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
     _FROM,
@@ -265,8 +265,8 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     out = more_quantities(text, norm, out, spans, scan, vocab)
     if out:
-        out = sentence_metrics(norm, setups(text, norm, distribute(norm, out)),
-                               lambda: scan or vocab._scan(norm, DATE_METRICS))
+        phrases = lambda: scan or vocab._scan(norm, DATE_METRICS)  # noqa: E731
+        out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)), phrases)
     return _transitions(norm, out) if out else out
 
 

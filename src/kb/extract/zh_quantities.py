@@ -23,7 +23,7 @@ from collections.abc import Sequence
 
 from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab, _Scan
-from kb.extract.number_words import _bound, _decreased
+from kb.extract.number_words import _FROM, _bound, _decreased
 from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS
@@ -258,6 +258,8 @@ def _en_forms(norm: str) -> list[dict]:
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
                         "signed": True})
     for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
+        if _FROM.search(norm, max(0, m.start() - 12), m.start()):
+            continue  # from $1.2 per GPU-hour to $2.1 …: a change A → B, the main pass's two values
         a, b = _number(None, m["a"], None), _number(None, m["b"], None)
         got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
                     "unit": m["c"]})

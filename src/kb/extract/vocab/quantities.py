@@ -86,6 +86,11 @@ BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
 }
 """The same in English, matched as whole words (``up to 3×``, ``by under 1%``)."""
 
+BOUND_AFTER_WORDS: dict[str, tuple[str, ...]] = {"le": ("以内", "以下", "之内"), "ge": ("以上",),
+                                                 "approx": ("左右", "上下(?!文)")}
+"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``); after the last value
+of a list they bound every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
+
 LEVEL_BOUND_WORDS_EN: tuple[str, ...] = ("under", "below", "above", "within")
 """English bound words that after a decrease word name the level reached, not the size of the
 change (``falls below 5%`` is a level), unless ``by`` stands before them (``drops by under 1%``:
@@ -103,3 +108,11 @@ BETWEEN_AND: tuple[str, ...] = ("and", "和", "与", "到", "至", "-", "–", "
 
 BETWEEN_CLOSE: tuple[str, ...] = ("之间",)
 """Words that close such a range (zh)."""
+
+RESPECTIVELY_BEFORE: tuple[str, ...] = ("分别", "各自")
+"""Words between a list of metric words and a list of values that pair them in order (``TTFT 和 TPOT
+分别为 300 ms 和 20 ms``: the first value is the TTFT, the second the TPOT)."""
+
+RESPECTIVELY_AFTER: tuple[str, ...] = ("respectively",)
+"""The English word after the values that does the same (``TTFT and TPOT are 300 ms and 20 ms,
+respectively``)."""

@@ -25,7 +25,7 @@ CJK_UNITS: dict[str, str] = {
     # pint reads (kb.extract.units converts it to its canonical unit) or to kb's currency sign
     "公里": "km", "千米": "km", "公分": "cm", "厘米": "cm", "毫米": "mm", "千克": "kg", "公斤": "kg", "毫克": "mg",
     "毫升": "mL", "摄氏度": "°C", "华氏度": "°F", "英镑": "£", "港元": "HK$", "港币": "HK$", "欧元": "€",
-    "人民币": "¥",
+    "人民币": "¥", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
 }
 """Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
 
