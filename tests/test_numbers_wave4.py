@@ -1,0 +1,106 @@
+"""Numbers as people write them (fourth wave): a bound word between a direction verb and its
+number, ranges opened by a word, binary byte prefixes, a simulation's length, lists that share a
+bound written after their last value, metric words paired with values by 分别/respectively, a
+change written with a rate on both ends. Fresh wording, exact values.
+
+Each row: text -> [(raw, value or (low, high), unit, bound, metric, transition)].
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.extract.quantities import find_quantities
+from test_numbers_forms import _read  # the one row reader of the number tests
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # the direction verb gives the sign, the bound word the bound, the metric word still binds
+    ("On GSM8K the pass rate falls by under 2% with the new kernel.",  # pass rate: no metric word of kb's
+     [("2%", -2.0, "%", "<", None, None)]),
+    ("With INT3 weights its accuracy slips, it drops by under 2% on ARC.",
+     [("2%", -2.0, "%", "<", None, None)]),
+    ("Its accuracy drops by under 2% on ARC.", [("2%", -2.0, "%", "<", "accuracy", None)]),
+    ("Decode latency fell by less than 4% after the patch.", [("4%", -4.0, "%", "<", "latency", None)]),
+    ("量化后 KV 显存降低逾 45%。", [("45%", -45.0, "%", ">", "memory", None)]),
+    ("新内核让首 token 延迟下降不到 3%。", [("3%", -3.0, "%", "<", "ttft", None)]),
+    ("吞吐下降超 12%。", [("12%", -12.0, "%", ">", "throughput", None)]),
+    ("latency declined 7% week over week", [("7%", -7.0, "%", None, "latency", None)]),
+    # a level word without "by" names the level reached, not the change
+    ("Its accuracy falls below 85% at INT2.", [("85%", 85.0, "%", "<", "accuracy", None)]),
+])
+def test_bound_between_verb_and_number(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("The p90 TTFT of the staging pool hovers between 120 and 180 ms.",
+     [("120 and 180 ms", (0.12, 0.18), "s", None, "ttft", None)]),
+    ("between 3 GB and 5 GB of memory per replica", [("3 GB and 5 GB", (3e9, 5e9), "B", None, "memory", None)]),
+    ("单卡功耗介于 300 和 350 W 之间", [("300 和 350 W", (300.0, 350.0), "W", None, None, None)]),
+    ("TPOT 在 18 到 24 ms 之间波动", [("18 到 24 ms", (0.018, 0.024), "s", None, "tpot", None)]),
+    # no unit, or units that differ, or 在 with no 之间: no range
+    ("between 2019 and 2022 the team grew", []),
+    ("we ran between 4 and 8 replicas", []),
+    ("在 3 和 5 之间选一个", []),
+])
+def test_ranges_opened_by_a_word(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("调度器的 scratch 显存为 48 MiB", [("48 MiB", 48 * 2.0 ** 20, "B", None, "memory", None)]),
+    ("memory of 48MiB", [("48MiB", 48 * 2.0 ** 20, "B", None, "memory", None)]),
+    ("memory of 3 mebibytes", [("3 mebibytes", 3 * 2.0 ** 20, "B", None, "memory", None)]),
+    ("显存 256 KiB", [("256 KiB", 262144.0, "B", None, "memory", None)]),
+    ("显存 3 TiB", [("3 TiB", 3298534883328.0, "B", None, "memory", None)]),
+    ("显存 96 兆字节", [("96 兆字节", 9.6e7, "B", None, "memory", None)]),
+])
+def test_binary_byte_prefixes(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a simulation word right beside the time beats the clause's other metric word
+    ("团队在 6 周的仿真里回放了全部请求流量。", [("6 周", 3628800.0, "s", None, "sim_length", None)]),
+    ("回放流量的模拟 10 天", [("10 天", 864000.0, "s", None, "sim_length", None)]),
+])
+def test_simulation_length(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a bound after the last value bounds every value of the list
+    ("两个模型的准确率分别保持在 92% 和 88% 以上",
+     [("92%", 92.0, "%", "≥", "accuracy", None), ("88%", 88.0, "%", "≥", "accuracy", None)]),
+    ("显存 6 GB、9 GB 和 14 GB 左右",
+     [("6 GB", 6e9, "B", "~", "memory", None), ("9 GB", 9e9, "B", "~", "memory", None),
+      ("14 GB", 1.4e10, "B", "~", "memory", None)]),
+    # 分别 / respectively pair the metric words with the values, in order
+    ("TTFT 和 TPOT 分别控制在 250 ms 和 30 ms 以内",
+     [("250 ms", 0.25, "s", "≤", "ttft", None), ("30 ms", 0.03, "s", "≤", "tpot", None)]),
+    ("TTFT and throughput are 0.4 s and 900 tok/s, respectively",
+     [("0.4 s", 0.4, "s", None, "ttft", None), ("900 tok/s", 900.0, "tok/s", None, "throughput", None)]),
+    # one metric word for the list: every value is its own
+    ("TPOT 分别下降 9% 和 4%", [("9%", -9.0, "%", None, "tpot", None), ("4%", -4.0, "%", None, "tpot", None)]),
+    # a bound before the first value governs the list
+    ("speed-ups of at least 2.5× and 1.8× on two boards",
+     [("2.5×", 2.5, "×", "≥", "speedup", None), ("1.8×", 1.8, "×", "≥", "speedup", None)]),
+])
+def test_lists_share_bounds_and_pair_metrics(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+def test_rate_on_both_ends_is_a_change_after_from() -> None:
+    """``from $A per X to $B per X`` is a change A → B; without from it stays one range."""
+    got = [(q.value, q.low, q.high, q.unit, q.transition)
+           for q in find_quantities("spot rent climbed from $0.9 per GPU-hour to $1.4 per GPU-hour")]
+    assert got == [(0.9, None, None, "$", "from"), (1.4, None, None, "$", "to")]
+    got = [(q.value, q.low, q.high, q.unit, q.transition)
+           for q in find_quantities("spot rent is $0.9 per GPU-hour to $1.4 per GPU-hour")]
+    assert got == [(None, 0.9, 1.4, "$", None)]
+
+
+@pytest.mark.parametrize("text", ["一些团队统一了配置", "两岸的一般做法", "四川的机房"])
+def test_words_with_numeral_characters_give_none(text: str) -> None:
+    assert find_quantities(text) == []
