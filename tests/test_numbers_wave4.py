@@ -26,6 +26,11 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("新内核让首 token 延迟下降不到 3%。", [("3%", -3.0, "%", "<", "ttft", None)]),
     ("吞吐下降超 12%。", [("12%", -12.0, "%", ">", "throughput", None)]),
     ("latency declined 7% week over week", [("7%", -7.0, "%", None, "latency", None)]),
+    ("上线后吞吐下滑 6%，延迟回落了 11%",
+     [("6%", -6.0, "%", None, "throughput", None), ("11%", -11.0, "%", None, "latency", None)]),
+    ("准确率跌了 1.5%", [("1.5%", -1.5, "%", None, "accuracy", None)]),
+    ("延迟降 35%", [("35%", -35.0, "%", None, "latency", None)]),
+    ("延迟的升降 4% 以内", [("4%", 4.0, "%", "≤", "latency", None)]),  # 升降: a swing, no decrease
     # a level word without "by" names the level reached, not the change
     ("Its accuracy falls below 85% at INT2.", [("85%", 85.0, "%", "<", "accuracy", None)]),
 ])

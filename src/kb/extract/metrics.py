@@ -15,7 +15,7 @@ from types import MappingProxyType
 from kb.extract.fold import lower_same_length, normalise
 from kb.extract.phrases import _ASCII_ALNUM, _WS, _compile_phrases, _phrase_key
 from kb.extract.vocab.metrics import BUILTIN_METRICS, COMPOUND_WORDS, DATE_METRICS, METRIC_COLUMN_WORDS, UNIT_DEFAULTS
-from kb.extract.vocab.quantities import BOUND_WORDS_EN, BOUND_WORDS_ZH, DECREASE_WORDS_EN
+from kb.extract.vocab.quantities import BOUND_WORDS_EN, BOUND_WORDS_ZH, DECREASE_WORDS_EN, DECREASE_WORDS_ZH
 
 SIZE_METRICS: frozenset[str] = frozenset({"params", "context_length", "batch_size", "gpu_count"})
 """Set-up sizes (issue 8): a model's size, a context length, a batch size, a GPU count. Their
@@ -39,7 +39,7 @@ _BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?
 # value), change verbs, hedges and copulas. Possessive: no backtracking (Python ≥ 3.11).
 _BEFORE_GAP = re.compile(
     r"(?:[\s*_~≈=:]|提升|提高|增加|增长|上升|下降|降低|减少|缩短|减小|降至|达到|高达|可达|达|约为|约|仅|只|为|是|了|于|在|"
-    r"平均|均|分别为|分别|" + "|".join(w for k in BOUND_WORDS_ZH.values() for w in k) + "|"  # 降低超 60%, 下降不到 5%
+    r"平均|均|分别为|分别|" + "|".join((*DECREASE_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k))) + "|"
     r"(?<![A-Za-z])(?:by|of|is|was|are|were|at|up|about|only|just|reach(?:es|ed)?|improve[sd]?|increase[sd]?|"
     r"rise[sd]?|rose|gain(?:s|ed)?|on|in|" + "|".join((*DECREASE_WORDS_EN, *(w for k in BOUND_WORDS_EN.values() for w in k)))
     + r")(?![A-Za-z]))*+",  # drops by under 1%: decrease and bound words are the vocabulary's

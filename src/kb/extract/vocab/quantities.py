@@ -10,7 +10,7 @@ seeds (``准确率仅下降 0.27``, ``流量下降 73.6%–77.1%``), C17 and iss
 
 from __future__ import annotations
 
-DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "减小")
+DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "减小", "下滑", "回落", "下跌", "缩水", "(?<!升)降", "跌")
 """zh words before a number that make an unsigned ``%`` or ``pp`` value negative (``下降 0.27 个百分点``)."""
 
 DECREASE_WORDS_EN: tuple[str, ...] = ("drop(?:s|ped)?", "decrease[sd]?", "reduce[sd]?", "reduction", "lower(?:s|ed)?",
