@@ -69,6 +69,8 @@ def test_binary_byte_prefixes(text: str, expected: list) -> None:
     # a simulation word right beside the time beats the clause's other metric word
     ("团队在 6 周的仿真里回放了全部请求流量。", [("6 周", 3628800.0, "s", None, "sim_length", None)]),
     ("回放流量的模拟 10 天", [("10 天", 864000.0, "s", None, "sim_length", None)]),
+    ("They replayed live traffic in a 5-week simulation.", [("5-week", 3024000.0, "s", None, "sim_length", None)]),
+    ("a 2-day outage of the cluster", []),  # a hyphenated time is read only before a simulation word
 ])
 def test_simulation_length(text: str, expected: list) -> None:
     assert _read(text) == expected

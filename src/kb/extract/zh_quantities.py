@@ -25,7 +25,7 @@ from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab, _Scan
 from kb.extract.number_words import _FROM, _bound, _decreased
 from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
-from kb.extract.vocab.metrics import DATE_METRICS
+from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
 from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
@@ -64,6 +64,9 @@ _BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"
 _BETWEEN_AND = re.compile(r"[ \t]*(?:" + "|".join(re.escape(w) for w in BETWEEN_AND) + r")(?![A-Za-z])[ \t]*(?P<b>"
                           + _NUM + ")")
 _BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
+# a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
+_SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
+                       + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
 _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
@@ -257,6 +260,10 @@ def _en_forms(norm: str) -> list[dict]:
             v = _number(m["sign"], m["n"], None)
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
                         "signed": True})
+    for m in _SIM_TIME.finditer(norm):
+        conv = _canonical(_unit_of(m["u"]))
+        if conv is not None:
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(float(m["n"])), "unit": conv.unit})
     for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
         if _FROM.search(norm, max(0, m.start() - 12), m.start()):
             continue  # from $1.2 per GPU-hour to $2.1 …: a change A → B, the main pass's two values
