@@ -44,6 +44,9 @@ def test_bound_between_verb_and_number(text: str, expected: list) -> None:
     ("between 3 GB and 5 GB of memory per replica", [("3 GB and 5 GB", (3e9, 5e9), "B", None, "memory", None)]),
     ("单卡功耗介于 300 和 350 W 之间", [("300 和 350 W", (300.0, 350.0), "W", None, None, None)]),
     ("TPOT 在 18 到 24 ms 之间波动", [("18 到 24 ms", (0.018, 0.024), "s", None, "tpot", None)]),
+    # a decrease word before the range makes both ends negative
+    ("prefill latency drops by between 15% and 25%", [("15% and 25%", (-25.0, -15.0), "%", None, "latency", None)]),
+    ("显存降低介于 30% 和 40% 之间", [("30% 和 40%", (-40.0, -30.0), "%", None, "memory", None)]),
     # no unit, or units that differ, or 在 with no 之间: no range
     ("between 2019 and 2022 the team grew", []),
     ("we ran between 4 and 8 replicas", []),

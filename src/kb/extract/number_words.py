@@ -61,7 +61,7 @@ _BOUND_EN_CHANGE = tuple(w for k in BOUND_WORDS_EN.values() for w in k if w not 
 _NEUTRAL_GAP = re.compile(
     r"(?:[\s*_~≈:=]|" + "|".join((*NEUTRAL_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k)))
     + r"|(?<![A-Za-z])(?:by[ \t]+(?:" + "|".join(LEVEL_BOUND_WORDS_EN) + ")|"
-    + "|".join((*NEUTRAL_WORDS_EN, *_BOUND_EN_CHANGE)) + r")(?![A-Za-z]))*+",
+    + "|".join((*NEUTRAL_WORDS_EN, *_BOUND_EN_CHANGE, "between")) + r")(?![A-Za-z])|介于)*+",
     re.IGNORECASE,
 )
 _DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:" + "|".join(DECREASE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)

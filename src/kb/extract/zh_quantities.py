@@ -113,9 +113,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
                 continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure)
             bound, qualifier = f.get("bound") or _bound(norm, s, e), None
         value, low, high = f["value"], f.get("low"), f.get("high")
-        if unit in ("%", "pp") and not f.get("signed") and value is not None and value > 0 \
+        if unit in ("%", "pp") and not f.get("signed") and ((value or 0) > 0 or (low or 0) > 0) \
                 and _decreased(norm, s, e, vocab):
-            value = -value
+            value, low, high = (-value, None, None) if value is not None else (None, -high, -low)
         out = [q for q in out if q not in inside]
         out.append(built(Quantity, raw=text[s:e], value=value, low=low, high=high, unit=unit, metric=metric,
                          bound=bound, qualifier=qualifier, subject=None, start=s, end=e, mood=None,
