@@ -44,6 +44,8 @@ def test_bound_between_verb_and_number(text: str, expected: list) -> None:
     ("between 3 GB and 5 GB of memory per replica", [("3 GB and 5 GB", (3e9, 5e9), "B", None, "memory", None)]),
     ("单卡功耗介于 300 和 350 W 之间", [("300 和 350 W", (300.0, 350.0), "W", None, None, None)]),
     ("TPOT 在 18 到 24 ms 之间波动", [("18 到 24 ms", (0.018, 0.024), "s", None, "tpot", None)]),
+    ("decode speedup between 1.2 and 1.7x on every board", [("1.2 and 1.7x", (1.2, 1.7), "×", None, "speedup", None)]),
+    ("吞吐介于 4 千和 6 千 tok/s 之间", [("4 千和 6 千 tok/s", (4000.0, 6000.0), "tok/s", None, "throughput", None)]),
     # a decrease word before the range makes both ends negative
     ("prefill latency drops by between 15% and 25%", [("15% and 25%", (-25.0, -15.0), "%", None, "latency", None)]),
     ("显存降低介于 30% 和 40% 之间", [("30% 和 40%", (-40.0, -30.0), "%", None, "memory", None)]),

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab, _Scan
 from kb.extract.number_words import _FROM, _bound, _decreased
-from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.numbers import _MAG, _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
 from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS
 from kb.extract.vocab.units import COUNTERS
@@ -60,9 +60,10 @@ _SCORE_RE = re.compile(
     r"|(?<=[\u4e00-\u9fff])(?<=[度性])(?P<g>\d{1,2}(?:\.\d)?)(?=[ \t]*(?:[|｜,，;；。]|$))", re.M)
 _SCORE_WORD_BEFORE = re.compile(r"(?:评分|得分|打分)[ \t]*[:：]?[ \t]*$")
 # between 40 and 55 ms, 介于 40 和 55 ms 之间: a range opened by a word, its unit on either end
-_BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"))[ \t]*(?P<a>" + _NUM + ")")
+_BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"))[ \t]*(?P<a>" + _NUM + ")(?P<ma>"
+                      + _MAG + ")?")
 _BETWEEN_AND = re.compile(r"[ \t]*(?:" + "|".join(re.escape(w) for w in BETWEEN_AND) + r")(?![A-Za-z])[ \t]*(?P<b>"
-                          + _NUM + ")")
+                          + _NUM + ")(?P<mb>" + _MAG + ")?")
 _BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
 # a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
 _SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
@@ -277,27 +278,28 @@ def _between(norm: str, m: re.Match[str]) -> dict | None:
     """The range of one match of _BETWEEN (``between 40 and 55 ms``: low 0.04, high 0.055 ``s``), or
     None: a unit on the second end (or on the first only, with 之间 after the second) applies to
     both, units on both ends must agree; ``在`` needs 之间; no unit, no range."""
-    ua = _unit_after(norm, m.end())
+    ua = _unit_after(norm, m.end(), ratio=True)
     j = _BETWEEN_AND.match(norm, ua[2] if ua else m.end())
-    if j is None:
+    if j is None or (m["ma"] and not j["mb"]):
         return None
-    ub = _unit_after(norm, j.end())
+    ub = _unit_after(norm, j.end(), ratio=True)
     e = ub[2] if ub else j.end()
     close = _BETWEEN_CLOSE.match(norm, e)
     if (ua and ub and ua[0] != ub[0]) or (m["open"] == "在" and close is None) or not (ub or (ua and close)):
         return None
     unit, conv = (ub or ua)[0], (ub or ua)[1]
-    a, b = _number(None, m["a"], None), _number(None, j["b"], None)
+    a, b = _number(None, m["a"], m["ma"] or j["mb"]), _number(None, j["b"], j["mb"])
     if conv is not None:
         a, b = conv.apply(a), conv.apply(b)
     return {"start": m.start("a"), "end": e, "value": None, "low": min(a, b), "high": max(a, b), "unit": unit,
             "range": True}
 
 
-def _unit_after(norm: str, e: int) -> tuple[str, object, int] | None:
-    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None."""
+def _unit_after(norm: str, e: int, ratio: bool = False) -> tuple[str, object, int] | None:
+    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None; a ratio
+    (``×``, ``x``, ``倍``) only with ``ratio``."""
     u = _UNIT_AT.match(norm, e)
-    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and unit != "×":
+    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and (unit != "×" or ratio):
         conv = _canonical(unit)
         return (conv.unit if conv else unit), conv, u.end()
     p = _pint_unit(norm, e)
