@@ -116,3 +116,16 @@ def test_rate_on_both_ends_is_a_change_after_from() -> None:
 @pytest.mark.parametrize("text", ["一些团队统一了配置", "两岸的一般做法", "四川的机房"])
 def test_words_with_numeral_characters_give_none(text: str) -> None:
     assert find_quantities(text) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("prefill is 4-fold faster with the fused kernel", [("4-fold", 4.0, "×", None, "speedup", None)]),
+    ("a 1.8 fold gain in throughput", [("1.8 fold", 1.8, "×", None, "throughput", None)]),
+    # a ratio verb beside its metric word is that ratio; a verb with no metric word, an adjective, none
+    ("Decode throughput roughly doubled after the upgrade.", [("doubled", 2.0, "×", "~", "throughput", None)]),
+    ("Peak memory tripled on the long prompts.", [("tripled", 3.0, "×", None, "memory", None)]),
+    ("The reading group doubled in size.", []),
+    ("double precision accuracy holds", []),
+])
+def test_ratio_words(text: str, expected: list) -> None:
+    assert _read(text) == expected

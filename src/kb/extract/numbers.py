@@ -52,14 +52,14 @@ _EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic); a
-# token count may be hyphenated (32K-token, 1M-Token).
+# token count may be hyphenated (32K-token, 1M-Token), and so may a ratio (3-fold).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
 # their first characters, so that re skips their ~60 alternatives at once before anything else
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"

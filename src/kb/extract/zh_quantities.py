@@ -26,7 +26,7 @@ from kb.extract.metrics import MetricVocab, _Scan
 from kb.extract.number_words import _FROM, _bound, _decreased
 from kb.extract.numbers import _MAG, _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
-from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS
+from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS, TIMES_WORDS_EN
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
 from kb.perf.models import built
@@ -39,7 +39,7 @@ _ZH_QTY_RE = re.compile(
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
 )
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]")
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|(?i:doubl|tripl|quadrupl)")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -68,6 +68,9 @@ _BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
 # a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
 _SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
                        + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
+_TIMES_WORD = re.compile(r"(?<![A-Za-z])(?:" + "|".join(f"(?P<t{i}>{w})" for i, w in enumerate(TIMES_WORDS_EN))
+                         + r")(?![A-Za-z])", re.IGNORECASE)
+_TIMES_VALUES = tuple(TIMES_WORDS_EN.values())
 _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
@@ -84,6 +87,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += _scores(norm)
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
+    found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,  # throughput doubled: 2×, beside its metric
+               "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
+              for m in _TIMES_WORD.finditer(norm)]
     if "between" in norm or "介于" in norm or "之间" in norm:
         found += [f for m in _BETWEEN.finditer(norm) if (f := _between(norm, m)) is not None]
     if not found:

@@ -116,3 +116,8 @@ RESPECTIVELY_BEFORE: tuple[str, ...] = ("分别", "各自")
 RESPECTIVELY_AFTER: tuple[str, ...] = ("respectively",)
 """The English word after the values that does the same (``TTFT and TPOT are 300 ms and 20 ms,
 respectively``)."""
+
+TIMES_WORDS_EN: dict[str, float] = {"doubl(?:e[sd]|ing)": 2.0, "tripl(?:e[sd]|ing)": 3.0, "quadrupl(?:e[sd]|ing)": 4.0}
+"""English verbs that say a ratio (``throughput doubled`` → 2 ``×``, like 翻倍): a quantity only with a
+metric word right beside them (``the team doubled`` gives none); the verb forms only (``double precision``
+is no ratio)."""

@@ -49,7 +49,7 @@ ASCII_UNITS_CI: dict[str, str] = {
     "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
     "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
     "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
-    "bits": "bit", "bit": "bit",
+    "bits": "bit", "bit": "bit", "fold": "×",
     "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
     "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
     "months": "month", "month": "month",
