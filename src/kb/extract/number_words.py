@@ -59,7 +59,7 @@ _DECREASE_WORD = re.compile(
 # below 5%`` is the level reached).
 _BOUND_EN_CHANGE = tuple(w for k in BOUND_WORDS_EN.values() for w in k if w not in LEVEL_BOUND_WORDS_EN)
 _NEUTRAL_GAP = re.compile(
-    r"(?:[\s*_~≈:=]|" + "|".join((*NEUTRAL_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k)))
+    r"(?:[\s*_~≈:=]|" + "|".join(dict.fromkeys((*NEUTRAL_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k))))
     + r"|(?<![A-Za-z])(?:by[ \t]+(?:" + "|".join(LEVEL_BOUND_WORDS_EN) + ")|"
     + "|".join((*NEUTRAL_WORDS_EN, *_BOUND_EN_CHANGE, "between")) + r")(?![A-Za-z])|介于)*+",
     re.IGNORECASE,
