@@ -31,6 +31,10 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("准确率跌了 1.5%", [("1.5%", -1.5, "%", None, "accuracy", None)]),
     ("延迟降 35%", [("35%", -35.0, "%", None, "latency", None)]),
     ("延迟的升降 4% 以内", [("4%", 4.0, "%", "≤", "latency", None)]),  # 升降: a swing, no decrease
+    # a saving is a decrease of what is saved
+    ("新调度让显存节省了近 35%", [("35%", -35.0, "%", "~", "memory", None)]),
+    ("the fused kernel saves 18% of GPU memory", [("18%", -18.0, "%", None, "memory", None)]),
+    ("a 12% saving in serving cost", [("12%", -12.0, "%", None, "cost", None)]),
     # a level word without "by" names the level reached, not the change
     ("Its accuracy falls below 85% at INT2.", [("85%", 85.0, "%", "<", "accuracy", None)]),
 ])
