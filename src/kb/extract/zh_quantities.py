@@ -39,7 +39,7 @@ _ZH_QTY_RE = re.compile(
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
 )
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|(?i:doubl|tripl|quadrupl)")
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|[Dd]oubl|[Tt]ripl|[Qq]uadrupl")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -87,9 +87,10 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += _scores(norm)
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
-    found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,  # throughput doubled: 2×, beside its metric
-               "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
-              for m in _TIMES_WORD.finditer(norm)]
+    if "oubl" in norm or "ripl" in norm or "uadrupl" in norm:  # throughput doubled: 2×, beside its metric
+        found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,
+                   "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
+                  for m in _TIMES_WORD.finditer(norm)]
     if "between" in norm or "介于" in norm or "之间" in norm:
         found += [f for m in _BETWEEN.finditer(norm) if (f := _between(norm, m)) is not None]
     if not found:
@@ -267,7 +268,7 @@ def _en_forms(norm: str) -> list[dict]:
             v = _number(m["sign"], m["n"], None)
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
                         "signed": True})
-    for m in _SIM_TIME.finditer(norm):
+    for m in (_SIM_TIME.finditer(norm) if "imulat" in norm else ()):
         conv = _canonical(_unit_of(m["u"]))
         if conv is not None:
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(float(m["n"])), "unit": conv.unit})
