@@ -19,6 +19,7 @@ import re
 
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import pairwise
 
 from kb.core.claims import Quantity
 from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
@@ -110,7 +111,7 @@ def respectively(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> l
                 ks = [x for x in range(len(sc.ends)) if lo <= sc.starts[x] and sc.ends[x] <= end]
                 while len(ks) > j - i + 1:
                     ks = ks[1:]
-                if len(ks) == j - i + 1 and all(_LIST_GAP.fullmatch(norm, sc.ends[a], sc.starts[b]) for a, b in zip(ks, ks[1:])) \
+                if len(ks) == j - i + 1 and all(_LIST_GAP.fullmatch(norm, sc.ends[a], sc.starts[b]) for a, b in pairwise(ks)) \
                         and (r is not None and not norm[sc.ends[ks[-1]]:r.start()].strip(" \t的")
                              or r is None and _RESP_GAP.fullmatch(norm, sc.ends[ks[-1]], out[i].start)):
                     for x, kx in zip(range(i, j + 1), ks):

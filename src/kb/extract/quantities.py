@@ -265,7 +265,9 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     out = more_quantities(text, norm, out, spans, scan, vocab)
     if out:
-        phrases = lambda: scan or vocab._scan(norm, DATE_METRICS)  # noqa: E731
+        def phrases() -> _Scan:
+            return scan or vocab._scan(norm, DATE_METRICS)
+
         out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)), phrases)
     return _transitions(norm, out) if out else out
 

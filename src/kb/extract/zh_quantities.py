@@ -24,9 +24,23 @@ from collections.abc import Sequence
 from kb.core.claims import Quantity
 from kb.extract.metrics import MetricVocab, _Scan
 from kb.extract.number_words import _FROM, _bound, _decreased
-from kb.extract.numbers import _MAG, _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.numbers import (
+    _MAG,
+    _NUM,
+    _UNIT,
+    _canonical,
+    _number,
+    _pint_unit,
+    _unit_of,
+)
 from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
-from kb.extract.vocab.quantities import BETWEEN_AND, BETWEEN_CLOSE, BETWEEN_OPEN, ONE_TIMES_VERBS, TIMES_WORDS_EN
+from kb.extract.vocab.quantities import (
+    BETWEEN_AND,
+    BETWEEN_CLOSE,
+    BETWEEN_OPEN,
+    ONE_TIMES_VERBS,
+    TIMES_WORDS_EN,
+)
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
 from kb.perf.models import built
