@@ -133,3 +133,16 @@ def test_words_with_numeral_characters_give_none(text: str) -> None:
 ])
 def test_ratio_words(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a change verb with 到 joins a change; a set-up word before 从 gives both ends its metric
+    ("批量上下文从 16K 延长到 64K", [("16K", 16000.0, None, None, "context_length", "from"),
+                                 ("64K", 64000.0, None, None, "context_length", "to")]),
+    ("TPOT 由 42 ms 回落到 35 ms", [("42 ms", 0.042, "s", None, "tpot", "from"), ("35 ms", 0.035, "s", None, "tpot", "to")]),
+    # 每秒 before a token count makes it a rate
+    ("解码吞吐稳定在每秒 1,450 个 token", [("1,450 个 token", 1450.0, "tok/s", None, "throughput", None)]),
+    ("一次请求生成了 1,450 个 token", [("1,450 个 token", 1450.0, "tokens", None, None, None)]),
+])
+def test_changes_and_rates_in_words(text: str, expected: list) -> None:
+    assert _read(text) == expected

@@ -117,7 +117,7 @@ _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_
 # Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
 # ``context length of 32K``, ``batch size=64``), an opening bracket (``参数规模（0.6B 到 30B）``), a
 # highest-tested word (``上下文长度：最高测试至 170K tokens``), an example word (``模型（如 13B）``).
-_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|(?<![A-Za-z])(?:of|is|e\.g\.)(?![A-Za-z]))*+",
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|从|由|(?<![A-Za-z])(?:of|is|e\.g\.|from)(?![A-Za-z]))*+",
                                re.IGNORECASE)
 
 

@@ -16,6 +16,7 @@ from functools import lru_cache
 from kb.extract import units as _units
 from kb.extract.fold import _FOLD, _FOLD_RE, normalise
 from kb.extract.zh_numerals import zh_value
+from kb.extract.vocab.quantities import TO_VERBS_ZH
 from kb.extract.vocab.units import (
     ASCII_UNITS_CI,
     ASCII_UNITS_CS,
@@ -65,8 +66,7 @@ _UNIT = (
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
 # _is_transition).
-_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|减小|缩短|缩小|压缩|扩大|更正|修正|提|降|升|增|减|涨|跌)(?:到|至|为)"
-            r"|变为|变成")
+_TO_VERB = r"(?:" + "|".join(TO_VERBS_ZH) + r")(?:到|至|为)|变为|变成"
 _ARROW = r"→|->|➝|⟶|➔"
 _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',

@@ -38,7 +38,7 @@ from kb.extract.numbers import (
 )
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
-from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS
+from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_SECOND_BEFORE
 from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
@@ -58,6 +58,7 @@ _COUNTED = re.compile(r"[ \t]+(?:[A-Z]{2,5}[ \t]+)?(?:" + "|".join(COUNTED_NOUNS
 # BLEU（25.3）, F1 (72.4), 困惑度（5.61）: a decimal alone in brackets right after a score's name (an
 # ASCII word, a zh word ending in 度/率/分/值) is that score
 _BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")
+_PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -223,6 +224,8 @@ def find_quantities(
             q = None  # 2bit / 4-bit quantisation: a width, an adjective; "under 1 bit" per key is a figure
         if q is not None:
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
+            if unit == "tokens" and _PER_SECOND.search(norm, max(0, s - 8), s):
+                unit = "tok/s"  # 每秒 3,200 个 token: a rate
             f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)

@@ -114,3 +114,6 @@ MIXED_SYMBOLS: frozenset[str] = frozenset(
     "GiB MiB TiB KiB PiB EiB GB MB TB KB PB kB MPa GPa kPa hPa GHz MHz kHz THz keV MeV GeV TeV meV "
     "Gbps Mbps Tbps Kbps kbps mAh kWh MWh GWh TWh kW MW GW TW mW nW pW Wh Mb Gb Tb kg mg μg Gy Sv Bq cd".split())
 """Unit symbols written in mixed case (other mixed-case words are names: vLLM, SGLang, arXiv)."""
+
+PER_SECOND_BEFORE: tuple[str, ...] = ("每秒钟", "每秒")
+"""zh words before a token count that make it a rate (``每秒 3,200 个 token`` → 3,200 ``tok/s``)."""
