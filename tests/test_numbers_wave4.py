@@ -31,6 +31,7 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("准确率跌了 1.5%", [("1.5%", -1.5, "%", None, "accuracy", None)]),
     ("延迟降 35%", [("35%", -35.0, "%", None, "latency", None)]),
     ("延迟的升降 4% 以内", [("4%", 4.0, "%", "≤", "latency", None)]),  # 升降: a swing, no decrease
+    ("exact-match accuracy degrades by less than 0.4% at W4", [("0.4%", -0.4, "%", "<", "accuracy", None)]),
     # a saving is a decrease of what is saved
     ("新调度让显存节省了近 35%", [("35%", -35.0, "%", "~", "memory", None)]),
     ("the fused kernel saves 18% of GPU memory", [("18%", -18.0, "%", None, "memory", None)]),
@@ -140,6 +141,8 @@ def test_ratio_words(text: str, expected: list) -> None:
     ("批量上下文从 16K 延长到 64K", [("16K", 16000.0, None, None, "context_length", "from"),
                                  ("64K", 64000.0, None, None, "context_length", "to")]),
     ("TPOT 由 42 ms 回落到 35 ms", [("42 ms", 0.042, "s", None, "tpot", "from"), ("35 ms", 0.035, "s", None, "tpot", "to")]),
+    ("the M3 box decodes at 38 tok/sec", [("38 tok/sec", 38.0, "tok/s", None, "throughput", None)]),
+    ("about 2.4k tokens/second per replica", [("2.4k tokens/second", 2400.0, "tok/s", "~", "throughput", None)]),
     # 每秒 before a token count makes it a rate
     ("解码吞吐稳定在每秒 1,450 个 token", [("1,450 个 token", 1450.0, "tok/s", None, "throughput", None)]),
     ("一次请求生成了 1,450 个 token", [("1,450 个 token", 1450.0, "tokens", None, None, None)]),

@@ -43,7 +43,8 @@ COUNTERS: frozenset[str] = frozenset(COUNTER_CHARS)
 
 ASCII_UNITS_CI: dict[str, str] = {
     "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%",
-    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s",
+    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s", "tok/sec": "tok/s", "token/sec": "tok/s",
+    "tokens/second": "tok/s",
     "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
     "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
     "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
