@@ -87,6 +87,17 @@ def test_simulation_length(text: str, expected: list) -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # a device count in zh numerals, and a consumer card named by its number alone
+    ("复现用了两张 L40S", [("两张", 2.0, "devices", None, "gpu_count", None)]),
+    ("在 6 块 3090 上跑通", [("6 块", 6.0, "devices", None, "gpu_count", None)]),
+    # a numeral before a counter with no accelerator is no figure
+    ("三张图说明了问题", []),
+])
+def test_device_counts(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # a bound after the last value bounds every value of the list
     ("两个模型的准确率分别保持在 92% 和 88% 以上",
      [("92%", 92.0, "%", "≥", "accuracy", None), ("88%", 88.0, "%", "≥", "accuracy", None)]),

@@ -31,9 +31,9 @@ from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
                        re.IGNORECASE)
 _SIGNS = "+-−负"
-#: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090).
-_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡)",
-                          re.ASCII)
+#: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090, 4 块 4090).
+_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡"
+                          r"|[2-5]0[5-9]0(?:[ \t]?Ti)?(?!\d))", re.ASCII)  # 4 块 4090: a consumer card by its number
 _DEVICE_COUNTERS = frozenset({"张", "块", "台", "卡"})
 _SIM_RE = re.compile("|".join(SIM_WORDS), re.IGNORECASE)
 #: A model's name right before a size: a word with letters and digits (Qwen2.5, Llama-3.1, V3) or
