@@ -160,3 +160,17 @@ def test_ratio_words(text: str, expected: list) -> None:
 ])
 def test_changes_and_rates_in_words(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a range word before from A to B keeps it one range, a unit on both ends or not
+    ("speedups ranging from 1.4x to 2.6x across models", [("1.4x to 2.6x", (1.4, 2.6), "×", None, "speedup", None)]),
+    ("TTFT varies from 90 ms to 140 ms by prompt", [("90 ms to 140 ms", (0.09, 0.14), "s", None, "ttft", None)]),
+    ("TTFT fell from 90 ms to 70 ms", [("90 ms", 0.09, "s", None, "ttft", "from"), ("70 ms", 0.07, "s", None, "ttft", "to")]),
+    # false units: pct is percent, pts and fps are no pint units (pints, feet per second)
+    ("p99 latency is 9 pct lower", [("9 pct", -9.0, "%", None, "latency", None)]),
+    ("accuracy fell 3 pts on GSM8K", [("3", 3.0, None, None, "accuracy", None)]),
+    ("the demo renders at 24 fps", []),
+])
+def test_range_words_and_false_units(text: str, expected: list) -> None:
+    assert _read(text) == expected

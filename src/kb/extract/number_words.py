@@ -27,6 +27,7 @@ from kb.extract.vocab.quantities import (
     METRIC_MODIFIERS_ZH,
     NEUTRAL_WORDS_EN,
     NEUTRAL_WORDS_ZH,
+    RANGE_WORDS_EN,
     REF_WORDS_EN,
     REF_WORDS_ZH,
 )
@@ -91,6 +92,7 @@ _CHANGE_BEFORE = re.compile(
     r"[^,，;；。!?！？:：|()\n]{0,48}$",
     re.IGNORECASE,
 )
+_RANGE_BEFORE = re.compile(r"(?<![A-Za-z])(?:" + "|".join(RANGE_WORDS_EN) + r")[ \t]+$", re.IGNORECASE)
 #: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
 #: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
 _TRANSITION_RE = re.compile(
@@ -113,7 +115,9 @@ def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
     if t["to"] is None:
         return True
     f = _FROM.search(norm, max(0, a - 12), a)
-    return f is not None and (units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None)
+    if f is None or _RANGE_BEFORE.search(norm, max(0, f.start() - 16), f.start()):
+        return False  # ranging from 1.2x to 2.1x: a range
+    return units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None
 
 
 # A figure, table, section, equation or step number, and what is before a list number.

@@ -128,3 +128,7 @@ TO_VERBS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升"
                                 "扩展", "延长", "下滑", "回落", "更正", "修正", "提", "降", "升", "增", "减", "涨", "跌")
 """zh change verbs that, with 到/至/为 after them, join the two ends of a change A → B (``由 320 ms 降到 210
 ms``, ``上下文从 32K 扩展到 128K``); a longer verb before its first character alone."""
+
+RANGE_WORDS_EN: tuple[str, ...] = ("rang(?:e[sd]?|ing)", "var(?:y|ies|ied|ying)", "spann?(?:s|ed|ing)?")
+"""en words before "from A to B" that make it a range even with a unit on both ends (``speedups ranging from
+1.2x to 2.1x``, ``latency varies from 80 ms to 120 ms``)."""
