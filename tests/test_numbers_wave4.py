@@ -174,3 +174,11 @@ def test_changes_and_rates_in_words(text: str, expected: list) -> None:
 ])
 def test_range_words_and_false_units(text: str, expected: list) -> None:
     assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("命中后吞吐提升 4 成", [("4 成", 40.0, "%", None, "throughput", None)]),
+    ("团队里有 2 成员请假", []),  # 成员 is a word, not 20 %
+])
+def test_tenths_with_a_space(text: str, expected: list) -> None:
+    assert _read(text) == expected

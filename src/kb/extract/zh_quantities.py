@@ -51,7 +51,7 @@ _MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
-    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
+    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
 ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|[Dd]oubl|[Tt]ripl|[Qq]uadrupl")
@@ -167,6 +167,8 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
 def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     """Fields of one match of _ZH_QTY_RE, or None when it is no quantity."""
     pre, num, num2, more, mag, word = m["pre"], m["num"], m["num2"], m["more"], m["mag"], m["unit"]
+    spaced = word is not None and word[0] in " \t"  # 3 成: 30 %, but never before another word (2 成员)
+    word = word.strip() if word else word
     digits = num[0].isdigit()
     if digits and not (pre or num2 or more or mag or word) and _PLAIN.fullmatch(num):
         return None  # digits, or digits and one magnitude (2千): the main pass reads them
@@ -192,7 +194,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     if word == "番":
         return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"} if pre and pre.startswith("翻") else None
     if word == "成":
-        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
+        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e):
             return None  # 八成是: probably
         return {"start": s, "end": e, "value": float(f"{value * 10:.12g}"), "unit": "%"}
     if word == "倍":
