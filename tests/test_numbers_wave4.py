@@ -90,6 +90,9 @@ def test_simulation_length(text: str, expected: list) -> None:
     # a device count in zh numerals, and a consumer card named by its number alone
     ("复现用了两张 L40S", [("两张", 2.0, "devices", None, "gpu_count", None)]),
     ("在 6 块 3090 上跑通", [("6 块", 6.0, "devices", None, "gpu_count", None)]),
+    # a plain integer before an accelerator's model, not before its nodes
+    ("TPOT 31 ms on 4 L40S GPUs", [("31 ms", 0.031, "s", None, "tpot", None), ("4", 4.0, "devices", None, "gpu_count", None)]),
+    ("the run used 2 A100 nodes", []),
     # a numeral before a counter with no accelerator is no figure
     ("三张图说明了问题", []),
 ])

@@ -58,6 +58,9 @@ _COUNTED = re.compile(r"[ \t]+(?:[A-Z]{2,5}[ \t]+)?(?:" + "|".join(COUNTED_NOUNS
 # BLEU（25.3）, F1 (72.4), 困惑度（5.61）: a decimal alone in brackets right after a score's name (an
 # ASCII word, a zh word ending in 度/率/分/值) is that score
 _BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")
+# on 8 H100s, with 2 MI300X: a plain integer before an accelerator's model (not 2 A100 nodes)
+_DEVICES_AFTER = re.compile(r"[ \t]+(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?)s?(?![A-Za-z0-9-])"
+                            r"(?![ \t]+(?:nodes?|servers?|machines?|boxes|clusters?|pods?|instances?|racks?)(?![A-Za-z]))")
 _PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
@@ -231,7 +234,9 @@ def find_quantities(
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
             metric = setup or (None if how == "clause" and unit in COUNTERS else metric)  # 5 种…精度的模型: a count
-            if bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
+            if bare and g["n1"].isdigit() and _DEVICES_AFTER.match(norm, e):
+                unit, metric = "devices", "gpu_count"  # on 8 H100s: a device count (kb.extract.bind.setups)
+            elif bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
                 metric = None  # up to 64 frames, across 79 configurations: a count, no figure of a metric
             elif bare and not said and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
