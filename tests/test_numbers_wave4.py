@@ -95,6 +95,7 @@ def test_simulation_length(text: str, expected: list) -> None:
     ("the run used 2 A100 nodes", []),
     # a numeral before a counter with no accelerator is no figure
     ("三张图说明了问题", []),
+    ("值得读的是两张卡：402 和 417", []),  # 两张卡: paper cards, no device count
 ])
 def test_device_counts(text: str, expected: list) -> None:
     assert _read(text) == expected

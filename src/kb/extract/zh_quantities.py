@@ -206,8 +206,9 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     u = _UNIT_AT.match(norm, e)
     if u is not None:
         unit = _unit_of(u.group())
-        if unit in _DEVICE_COUNTERS and not digits and _ACCELERATOR.match(norm, u.end()):
-            return {"start": s, "end": u.end(), "value": float(value), "unit": unit}  # 两张 A100: a device count
+        if unit in _DEVICE_COUNTERS and not digits and (acc := _ACCELERATOR.match(norm, u.end())) \
+                and acc.group().strip() != "卡":
+            return {"start": s, "end": u.end(), "value": float(value), "unit": unit}  # 两张 A100 (not 两张卡: cards)
         if (unit in COUNTERS and not digits) or unit == "×" or unit is None:
             return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
         e = u.end()
