@@ -55,6 +55,7 @@ OUTCOMES = ("net-new", "update", "covered", "conflict", "adjacent", "supplement"
 #: Labels are written in the units the text uses; kb stores a physical or data unit in its
 #: canonical unit with the value converted (docs/claims.md, "quantities"): label -> (unit, factor).
 CANONICAL = {"ms": ("s", 1e-3), "s": ("s", 1.0), "day": ("s", 86400.0), "days": ("s", 86400.0),
+             "week": ("s", 604800.0), "KiB": ("B", 2.0 ** 10), "MiB": ("B", 2.0 ** 20),
              "GiB": ("B", 2.0 ** 30), "TiB": ("B", 2.0 ** 40), "GB": ("B", 1e9), "MB": ("B", 1e6)}
 
 

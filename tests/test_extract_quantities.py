@@ -404,7 +404,7 @@ def test_units_from_pint(text: str, raw: str, value: float | None, low: float | 
     [
         ("3 B params", []),  # B is billions here, not bytes; bare, so no quantity
         ("8 K context", []),  # 8K context, not kelvin
-        ("8 A100", []),
+        ("8 A100", [("8", 8.0, "devices")]),  # eight accelerators, never amperes
         ("3 PR", []),  # not peta × gas constant
         ("3 ML models", [("3", 3.0, None)]),  # a count of models (COUNTED_NOUNS), never megalitres
         ("5 in the box", []),  # not inches

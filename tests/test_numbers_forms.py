@@ -125,7 +125,7 @@ METRICS = [
     ("在 Azure 真实流量上 91%", [("91%", 91.0, "%", None, None, None)]),
     ("under bursty traffic it reaches 91%", [("91%", 91.0, "%", None, None, None)]),
     ("在国产加速器上训练 200B", [("200B", 2e11, None, None, None, None)]),
-    ("30-40% memory savings while keeping accuracy", [("30-40%", (30.0, 40.0), "%", None, "memory", None)]),
+    ("30-40% memory savings while keeping accuracy", [("30-40%", (-40.0, -30.0), "%", None, "memory", None)]),
     ("流量下降 73.6%–77.1%", [("73.6%–77.1%", (-77.1, -73.6), "%", None, "traffic", None)]),
 ]
 

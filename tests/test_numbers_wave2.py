@@ -26,7 +26,7 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("显存最多只增加了12%", [("12%", 12.0, "%", "≤", "memory", None)]),
     ("带宽高达 900 GB/s", [("900 GB/s", 9e11, "B/s", "≤", None, None)]),
     ("处理多达 32 帧的片段", [("32 帧", 32.0, "帧", "≤", None, None)]),
-    ("吞吐高达每秒 300 个 token", [("300 个 token", 300.0, "tokens", "≤", "throughput", None)]),
+    ("吞吐高达每秒 300 个 token", [("300 个 token", 300.0, "tok/s", "≤", "throughput", None)]),
     ("it cuts TPOT by more than 25%", [("25%", -25.0, "%", ">", "tpot", None)]),
     # a decrease written after the number
     ("gives a 22% power reduction", [("22%", -22.0, "%", None, None, None)]),

@@ -19,19 +19,21 @@ import re
 
 from bisect import bisect_left
 from collections.abc import Callable
+from itertools import pairwise
 
 from kb.core.claims import Quantity
 from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
-from kb.extract.number_words import _bound
+from kb.extract.number_words import _bound, _bound_after
 from kb.extract.vocab.metrics import MODEL_FAMILIES, SENTENCE_UNITS, SIM_WORDS
+from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 
 #: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
 _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
                        re.IGNORECASE)
 _SIGNS = "+-−负"
-#: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090).
-_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡)",
-                          re.ASCII)
+#: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090, 4 块 4090).
+_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡"
+                          r"|[2-5]0[5-9]0(?:[ \t]?Ti)?(?!\d))", re.ASCII)  # 4 块 4090: a consumer card by its number
 _DEVICE_COUNTERS = frozenset({"张", "块", "台", "卡"})
 _SIM_RE = re.compile("|".join(SIM_WORDS), re.IGNORECASE)
 #: A model's name right before a size: a word with letters and digits (Qwen2.5, Llama-3.1, V3) or
@@ -54,7 +56,8 @@ _SENTENCE_UNIT_ANY = frozenset().union(*SENTENCE_UNITS.values())
 def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
     """``out`` with the bound, the decrease and the metric of a list's first value given to the values
     after it that have none of their own (same unit, joined by 和/与/、/and/or/a comma), and a set-up
-    metric written after its last value given to the values before it (``70亿和130亿的参数``)."""
+    metric or a bound written after its last value given to the values before it (``70亿和130亿的参数``,
+    ``95% 和 90% 以上``: both ≥)."""
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
         if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):
@@ -70,10 +73,50 @@ def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
             update["metric"] = a.metric  # 压缩到原始大小的43.4%和16.4%: one metric word for the list
         if update:
             out[i] = b.model_copy(update=update)
+    after: dict[int, str] = {}  # index -> a bound given from the value after it
     for i in range(len(out) - 1, 0, -1):  # 70亿和130亿的参数: the set-up word after the last is every value's
         a, b = out[i - 1], out[i]
-        if a.metric is None and b.metric in _LIST_SETUPS and a.unit == b.unit and _LIST_GAP.fullmatch(norm, a.end, b.start):
-            out[i - 1] = a.model_copy(update={"metric": b.metric})
+        if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):
+            continue
+        if a.metric is None and b.metric in _LIST_SETUPS:
+            out[i - 1] = a = a.model_copy(update={"metric": b.metric})
+        if a.bound is None and b.bound is not None and (b.bound == _bound_after(norm, b.end) or b.bound == after.get(i)):
+            after[i - 1] = b.bound  # 分别在 300 ms 和 20 ms 以内: the bound after the last is every value's
+            out[i - 1] = a.model_copy(update={"bound": b.bound})
+    return out
+
+
+_RESP_BEFORE = re.compile(r"[ \t]*(?:的[ \t]*)?(?:" + "|".join(RESPECTIVELY_BEFORE) + r")[^\d\n,;。，；]{0,8}$")
+_RESP_AFTER = re.compile(r"[ \t]*,?[ \t]*(?:" + "|".join(RESPECTIVELY_AFTER) + r")(?![A-Za-z])", re.IGNORECASE)
+_RESP_GAP = re.compile(r"[ \t]*(?:(?<![A-Za-z])(?:is|are|was|were|reach(?:es|ed)?|of)(?![A-Za-z])[ \t]*)*$", re.IGNORECASE)
+
+
+def respectively(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> list[Quantity]:
+    """``out`` with each value of a list paired in order with the metric words of a list before it
+    when ``分别``/``各自`` stands between them or ``respectively`` after the values (``TTFT 和 TPOT 分别在
+    300 ms 和 20 ms 以内``: ttft, tpot), as many words as values (units may differ); else unchanged.
+    ``scan()`` gives the phrases of ``norm`` (called only when a list has such a word)."""
+    i, n = 0, len(out)
+    while i < n:
+        j = i  # out[i..j] is one list of values
+        while j + 1 < n and _LIST_GAP.fullmatch(norm, out[j].end, out[j + 1].start):
+            j += 1
+        if j > i:
+            k = _RESP_AFTER.match(norm, out[j].end)
+            lo = max(0, out[i].start - 60)
+            r = _RESP_BEFORE.search(norm, lo, out[i].start) if k is None else None
+            if k is not None or r is not None:
+                sc = scan()
+                end = r.start() if r is not None else out[i].start
+                ks = [x for x in range(len(sc.ends)) if lo <= sc.starts[x] and sc.ends[x] <= end]
+                while len(ks) > j - i + 1:
+                    ks = ks[1:]
+                if len(ks) == j - i + 1 and all(_LIST_GAP.fullmatch(norm, sc.ends[a], sc.starts[b]) for a, b in pairwise(ks)) \
+                        and (r is not None and not norm[sc.ends[ks[-1]]:r.start()].strip(" \t的")
+                             or r is None and _RESP_GAP.fullmatch(norm, sc.ends[ks[-1]], out[i].start)):
+                    for x, kx in zip(range(i, j + 1), ks):
+                        out[x] = out[x].model_copy(update={"metric": sc.metrics[kx]})
+        i = j + 1
     return out
 
 
@@ -96,19 +139,25 @@ def setups(text: str, norm: str, out: list[Quantity]) -> list[Quantity]:
                 and (_NAME_BEFORE.search(norm, max(0, q.start - 40), q.start) or (
                     q.raw[-1] == "B" and _MODEL_AFTER.match(norm, q.end))):
             update = {"metric": "params"}  # Qwen2.5 72B: the model's size is part of its name, whatever word is near
-        elif q.metric is None and q.unit == "s" and _sim_near(norm, q.start, q.end):
-            update = {"metric": "sim_length"}
+        elif q.unit == "s" and q.metric != "sim_length" and _sim_near(norm, q.start, q.end, q.metric is not None):
+            update = {"metric": "sim_length"}  # 8 周的模拟里跑了流量回放: the simulation's, not the traffic's
         if update:
             out[i] = q.model_copy(update=update)
     return out
 
 
-def _sim_near(norm: str, s: int, e: int) -> bool:
+def _sim_near(norm: str, s: int, e: int, adjacent: bool = False) -> bool:
     """Whether a simulation word stands right before (``模拟 12 周``) or after (``12-week
-    simulation``, ``12 周的模拟``) the time at ``norm[s:e]``."""
+    simulation``, ``12 周的模拟``) the time at ``norm[s:e]``; with ``adjacent`` (the time has a
+    metric from a word further off: ``8 周的模拟里跑了流量回放``) only with nothing but spaces, a
+    hyphen or 的 between, which beats that metric."""
     before = norm[max(0, s - 8):s]
     after = norm[e:e + 12]
-    return _SIM_RE.search(before) is not None or _SIM_RE.match(after.lstrip(" \t-的")) is not None
+    if _SIM_RE.match(after.lstrip(" \t-的")) is not None:
+        return True
+    if adjacent:
+        return any(before.rstrip(" \t").lower().endswith(w) for w in SIM_WORDS)
+    return _SIM_RE.search(before) is not None
 
 
 def sentence_metrics(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> list[Quantity]:

@@ -14,13 +14,8 @@ from types import MappingProxyType
 
 from kb.extract.fold import lower_same_length, normalise
 from kb.extract.phrases import _ASCII_ALNUM, _WS, _compile_phrases, _phrase_key
-from kb.extract.vocab.metrics import (
-    BUILTIN_METRICS,
-    COMPOUND_WORDS,
-    DATE_METRICS,
-    METRIC_COLUMN_WORDS,
-    UNIT_DEFAULTS,
-)
+from kb.extract.vocab.metrics import BUILTIN_METRICS, COMPOUND_WORDS, DATE_METRICS, METRIC_COLUMN_WORDS, UNIT_DEFAULTS
+from kb.extract.vocab.quantities import BOUND_WORDS_EN, BOUND_WORDS_ZH, DECREASE_WORDS_EN, DECREASE_WORDS_ZH
 
 SIZE_METRICS: frozenset[str] = frozenset({"params", "context_length", "batch_size", "gpu_count"})
 """Set-up sizes (issue 8): a model's size, a context length, a batch size, a GPU count. Their
@@ -43,11 +38,11 @@ _BOUNDARY = re.compile(r"[;。!?！？:\n|()\[\]【】、]|(?<!\d),|,(?!\d)|\.(?
 # What may stand between a phrase and the number after it: spaces, emphasis, a colon (label:
 # value), change verbs, hedges and copulas. Possessive: no backtracking (Python ≥ 3.11).
 _BEFORE_GAP = re.compile(
-    r"(?:[\s*_~≈=:]|提升|提高|增加|增长|上升|下降|降低|减少|缩短|减小|降至|达到|高达|可达|达|约为|约|仅|只|"
-    r"为|是|了|于|在|超过|超|近|平均|均|分别为|分别|"
-    r"(?<![A-Za-z])(?:by|of|is|was|are|were|at|up|down|about|around|approx\.?|approximately|only|just|"
-    r"over|nearly|reach(?:es|ed)?|improve[sd]?|increase[sd]?|decrease[sd]?|reduce[sd]?|drop(?:s|ped)?|"
-    r"lower(?:s|ed)?|rise[sd]?|rose|gain(?:s|ed)?|cut(?:s)?|on|in)(?![A-Za-z]))*+",
+    r"(?:[\s*_~≈=:]|提升|提高|增加|增长|上升|下降|降低|减少|缩短|减小|降至|达到|高达|可达|达|约为|约|仅|只|为|是|了|于|在|"
+    r"平均|均|分别为|分别|" + "|".join((*DECREASE_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k))) + "|"
+    r"(?<![A-Za-z])(?:by|of|is|was|are|were|at|up|about|only|just|reach(?:es|ed)?|improve[sd]?|increase[sd]?|"
+    r"rise[sd]?|rose|gain(?:s|ed)?|on|in|" + "|".join((*DECREASE_WORDS_EN, *(w for k in BOUND_WORDS_EN.values() for w in k)))
+    + r")(?![A-Za-z]))*+",  # drops by under 1%: decrease and bound words are the vocabulary's
     re.IGNORECASE,
 )
 # What may stand between a number and the phrase after it: spaces, emphasis, 的, one
@@ -122,7 +117,7 @@ _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_
 # Between a set-up phrase and the size after it: spaces, a colon or =, 为, of (``上下文 128K``,
 # ``context length of 32K``, ``batch size=64``), an opening bracket (``参数规模（0.6B 到 30B）``), a
 # highest-tested word (``上下文长度：最高测试至 170K tokens``), an example word (``模型（如 13B）``).
-_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|(?<![A-Za-z])(?:of|is|e\.g\.)(?![A-Za-z]))*+",
+_SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|从|由|(?<![A-Za-z])(?:of|is|e\.g\.|from)(?![A-Za-z]))*+",
                                re.IGNORECASE)
 
 

@@ -13,15 +13,21 @@ from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
 from kb.extract.vocab.quantities import (
+    BOUND_AFTER_WORDS,
+    BOUND_VERBS_ZH,
+    BOUND_WORDS_EN,
+    BOUND_WORDS_ZH,
     CHANGE_WORDS_EN,
     CHANGE_WORDS_ZH,
     DECREASE_AFTER_WORDS,
     DECREASE_WORDS_EN,
     DECREASE_WORDS_ZH,
+    LEVEL_BOUND_WORDS_EN,
     METRIC_MODIFIERS_EN,
     METRIC_MODIFIERS_ZH,
     NEUTRAL_WORDS_EN,
     NEUTRAL_WORDS_ZH,
+    RANGE_WORDS_EN,
     REF_WORDS_EN,
     REF_WORDS_ZH,
 )
@@ -49,9 +55,14 @@ _DECREASE_WORD = re.compile(
 )
 # What may follow a decrease word before the number (besides one metric phrase): no increase
 # word, no 至/到/"to" (下降到 30% is a level, not a change).
+# A bound word may stand there too (``降低超 60%``, ``下降不到 5%``, ``drops by under 1%``): the one
+# bound vocabulary; an English level word (under, below, above, within) only after "by" (``falls
+# below 5%`` is the level reached).
+_BOUND_EN_CHANGE = tuple(w for k in BOUND_WORDS_EN.values() for w in k if w not in LEVEL_BOUND_WORDS_EN)
 _NEUTRAL_GAP = re.compile(
-    r"(?:[\s*_~≈:=]|" + "|".join(NEUTRAL_WORDS_ZH)
-    + r"|(?<![A-Za-z])(?:" + "|".join(NEUTRAL_WORDS_EN) + r")(?![A-Za-z]))*+",
+    r"(?:[\s*_~≈:=]|" + "|".join(dict.fromkeys((*NEUTRAL_WORDS_ZH, *(w for k in BOUND_WORDS_ZH.values() for w in k))))
+    + r"|(?<![A-Za-z])(?:by[ \t]+(?:" + "|".join(LEVEL_BOUND_WORDS_EN) + ")|"
+    + "|".join((*NEUTRAL_WORDS_EN, *_BOUND_EN_CHANGE, "between")) + r")(?![A-Za-z])|介于)*+",
     re.IGNORECASE,
 )
 _DECREASE_AFTER = re.compile(r"[ \t*_]{0,3}(?:" + "|".join(DECREASE_AFTER_WORDS) + r")(?![A-Za-z])", re.IGNORECASE)
@@ -81,6 +92,7 @@ _CHANGE_BEFORE = re.compile(
     r"[^,，;；。!?！？:：|()\n]{0,48}$",
     re.IGNORECASE,
 )
+_RANGE_BEFORE = re.compile(r"(?<![A-Za-z])(?:" + "|".join(RANGE_WORDS_EN) + r")[ \t]+$", re.IGNORECASE)
 #: Between the two ends of a change A → B (after at most 24 characters of the clause: ``from 90
 #: ms in 2024 to 35 ms``): an arrow, a change verb with 到/至/为, or 到/至/to (then see _is_transition).
 _TRANSITION_RE = re.compile(
@@ -103,7 +115,9 @@ def _is_transition(norm: str, a: int, gap: int, b: int, units: bool) -> bool:
     if t["to"] is None:
         return True
     f = _FROM.search(norm, max(0, a - 12), a)
-    return f is not None and (units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None)
+    if f is None or _RANGE_BEFORE.search(norm, max(0, f.start() - 16), f.start()):
+        return False  # ranging from 1.2x to 2.1x: a range
+    return units or _CHANGE_BEFORE.search(norm, max(0, f.start() - 64), f.start()) is not None
 
 
 # A figure, table, section, equation or step number, and what is before a list number.
@@ -111,22 +125,23 @@ _REF_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?:" + "|".join(REF_WORDS_EN) + r")\.?|" + "|".join(REF_WORDS_ZH) + r")[ \t]*[(\[]?$",
     re.IGNORECASE,
 )
+def _bound_group(kind: str) -> str:
+    """The named group of one bound kind: its zh words and symbols, then its English words."""
+    return (f"(?P<{kind}>" + "|".join(BOUND_WORDS_ZH[kind])
+            + r"|(?<![A-Za-z])(?:" + "|".join(BOUND_WORDS_EN[kind]) + "))")
+
+
 # Bounds written before the number (directly, with spaces or emphasis between) and after it.
 _BOUND_BEFORE = re.compile(
-    r"(?:(?P<ge>>=|≥|⩾|至少|不少于|不低于|(?<![A-Za-z])at least)"
-    r"|(?P<le><=|≤|⩽|不超过|不高于|最多|最高|高达|多达|(?<![A-Za-z])(?:up to|at most|within|no more than))"
-    r"|(?P<gt>(?<![-=])>|超过|超出|多于|大于|高于|超|逾|(?<![A-Za-z])(?:over|more than|greater than|above|exceed(?:s|ing)?))"
-    r"|(?P<lt><(?![-=])|不到|不足|少于|小于|低于|(?<![A-Za-z])(?:under|less than|fewer than|below))"
-    r"|(?P<approx>(?<![\d~])~|≈|约为|大约|约|大概|(?<!最)近|将近|接近"
-    r"|(?<![A-Za-z])(?:about|around|approx\.?|approximately|roughly|nearly|almost|circa)))[ \t*_]*"
+    "(?:" + "|".join(_bound_group(k) for k in ("ge", "le", "gt", "lt", "approx")) + r")[ \t*_]*"
     # a verb may stand between the bound and its number: 至少减少 7 倍, 不到 … 降低, at least by 3×
-    r"(?:(?:只|仅)?(?:减少|降低|提升|提高|增加|缩短|加快|下降|上升|压缩)了?|每秒"
+    r"(?:(?:只|仅)?(?:" + "|".join(BOUND_VERBS_ZH) + r")了?|每秒"
     r"|(?<![A-Za-z])(?:by|cut(?:s|ting)? by|reduc(?:es|ed|ing) by))?[ \t]*$",
     re.IGNORECASE,
 )
 #: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
 _BOUND_HINT = literal_hint([_BOUND_BEFORE])
-_BOUND_AFTER = re.compile(r"[ \t]*(?:(?P<le>以内|以下|之内)|(?P<ge>以上)|(?P<approx>左右|上下(?!文)))")
+_BOUND_AFTER = re.compile(r"[ \t]*(?:" + "|".join(f"(?P<{k}>" + "|".join(w) + ")" for k, w in BOUND_AFTER_WORDS.items()) + ")")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 #: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
 #: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
@@ -164,6 +179,12 @@ def _ref_before(norm: str, s: int) -> bool:
         i -= 1
     return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
 _BOUND_LOOKBACK = 16
+
+
+def _bound_after(norm: str, e: int) -> str | None:
+    """The bound written right after the number ending at ``norm[e]`` (``以内``, ``以上``, ``左右``), or None."""
+    m = _BOUND_AFTER.match(norm, e)
+    return None if m is None else _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
 
 
 def _bound(norm: str, s: int, e: int) -> str | None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from kb.extract import units as _units
 from kb.extract.fold import _FOLD, _FOLD_RE, normalise
 from kb.extract.zh_numerals import zh_value
+from kb.extract.vocab.quantities import TO_VERBS_ZH
 from kb.extract.vocab.units import (
     ASCII_UNITS_CI,
     ASCII_UNITS_CS,
@@ -52,21 +53,20 @@ _EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic); a
-# token count may be hyphenated (32K-token, 1M-Token).
+# token count may be hyphenated (32K-token, 1M-Token), and so may a ratio (3-fold).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
 # their first characters, so that re skips their ~60 alternatives at once before anything else
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
 # _is_transition).
-_TO_VERB = (r"(?:提升|提高|增加|增长|上升|下降|降低|减少|减小|缩短|缩小|压缩|扩大|更正|修正|提|降|升|增|减|涨|跌)(?:到|至|为)"
-            r"|变为|变成")
+_TO_VERB = r"(?:" + "|".join(TO_VERBS_ZH) + r")(?:到|至|为)|变为|变成"
 _ARROW = r"→|->|➝|⟶|➔"
 _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t]*|[ \t]?(?:{_TO_VERB})[ \t]?"
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',

@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, sentence_metrics, setups
+from kb.extract.bind import distribute, respectively, sentence_metrics, setups
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
     _FROM,
@@ -38,7 +38,7 @@ from kb.extract.numbers import (
 )
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
-from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS
+from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_SECOND_BEFORE
 from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
@@ -58,6 +58,10 @@ _COUNTED = re.compile(r"[ \t]+(?:[A-Z]{2,5}[ \t]+)?(?:" + "|".join(COUNTED_NOUNS
 # BLEU（25.3）, F1 (72.4), 困惑度（5.61）: a decimal alone in brackets right after a score's name (an
 # ASCII word, a zh word ending in 度/率/分/值) is that score
 _BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")
+# on 8 H100s, with 2 MI300X: a plain integer before an accelerator's model (not 2 A100 nodes)
+_DEVICES_AFTER = re.compile(r"[ \t]+(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?)s?(?![A-Za-z0-9-])"
+                            r"(?![ \t]+(?:nodes?|servers?|machines?|boxes|clusters?|pods?|instances?|racks?)(?![A-Za-z]))")
+_PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -223,12 +227,16 @@ def find_quantities(
             q = None  # 2bit / 4-bit quantisation: a width, an adjective; "under 1 bit" per key is a figure
         if q is not None:
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
+            if unit == "tokens" and _PER_SECOND.search(norm, max(0, s - 8), s):
+                unit = "tok/s"  # 每秒 3,200 个 token: a rate
             f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, f.start() if f else s, e, unit)  # 接受长度从 3.1
             metric = setup or (None if how == "clause" and unit in COUNTERS else metric)  # 5 种…精度的模型: a count
-            if bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
+            if bare and g["n1"].isdigit() and _DEVICES_AFTER.match(norm, e):
+                unit, metric = "devices", "gpu_count"  # on 8 H100s: a device count (kb.extract.bind.setups)
+            elif bare and _COUNTED.match(norm, e) and g["n1"].isdigit():
                 metric = None  # up to 64 frames, across 79 configurations: a count, no figure of a metric
             elif bare and not said and not (end_of == "to" and pending and pending[2]) \
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
@@ -265,8 +273,10 @@ def find_quantities(
         m = _QTY_RE.search(norm, next_pos)
     out = more_quantities(text, norm, out, spans, scan, vocab)
     if out:
-        out = sentence_metrics(norm, setups(text, norm, distribute(norm, out)),
-                               lambda: scan or vocab._scan(norm, DATE_METRICS))
+        def phrases() -> _Scan:
+            return scan or vocab._scan(norm, DATE_METRICS)
+
+        out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)), phrases)
     return _transitions(norm, out) if out else out
 
 

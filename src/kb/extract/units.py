@@ -52,8 +52,11 @@ class Canonical(NamedTuple):
 
     def apply(self, value: float) -> float:
         """``value`` in the canonical unit, rounded to 12 significant digits (0.12, not
-        0.12000000000000001)."""
-        return float(f"{self.scale * value + self.offset:.12g}")
+        0.12000000000000001); a whole number at 15 digits is kept whole (``2 TiB`` is
+        2199023255552 bytes, not 2199023255550)."""
+        v = self.scale * value + self.offset
+        whole = float(f"{v:.15g}")
+        return whole if whole.is_integer() and abs(whole) >= 1e12 else float(f"{v:.12g}")
 
 
 _REGISTRY: Any = None

@@ -22,11 +22,26 @@ import re
 from collections.abc import Sequence
 
 from kb.core.claims import Quantity
+from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
 from kb.extract.metrics import MetricVocab, _Scan
-from kb.extract.number_words import _bound, _decreased
-from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
-from kb.extract.vocab.metrics import DATE_METRICS
-from kb.extract.vocab.quantities import ONE_TIMES_VERBS
+from kb.extract.number_words import _FROM, _bound, _decreased
+from kb.extract.numbers import (
+    _MAG,
+    _NUM,
+    _UNIT,
+    _canonical,
+    _number,
+    _pint_unit,
+    _unit_of,
+)
+from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
+from kb.extract.vocab.quantities import (
+    BETWEEN_AND,
+    BETWEEN_CLOSE,
+    BETWEEN_OPEN,
+    ONE_TIMES_VERBS,
+    TIMES_WORDS_EN,
+)
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
 from kb.perf.models import built
@@ -36,10 +51,10 @@ _MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
-    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>成|番|倍)?"
+    r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]")
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|[Dd]oubl|[Tt]ripl|[Qq]uadrupl")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -59,6 +74,18 @@ _SCORE_RE = re.compile(
     r"(?:[ \t]?(?P<fen>分)(?=[\s。，,；;:：（()）|]|$)|[ \t]?/[ \t]?(?P<d>5|10|100)(?![\d/]|\.\d)|(?=[ \t]*(?:[\s。，,；;（()）|]|$)))"
     r"|(?<=[\u4e00-\u9fff])(?<=[度性])(?P<g>\d{1,2}(?:\.\d)?)(?=[ \t]*(?:[|｜,，;；。]|$))", re.M)
 _SCORE_WORD_BEFORE = re.compile(r"(?:评分|得分|打分)[ \t]*[:：]?[ \t]*$")
+# between 40 and 55 ms, 介于 40 和 55 ms 之间: a range opened by a word, its unit on either end
+_BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"))[ \t]*(?P<a>" + _NUM + ")(?P<ma>"
+                      + _MAG + ")?")
+_BETWEEN_AND = re.compile(r"[ \t]*(?:" + "|".join(re.escape(w) for w in BETWEEN_AND) + r")(?![A-Za-z])[ \t]*(?P<b>"
+                          + _NUM + ")(?P<mb>" + _MAG + ")?")
+_BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
+# a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
+_SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
+                       + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
+_TIMES_WORD = re.compile(r"(?<![A-Za-z])(?:" + "|".join(f"(?P<t{i}>{w})" for i, w in enumerate(TIMES_WORDS_EN))
+                         + r")(?![A-Za-z])", re.IGNORECASE)
+_TIMES_VALUES = tuple(TIMES_WORDS_EN.values())
 _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
@@ -75,6 +102,12 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += _scores(norm)
     if "-" in norm or "/" in norm or "+" in norm:
         found += _en_forms(norm)
+    if "oubl" in norm or "ripl" in norm or "uadrupl" in norm:  # throughput doubled: 2×, beside its metric
+        found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,
+                   "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
+                  for m in _TIMES_WORD.finditer(norm)]
+    if "between" in norm or "介于" in norm or "之间" in norm:
+        found += [f for m in _BETWEEN.finditer(norm) if (f := _between(norm, m)) is not None]
     if not found:
         return out
     for f in sorted(found, key=lambda f: (f["start"], -f["end"])):
@@ -89,7 +122,7 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         unit = f["unit"]
         if f.get("score"):
             metric, bound, qualifier = None, None, None
-        elif base is not None and (base.metric is not None or base.unit == unit):
+        elif base is not None and (base.metric is not None or (base.unit == unit and not f.get("range"))):
             metric, bound, qualifier = base.metric, f.get("bound") or base.bound, base.qualifier
         elif base is not None:  # 2千 read alone had no unit: 2千零50 tok/s is a throughput
             if scan is None:
@@ -103,9 +136,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
                 continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure)
             bound, qualifier = f.get("bound") or _bound(norm, s, e), None
         value, low, high = f["value"], f.get("low"), f.get("high")
-        if unit in ("%", "pp") and not f.get("signed") and value is not None and value > 0 \
+        if unit in ("%", "pp") and not f.get("signed") and ((value or 0) > 0 or (low or 0) > 0) \
                 and _decreased(norm, s, e, vocab):
-            value = -value
+            value, low, high = (-value, None, None) if value is not None else (None, -high, -low)
         out = [q for q in out if q not in inside]
         out.append(built(Quantity, raw=text[s:e], value=value, low=low, high=high, unit=unit, metric=metric,
                          bound=bound, qualifier=qualifier, subject=None, start=s, end=e, mood=None,
@@ -134,6 +167,8 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
 def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     """Fields of one match of _ZH_QTY_RE, or None when it is no quantity."""
     pre, num, num2, more, mag, word = m["pre"], m["num"], m["num2"], m["more"], m["mag"], m["unit"]
+    spaced = word is not None and word[0] in " \t"  # 3 成: 30 %, but never before another word (2 成员)
+    word = word.strip() if word else word
     digits = num[0].isdigit()
     if digits and not (pre or num2 or more or mag or word) and _PLAIN.fullmatch(num):
         return None  # digits, or digits and one magnitude (2千): the main pass reads them
@@ -159,7 +194,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     if word == "番":
         return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"} if pre and pre.startswith("翻") else None
     if word == "成":
-        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
+        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e):
             return None  # 八成是: probably
         return {"start": s, "end": e, "value": float(f"{value * 10:.12g}"), "unit": "%"}
     if word == "倍":
@@ -171,6 +206,9 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     u = _UNIT_AT.match(norm, e)
     if u is not None:
         unit = _unit_of(u.group())
+        if unit in _DEVICE_COUNTERS and not digits and (acc := _ACCELERATOR.match(norm, u.end())) \
+                and acc.group().strip() != "卡":
+            return {"start": s, "end": u.end(), "value": float(value), "unit": unit}  # 两张 A100 (not 两张卡: cards)
         if (unit in COUNTERS and not digits) or unit == "×" or unit is None:
             return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
         e = u.end()
@@ -250,17 +288,45 @@ def _en_forms(norm: str) -> list[dict]:
             v = _number(m["sign"], m["n"], None)
             got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
                         "signed": True})
+    for m in (_SIM_TIME.finditer(norm) if "imulat" in norm else ()):
+        conv = _canonical(_unit_of(m["u"]))
+        if conv is not None:
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(float(m["n"])), "unit": conv.unit})
     for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
+        if _FROM.search(norm, max(0, m.start() - 12), m.start()):
+            continue  # from $1.2 per GPU-hour to $2.1 …: a change A → B, the main pass's two values
         a, b = _number(None, m["a"], None), _number(None, m["b"], None)
         got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
                     "unit": m["c"]})
     return got
 
 
-def _unit_after(norm: str, e: int) -> tuple[str, object, int] | None:
-    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None."""
+def _between(norm: str, m: re.Match[str]) -> dict | None:
+    """The range of one match of _BETWEEN (``between 40 and 55 ms``: low 0.04, high 0.055 ``s``), or
+    None: a unit on the second end (or on the first only, with 之间 after the second) applies to
+    both, units on both ends must agree; ``在`` needs 之间; no unit, no range."""
+    ua = _unit_after(norm, m.end(), ratio=True)
+    j = _BETWEEN_AND.match(norm, ua[2] if ua else m.end())
+    if j is None or (m["ma"] and not j["mb"]):
+        return None
+    ub = _unit_after(norm, j.end(), ratio=True)
+    e = ub[2] if ub else j.end()
+    close = _BETWEEN_CLOSE.match(norm, e)
+    if (ua and ub and ua[0] != ub[0]) or (m["open"] == "在" and close is None) or not (ub or (ua and close)):
+        return None
+    unit, conv = (ub or ua)[0], (ub or ua)[1]
+    a, b = _number(None, m["a"], m["ma"] or j["mb"]), _number(None, j["b"], j["mb"])
+    if conv is not None:
+        a, b = conv.apply(a), conv.apply(b)
+    return {"start": m.start("a"), "end": e, "value": None, "low": min(a, b), "high": max(a, b), "unit": unit,
+            "range": True}
+
+
+def _unit_after(norm: str, e: int, ratio: bool = False) -> tuple[str, object, int] | None:
+    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None; a ratio
+    (``×``, ``x``, ``倍``) only with ``ratio``."""
     u = _UNIT_AT.match(norm, e)
-    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and unit != "×":
+    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and (unit != "×" or ratio):
         conv = _canonical(unit)
         return (conv.unit if conv else unit), conv, u.end()
     p = _pint_unit(norm, e)

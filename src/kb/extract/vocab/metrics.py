@@ -13,7 +13,7 @@ BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "tpot": ("TPOT", "TPOT P50", "TPOT P90", "TPOT P95", "TPOT P99", "TPOT 的 P50", "TPOT 的 P99", "ITL", "inter-token latency", "inter-token"),
     "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
     "accuracy": ("准确率", "精度", "accuracy", "acc"),
-    "speedup": ("加速", "加速比", "提速", "速度提升", "速度提高", "speedup", "speed-up", "faster"),
+    "speedup": ("加速", "加速比", "提速", "速度提升", "速度提高", "speedup", "speed-up", "speedups", "speed-ups", "faster"),
     "memory": ("显存", "内存", "memory", "VRAM"),
     "compression_ratio": ("压缩", "压缩比", "压缩率", "内存压缩", "显存压缩", "memory compression", "compression", "compression ratio", "compresses", "compressed"),
     "size_ratio": ("模型小", "模型大小", "大小的模型", "模型体积", "体积", "model size", "smaller model", "size reduction", "smaller",

@@ -10,14 +10,17 @@ seeds (``准确率仅下降 0.27``, ``流量下降 73.6%–77.1%``), C17 and iss
 
 from __future__ import annotations
 
-DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "减小")
+DECREASE_WORDS_ZH: tuple[str, ...] = ("下降", "降低", "减少", "缩短", "减小", "下滑", "回落", "下跌", "缩水", "节省", "节约", "(?<!升)降", "跌")
 """zh words before a number that make an unsigned ``%`` or ``pp`` value negative (``下降 0.27 个百分点``)."""
 
 DECREASE_WORDS_EN: tuple[str, ...] = ("drop(?:s|ped)?", "decrease[sd]?", "reduce[sd]?", "reduction", "lower(?:s|ed)?",
-                                      "down", "cut(?:s)?")
-"""en words that do the same (``reduces TTFT by 30%``, ``down 12%``)."""
+                                      "down", "cut(?:s)?", "fall(?:s|en)?", "fell", "decline[sd]?", "dip(?:s|ped)?",
+                                      "shr[iau]nk(?:s)?", "slash(?:es|ed)?", "sav(?:e[sd]?|ing)",
+                                      "degrad(?:e[sd]?|ing)")
+"""en words that do the same (``reduces TTFT by 30%``, ``down 12%``, ``falls by 4%``, ``declined 3%``, ``saves 30%
+memory``: a saving is a decrease of what is saved)."""
 
-DECREASE_AFTER_WORDS: tuple[str, ...] = ("lower", "less", "fewer", "smaller", "reduction", "decrease", "drop")
+DECREASE_AFTER_WORDS: tuple[str, ...] = ("lower", "less", "fewer", "smaller", "reduction", "decrease", "drop", "savings?")
 """en words after a number that make it a decrease (``30% lower latency``)."""
 
 NEUTRAL_WORDS_ZH: tuple[str, ...] = ("约为", "约", "仅", "了", "高达", "达", "超过", "近", "平均", "均", "分别为", "分别")
@@ -64,3 +67,68 @@ REF_WORDS_ZH: tuple[str, ...] = ("[表图式节]", "步骤", "公式", "附录",
 ONE_TIMES_VERBS: tuple[str, ...] = ("快", "提升", "提高", "增加", "增长", "加快", "加速", "扩大", "翻", "高", "多", "大")
 """zh change words before ``一倍`` (``快了一倍``, ``提升一倍``, ``翻一倍``): the value doubled, 2× (a
 change of 1× would be none; docs/claims.md says which reading kb takes of ``N 倍``)."""
+
+BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
+    "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
+    "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
+    "gt": (r"(?<![-=])>", "超过", "超出", "多于", "大于", "高于", "超", "逾"),
+    "lt": (r"<(?![-=])", "不到", "不足", "少于", "小于", "低于"),
+    "approx": (r"(?<![\d~])~", "≈", "约为", "大约", "约", "大概", r"(?<!最)近", "将近", "接近"),
+}
+"""Bound words (and symbols) written before a number, by the bound they give (``≥ ≤ > < ~`` of
+:attr:`kb.core.claims.Quantity.bound`): ``至少 4 倍``, ``超80%``, ``不到 5%``, ``约 3 千``. Regex
+fragments; a longer word before its prefix (``超过`` before ``超``)."""
+
+BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
+    "ge": ("at least",),
+    "le": ("up to", "at most", "within", "no more than"),
+    "gt": ("over", "more than", "greater than", "above", "exceed(?:s|ing)?"),
+    "lt": ("under", "less than", "fewer than", "below"),
+    "approx": ("about", "around", r"approx\.?", "approximately", "roughly", "nearly", "almost", "circa"),
+}
+"""The same in English, matched as whole words (``up to 3×``, ``by under 1%``)."""
+
+BOUND_AFTER_WORDS: dict[str, tuple[str, ...]] = {"le": ("以内", "以下", "之内"), "ge": ("以上",),
+                                                 "approx": ("左右", "上下(?!文)")}
+"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``); after the last value
+of a list they bound every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
+
+LEVEL_BOUND_WORDS_EN: tuple[str, ...] = ("under", "below", "above", "within")
+"""English bound words that after a decrease word name the level reached, not the size of the
+change (``falls below 5%`` is a level), unless ``by`` stands before them (``drops by under 1%``:
+a change of less than 1 %)."""
+
+BOUND_VERBS_ZH: tuple[str, ...] = ("减少", "降低", "提升", "提高", "增加", "缩短", "加快", "下降", "上升", "压缩")
+"""zh verbs that may stand between a bound word and its number (``至少减少 7 倍``, ``不到 … 降低``)."""
+
+BETWEEN_OPEN: tuple[str, ...] = ("between", "介于", "在")
+"""Words that open a range written ``between A and B`` (``between 40 and 55 ms``, ``介于 40 和 55 ms
+之间``, ``在 2 到 3 GB 之间``); ``在`` only with :data:`BETWEEN_CLOSE` after the second end."""
+
+BETWEEN_AND: tuple[str, ...] = ("and", "和", "与", "到", "至", "-", "–", "~")
+"""Words that join the two ends of such a range."""
+
+BETWEEN_CLOSE: tuple[str, ...] = ("之间",)
+"""Words that close such a range (zh)."""
+
+RESPECTIVELY_BEFORE: tuple[str, ...] = ("分别", "各自")
+"""Words between a list of metric words and a list of values that pair them in order (``TTFT 和 TPOT
+分别为 300 ms 和 20 ms``: the first value is the TTFT, the second the TPOT)."""
+
+RESPECTIVELY_AFTER: tuple[str, ...] = ("respectively",)
+"""The English word after the values that does the same (``TTFT and TPOT are 300 ms and 20 ms,
+respectively``)."""
+
+TIMES_WORDS_EN: dict[str, float] = {"doubl(?:e[sd]|ing)": 2.0, "tripl(?:e[sd]|ing)": 3.0, "quadrupl(?:e[sd]|ing)": 4.0}
+"""English verbs that say a ratio (``throughput doubled`` → 2 ``×``, like 翻倍): a quantity only with a
+metric word right beside them (``the team doubled`` gives none); the verb forms only (``double precision``
+is no ratio)."""
+
+TO_VERBS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升", "下降", "降低", "减少", "减小", "缩短", "缩小", "压缩", "扩大",
+                                "扩展", "延长", "下滑", "回落", "更正", "修正", "提", "降", "升", "增", "减", "涨", "跌")
+"""zh change verbs that, with 到/至/为 after them, join the two ends of a change A → B (``由 320 ms 降到 210
+ms``, ``上下文从 32K 扩展到 128K``); a longer verb before its first character alone."""
+
+RANGE_WORDS_EN: tuple[str, ...] = ("rang(?:e[sd]?|ing)", "var(?:y|ies|ied|ying)", "spann?(?:s|ed|ing)?")
+"""en words before "from A to B" that make it a range even with a unit on both ends (``speedups ranging from
+1.2x to 2.1x``, ``latency varies from 80 ms to 120 ms``)."""

@@ -25,7 +25,7 @@ CJK_UNITS: dict[str, str] = {
     # pint reads (kb.extract.units converts it to its canonical unit) or to kb's currency sign
     "公里": "km", "千米": "km", "公分": "cm", "厘米": "cm", "毫米": "mm", "千克": "kg", "公斤": "kg", "毫克": "mg",
     "毫升": "mL", "摄氏度": "°C", "华氏度": "°F", "英镑": "£", "港元": "HK$", "港币": "HK$", "欧元": "€",
-    "人民币": "¥",
+    "人民币": "¥", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
 }
 """Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
 
@@ -42,14 +42,15 @@ COUNTERS: frozenset[str] = frozenset(COUNTER_CHARS)
 """:data:`COUNTER_CHARS` as a set."""
 
 ASCII_UNITS_CI: dict[str, str] = {
-    "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%",
-    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s",
+    "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%", "pct": "%",
+    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s", "tok/sec": "tok/s", "token/sec": "tok/s",
+    "tokens/second": "tok/s",
     "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
     "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
     "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
     "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
     "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
-    "bits": "bit", "bit": "bit",
+    "bits": "bit", "bit": "bit", "fold": "×",
     "seconds": "s", "second": "s", "secs": "s", "sec": "s", "minutes": "min", "minute": "min", "mins": "min",
     "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
     "months": "month", "month": "month",
@@ -80,11 +81,12 @@ NOT_UNITS: frozenset[str] = frozenset(
     "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
     "am an as at be by do go he if in is it me my no of on or pm so to up us we the and for per via vs "
     "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
-    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr".split()
+    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr pts fps pcs cts".split()
 )
 """Words after a number that are no unit to pint here (the issue's false units): a single letter
 is a magnitude or a model size in this field (3 B params, 8 K context, 2 T tokens, 5 M users), an
-English word (a, at, in, on …) is never a unit, and ``dB``/``ppm`` are ratios kb does not convert."""
+English word (a, at, in, on …) is never a unit, and ``dB``/``ppm`` are ratios kb does not convert;
+``pts`` are points (not pints), ``fps`` frames per second (not feet), ``pcs`` pieces (not parsecs)."""
 
 PINT_NAMES: dict[str, str] = {
     "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
@@ -114,3 +116,6 @@ MIXED_SYMBOLS: frozenset[str] = frozenset(
     "GiB MiB TiB KiB PiB EiB GB MB TB KB PB kB MPa GPa kPa hPa GHz MHz kHz THz keV MeV GeV TeV meV "
     "Gbps Mbps Tbps Kbps kbps mAh kWh MWh GWh TWh kW MW GW TW mW nW pW Wh Mb Gb Tb kg mg μg Gy Sv Bq cd".split())
 """Unit symbols written in mixed case (other mixed-case words are names: vLLM, SGLang, arXiv)."""
+
+PER_SECOND_BEFORE: tuple[str, ...] = ("每秒钟", "每秒")
+"""zh words before a token count that make it a rate (``每秒 3,200 个 token`` → 3,200 ``tok/s``)."""
