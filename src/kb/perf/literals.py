@@ -227,8 +227,28 @@ def literal_hint(patterns: Iterable[re.Pattern[str] | str]) -> re.Pattern[str] |
             return None
         lits.update(got[0])
         ci = ci or got[1]
-    alternation = "|".join(_fragment(s) for s in sorted(_minimal(lits), key=lambda s: (-len(s), s)))
-    return re.compile(alternation, re.IGNORECASE if ci else 0)
+    return re.compile(_trie(_minimal(lits)), re.IGNORECASE if ci else 0)
+
+
+def _trie(strings: Iterable[str]) -> str:
+    """One alternation of ``strings`` (candidate strings, class marks kept) grouped by their
+    common prefixes: ``ab[\\s]|ac`` is ``a(?:b[\\s]|c)``. It matches where one of the strings
+    does, and ``re``, which tries an alternation's branches one by one at each position, tests
+    each first character once there, not once per string (a hint of 60 words: ~3x fewer
+    instructions where none matches, most texts). No string may be a prefix of another
+    (:func:`_minimal` leaves none). A single string is its own :func:`_fragment`."""
+    root: dict[str, dict] = {}
+    for s in strings:
+        node = root
+        for ch in s:
+            node = node.setdefault(ch, {})
+
+    def source(node: dict[str, dict]) -> str:
+        branches = [_fragment(ch) + source(node[ch]) for ch in sorted(node)]
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")" if branches else ""
+
+    top = [_fragment(ch) + source(root[ch]) for ch in sorted(root)]
+    return "|".join(top)
 
 
 def _first(items: list, ci: bool) -> tuple[list[str], bool] | None:

