@@ -24,8 +24,6 @@ NIGHTS = accuracy.nights()
 #: Nights written blind that kb does not match yet: each fails today and is expected to (strict
 #: xfail), so the day kb matches it the test says so and the night joins the others.
 PENDING: dict[str, str] = {  # night name -> why it is not exact yet (a strict xfail)
-    "mixed-blind-s3": "held-out blind night, labelled before kb ran: 39 mismatches (subjects of set-up "
-                      "entities, outcomes of title-only and link-text papers); see its expected.yaml header",
 }
 
 

@@ -121,11 +121,13 @@ def test_tags_and_kind_columns_make_claims_without_anchors(parser: Parser) -> No
         "正文 vLLM 2.1×。\n\n— jay, 2026-07-31 17:35\n",
         "正文 vLLM 2.1×。\n\n执行人：Tom · 2026-07-31\n",
         "正文 vLLM 2.1×。\n\nAuthor: X, Date: 2026-07-31\n",
+        "正文 vLLM 2.1×。\n\nFrom: Infra Roundup, Date: 2026-08-02\n",
+        "正文 vLLM 2.1×。\n\n发件人：小周 · 2026-08-02 21:10\n",
         "llm-infra · E1 预消化简报（2026-07-30）\n\n正文 vLLM 2.1×。\n",
         "---\nauthor: spark\n---\nrisk · E1 预消化简报（2026-07-31）\n\n正文 vLLM 2.1×。\n",
         "# 2026-07-31 inference E1 预消化简报\n\n正文 vLLM 2.1×。\n",
     ],
-    ids=["dot-byline", "signature", "executor", "author-date", "brief-title", "title-after-front-matter", "h1"],
+    ids=["dot-byline", "signature", "executor", "author-date", "mail-from", "zh-mail-from", "brief-title", "title-after-front-matter", "h1"],
 )
 def test_bylines_and_titles_are_no_claims(parser: Parser, text: str) -> None:
     assert [c.text for c in claims(parser, text)] == ["正文 vLLM 2.1×。"]

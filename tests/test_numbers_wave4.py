@@ -155,6 +155,11 @@ def test_ratio_words(text: str, expected: list) -> None:
     # a change verb with 到 joins a change; a set-up word before 从 gives both ends its metric
     ("批量上下文从 16K 延长到 64K", [("16K", 16000.0, None, None, "context_length", "from"),
                                  ("64K", 64000.0, None, None, "context_length", "to")]),
+    # 改为 / 调整为 / 下调到: a change as a changelog writes it
+    ("§3.2 预填吞吐由 1.8× 改为 2.2×", [("1.8×", 1.8, "×", None, "throughput", "from"),
+                                    ("2.2×", 2.2, "×", None, "throughput", "to")]),
+    ("TTFT 从 900 ms 下调到 600 ms", [("900 ms", 0.9, "s", None, "ttft", "from"),
+                                     ("600 ms", 0.6, "s", None, "ttft", "to")]),
     ("TPOT 由 42 ms 回落到 35 ms", [("42 ms", 0.042, "s", None, "tpot", "from"), ("35 ms", 0.035, "s", None, "tpot", "to")]),
     ("the M3 box decodes at 38 tok/sec", [("38 tok/sec", 38.0, "tok/s", None, "throughput", None)]),
     ("about 2.4k tokens/second per replica", [("2.4k tokens/second", 2400.0, "tok/s", "~", "throughput", None)]),

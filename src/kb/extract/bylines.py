@@ -14,7 +14,7 @@ _SEP = r"[\s·•,，|/()（）\-—–~]"
 BYLINE_RE = re.compile(
     rf"^{_SEP}*(?P<lead>[—–]|--)?{_SEP}*"
     r"(?:(?P<label>执行人|执行|作者|记录人|记录|整理|撰写|编辑|签名|author|authors|by|written by|posted by|signed|"
-    r"signed-off-by)\s*[:：]?\s*)?"
+    r"signed-off-by|from|发件人)\s*[:：]?\s*)?"
     r"(?P<name>[^\s·•,，|/:：()（）]{1,24}(?: [^\s·•,，|/:：()（）]{1,24})?)?"
     rf"(?P<sep>{_SEP}*)"
     rf"(?:(?P<label2>date|日期|时间|写于|更新于|updated|posted|on|at|于)\s*[:：]?)?{_SEP}*"

@@ -125,7 +125,7 @@ metric word right beside them (``the team doubled`` gives none); the verb forms 
 is no ratio)."""
 
 TO_VERBS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升", "下降", "降低", "减少", "减小", "缩短", "缩小", "压缩", "扩大",
-                                "扩展", "延长", "下滑", "回落", "更正", "修正", "提", "降", "升", "增", "减", "涨", "跌")
+                                "扩展", "延长", "下滑", "回落", "更正", "修正", "调整", "改", "调", "提", "降", "升", "增", "减", "涨", "跌")
 """zh change verbs that, with 到/至/为 after them, join the two ends of a change A → B (``由 320 ms 降到 210
 ms``, ``上下文从 32K 扩展到 128K``); a longer verb before its first character alone."""
 
