@@ -62,6 +62,8 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
+        self._open: list[tuple[str, str]] | None = None
+        self._doc_views: list[Any] | None = None
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
             self.at_line[c.provenance.path, c.provenance.line].append(c)
@@ -212,8 +214,17 @@ class Reading:
     def open_lines(self) -> list[tuple[str, str]]:
         """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
         without a figure: ``- O44 ShardSpec … 能否并入 §3？``)."""
-        doc = self.night.doc.path
-        return [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
+        if self._open is None:  # once a night: every subject's placement reads them
+            doc = self.night.doc.path
+            self._open = [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
+        return self._open
+
+    def doc_views(self) -> list[Any]:
+        """The Attributor's views of the living doc's claims (:meth:`kb.facts.attributor.Attributor.view`),
+        built once a night: every subject's placement reads them."""
+        if self._doc_views is None:
+            self._doc_views = [self.night.attributor.view(c) for c in self.night.doc.claims]
+        return self._doc_views
 
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided

@@ -46,7 +46,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     at = night.attributor
     claims = [night.claims[i] for i in s.claims if i in night.claims]
     views = [at.view(c) for c in claims]
-    doc_views = [at.view(c) for c in night.doc.claims]
+    doc_views = rd.doc_views()
     sections = [(x.line, x.label, x.title) for x in night.doc.sections]
     cfg = night.kb.config
     p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),

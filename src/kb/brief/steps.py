@@ -67,13 +67,14 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     by_subject: dict[str, list[dict[str, Any]]] = {}
     for c in conflicts:
         by_subject.setdefault(c["subject"], []).append(c)
+    index = _Lines(night)  # the doc's lines and the night's claims by line, once for every row
     for cs in by_subject.values():  # one row per subject: every metric it conflicts on, in order
         kind = "conflict-doc" if any("living-doc" in c["against"] for c in cs) else "conflict-window"
         srcs = list({(x["kind"], x["source"]): x for x in (
             {"kind": "/".join(v["kinds"]), "source": s, "raw": v["raw"]}
             for c in cs for v in c["vals"] for s in v["sources"])}.values())
         rows.append({"type": kind, "conflict": cs[0], "conflicts": cs, "sources": srcs,
-                     "relay": _relay_against_firsthand(night, cs) if kind == "conflict-doc" else None,
+                     "relay": _relay_against_firsthand(night, cs, index) if kind == "conflict-doc" else None,
                      "urls": list(dict.fromkeys(u for c in cs for u in c["urls"])),
                      "changed": list(dict.fromkeys(x for c in cs for x in c.get("changed", [])))})
     # a value already in its subject's conflict row is settled there, not listed again below
@@ -125,13 +126,21 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
     return rows, folded
 
 
-def _relay_against_firsthand(night: Night, cs: list[dict[str, Any]]) -> str | None:
+class _Lines:
+    """The doc's lines, its claims by line (the last) and window claims by ``path:line`` (the first)."""
+    def __init__(self, night: Night) -> None:
+        self.lines = night.doc.text.split("\n")
+        self.doc = {c.provenance.line: c for c in night.doc.claims}
+        self.window: dict[str, Claim] = {}
+        for c in night.claims.values():
+            self.window.setdefault(f"{c.provenance.path}:{c.provenance.line}", c)
+
+
+def _relay_against_firsthand(night: Night, cs: list[dict[str, Any]], index: _Lines) -> str | None:
     """The primary source the doc's side of a doc conflict cites (:func:`kb.facts.firsthand.doc_citation`)
     when the doc states one value and every window value against it is secondhand only (a relay:
     ``据一篇 CSDN 转载 25%`` vs the doc's 35% citing the official blog): the relay is what to check,
     the doc stays; else None."""
-    lines = night.doc.text.split("\n")
-    at_line = {c.provenance.line: c for c in night.doc.claims}
     cited: list[str] = []
     if sum("living-doc" in v["origin"] for c in cs for v in c["vals"]) != 1:
         return None  # the doc disagrees with itself (2025 年 12 月 vs 2026 年 1 月): settle it
@@ -140,19 +149,16 @@ def _relay_against_firsthand(night: Night, cs: list[dict[str, Any]]) -> str | No
             if "living-doc" in v["origin"]:
                 for src in v["sources"]:
                     path, _, n = src.rpartition(":")
-                    doc = at_line.get(int(n)) if path == night.doc.path and n.isdigit() else None
-                    if doc is not None and (hit := doc_citation(doc, lines)):
+                    doc = index.doc.get(int(n)) if path == night.doc.path and n.isdigit() else None
+                    if doc is not None and (hit := doc_citation(doc, index.lines)):
                         cited.append(hit)
-            elif set(v["kinds"]) != {"secondhand"} or not all(_relayed(night, src) for src in v["sources"]):
+            elif set(v["kinds"]) != {"secondhand"} or not all(_relayed(index.window.get(src)) for src in v["sources"]):
                 return None
     return cited[0] if cited else None
 
 
-def _relayed(night: Night, source: str) -> bool:
-    """Whether the window line at ``source`` (``path:line``) relays: it cites links and none is a
-    primary source (``据一篇 CSDN 转载 …（来源：https://blog.csdn.net/…）``), or says 转载/转引."""
-    path, _, n = source.rpartition(":")
-    c = next((x for x in night.claims.values() if x.provenance.path == path and str(x.provenance.line) == n), None)
+def _relayed(c: Claim | None) -> bool:
+    """Whether window claim ``c`` relays: it cites links, none first-hand (``据 CSDN 转载 …``), or says 转载/转引."""
     if c is None:
         return False
     return bool(re.search(r"转载|转引|reposted|republished", c.text)) or (
