@@ -97,6 +97,17 @@ def _when(iso: str | None) -> str:
     return to_minute(iso) if iso else "(no stamp)"
 
 
+def _around(text: str, raw: str | None, width: int = 160) -> str:
+    """``text`` cut to ``width`` characters around ``raw`` (its first place), with ``…`` at the cuts,
+    when it is longer than twice that: a line of thousands of values is one row per value, and
+    printing the whole line on each made the table quadratic in the line's length."""
+    if len(text) <= 2 * width:
+        return text
+    lo = max(0, (text.find(raw) if raw else 0) - width // 2)
+    hi = min(len(text), lo + width)
+    return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+
+
 def _print_history(h: "History") -> None:
     """One row per value stated, oldest first: doc versions and sources on one timeline."""
     rows: list[tuple[str, tuple[str, ...]]] = []
@@ -108,9 +119,9 @@ def _print_history(h: "History") -> None:
             value = dv.raw if dv.raw is not None else "(no value)"
             group = f"#{dv.group}" if dv.group is not None else ""
             rows.append((v.updated or "", (_when(v.updated), value, group, where, f"living-doc {dv.section or ''}".strip(),
-                                           f"{v.path}:{dv.line}", dv.text)))
+                                           f"{v.path}:{dv.line}", _around(dv.text, dv.raw))))
     for s in h.sources:
-        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", s.text)))
+        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", _around(s.text, s.raw))))
     from datetime import datetime
 
     def key(r: tuple[str, tuple[str, ...]]) -> datetime:
