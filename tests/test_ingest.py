@@ -689,3 +689,35 @@ def test_a_bulk_load_checkpoints_the_wal_every_10000_pages_then_as_sqlite_does(t
         assert during == [1000]
     finally:
         st.close()
+
+
+def test_a_file_that_vanishes_during_the_walk_fails_the_run(tmp_path: Path, run_kb, monkeypatch) -> None:
+    import kb.store.walk as walk
+
+    write(tmp_path, "kb.yaml", "entities: {Quokka: []}\n")
+    write(tmp_path, "inbox/mira/2026-05-10-keep.md", "- Quokka 吞吐 2.0×\n")
+    write(tmp_path, "inbox/mira/2026-05-10-gone.md", "- Quokka 吞吐 3.0×\n")
+    real = os.scandir
+
+    class Gone:  # the entry of a file renamed away between listing its folder and its stat
+        def __init__(self, entry: os.DirEntry[str]) -> None:
+            self.entry, self.name, self.path = entry, entry.name, entry.path
+
+        def is_symlink(self) -> bool:
+            return False
+
+        def is_dir(self, follow_symlinks: bool = True) -> bool:
+            return False
+
+        def is_file(self, follow_symlinks: bool = True) -> bool:
+            return True
+
+        def stat(self, follow_symlinks: bool = True) -> os.stat_result:
+            raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(walk.os, "scandir", lambda folder: [Gone(e) if e.name.endswith("gone.md") else e
+                                                            for e in real(folder)])
+    res = run_kb(["ingest"], cwd=tmp_path)
+    assert (res.exit_code, res.stdout) == (2, "1 parsed, 0 unchanged, 1 failed; 1 claim\n")
+    assert res.stderr.splitlines()[-1] == ("error: inbox/mira/2026-05-10-gone.md: cannot be read "
+                                           "(No such file or directory); skipped")

@@ -120,3 +120,13 @@ def test_the_parser_warns_of_a_number_out_of_range() -> None:
     assert [(p.line, p.severity, p.message) for p in parsed.problems] == [
         (1, "warning", "number '7e888888' is out of range; no quantity")]
     assert parsed.claims == []  # no number, no name kb.yaml knows: no claim, but never silent
+
+
+def test_a_ratio_out_of_range_is_warned_like_any_other() -> None:
+    text = "gain 3e-700x, then 4E999X; 6e-500xz and 2e-5x stay quiet"
+    assert [text[a:b] for a, b in out_of_range(text)] == ["3e-700", "4E999"]
+    parsed = parse_file(KbConfig(entities={"Quokka": []}), "inbox/ana/2026-02-01-notes.md",
+                        "- Quokka speedup 8e-444x over the baseline\n".encode())
+    assert [(p.line, p.severity, p.message) for p in parsed.problems] == [
+        (1, "warning", "number '8e-444' is out of range; no quantity")]
+    assert [c.quantities for c in parsed.claims] == [[]]

@@ -104,3 +104,24 @@ def test_files_at_both_ends_of_the_range_work_everywhere(run_kb, kb_root: Path) 
         res = run_kb([*args, "--kb", str(kb_root)])
         assert res.exit_code == 0, (args, res.stderr)
         assert "Traceback" not in res.stderr
+
+
+def test_a_file_stamped_with_no_real_date_or_time_is_read_undated_and_named(run_kb, kb_root: Path) -> None:  # noqa: ANN001
+    import json
+
+    write_files(kb_root, {"inbox/jay/2026-07-31T2460-late.md": "# late\n\n- vLLM 吞吐 1.7×。\n",
+                          "inbox/jay/2026-02-30-nope.md": "# nope\n\n- vLLM 吞吐 1.9×。\n",
+                          "inbox/jay/2026-07-30-2599-slug.md": "# slug\n\n- vLLM 吞吐 2.1×。\n"})
+    res = run_kb(["ingest", "--kb", str(kb_root)])
+    assert res.exit_code == 0
+    assert [line for line in res.stderr.splitlines() if "stamp" in line] == [
+        "warning: inbox/jay/2026-02-30-nope.md:1: file-name stamp 2026-02-30 is not a valid date or time; "
+        "the file is read as undated",
+        "warning: inbox/jay/2026-07-31T2460-late.md:1: file-name stamp 2026-07-31T2460 is not a valid date or time; "
+        "the file is read as undated",
+    ]
+    res = run_kb(["claims", "--author", "jay", "--format", "json", "--kb", str(kb_root)])
+    assert {c["provenance"]["path"]: c["provenance"]["written_at"] for c in json.loads(res.stdout)} == {
+        "inbox/jay/2026-02-30-nope.md": None, "inbox/jay/2026-07-31T2460-late.md": None,
+        "inbox/jay/2026-07-30-2599-slug.md": "2026-07-30T00:00:00+08:00",  # 2599 is a slug, not a time
+        "inbox/jay/2026-07-31-a.md": "2026-07-31T00:00:00+08:00"}

@@ -234,3 +234,18 @@ def test_the_rivals_of_conflicting_files_are_those_of_every_pair() -> None:
         conflicting = [p for p in paths if rnd.random() < 0.5]
         union = set().union(*((rivals - shares[p]) - {p} for p in conflicting))
         assert _against(rivals, conflicting, shares) == union
+
+
+def test_entities_sharing_a_name_are_warned_about(tmp_path: Path, run_kb) -> None:
+    kb_yaml = KB_YAML.replace("entities: {Quokka: []}",
+                              "entities:\n  Quokka: [Wombat]\n  Wombat: [Quokka]\n  QUOKKA: []\n  Numbat: []")
+    root = _kb(tmp_path, {A: "# a\n\n- Numbat 吞吐 2.0×。\n"}, kb_yaml)
+    res = run_kb(["ingest"], cwd=root)
+    assert (res.exit_code, res.stdout) == (0, "2 parsed, 0 unchanged, 0 failed; 2 claims\n")
+    tail = "give each entity names of its own"
+    assert res.stderr.splitlines() == [
+        ("warning: kb.yaml:6: entity 'Wombat' is also 'Wombat', an alias of entity 'Quokka', as kb matches names "
+         f"(in any case): kb reads entities 'Quokka' and 'Wombat' as one; {tail}"),
+        ("warning: kb.yaml:7: entity 'QUOKKA' is also entity 'Quokka' as kb matches names "
+         f"(in any case): kb reads entities 'Quokka' and 'QUOKKA' as one; {tail}"),
+    ]

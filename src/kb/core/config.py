@@ -281,6 +281,9 @@ def config_warnings(config: KbConfig, root: Path) -> list[Problem]:
       (:class:`kb.extract.names.NameMatcher`) ignores names shorter than 2 characters (one
       letter would match inside every word), so no text is ever attributed to it; a
       ``--subject`` look-up of the whole name still finds the entity.
+    * two entities that share a name: one's name or alias is another's name or alias, or two
+      names differ only in case (``vLLM``, ``VLLM``) or in ``-``/``_``/space, as the name matcher
+      folds them: kb reads the text of both as one entity, the one written first.
     """
     path = config_file(root)
     try:
@@ -297,4 +300,33 @@ def config_warnings(config: KbConfig, root: Path) -> list[Problem]:
                 out.append(Problem(shown, text.count("\n", 0, m.start()) + 1 if m else 0,
                                    f"{what} {name.strip()!r} is one character: kb never matches it in text "
                                    f"(names need 2 characters or more); write a longer name or alias", "warning"))
+    out.extend(_shared_names(config, text, shown))
+    return out
+
+
+def _named(entity: str, name: str) -> str:
+    """``entity 'vLLM'`` or ``'SGLang', an alias of entity 'vLLM',`` for a warning."""
+    return f"entity {name!r}" if name == entity else f"{name!r}, an alias of entity {entity!r},"
+
+
+def _shared_names(config: KbConfig, text: str, shown: str) -> list[Problem]:
+    """Warnings for kb.yaml entities that share a name (:func:`config_warnings`), each at the
+    line of the later entity, naming both entities and the name."""
+    seen: dict[str, tuple[str, str]] = {}  # folded name -> (entity, name as written)
+    out: list[Problem] = []
+    pairs: set[tuple[str, str]] = set()
+    for canon, aliases in config.entities.items():
+        for name in (canon, *aliases):
+            folded = re.sub(r"[-_ ]", " ", name.strip().lower())
+            first = seen.setdefault(folded, (canon, name.strip()))
+            if first[0] == canon or (first[0], canon) in pairs:
+                continue
+            pairs.add((first[0], canon))
+            key = re.search(rf"(?m)(?:^|[\s{{,])['\"]?{re.escape(canon)}['\"]?\s*:", text)
+            m = re.compile(rf"(?m)(?:^|[\s\[{{,:-])['\"]?{re.escape(name.strip())}['\"]?\s*(?::|,|\]|}}|$)").search(
+                text, key.start() if key else 0)
+            out.append(Problem(shown, text.count("\n", 0, m.start()) + 1 if m else 0,
+                               f"{_named(canon, name.strip())} is also {_named(*first)} as kb matches names "
+                               f"(in any case): kb reads entities {first[0]!r} and {canon!r} as one; "
+                               f"give each entity names of its own", "warning"))
     return out

@@ -180,3 +180,17 @@ def parse_stamp(name: str) -> tuple[dt.date, dt.time | None] | None:
     if m["th"] is not None:
         return day, _time(m["th"], m["tmi"])
     return day, _time(m["h"], m["mi"])
+
+
+def invalid_stamp(name: str) -> str | None:
+    """The stamp prefix of a file name, as written, when it is no real date or time
+    (``2026-02-30-x.md`` → ``2026-02-30``, ``2026-07-31T2460-x.md`` → ``2026-07-31T2460``), else
+    None. Four digits after ``-`` that are no valid time (``2026-07-31-2599-x.md``) are a slug, not a
+    time (:func:`parse_stamp`), so they are no invalid stamp.
+    """
+    m = _STAMP_RE.match(name.replace("\\", "/").rsplit("/", 1)[-1])
+    if m is None:
+        return None
+    if _day(int(m["y"]), int(m["m"]), int(m["d"])) is None:
+        return m[0][:10]
+    return m[0] if m["th"] is not None and _time(m["th"], m["tmi"]) is None else None

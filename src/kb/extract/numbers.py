@@ -48,7 +48,9 @@ _NUM = (r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 # an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
-_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _POW10.replace("{1,3}", "+") + r")(?![\dA-Za-z])")
+# (a glued x/X is the ratio sign, 1e-400x; any other glued letter or digit makes it no number)
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _POW10.replace("{1,3}", "+")
+                          + r")(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))")
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"

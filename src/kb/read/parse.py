@@ -31,7 +31,7 @@ from kb.core.parsed import Mention, ParsedFile
 from kb.core.paths import KNOWLEDGE_DIR
 from kb.core.textio import Problem, decode
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
-from kb.extract.dates import parse_stamp
+from kb.extract.dates import invalid_stamp, parse_stamp
 from kb.extract.kinds import CueMatcher
 from kb.extract.metrics import MetricVocab
 from kb.extract.names import NameMatcher, entity_names
@@ -196,6 +196,11 @@ class Parser:
                    else "is not an ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00)")
             problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} {why}; ignored",
                                     "warning"))
+        bad = invalid_stamp(PurePosixPath(path).name)
+        if bad:  # 2026-02-30, T2460: no date or time is made up for it
+            problems.append(Problem(path, 1, f"file-name stamp {bad} is not a valid date or time; "
+                                    "the file is read as undated", "warning"))
+            return None
         stamp = parse_stamp(PurePosixPath(path).name)
         if stamp is None:
             return None

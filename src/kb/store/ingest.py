@@ -55,6 +55,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     report = IngestReport(notes=list(st.notes), problems=config_warnings(config, root))
     try:
         found = list(iter_kb_files(root, report.problems))
+        # a file that vanished or could not be stat'ed during the walk is a file kb could not read
+        report.failed += sum(p.severity == "error" and p.message.startswith("cannot be read (") for p in report.problems)
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
