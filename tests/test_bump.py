@@ -249,3 +249,52 @@ def test_git_history_serves_a_version_history_lacks(tmp_path: Path, run_kb) -> N
     _git(root, "commit", "-q", "-am", "v46 edited")
     (root / "organized/knowledge/inference.md").write_text(EDITED.replace("version: 45", "version: 47"), encoding="utf-8")
     _assert_exactly_the_edit(_the_edit(run_kb, root, 45))
+
+
+def _odd_doc(root: Path) -> Path:
+    doc = root / "organized/knowledge/inference.md"
+    doc.parent.mkdir(parents=True)
+    doc.write_text(ODD, encoding="utf-8")
+    return doc
+
+
+def test_two_bumps_at_once_never_bump_the_same_version(tmp_path: Path) -> None:
+    import threading
+
+    doc = _odd_doc(tmp_path)
+    gate = threading.Barrier(2)
+    got: list[tuple[int, int]] = []
+
+    def run() -> None:
+        gate.wait()
+        res = bump(tmp_path, "inference", now=NOW, tz=TZ, force=True)
+        got.append((res.old_version, res.new_version))
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(got) == [(45, 46), (46, 47)]
+    assert "version: 47  # bumped nightly" in doc.read_text(encoding="utf-8")
+    assert sorted(p.name for p in (tmp_path / "organized/knowledge/history/inference").glob("v*.md")) == ["v45.md", "v46.md"]
+
+
+def test_a_bump_waits_for_the_lock_then_reads_the_new_version(tmp_path: Path) -> None:
+    import threading
+
+    from kb.store.locks import writer_lock
+
+    doc = _odd_doc(tmp_path)
+    told: list[str] = []
+    done: list[int] = []
+    with writer_lock(tmp_path):
+        doc.write_text(ODD.replace("version: 45", "version: 50"), encoding="utf-8")  # what the holder did
+        t = threading.Thread(target=lambda: done.append(bump(tmp_path, "inference", now=NOW, tz=TZ,
+                                                             on_wait=told.append).new_version))
+        t.start()
+        t.join(0.5)
+        assert done == [] and len(told) == 1
+        assert told[0].startswith("another kb (pid ") and told[0].endswith("waiting for it to finish…")
+    t.join()
+    assert done == [51]

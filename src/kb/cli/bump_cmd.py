@@ -40,7 +40,8 @@ def bump_cmd(
     config = load_config(root)
     name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "updated") if updated else None
-    res = bump(root, name, now=now, tz=config.tzinfo, force=force)
+    res = bump(root, name, now=now, tz=config.tzinfo, force=force,
+               on_wait=lambda message: console_err.print(f"kb: {message}", markup=False))
     if fmt is TextOrJson.json:
         print_json(res)
         return

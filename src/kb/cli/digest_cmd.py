@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, load, print_json, state
+from kb.cli.common import KbOption, Lang, TextOrJson, app, console, console_err, escape_controls, load, print_json, state
 from kb.cli.night_options import DateOpt, SinceOpt, TopicArg, UntilOpt, WindowOpt
 from kb.core.errors import UsageError
 
@@ -70,7 +70,7 @@ def digest_cmd(
         known = len(opened.report.problems)
         span = pick_window(opened, name, since=since, until=until, day=date, span=window)
         for problem in opened.report.problems[known:]:  # files dated in the future
-            console_err.print(f"{problem.severity}: {problem}", markup=False)
+            console_err.print(escape_controls(f"{problem.severity}: {problem}"), markup=False)
 
         def note(line: str) -> None:
             _note(line)
@@ -86,7 +86,7 @@ def digest_cmd(
     finally:
         opened.close()
     if brief.path is None:
-        sys.stdout.write(brief.text)
+        sys.stdout.write(escape_controls(brief.text))  # a file name may hold ESC; text kb reads holds none
         return
     target = brief.path
     given = f"--out {out}" if out else _shown(target, root)
@@ -116,7 +116,7 @@ def digest_cmd(
     except OSError as exc:  # no permission, a parent that is a file, disk full …
         raise UsageError(f"{given}: cannot write the brief: {exc.strerror or exc}") from exc
     state.delivered = target  # written: a stdout that fails now changes nothing (issue 24)
-    console.print(_shown(target, root), markup=False)
+    console.print(escape_controls(_shown(target, root)), markup=False)
 
 
 def _shown(path: Path, root: Path) -> str:

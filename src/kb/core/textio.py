@@ -35,7 +35,7 @@ class Problem:
 
 @dataclass(slots=True)
 class Decoded:
-    """A file's text as kb reads it: LF line ends, no BOM, NUL lines blanked."""
+    """A file's text as kb reads it: LF line ends, no BOM, NUL lines blanked, no control characters."""
 
     text: str
     encoding: str
@@ -48,7 +48,8 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
     UTF-8 (with or without BOM) first; else GB18030 with a warning naming the file
     (DESIGN.md §1: GBK files exist). CRLF and lone CR become LF, so line numbers are those
     an editor shows. A line holding NUL bytes is blanked and reported (error with its line);
-    the other lines are still parsed.
+    the other lines are still parsed. Terminal escape sequences and other control characters
+    (C0 but tab and newline, DEL, C1) are removed, with one warning naming the lines.
 
     :param data: the file's bytes.
     :param path: the KB-relative path, for messages.
@@ -104,7 +105,33 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
         shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
         problems.append(Problem(path, bad[0] + 1, f"NUL bytes on {len(bad)} line(s) ({shown}); those lines skipped"))
         text = "\n".join(lines)
+    if _CONTROL_RE.search(text):
+        text = _drop_controls(text, path, problems, keep_columns=keep_nul_lines)
     return Decoded(text, encoding, problems)
+
+
+# A terminal escape sequence (CSI ``ESC [ … final``, OSC ``ESC ] … BEL|ESC \``, a two-byte
+# ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline.
+_CONTROL_RE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -~]?|\x9b[0-?]*[ -/]*[@-~]?"
+    r"|[\x01-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _drop_controls(text: str, path: str, problems: list[Problem], *, keep_columns: bool) -> str:
+    """``text`` without terminal escape sequences and control characters (C0 but tab and
+    newline, DEL, C1), so none can become a value (``ESC[2J`` is no 2 J) nor reach a terminal
+    through kb's output; one warning naming the file and the lines. With ``keep_columns``
+    (``kb lint``) each removed character becomes a space instead."""
+    lines = text.split("\n")
+    bad: list[int] = []
+    for i, ln in enumerate(lines):
+        if _CONTROL_RE.search(ln):
+            bad.append(i)
+            lines[i] = _CONTROL_RE.sub((lambda m: " " * len(m.group(0))) if keep_columns else "", ln)
+    shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
+    problems.append(Problem(path, bad[0] + 1, f"control characters or terminal escape sequences on {len(bad)} line(s) "
+                            f"({shown}); removed", "warning", code="control"))
+    return "\n".join(lines)
 
 
 class NotRegularFileError(InputError):

@@ -17,6 +17,7 @@ only those scalars are replaced in the original text, in the style they were wri
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -27,6 +28,7 @@ from kb.core.errors import InputError, UsageError
 from kb.core.paths import doc_path, history_dir, write_target
 from kb.core.textio import write_atomic_all
 from kb.read.versions import git_first_revision, git_show
+from kb.store.locks import writer_lock
 
 _BOM = b"\xef\xbb\xbf"
 _DT_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})(?:([Tt ])(\d{2}:\d{2})(:\d{2})?(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?)?$")
@@ -48,7 +50,7 @@ class BumpResult:
 
 
 def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
-         force: bool = False) -> BumpResult:
+         force: bool = False, on_wait: Callable[[str], None] | None = None) -> BumpResult:
     """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
 
     The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
@@ -63,7 +65,18 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
         file and line named, plus what to do.
     :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
         outside ``organized/knowledge``.
+
+    Reading the version, writing the snapshot and the doc happen under the KB's lock
+    (:func:`kb.store.locks.writer_lock`; ``on_wait`` is told when another kb holds it): a
+    second bump run at the same time waits, then reads N+1 and bumps from there or refuses
+    (nothing changed, an earlier ``updated``); never two bumps of the same N.
     """
+    with writer_lock(root, on_wait):
+        return _bump(root, topic, now=now, tz=tz, force=force)
+
+
+def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, force: bool) -> BumpResult:
+    """:func:`bump` under the lock."""
     problem = topic_name_problem(topic)
     if problem:
         raise UsageError(problem)

@@ -21,7 +21,8 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
     """Hold the KB's ingest lock (``root/.kb/ingest.lock``, an exclusive ``flock``) while the
     store is brought up to date, so that a second ``kb`` run waits for the first instead of
     failing with "database is locked" after SQLite's busy timeout; then it finds nothing left to
-    do. The kernel drops the lock when its holder ends, even by ``kill -9``.
+    do. The kernel drops the lock when its holder ends, even by ``kill -9``. ``kb bump`` holds
+    it too (:func:`kb.history.bump.bump`), so two bumps never bump the same version.
 
     :param on_wait: called once with a message (naming the holder's pid) before blocking, when
         another process holds the lock.
@@ -49,8 +50,8 @@ def writer_lock(root: Path, on_wait: Callable[[str], None] | None = None) -> Ite
                     holder = (os.pread(fd, 32, 0).decode("ascii", "replace").split() or ["?"])[0]
                 except OSError:
                     holder = "?"
-                on_wait(f"another kb (pid {holder}) is updating the store {root / STORE_DIR / STORE_NAME}; "
-                        "waiting for it to finish…")
+                on_wait(f"another kb (pid {holder}) is updating {root} (its store {STORE_DIR}/{STORE_NAME}, or "
+                        "bumping a living doc); waiting for it to finish…")
             fcntl.flock(fd, fcntl.LOCK_EX)
         try:  # a fixed-width record, written in place: no truncation (ext4 flushes a file
             # truncated to 0 and rewritten when it is closed: up to 0.1 s of a no-change run)

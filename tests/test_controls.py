@@ -1,0 +1,42 @@
+"""Control characters: terminal escape sequences in a KB file's text are removed where files are
+decoded (no value read out of them, a warning naming file and lines), and a file name holding
+one is escaped in the brief kb prints."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import write_files
+from kb.core.textio import decode
+
+
+def test_decode_removes_escape_sequences_and_control_characters_with_one_warning() -> None:
+    data = b"- SGLang latency 37 ms \x1b]2;title\x07\x1b[5A\x1b[1;33mbold\n\tkept tab\n\x0b\x7fend\xc2\x9b3K\n"
+    got = decode(data, "inbox/ann/x.md")
+    assert got.text == "- SGLang latency 37 ms bold\n\tkept tab\nend\n"
+    assert [str(p) for p in got.problems] == [
+        "inbox/ann/x.md:1: control characters or terminal escape sequences on 2 line(s) (1, 3); removed"]
+    assert got.problems[0].severity == "warning"
+
+
+def test_lint_keeps_columns_by_spaces() -> None:
+    got = decode(b"a\x1b[4Cb\n", "x.md", keep_nul_lines=True)
+    assert got.text == "a    b\n"
+
+
+def test_no_quantity_from_an_escape_sequence_and_digest_escapes_a_file_name(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "kb"
+    assert run_kb(["init", str(root)]).exit_code == 0
+    name = "inbox/ann/2026-08-02-0900-q\x1b[32mz.md"
+    write_files(root, {name: "# 速报\n\n- SGLang throughput 618 tok/s \x1b[7J\x1b]0;T\x07done\n"})
+    r = run_kb(["ingest"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert ("warning: inbox/ann/2026-08-02-0900-q\\x1b[32mz.md:3: control characters or terminal escape "
+            "sequences on 1 line(s) (3); removed") in r.stderr
+    claims = json.loads(run_kb(["claims", "--format", "json"], cwd=root).stdout)
+    assert [[q["value"] for q in c["quantities"]] for c in claims] == [[618.0]]
+    r = run_kb(["digest", "--executor", "ann", "--date", "2026-08-02", "--out", "-"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert "\x1b" not in r.stdout
+    assert "inbox/ann/2026-08-02-0900-q\\x1b[32mz.md" in r.stdout
