@@ -151,6 +151,26 @@ def _front_keys(n: int) -> dict[str, str]:
             + "---\n- vLLM 吞吐 9 tok/s\n"}
 
 
+def _entities(n: int) -> dict[str, str]:
+    """n kb.yaml entities, each with a throughput in the living doc and another tonight: n doc
+    conflicts, each row looked up in one index (not by a scan of the doc per subject)."""
+    names = [f"Eng{i}x" for i in range(n)]
+    return {"kb.yaml": KB_YAML.replace("{vLLM: [], SGLang: []}", "{" + ", ".join(f"{x}: []" for x in names) + "}"),
+            "organized/knowledge/inference.md": DOC + "".join(f"- {x} throughput 1 tok/s\n" for x in names),
+            "inbox/ana/2026-07-31-ents.md": "".join(f"- {x} throughput {i + 2} tok/s\n\n" for i, x in enumerate(names))}
+
+
+def _sites(n: int) -> dict[str, str]:
+    """One night's file of n values of vLLM, each citing a site of its own."""
+    return {"inbox/ana/2026-07-31-sites.md": "".join(
+        f"- 据悉 vLLM 吞吐 {i + 2} tok/s https://site{i}.example.com/p\n\n" for i in range(n))}
+
+
+def _one_line(n: int) -> dict[str, str]:
+    """One night's file whose one line states n throughputs of vLLM (a history row per value)."""
+    return {"inbox/ana/2026-07-31-line.md": "- vLLM " + "，".join(f"throughput {i + 2} tok/s" for i in range(n)) + "\n"}
+
+
 def _dense_line(kb: int) -> dict[str, str]:
     """One night's file holding one line of ``kb`` KB dense with distinct numbers and ids (a
     subject per arXiv id: the digest must not read the line once per subject)."""
@@ -194,6 +214,13 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
          lambda root, n: _kb_command(_kb(root, _ids(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
         ("front keys (kb digest)", 25000,
          lambda root, n: _kb_command(_kb(root, _front_keys(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("entities (kb digest)", 500,
+         lambda root, n: _kb_command(_kb(root, _entities(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("sites (kb digest)", 1000,
+         lambda root, n: _kb_command(_kb(root, _sites(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("one line (kb history)", 500, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
+        ("one line (kb digest)", 500,
+         lambda root, n: _kb_command(_kb(root, _one_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
     ]
     bad = 0
     for name, start, run in shapes:
