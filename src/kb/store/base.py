@@ -65,6 +65,8 @@ class StoreBase:
         self.root = root
         self.path = root / STORE_DIR / STORE_NAME
         self.notes: list[str] = []
+        self.cache_dropped: set[str] = set()
+        """arXiv ids whose cache row did not decode and was dropped this run (``Store.cache_get``)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.db = self._open()
         row = self.db.execute("SELECT value FROM meta WHERE key='fingerprint'").fetchone()

@@ -257,6 +257,7 @@ class Store(StoreBase):
             return None
         data = _cached_data(r[0], r[1], r[2])
         if data is False:
+            self.cache_dropped.add(arxiv_id)
             if not self.db.in_transaction:
                 try:
                     with self.tx():
@@ -302,8 +303,10 @@ def _cached_data(fetched_at: Any, status: Any, text: str | None) -> dict[str, An
         return False
     try:
         data = json.loads(text)
-        SourceRecord.model_validate(data)
+        rec = SourceRecord.model_validate(data)
     except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return False
+    if rec.version is not None and rec.version < 1:  # arXiv numbers versions from 1
         return False
     return data if isinstance(data, dict) else False
 

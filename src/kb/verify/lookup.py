@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Literal
 
+from kb.core.paths import STORE_DIR, STORE_NAME
 from kb.core.records import SourceRecord
 from kb.store.db import Store
 from kb.store.workspace import Kb
@@ -86,6 +87,10 @@ class Lookup:
     def _cached(self, key: str) -> Answer | None:
         hit = self.store.cache_get(key)
         if hit is None:
+            if key in self.store.cache_dropped:
+                self.store.cache_dropped.discard(key)
+                self.notes.append(f"{key}: its arXiv cache entry in {STORE_DIR}/{STORE_NAME} did not decode; dropped, "
+                                  + ("unverified offline" if self.offline else "asked again"))
             return None
         fetched_at, status, data = hit
         if status == "found" and data:
