@@ -51,6 +51,8 @@ def test_front_matter_nested_past_the_limit_is_ignored_with_its_line() -> None:
 @pytest.mark.parametrize(("name", "value", "message"), [
     ("KB_ARXIV_API", "http://[::1", "error: environment KB_ARXIV_API: 'http://[::1' is not an http(s) URL of the "
                                     "arXiv query endpoint (e.g. http://export.arxiv.org/api/query)"),
+    ("KB_ARXIV_API", "http://%zz/", "error: environment KB_ARXIV_API: 'http://%zz/' is not an http(s) URL of the "
+                                    "arXiv query endpoint (e.g. http://export.arxiv.org/api/query)"),
     ("KB_ARXIV_TIMEOUT", "nan", "error: environment KB_ARXIV_TIMEOUT='nan': expected a number from 0 to 600"),
     ("KB_ARXIV_TIMEOUT", "-1", "error: environment KB_ARXIV_TIMEOUT='-1': expected a number from 0 to 600"),
     ("KB_ARXIV_RETRIES", "99999999999999999999",

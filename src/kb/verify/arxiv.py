@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -92,7 +93,7 @@ class ArxivSettings:
             parts.port  # noqa: B018 -- a bad port or IPv6 bracket raises here, not on the first request
         except ValueError:
             parts = urllib.parse.urlsplit("")
-        if parts.scheme not in ("http", "https") or not parts.netloc:
+        if parts.scheme not in ("http", "https") or not re.fullmatch(r"[A-Za-z0-9._:-]+", parts.hostname or ""):
             where = f"environment {ENV_API}" if os.environ.get(ENV_API) else "kb.yaml arxiv.api_url"
             raise ConfigError(f"{where}: {api!r} is not an http(s) URL of the arXiv query endpoint "
                               "(e.g. http://export.arxiv.org/api/query)")
