@@ -80,3 +80,14 @@ def test_self_citations_and_paths_leaving_the_kb_are_listed(run_kb, tmp_path: Pa
          "reason": "a path that leaves the KB (../); kb follows citations of KB files only (inbox/…, organized/…)"},
     ]
     assert all(upstream is None for _, upstream, _ in _hops(got))
+
+
+def test_a_path_relative_to_the_citing_file_is_listed(run_kb, tmp_path: Path) -> None:
+    got = _trace(run_kb, tmp_path, {
+        EARLY: "# e\n\n- 见 ./2026-06-02T0815-early.md，Pangolin 解码 300 tok/s。\n",
+    })
+    assert got["unresolved"] == [
+        {"source": f"{EARLY}:3", "ref": "./2026-06-02T0815-early.md",
+         "reason": "a path relative to the citing file (./); kb follows KB-relative citations only (inbox/…, organized/…)"},
+    ]
+    assert all(upstream is None for _, upstream, _ in _hops(got))

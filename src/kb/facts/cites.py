@@ -280,11 +280,11 @@ class Resolver:
 
 
 _FILE_EXTS = "md|markdown|txt|text|pdf|docx?|odt|rtf|html?|csv|tsv|json|jsonl|ya?ml|toml|rst|org|tex|ipynb|pptx?|xlsx?|log"
-_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?"
+_OUTSIDE_RE = re.compile(r"(?<![\w.\-/:%])(?P<path>(?:~|[A-Za-z]:)?(?:\.\./|\./|/|\\)[^\s，。；、（）()\[\]<>\"'`]*?"
                          rf"\.(?:{_FILE_EXTS})(?![\w-])"
                          r"|(?:\.\./)+[^\s，。；、（）()\[\]<>\"'`,;]*[^\s，。；、（）()\[\]<>\"'`,;.:!?])", re.IGNORECASE)
 """A file (Markdown, text, PDF, office, data: :data:`_FILE_EXTS`) named by an absolute path
-(``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``) or through ``../`` (``../notes.txt``,
+(``/home/u/kb/inbox/…md``, ``C:/…``, ``~/…``), relative to the citing file (``./a.md``) or through ``../`` (``../notes.txt``,
 ``../x.pdf``), and any path through ``../`` (``../../etc/passwd``): outside the KB, or not a
 KB path."""
 
@@ -302,6 +302,8 @@ def _outside_refs(text: str) -> list[tuple[str, str]]:
         ref = m.group("path")
         why = ("a path that leaves the KB (../); kb follows citations of KB files only (inbox/…, organized/…)"
                if ref.startswith("../") else
+               "a path relative to the citing file (./); kb follows KB-relative citations only (inbox/…, organized/…)"
+               if ref.startswith("./") else
                "an absolute path; kb follows KB-relative citations only (inbox/…, organized/…)")
         out.append((ref, why))
     return out
