@@ -197,30 +197,27 @@ def _kb_command(root: Path, *args: str) -> float:
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def _digest(root: Path, files: dict[str, str]) -> float:
+    """CPU seconds of tonight's ``kb digest`` of the KB holding ``files`` (:func:`_kb_command`)."""
+    return _kb_command(_kb(root, files), "digest", "inference", "--date", "2026-07-31", "--out", "-")
+
+
 def kb_shapes(steps: int, only: list[str] | None = None) -> int:
     """The whole-command shapes of issue 24 (see the module docstring); ``only``: the shapes
     whose name starts with one of these words (``values``, ``dense``)."""
     shapes: list[tuple[str, int, Callable[[Path, int], float]]] = [
         ("files (kb sources)", 150, lambda root, n: _kb_command(_kb(root, _files(n)), "sources")),
-        ("values (kb digest)", 2000,
-         lambda root, n: _kb_command(_kb(root, _values(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("values (kb digest)", 2000, lambda root, n: _digest(root, _values(n))),
         ("long-line (parse KB)", 128, lambda root, n: _parse_line(root, n)),
         ("files (kb trace)", 300, lambda root, n: _kb_command(_kb(root, _files(n)), "trace", "vLLM")),
-        ("subjects (kb digest)", 500,
-         lambda root, n: _kb_command(_kb(root, _subjects(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
-        ("dense line (digest KB)", 8,
-         lambda root, n: _kb_command(_kb(root, _dense_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
-        ("ids (kb digest)", 500,
-         lambda root, n: _kb_command(_kb(root, _ids(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
-        ("front keys (kb digest)", 25000,
-         lambda root, n: _kb_command(_kb(root, _front_keys(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
-        ("entities (kb digest)", 500,
-         lambda root, n: _kb_command(_kb(root, _entities(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
-        ("sites (kb digest)", 1000,
-         lambda root, n: _kb_command(_kb(root, _sites(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("subjects (kb digest)", 500, lambda root, n: _digest(root, _subjects(n))),
+        ("dense line (digest KB)", 8, lambda root, n: _digest(root, _dense_line(n))),
+        ("ids (kb digest)", 500, lambda root, n: _digest(root, _ids(n))),
+        ("front keys (kb digest)", 25000, lambda root, n: _digest(root, _front_keys(n))),
+        ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
+        ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 500, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
-        ("one line (kb digest)", 500,
-         lambda root, n: _kb_command(_kb(root, _one_line(n)), "digest", "inference", "--date", "2026-07-31", "--out", "-")),
+        ("one line (kb digest)", 500, lambda root, n: _digest(root, _one_line(n))),
     ]
     bad = 0
     for name, start, run in shapes:

@@ -251,17 +251,10 @@ def test_git_history_serves_a_version_history_lacks(tmp_path: Path, run_kb) -> N
     _assert_exactly_the_edit(_the_edit(run_kb, root, 45))
 
 
-def _odd_doc(root: Path) -> Path:
-    doc = root / "organized/knowledge/inference.md"
-    doc.parent.mkdir(parents=True)
-    doc.write_text(ODD, encoding="utf-8")
-    return doc
-
-
 def test_two_bumps_at_once_never_bump_the_same_version(tmp_path: Path) -> None:
     import threading
 
-    doc = _odd_doc(tmp_path)
+    doc = _kb(tmp_path)
     gate = threading.Barrier(2)
     got: list[tuple[int, int]] = []
 
@@ -285,7 +278,7 @@ def test_a_bump_waits_for_the_lock_then_reads_the_new_version(tmp_path: Path) ->
 
     from kb.store.locks import writer_lock
 
-    doc = _odd_doc(tmp_path)
+    doc = _kb(tmp_path)
     told: list[str] = []
     done: list[int] = []
     with writer_lock(tmp_path):

@@ -158,6 +158,10 @@ def test_ratio_words(text: str, expected: list) -> None:
     # 改为 / 调整为 / 下调到: a change as a changelog writes it
     ("§3.2 预填吞吐由 1.8× 改为 2.2×", [("1.8×", 1.8, "×", None, "throughput", "from"),
                                     ("2.2×", 2.2, "×", None, "throughput", "to")]),
+    ("解码吞吐由 1.2× 调成 1.5×", [("1.2×", 1.2, "×", None, "throughput", "from"),
+                               ("1.5×", 1.5, "×", None, "throughput", "to")]),
+    ("TTFT 目标由 800 ms 调整为 500 ms", [("800 ms", 0.8, "s", None, "ttft", "from"),
+                                    ("500 ms", 0.5, "s", None, "ttft", "to")]),
     ("TTFT 从 900 ms 下调到 600 ms", [("900 ms", 0.9, "s", None, "ttft", "from"),
                                      ("600 ms", 0.6, "s", None, "ttft", "to")]),
     ("TPOT 由 42 ms 回落到 35 ms", [("42 ms", 0.042, "s", None, "tpot", "from"), ("35 ms", 0.035, "s", None, "tpot", "to")]),

@@ -14,6 +14,7 @@ import re
 from typing import Any
 
 from kb.brief.reading import Reading
+from kb.brief.registry import PAPER_KEYS
 from kb.night.model import SubjectOut
 from kb.night.placement import place
 from kb.night.run import Night
@@ -57,7 +58,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
         named = rd.id_names(s.key)
         entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
     entry["section"] = p.section
-    entry["paper"] = s.key.startswith(("arxiv:", "title:"))  # a paper can be carded; a vendor or engine cannot
+    entry["paper"] = s.key.startswith(PAPER_KEYS)  # a paper can be carded; a vendor or engine cannot
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods

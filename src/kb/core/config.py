@@ -296,12 +296,32 @@ def config_warnings(config: KbConfig, root: Path) -> list[Problem]:
         for name in (canon, *aliases):
             if len(name.strip()) == 1:
                 what = "entity" if name == canon else f"alias of entity {canon!r}"
-                m = re.search(rf"(?m)^(?:\s*(?:-\s+)?|.*[\[,{{]\s*)['\"]?{re.escape(name.strip())}['\"]?\s*(?::|,|\]|$)", text)
-                out.append(Problem(shown, text.count("\n", 0, m.start()) + 1 if m else 0,
+                out.append(Problem(shown, _line_of(text, name),
                                    f"{what} {name.strip()!r} is one character: kb never matches it in text "
                                    f"(names need 2 characters or more); write a longer name or alias", "warning"))
     out.extend(_shared_names(config, text, shown))
     return out
+
+
+_SEP_RE = re.compile(r"[-_ ]")
+
+
+def folded_name(name: str) -> str:
+    """A whole name as the name matcher compares names (:meth:`kb.extract.names.NameMatcher.key_for`):
+    stripped, lower-cased, ``-``/``_``/space alike (``Text-Generation_Inference`` →
+    ``text generation inference``). Here, below the matcher, so kb.yaml's warnings read
+    names as it does."""
+    return _SEP_RE.sub(" ", name.strip().lower())
+
+
+def _line_of(text: str, name: str, after: str | None = None) -> int:
+    """The kb.yaml line (1-based; 0 when not found) where ``name`` is written as a key, a list
+    item or a flow item; with ``after`` (an entity), the first such line at or below the line
+    where ``after`` is written as a key."""
+    key = re.search(rf"(?m)(?:^|[\s{{,])['\"]?{re.escape(after)}['\"]?\s*:", text) if after is not None else None
+    m = re.compile(rf"(?m)^(?:\s*(?:-\s+)?|.*[\[,{{]\s*)['\"]?{re.escape(name.strip())}['\"]?\s*(?::|,|\]|}}|$)").search(
+        text, text.rfind("\n", 0, key.start() + 1) + 1 if key else 0)  # from the start of the key's line
+    return text.count("\n", 0, m.start()) + 1 if m else 0
 
 
 def _named(entity: str, name: str) -> str:
@@ -317,15 +337,11 @@ def _shared_names(config: KbConfig, text: str, shown: str) -> list[Problem]:
     pairs: set[tuple[str, str]] = set()
     for canon, aliases in config.entities.items():
         for name in (canon, *aliases):
-            folded = re.sub(r"[-_ ]", " ", name.strip().lower())
-            first = seen.setdefault(folded, (canon, name.strip()))
+            first = seen.setdefault(folded_name(name), (canon, name.strip()))
             if first[0] == canon or (first[0], canon) in pairs:
                 continue
             pairs.add((first[0], canon))
-            key = re.search(rf"(?m)(?:^|[\s{{,])['\"]?{re.escape(canon)}['\"]?\s*:", text)
-            m = re.compile(rf"(?m)(?:^|[\s\[{{,:-])['\"]?{re.escape(name.strip())}['\"]?\s*(?::|,|\]|}}|$)").search(
-                text, key.start() if key else 0)
-            out.append(Problem(shown, text.count("\n", 0, m.start()) + 1 if m else 0,
+            out.append(Problem(shown, _line_of(text, name, after=canon),
                                f"{_named(canon, name.strip())} is also {_named(*first)} as kb matches names "
                                f"(in any case): kb reads entities {first[0]!r} and {canon!r} as one; "
                                f"give each entity names of its own", "warning"))

@@ -25,14 +25,14 @@ from kb.core.claims import Quantity
 from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound, _bound_after
 from kb.extract.vocab.metrics import MODEL_FAMILIES, SENTENCE_UNITS, SIM_WORDS
-from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
+from kb.extract.vocab.quantities import ACCELERATOR_MODELS, RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 
 #: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
 _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
                        re.IGNORECASE)
 _SIGNS = "+-−负"
 #: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090, 4 块 4090).
-_ACCELERATOR = re.compile(r"[ \t]*(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡"
+_ACCELERATOR = re.compile(r"[ \t]*(?:" + ACCELERATOR_MODELS + r"|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡"
                           r"|[2-5]0[5-9]0(?:[ \t]?Ti)?(?!\d))", re.ASCII)  # 4 块 4090: a consumer card by its number
 _DEVICE_COUNTERS = frozenset({"张", "块", "台", "卡"})
 _SIM_RE = re.compile("|".join(SIM_WORDS), re.IGNORECASE)

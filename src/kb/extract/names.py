@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from kb.core.config import KbConfig
+from kb.core.config import KbConfig, folded_name
 from kb.extract.arxiv_ids import find_arxiv
 
 
@@ -69,7 +69,7 @@ class NameMatcher:
         for n, k in names.items():
             if n.strip():
                 self._exact.setdefault(n.strip().lower(), k)
-        self._loose = {_SEP_RE.sub(" ", n): k for n, k in self._exact.items()}
+        self._loose = {folded_name(n): k for n, k in self._exact.items()}
 
     def _index(self) -> None:
         """Where names can start and which to try there, from ``key_of`` alone."""
@@ -125,7 +125,7 @@ class NameMatcher:
     def key_for(self, name: str) -> str | None:
         """Subject key of one name as written (any case; ``-``, ``_`` and space alike), else None:
         ``kb claims --subject text-generation-inference`` names ``entity:tgi``."""
-        return self._exact.get(name.strip().lower()) or self._loose.get(_SEP_RE.sub(" ", name.strip().lower()))
+        return self._exact.get(name.strip().lower()) or self._loose.get(folded_name(name))
 
     def find(self, text: str) -> list[tuple[str, int, int]]:
         """``(key, start, end)`` of names in ``text``, left to right, no overlaps."""

@@ -37,6 +37,7 @@ from kb.extract.numbers import (
     in_range,
 )
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
+from kb.extract.vocab.quantities import ACCELERATOR_MODELS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
 from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_SECOND_BEFORE
 from kb.perf.models import built
@@ -59,7 +60,7 @@ _COUNTED = re.compile(r"[ \t]+(?:[A-Z]{2,5}[ \t]+)?(?:" + "|".join(COUNTED_NOUNS
 # ASCII word, a zh word ending in 度/率/分/值) is that score
 _BRACKETED_SCORE = re.compile(r"(?<=[A-Za-z0-9度率分值][（(])\d+\.\d+(?=[）)])")
 # on 8 H100s, with 2 MI300X: a plain integer before an accelerator's model (not 2 A100 nodes)
-_DEVICES_AFTER = re.compile(r"[ \t]+(?:[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?)s?(?![A-Za-z0-9-])"
+_DEVICES_AFTER = re.compile(r"[ \t]+(?:" + ACCELERATOR_MODELS + r")s?(?![A-Za-z0-9-])"
                             r"(?![ \t]+(?:nodes?|servers?|machines?|boxes|clusters?|pods?|instances?|racks?)(?![A-Za-z]))")
 _PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")

@@ -55,8 +55,9 @@ _MODEL_RE = re.compile(r"^(?:" + "|".join(MODEL_FAMILIES) + r")(?![a-z]|\.[a-z]|
                        re.IGNORECASE)
 # "X 的 Y" (possessive): Y is the topic of the sentence, not X (``SGLang v0.5.16 的 DeepSeek-V4-Pro``).
 _OF_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?的\s*$")
-#: Keys of papers: a name with one of them (a card's title or alias, a title's short name) names a paper.
-_PAPER_KEYS = ("arxiv:", "doi:", "title:")
+#: Subject-key prefixes of papers (an arXiv id, a DOI, a title subject): a name with one of them (a
+#: card's title or alias, a title's short name) names a paper; a heading or scope of one is a paper's.
+PAPER_KEY_PREFIXES = ("arxiv:", "doi:", "title:")
 #: The words between a tool and the model it runs, in one clause and no list (``vLLM serves``,
 #: ``AutoAWQ 载入``; not ``支持 DGX Spark（GB10）、DeepSeek-V4``).
 _RUNS_GAP_RE = re.compile(r"[^，,；;。！？!?、/\n]{1,30}")
@@ -185,7 +186,7 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     ordered = sorted(anchors, key=lambda a: (a.start, a.end))
     by_id = scoped is not None and (scoped or any(a.is_id for a in ordered))
     # a paper named by name (a card's, a title's) makes the claim a paper's, its name no set-up
-    paper = by_id or (scoped is not None and any(a.key.startswith(_PAPER_KEYS) for a in ordered))
+    paper = by_id or (scoped is not None and any(a.key.startswith(PAPER_KEY_PREFIXES) for a in ordered))
     own: list[Anchor] = []
     hosts: list[str] = []
     pairs: list[tuple[str, str]] = []
@@ -203,7 +204,7 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
             own.append(Anchor(a.start, nxt.end, nxt.key, True))  # the id stands where its name is
             paired.add(i + 1)
             continue
-        named = a.key.startswith(_PAPER_KEYS)  # a paper's own name
+        named = a.key.startswith(PAPER_KEY_PREFIXES)  # a paper's own name
         if is_host(text, a.start, a.end) or (paper and (by_id or not named) and is_role(text, a.start, a.end, not named)):
             hosts.append(a.key)
         else:

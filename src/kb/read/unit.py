@@ -50,11 +50,6 @@ _ID_HINT_RE = re.compile(r"\d{3,4}[.．]\d|[/／]\d{7}|[aAａＡ][rRｒＲ][xX�
 r"""(``\d`` is any digit, full-width ones included: ids are folded by :func:`~kb.extract.arxiv_ids.fold_id_text`.)"""
 _DIGIT_RE = re.compile(r"[0-9\uff10-\uff19]|百分之|[一二两三四五六七八九十][十百千万亿倍成番]")  # or a Chinese numeral (issue 21)
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
-#: An ``e``/``E`` right after a digit: with ``"10"`` in the text, what every number
-#: :func:`~kb.extract.numbers.out_of_range` reports holds (an exponent, ``1e309``; a power of
-#: ten, ``2×10^999``), so most units skip its scan (27k -> 9k instructions a unit, callgrind;
-#: tests/test_unit_prechecks.py keeps the two in step). (``[eE]`` first: re skips to one.)
-_EXPONENT_HINT_RE = re.compile(r"[eE](?<=\d[eE])")
 
 
 class _UnitMaker:
@@ -205,8 +200,7 @@ class _UnitMaker:
         if dates:
             skip += [(d.start, d.end) for d in dates]
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
-        for a, b in out_of_range(text) if "10" in text or _EXPONENT_HINT_RE.search(text) else ():
-            # 9e999999: no float holds it, so no quantity; say so
+        for a, b in out_of_range(text):  # 9e999999: no float holds it, so no quantity; say so
             self.problems.append(Problem(self.path, line, f"number {text[a:b]!r} is out of range; no quantity", "warning",
                                          code="number-range"))
         if table is not None and any(table[1]):

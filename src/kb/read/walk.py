@@ -22,7 +22,7 @@ from kb.extract.kinds import column_kind, is_kind_header, is_title_header
 from kb.extract.names import NameMatcher, id_names
 from kb.extract.refs import find_dois
 from kb.extract.sections import section_number
-from kb.extract.subjects import Anchor, attribute
+from kb.extract.subjects import PAPER_KEY_PREFIXES, Anchor, attribute
 from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
 from kb.read.tables import _cell_spans, _raw_cells, _raw_count
@@ -72,7 +72,7 @@ class _FileCtx(_UnitMaker):
                 inherited = [s for _, subj in items[:-1] for s in subj]
                 if items and tok.level == items[-1][0] + 1:
                     c = self._unit_from_inline(tokens[i + 1], tok, "list-item", inherited)
-                    own = [s for s in c.subjects if s.startswith(("arxiv:", "doi:", "title:"))] if c else []
+                    own = [s for s in c.subjects if s.startswith(PAPER_KEY_PREFIXES)] if c else []
                     if own:
                         items[-1] = (items[-1][0], own)
                 else:
@@ -279,7 +279,7 @@ class _FileCtx(_UnitMaker):
     def _heading_subjects(self, *, papers_only: bool) -> list[str]:
         """Subjects of the nearest heading above that has any (papers only, if asked)."""
         for h in reversed(self.stack):
-            subj = [s for s in h.subjects if not papers_only or s.startswith(("arxiv:", "doi:", "title:"))]
+            subj = [s for s in h.subjects if not papers_only or s.startswith(PAPER_KEY_PREFIXES)]
             if subj:
                 return subj
         return []

@@ -14,7 +14,7 @@ from kb.core.textio import Problem
 from kb.store.db import Store
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
 from kb.store.parsing import parse_all, stream_one, worker_count
-from kb.store.walk import iter_kb_files
+from kb.store.walk import UNREADABLE, iter_kb_files
 from kb.store.writer import FileRow
 
 #: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
@@ -56,7 +56,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     try:
         found = list(iter_kb_files(root, report.problems))
         # a file that vanished or could not be stat'ed during the walk is a file kb could not read
-        report.failed += sum(p.severity == "error" and p.message.startswith("cannot be read (") for p in report.problems)
+        report.failed += sum(p.code == UNREADABLE for p in report.problems)
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []

@@ -129,6 +129,13 @@ TO_VERBS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升"
 """zh change verbs that, with 到/至/为 after them, join the two ends of a change A → B (``由 320 ms 降到 210
 ms``, ``上下文从 32K 扩展到 128K``); a longer verb before its first character alone."""
 
+TO_WORDS_ZH: tuple[str, ...] = ("变为", "变成", "改成", "调成")
+"""zh change words that join the two ends of a change A → B as they are (``并发上限由 64 改成 128``)."""
+
 RANGE_WORDS_EN: tuple[str, ...] = ("rang(?:e[sd]?|ing)", "var(?:y|ies|ied|ying)", "spann?(?:s|ed|ing)?")
 """en words before "from A to B" that make it a range even with a unit on both ends (``speedups ranging from
 1.2x to 2.1x``, ``latency varies from 80 ms to 120 ms``)."""
+
+ACCELERATOR_MODELS = r"[A-Z]{1,3}\d{2,4}[A-Z]?|RTX[ \t]?\d{4}|MI\d{3}X?"
+"""An accelerator's model as a count is written before it (``4 张 A100``, ``on 8 H100s``, ``2×MI300X``,
+``8 x RTX 4090``): with such a count the number is the set-up's device count, never a figure."""
