@@ -105,11 +105,12 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
         shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
         problems.append(Problem(path, bad[0] + 1, f"NUL bytes on {len(bad)} line(s) ({shown}); those lines skipped"))
         text = "\n".join(lines)
-    if _CONTROL_RE.search(text):
+    if _CONTROL_CHAR_RE.search(text):  # one character class: every sequence below starts with one
         text = _drop_controls(text, path, problems, keep_columns=keep_nul_lines)
     return Decoded(text, encoding, problems)
 
 
+_CONTROL_CHAR_RE = re.compile(r"[\x01-\x08\x0b-\x1f\x7f-\x9f]")
 # A terminal escape sequence (CSI ``ESC [ … final``, OSC ``ESC ] … BEL|ESC \``, a two-byte
 # ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline.
 _CONTROL_RE = re.compile(
