@@ -57,7 +57,7 @@ def test_a_night_with_200000_front_matter_keys_is_briefed_quickly(tmp_path: Path
     res = run_kb(["ingest"], cwd=root)
     assert res.exit_code == 0, res.stderr
     assert res.stderr.splitlines() == [
-        f"error: {HUGE}:2: front matter runs 200,000 lines, more than 10,000; front matter ignored, body read"]
+        f"warning: {HUGE}:2: front matter runs 200,000 lines, more than 10,000; front matter ignored, body read"]
     res = run_kb(["digest", "serving", "--date", "2026-08-02", "--out", "-"], cwd=root)
     assert res.exit_code == 0, res.stderr
     assert "- Wombat 吞吐 7 tok/s — `" in res.stdout and f"{HUGE}:200005" in res.stdout

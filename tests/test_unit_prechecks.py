@@ -34,5 +34,5 @@ def test_units_with_and_without_an_exponent() -> None:
     parser = Parser(KbConfig())
     parsed = parser.parse_bytes("inbox/zoe/2026-08-02-exp.md",
                                 "Overflow demo: 4e700 tokens, then 5×10^900 steps, and 2.5× faster.\n".encode())
-    assert [(p.line, p.message) for p in parsed.problems if p.code == "number-range"] == [
+    assert [(p.line, p.message) for p in parsed.problems if p.code == "number-unread"] == [
         (1, "number '4e700' is out of range; no quantity"), (1, "number '5×10^900' is out of range; no quantity")]

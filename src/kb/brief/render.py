@@ -252,7 +252,8 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
     extra = path.resolve().parent if path is not None else None
     name = path.name if path is not None else str(template)
     if path is not None and not path.is_file():
-        why = "is a folder, not a template file" if path.is_dir() else "no such file"
+        why = ("is a folder, not a template file" if path.is_dir()
+               else "is not a regular file" if path.exists() else "no such file")
         raise TemplateError("{0} {template}: {why}", options=("template",), template=str(template), why=why)
     env = environment(template_dirs(templates_dir, extra))
     try:

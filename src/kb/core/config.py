@@ -58,14 +58,14 @@ class ArxivConfig(_Strict):
 
     api_url: str | None = None
     """Query endpoint, e.g. ``http://127.0.0.1:8080/api/query``; None = the client's default."""
-    title_threshold: float = Field(default=0.85, ge=0.0, le=1.0)
+    title_threshold: float = Field(default=0.85, ge=0.0, le=1.0, allow_inf_nan=False)
     """Minimum normalised title similarity (0..1, rapidfuzz ratio / 100) card vs arXiv."""
 
 
 class DiffConfig(_Strict):
     """``diff:`` section: how the diff reads the living document."""
 
-    title_threshold: float = Field(default=0.9, ge=0.5, le=1.0)
+    title_threshold: float = Field(default=0.9, ge=0.5, le=1.0, allow_inf_nan=False)
     """Minimum title similarity (0..1, :func:`kb.extract.titles.title_similarity`) at which a title
     written in the living doc (link text, bold or quoted text, a table cell) cites a paper
     known by that title (card, link text in the KB, arXiv cache). Exact normalised titles
@@ -120,14 +120,14 @@ class KbConfig(_Strict):
     metrics: dict[str, list[str]] = Field(default_factory=dict)
     """Metric key -> phrases; extends the built-in vocabulary."""
     cues: CuesConfig = Field(default_factory=CuesConfig)
-    tolerance: float = Field(default=0.02, ge=0.0, lt=1.0)
+    tolerance: float = Field(default=0.02, ge=0.0, lt=1.0, allow_inf_nan=False)
     """Relative tolerance under which two numbers are the same value (0 <= t < 1)."""
     arxiv: ArxivConfig = Field(default_factory=ArxivConfig)
     diff: DiffConfig = Field(default_factory=DiffConfig)
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""
-    max_file_mb: float = Field(default=20.0, gt=0)
+    max_file_mb: float = Field(default=20.0, gt=0, allow_inf_nan=False)
     """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
     links: str | LinksConfig = "relative"
     """``path:line`` in the brief (or a mapping ``{base: …, style: github|gitlab|plain}``, :class:`LinksConfig`;
@@ -136,12 +136,12 @@ class KbConfig(_Strict):
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
-    brief_seconds: float = Field(default=60.0, gt=0)
+    brief_seconds: float = Field(default=60.0, gt=0, allow_inf_nan=False)
     """Longest time rendering a brief's template may take, in seconds; past it ``kb digest``
     stops with an error and writes nothing (a KB's template that loops forever, issue 24). It
     bounds the template only, the one part of a digest running code the KB supplies; kb's own
     steps before it grow linearly with the night (docs/kb-format.md says why)."""
-    brief_max_mb: float = Field(default=20.0, gt=0)
+    brief_max_mb: float = Field(default=20.0, gt=0, allow_inf_nan=False)
     """Largest brief, in MB (10^6 characters); past it ``kb digest`` stops with an error."""
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is

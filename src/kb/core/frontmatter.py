@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from kb.core.moments import accepted
-from kb.core.textio import Problem, decode
+from kb.core.textio import Problem, Severity, decode
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
@@ -97,7 +97,7 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
         return fm, text
     close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in _CLOSE), None)
     if close is None:
-        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body"))
+        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body", "warning"))
         return fm, text
     fm.present = True
     fm.end_line = close + 1
@@ -106,7 +106,7 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
     body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
     too_long = _too_long(yaml_lines)
     if too_long:
-        fm.problems.append(Problem(path, 2, f"front matter {too_long}; front matter ignored, body read"))
+        fm.problems.append(Problem(path, 2, f"front matter {too_long}; front matter ignored, body read", "warning"))
         return fm, body
     for offset, line in enumerate(yaml_lines):
         m = _KEY_RE.match(line)
@@ -115,7 +115,8 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
             fm.key_lines.setdefault(key, offset + 2)
             if value and not value.startswith(("#", "|", ">")):
                 fm.raw.setdefault(key, _strip_scalar(value))
-    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter")
+    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter",
+                        severity="warning")
     return fm, body
 
 
@@ -184,13 +185,15 @@ def _first_key_line(src: str, name: str, start: Any, dup: Any) -> int | None:
 
 
 def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
-              what: str = "front matter") -> dict[str, Any]:
+              what: str = "front matter", severity: Severity = "error") -> dict[str, Any]:
     """Load a YAML mapping safely (YAML 1.2), reporting faults at file lines, never raising.
 
     :param src: the YAML text.
     :param first_line: the file line of ``src``'s first line (2 for front matter after its
         ``---``, 1 for ``kb.yaml``).
     :param what: how messages name the text (``front matter``, ``kb.yaml``).
+    :param severity: of the faults reported: ``warning`` for a file's front matter (the file's body
+        is still read, so ingest exits 0), ``error`` for ``kb.yaml`` (a config error, exit 2).
     :returns: the mapping, or ``{}`` when it is invalid (the fault appended to ``problems``:
         duplicate keys and tabs get their own messages, C10).
     """
@@ -200,7 +203,7 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
     if not src.strip():
         return {}
     if _too_deep(src):
-        problems.append(Problem(path, first_line, f"{what} nests brackets more than {MAX_DEPTH} deep; {what} ignored"))
+        problems.append(Problem(path, first_line, f"{what} nests brackets more than {MAX_DEPTH} deep; {what} ignored", severity=severity))
         return {}
     try:
         data = _yaml().load(src)
@@ -210,7 +213,7 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
         name = key.group(1) if key else "?"
         first = _first_key_line(src, name, exc.context_mark, exc.problem_mark)
         first = first + first_line if first is not None else None
-        problems.append(Problem(path, line, f"duplicate {what.replace(' ', '-')} key '{name}' (first at line {first}); {what} ignored"))
+        problems.append(Problem(path, line, f"duplicate {what.replace(' ', '-')} key '{name}' (first at line {first}); {what} ignored", severity=severity))
         return {}
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
@@ -220,22 +223,22 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
             msg = f"tab used for indentation in {what}; use spaces"
         else:
             msg = f"invalid {what}: {exc.problem or exc.context}"
-        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else f"; {what} ignored"), column=col))
+        problems.append(Problem(path, line, msg + ("" if "ignored" in msg else f"; {what} ignored"), column=col, severity=severity))
         return {}
     except YAMLError as exc:
-        problems.append(Problem(path, first_line, f"invalid {what}: {exc}; {what} ignored"))
+        problems.append(Problem(path, first_line, f"invalid {what}: {exc}; {what} ignored", severity=severity))
         return {}
     except (ValueError, OverflowError, TypeError, RecursionError) as exc:
         # ruamel builds dates and times itself: 2026-02-30, 25:61, year 0, offset +99:00
-        problems.append(Problem(path, first_line, f"invalid {what} value: {exc}; {what} ignored"))
+        problems.append(Problem(path, first_line, f"invalid {what} value: {exc}; {what} ignored", severity=severity))
         return {}
     if data is None:
         return {}
     if not isinstance(data, dict):
-        problems.append(Problem(path, first_line, f"{what} is a {type(data).__name__}, not a mapping; ignored"))
+        problems.append(Problem(path, first_line, f"{what} is a {type(data).__name__}, not a mapping; ignored", severity=severity))
         return {}
     if _too_big(data):
-        problems.append(Problem(path, first_line, f"{what} holds more than {MAX_VALUES:,} values (YAML aliases?); ignored"))
+        problems.append(Problem(path, first_line, f"{what} holds more than {MAX_VALUES:,} values (YAML aliases?); ignored", severity=severity))
         return {}
     return {str(k): v for k, v in data.items()}
 

@@ -110,6 +110,7 @@ def find_dates(
     *,
     ref: dt.date | None = None,
     skip: Sequence[tuple[int, int]] = (),
+    invalid: list[tuple[int, int, str]] | None = None,
 ) -> list[DateRef]:
     """Dates and times stated in ``text``, each at the precision written (DESIGN.md §2).
 
@@ -126,17 +127,26 @@ def find_dates(
     :param ref: date whose year resolves month-day shorthand (the file's written-at date).
     :param skip: ``(start, end)`` spans to ignore, e.g. arXiv ids from ``find_arxiv``;
         a match overlapping one is dropped.
+    :param invalid: when given, receives ``(start, end, reason)`` for each date written in full
+        with its year that is no calendar date (``2026-02-30``, ``2026.13.01``, ``2026年2月30日``)
+        or whose year is outside 1900–2099 (``9999-12-31``), for the parser to warn of (a
+        month-day shorthand such as ``2-30`` may be a range: none). Not in text order.
     :returns: :class:`~kb.core.claims.DateRef` in text order; ``value`` is ISO at its precision
         (``2026``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``); ``metric`` is None.
     """
     if _DATE_HINT.search(text) is None:
         return []  # most texts hold no date: one fast scan, then nothing else to do
+    if invalid is not None:
+        invalid += [(*m.span(), "is outside the years read in text (1900 to 2099)")
+                    for m in _OTHER_YEAR_RE.finditer(text) if not _overlaps(skip, *m.span())]
     starts: list[int] | None = None
     reach: list[int] = []  # reach[i] = max end of spans[: i + 1]
     out: list[DateRef] = []
     for m in _DATES_RE.finditer(text):
         resolved = _resolve(m, ref)
         if resolved is None:
+            if invalid is not None and (m["y"] or m["dy"] or m["cd"]) and not _overlaps(skip, m.start(), m.end()):
+                invalid.append((*m.span(), "is no calendar date"))
             continue
         value, precision, end = resolved
         start = m.start()
@@ -151,6 +161,16 @@ def find_dates(
         out.append(built(DateRef, raw=text[start:end], value=value, precision=precision, metric=None, subject=None,
                          start=start, end=end, mood=None))  # (unvalidated: kb built every value)
     return out
+
+
+# 9999-12-31, 1850/01/02: a full date whose year is outside the years text dates are read in
+# (_YEAR); no date, and the parser says so
+_OTHER_YEAR_RE = re.compile(r"(?<![0-9A-Za-z_.])(?!19|20)\d{4}([-/])(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?![\d]|[/.]\d)")
+
+
+def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether a span of ``spans`` overlaps ``[start, end)`` (a linear test: for the rare invalid date)."""
+    return any(a < end and start < b for a, b in spans)
 
 
 _STAMP_RE = re.compile(

@@ -227,6 +227,26 @@ def out_of_range(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group())]
 
 
+def unread_numbers(text: str) -> list[tuple[int, int, str]]:
+    """The numbers of ``text`` written with a unit that kb reads as no quantity, each with why, for
+    the parser to warn of (docs/claims.md): an exponent no float holds (:func:`out_of_range`:
+    ``9e999999``, ``1e-400x``) and a number with more than one decimal point before a unit
+    (``1.2.3 tok/s``, ``0.5.1%``: a version is no value, and which value was meant is unknown).
+    A version with no unit after it (``vLLM 0.26.0``, ``v1.2.3``) is none of these.
+
+    :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
+        range``, ``has more than one decimal point``).
+    """
+    found = [(a, b, "is out of range") for a, b in out_of_range(text)]
+    if text.count(".") >= 2:  # (most texts: no scan)
+        found += [(*m.span(), "has more than one decimal point") for m in _DOTTED_RE.finditer(text)]
+    return sorted(found)
+
+
+# 1.2.3 tok/s: digits with two or more decimal points, then a unit (a version written as a value)
+_DOTTED_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+){2,}(?=" + _UNIT + ")")
+
+
 #: An ``e``/``E`` right after a digit: with ``"10"`` in the text, what every number
 #: :func:`out_of_range` reports holds (an exponent, ``1e309``; a power of ten, ``2×10^999``), so
 #: most texts skip its scan (27k -> 9k instructions a unit, callgrind; tests/test_unit_prechecks.py

@@ -31,7 +31,7 @@ from kb.core.textio import Problem
 from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.dates import find_dates
 from kb.extract.kinds import cue_masks, explicit_tag, kind_by_cue, moods, non_claim
-from kb.extract.numbers import out_of_range
+from kb.extract.numbers import unread_numbers
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.extract.sections import hinted_section, section_spans
@@ -196,13 +196,17 @@ class _UnitMaker:
         if paths:
             skip += [(a, b) for _, a, b in paths]
         skip += section_spans(text)
-        dates = find_dates(text, ref=self.ref_date, skip=skip)
+        bad_dates: list[tuple[int, int, str]] = []
+        dates = find_dates(text, ref=self.ref_date, skip=skip, invalid=bad_dates)
+        for a, b, why in sorted(bad_dates):  # 2026-02-30, 9999-12-31: no date; say so
+            self.problems.append(Problem(self.path, line, f"date {text[a:b]!r} {why}; no date", "warning",
+                                         code="date-unread"))
         if dates:
             skip += [(d.start, d.end) for d in dates]
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
-        for a, b in out_of_range(text):  # 9e999999: no float holds it, so no quantity; say so
-            self.problems.append(Problem(self.path, line, f"number {text[a:b]!r} is out of range; no quantity", "warning",
-                                         code="number-range"))
+        for a, b, why in unread_numbers(text):  # 9e999999, 1.2.3 tok/s: no quantity; say so
+            self.problems.append(Problem(self.path, line, f"number {text[a:b]!r} {why}; no quantity", "warning",
+                                         code="number-unread"))
         if table is not None and any(table[1]):
             quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip)
             if (forced is None and quantities and table[2]
