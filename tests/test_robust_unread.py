@@ -6,6 +6,7 @@ a template, front matter kb ignores while it reads the body)."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,98 @@ def test_front_matter_kb_ignores_while_reading_the_body_is_a_warning(tmp_path: P
     assert res.stderr.splitlines() == ["warning: inbox/ana/2026-07-31T0900-n.md:3:1: invalid front matter: did not find "
                                        "expected ',' or ']'; front matter ignored"]
     assert res.stdout == "2 parsed, 0 unchanged, 0 failed; 2 claims\n"  # the doc's claim and the note's
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Wombat TTFT 6,5 ms", [("6,5", "has a decimal comma or digits not grouped in threes")]),
+    ("Wombat 吞吐 2,50,000 tok/s", [("2,50,000", "has a decimal comma or digits not grouped in threes")]),
+    ("Wombat 吞吐 4.321,5 tok/s", [("4.321,5", "has a decimal comma or digits not grouped in threes")]),
+    ("Wombat 吞吐 3.000.000 tok/s", [("3.000.000", "has more than one decimal point")]),
+    ("Wombat 吞吐 40_000 tok/s", [("40_000", "is grouped with underscores")]),
+    ("Wombat TPOT .25 s", [(".25", "has no digit before its decimal point")]),
+    ("Wombat 吞吐 4,321 tok/s and 4,321.5 tok/s", []),  # thousands: read
+])
+def test_number_forms_kb_does_not_read_are_named(text: str, expected: list) -> None:
+    assert [(text[a:b], why) for a, b, why in unread_numbers(text)] == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Wombat speedup 4e-2x", [(0.04, "×", "4e-2x")]),
+    ("Wombat 加速 2.5e1x", [(25.0, "×", "2.5e1x")]),
+    ("Wombat throughput 10^5 tok/s", [(100000.0, "tok/s", "10^5 tok/s")]),
+    ("Wombat throughput 10⁴ tok/s", [(10000.0, "tok/s", "10⁴ tok/s")]),
+    ("Wombat throughput 23 456 tok/s", [(23456.0, "tok/s", "23 456 tok/s")]),
+    ("Wombat throughput 7\u2009654 tok/s", [(7654.0, "tok/s", "7\u2009654 tok/s")]),
+    ("Wombat throughput 1\u202f000\u202f000 tok/s", [(1000000.0, "tok/s", "1\u202f000\u202f000 tok/s")]),
+    ("Wombat throughput 640 tok\u2215s", [(640.0, "tok/s", "640 tok\u2215s")]),
+])
+def test_number_forms_now_read(text: str, expected: list) -> None:
+    from kb.extract.quantities import find_quantities
+
+    assert [(q.value, q.unit, q.raw) for q in find_quantities(text)] == expected
+
+
+def test_a_power_of_ten_out_of_range_is_named_too() -> None:
+    text = "Wombat throughput 10^777 tok/s"
+    assert [(text[a:b], why) for a, b, why in unread_numbers(text)] == [("10^777", "is out of range")]
+
+
+@pytest.mark.parametrize(("name", "warning"), [
+    ("2026-07-31-2460-late.md", "'2460' after the date is no time of day (HHMM): read as part of the name; the file is "
+                                "dated 2026-07-31 with no time"),
+    ("2026-7-31-short.md", "file name starts with '2026-7-31', a date not written as a stamp (YYYY-MM-DD, e.g. "
+                           "2026-07-31-0900-notes.md); the file is read as undated"),
+    ("20260731-compact.md", "file name starts with '20260731', a date not written as a stamp (YYYY-MM-DD, e.g. "
+                            "2026-07-31-0900-notes.md); the file is read as undated"),
+    ("2026-07-31-0930-ok.md", None),
+    ("2026-07-31-vllm.md", None),
+    ("notes.md", None),
+])
+def test_a_stamp_kb_reads_around_is_said(name: str, warning: str | None) -> None:
+    from kb.extract.dates import stamp_warning
+
+    assert stamp_warning(name) == warning
+
+
+def test_ingest_says_how_it_read_a_near_miss_stamp(tmp_path: Path, run_kb) -> None:
+    root = _kb(tmp_path, {"inbox/ana/2026-7-31-night.md": "- Wombat 吞吐 12 tok/s\n"})
+    res = run_kb(["ingest"], cwd=root)
+    assert res.exit_code == 0
+    assert res.stderr.splitlines() == [
+        "warning: inbox/ana/2026-7-31-night.md:1: file name starts with '2026-7-31', a date not written as a stamp "
+        "(YYYY-MM-DD, e.g. 2026-07-31-0900-notes.md); the file is read as undated"]
+
+
+def test_kb_yaml_warnings_are_said_by_every_command_not_only_ingest(tmp_path: Path, run_kb) -> None:
+    """Two entities sharing a name were named only when ``kb ingest`` itself parsed again; a night
+    that runs only ``kb digest`` (or ``kb claims``) never saw the warning."""
+    root = _kb(tmp_path, yaml=KB_YAML.replace("{Wombat: []}", "{Wombat: [Numbat], Numbat: []}"))
+    expected = ("warning: kb.yaml:4: entity 'Numbat' is also 'Numbat', an alias of entity 'Wombat', as kb matches names "
+                "(in any case): kb reads entities 'Wombat' and 'Numbat' as one; give each entity names of its own")
+    for args in (["claims"], ["claims"], ["digest", "serving", "--date", "2026-07-31", "--out", "-"]):
+        res = run_kb(args, cwd=root)
+        assert res.exit_code == 0, res.stderr
+        assert expected in res.stderr.splitlines(), (args, res.stderr)
+        assert res.stderr.count("is also 'Numbat'") == 1
+    # kb ingest says what it parsed: nothing changed since, so nothing to say; a fresh store, once
+    assert run_kb(["ingest"], cwd=root).stderr == ""
+    shutil.rmtree(root / ".kb")
+    assert run_kb(["ingest"], cwd=root).stderr.splitlines() == [expected]
+
+
+@pytest.mark.parametrize(("version", "ok"), [(1, True), (57, True), (0, False), (-5, False), (10**20, False)])
+def test_an_arxiv_record_states_a_version_from_1_to_999(version: int, ok: bool) -> None:
+    from datetime import datetime, timezone
+
+    from pydantic import ValidationError
+
+    from kb.core.records import SourceRecord
+
+    fields = {"id": "2607.11111", "version": version, "short_id": f"2607.11111v{version}", "title": "T",
+              "authors": ["A"], "published": datetime(2026, 7, 1, tzinfo=timezone.utc),
+              "updated": datetime(2026, 7, 2, tzinfo=timezone.utc), "primary_category": "cs.DC"}
+    if ok:
+        assert SourceRecord.model_validate(fields).version == version
+    else:
+        with pytest.raises(ValidationError):
+            SourceRecord.model_validate(fields)

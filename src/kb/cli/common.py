@@ -381,15 +381,20 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "It
 def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
     """Open the KB (``--kb`` of the command, else the global one) with an up-to-date store.
 
-    Problems met while ingesting are printed to stderr as warnings unless ``quiet``.
-    """
+    kb.yaml's warnings (:func:`kb.core.config.config_warnings`) are printed to stderr every time
+    (a night that runs only ``kb digest`` sees them); the files' problems unless ``quiet``."""
+    from kb.core.config import config_warnings
     from kb.store.workspace import open_kb
 
     with progress_bar("parsing") as progress:
         opened = open_kb(kb or state.kb, progress=progress)
     for note in opened.report.notes:
         console_err.print(f"note: {note}")
+    said = config_warnings(opened.config, opened.root)
+    for problem in said:
+        console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
     if not quiet and opened.report.parsed:
         for problem in opened.report.problems:
-            console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
+            if problem not in said:
+                console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
     return opened

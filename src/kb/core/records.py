@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The highest version an arXiv record may state (arXiv's papers have a few dozen at most).
+MAX_VERSION = 999
 
 
 class SourceRecord(BaseModel):
@@ -21,8 +24,10 @@ class SourceRecord(BaseModel):
 
     id: str
     """Canonical id without version: ``2607.26627``, ``hep-ex/0406020``."""
-    version: int | None
-    """Version of the entry the source returned (``2607.26627v2`` -> 2), None if unstated."""
+    version: Annotated[int, Field(ge=1, le=MAX_VERSION)] | None
+    """Version of the entry the source returned (``2607.26627v2`` -> 2), None if unstated; arXiv
+    numbers versions from 1, and a version past :data:`MAX_VERSION` is no record's (a cache row
+    holding one does not decode)."""
     short_id: str
     """The id as the source returned it (``result.get_short_id()``), version included."""
     title: str

@@ -214,3 +214,29 @@ def invalid_stamp(name: str) -> str | None:
     if _day(int(m["y"]), int(m["m"]), int(m["d"])) is None:
         return m[0][:10]
     return m[0] if m["th"] is not None and _time(m["th"], m["tmi"]) is None else None
+
+
+# 2026-7-31-x, 20260731-x, 2026_07_31-x, 2026.07.31-x: a name that starts with a date written other
+# than as a stamp (a date of 8 digits, or of 1-2 digit month and day, or other separators)
+_NEAR_STAMP_RE = re.compile(r"(?:19|20)\d{2}(?:[-_.]\d{1,2}[-_.]\d{1,2}|(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01]))(?![\d])")
+
+
+def stamp_warning(name: str) -> str | None:
+    """What is wrong with a file name's stamp that kb can still read around, as the end of a
+    warning, or None. ``2026-07-31-2599-x.md``: the four digits are no time of day, so they are
+    part of the name and the file is dated with no time; ``2026-7-31-x.md``, ``20260731-x.md``: a
+    date not written as a stamp (``YYYY-MM-DD``), so the file is undated. (A stamp that is no
+    date at all is :func:`invalid_stamp`'s.)
+    """
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    m = _STAMP_RE.match(base)
+    if m is not None:
+        if m["h"] is not None and _time(m["h"], m["mi"]) is None:
+            return (f"'{m['h']}{m['mi']}' after the date is no time of day (HHMM): read as part of the name; "
+                    f"the file is dated {m[0][:10]} with no time")
+        return None
+    near = _NEAR_STAMP_RE.match(base)
+    if near is not None:
+        return (f"file name starts with '{near[0]}', a date not written as a stamp (YYYY-MM-DD, "
+                "e.g. 2026-07-31-0900-notes.md); the file is read as undated")
+    return None

@@ -43,14 +43,19 @@ _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
 # exponent notation is part of the number (issue 24: 1e6, 1E-3, 1.5e10), never a unit; so is a power
 # of ten written out (3.2×10^-2, 1.5 x 10^6, 4×10⁻³; 2×10 alone is arithmetic)
 _POW10 = r"[ \t]?[×xX*][ \t]?10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
-_NUM = (r"(?>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d{1,3}(?![\dA-Za-z])|" + _POW10 + r")?)"
+# a power of ten alone (10^6, 10⁶, 10^-3): a number (1e6), as after a mantissa (3.2×10^6)
+_BARE_POW10 = r"10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
+# digits grouped in threes by a space before a unit (12 345 tok/s: ISO 80000-1's grouping; NFKC
+# made a thin or no-break space one) are one number; _UNIT_AHEAD is filled in below
+_NUM = (r"(?>" + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
+        r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))|" + _POW10 + r")?)"
         r"(?![\d]|[.,]\d)")
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 # an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
 # (a glued x/X is the ratio sign, 1e-400x; any other glued letter or digit makes it no number)
-_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+)?(?:[eE][-+]?\d+|" + _POW10.replace("{1,3}", "+")
-                          + r")(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))")
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.^])(?:" + _BARE_POW10.replace("{1,3}", "+") + r"|\d+(?:\.\d+)?(?:[eE][-+]?\d+|"
+                          + _POW10.replace("{1,3}", "+") + r"))(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))")
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
@@ -64,6 +69,7 @@ _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
     rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
+_NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
@@ -155,11 +161,26 @@ def _unit_of(written: str | None) -> str | None:
     return _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())
 
 
+def _e_form(d: str) -> str:
+    """Digits as ``float`` reads them: a power of ten written out in e-notation (``3.2×10^-2`` →
+    ``3.2e-2``, ``10⁶`` → ``1e6``), grouping spaces dropped (``12 345`` → ``12345``)."""
+    if (t := _TIMES_TEN.search(d)) is not None:
+        d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 3.2×10^-2 → 3.2e-2
+    elif (t := _BARE_TEN_RE.match(d)) is not None:
+        d = ("1e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 10^6 → 1e6
+    return d.replace(" ", "") if " " in d else d
+
+
+_BARE_TEN_RE = re.compile(r"10(?:\^|(?=[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]))")
+
+
 def _number(sign: str | None, digits: str, mag: str | None) -> float:
     """Value of ``digits`` (thousands separators allowed) times a magnitude, signed."""
     d = digits.replace(",", "") if "," in digits else digits
-    if "10" in d and (t := _TIMES_TEN.search(d)) is not None:
-        d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 3.2×10^-2 → 3.2e-2
+    if "10" in d:
+        d = _e_form(d)
+    elif " " in d:
+        d = d.replace(" ", "")  # 12 345 tok/s
     if mag:
         mag = mag.strip()
         power = MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]
@@ -228,23 +249,38 @@ def out_of_range(text: str) -> list[tuple[int, int]]:
 
 
 def unread_numbers(text: str) -> list[tuple[int, int, str]]:
-    """The numbers of ``text`` written with a unit that kb reads as no quantity, each with why, for
-    the parser to warn of (docs/claims.md): an exponent no float holds (:func:`out_of_range`:
-    ``9e999999``, ``1e-400x``) and a number with more than one decimal point before a unit
-    (``1.2.3 tok/s``, ``0.5.1%``: a version is no value, and which value was meant is unknown).
-    A version with no unit after it (``vLLM 0.26.0``, ``v1.2.3``) is none of these.
+    """The numbers of ``text`` that kb reads as no quantity although a reader wrote one, each
+    with why, for the parser to warn of (docs/claims.md): an exponent no float holds
+    (:func:`out_of_range`: ``9e999999``, ``1e-400x``), and before a unit a number written in a
+    form kb does not read: more than one decimal point (``1.2.3 tok/s``, ``1.000.000 tok/s``), a
+    decimal comma or a grouping other than threes (``3,5 tok/s``, ``1,23,456 tok/s``), underscores
+    (``1_000 tok/s``), no digit before the point (``.5 s``). Which value was meant is unknown, so
+    none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of these.
 
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
-        range``, ``has more than one decimal point``).
+        range``, ``has more than one decimal point`` …).
     """
     found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if text.count(".") >= 2:  # (most texts: no scan)
-        found += [(*m.span(), "has more than one decimal point") for m in _DOTTED_RE.finditer(text)]
+    if "." in text or "," in text or "_" in text:  # (most texts with none: no scan)
+        for m in _UNREAD_FORM_RE.finditer(text):
+            if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
+                continue  # 1,234 tok/s: read
+            why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
+            found.append((*m.span(), why))
     return sorted(found)
 
 
-# 1.2.3 tok/s: digits with two or more decimal points, then a unit (a version written as a value)
-_DOTTED_RE = re.compile(r"(?<![A-Za-z0-9_.])\d+(?:\.\d+){2,}(?=" + _UNIT + ")")
+# before a unit, a number in a form kb does not read (unread_numbers)
+_UNREAD_FORM_RE = re.compile(
+    r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)|(?P<comma>\d+(?:\.\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
+    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+))(?=" + _UNIT + ")")
+_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_UNREAD_WHY = {
+    "dots": "has more than one decimal point",
+    "comma": "has a decimal comma or digits not grouped in threes",
+    "under": "is grouped with underscores",
+    "lead": "has no digit before its decimal point",
+}
 
 
 #: An ``e``/``E`` right after a digit: with ``"10"`` in the text, what every number
@@ -257,9 +293,7 @@ _EXPONENT_HINT_RE = re.compile(r"[eE](?<=\d[eE])")
 def in_range(written: str) -> bool:
     """Whether a number written with digits and perhaps an exponent (``1e6``, ``3.2×10^-2``) fits
     a float: neither infinite (``1e309``) nor a non-zero number read as zero (``1e-400``)."""
-    d = written.replace(",", "")
-    if (t := _TIMES_TEN.search(d)) is not None:
-        d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)
+    d = _e_form(written.replace(",", ""))
     mantissa, _, exp = d.lower().partition("e")
     if exp and len(exp.lstrip("+-").lstrip("0")) > 6:
         return float(mantissa.strip(".0") or 0) == 0  # 9e999999: no float; 0e9999999 is zero

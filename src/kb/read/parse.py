@@ -31,7 +31,7 @@ from kb.core.parsed import Mention, ParsedFile
 from kb.core.paths import KNOWLEDGE_DIR
 from kb.core.textio import Problem, decode
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
-from kb.extract.dates import invalid_stamp, parse_stamp
+from kb.extract.dates import invalid_stamp, parse_stamp, stamp_warning
 from kb.extract.kinds import CueMatcher
 from kb.extract.metrics import MetricVocab
 from kb.extract.names import NameMatcher, entity_names
@@ -201,6 +201,9 @@ class Parser:
             problems.append(Problem(path, 1, f"file-name stamp {bad} is not a valid date or time; "
                                     "the file is read as undated", "warning"))
             return None
+        odd = stamp_warning(PurePosixPath(path).name) if role == "inbox" else None
+        if odd:  # 2026-07-31-2599-…, 2026-7-31-…: what kb reads of the name, said
+            problems.append(Problem(path, 1, odd, "warning"))
         stamp = parse_stamp(PurePosixPath(path).name)
         if stamp is None:
             return None
