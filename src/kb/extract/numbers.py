@@ -261,7 +261,7 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
         range``, ``has more than one decimal point`` …).
     """
     found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if "." in text or "," in text or "_" in text:  # (most texts with none: no scan)
+    if _UNREAD_HINT_RE.search(text) is not None:  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
                 continue  # 1,234 tok/s: read
@@ -274,6 +274,10 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
 _UNREAD_FORM_RE = re.compile(
     r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)|(?P<comma>\d+(?:\.\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
     r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+))(?=" + _UNIT + ")")
+#: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
+#: before three digits, an underscore after a digit, a point with no digit before it), without the
+#: unit after it: tests/test_robust_unread.py checks the two agree.
+_UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
     "dots": "has more than one decimal point",
