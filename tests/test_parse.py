@@ -390,9 +390,14 @@ def test_deep_nesting_keeps_what_follows_and_reports_what_it_cannot_read(parser:
     parsed = parse(parser, deep)
     assert len(parsed.claims) == 27 and parsed.problems == []
     assert [c.text for c in parsed.claims[-2:]] == ["后面段落 7.7×", "再一段 8.8×"]
-    deeper = "".join("  " * i + "- x 2.5×\n" for i in range(150))
+    deeper = "".join("  " * i + f"- x {i}.5×\n" for i in range(150))
     parsed = parse(parser, deeper)
-    assert [(p.line, p.message.split(":")[0]) for p in parsed.problems] == [(50, "nested too deep (over 50 lists or quotes)")]
+    assert [(p.line, p.severity, p.message) for p in parsed.problems] == [
+        (50, "warning", "nested too deep (over 50 lists or quotes): 101 line(s) read one by one as list items (lines 50–150)")]
+    # nothing past the limit is lost: each line is a claim of its own, its value and line kept
+    assert [(c.provenance.line, c.quantities[0].value, c.unit) for c in parsed.claims[-2:]] == [
+        (149, 148.5, "list-item"), (150, 149.5, "list-item")]
+    assert len(parsed.claims) == 150
 
 
 @pytest.mark.parametrize(("front", "message"), [

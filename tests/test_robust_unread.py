@@ -5,6 +5,7 @@ a template, front matter kb ignores while it reads the body)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -199,3 +200,31 @@ def test_the_quick_test_before_the_unread_forms_scan_never_hides_one() -> None:
         assert _UNREAD_HINT_RE.search(text) is not None, text
     for text in ["1,234 tok/s", "v0.5.1", "3.5 ms", "e.g. 2 s", "1,234.5 tok/s"]:
         assert unread_numbers(text) == [], text
+
+
+def test_lines_past_the_nesting_limit_are_read_one_by_one(tmp_path: Path, run_kb) -> None:
+    """Lists nested past 50 levels lost every deeper line's value after one ``error:`` (exit 0);
+    now each line is read alone, with one warning."""
+    note = "".join("  " * i + f"- Wombat 吞吐 {i + 10} tok/s\n" for i in range(60))
+    root = _kb(tmp_path, {"inbox/ana/2026-07-31T0900-deep.md": note})
+    res = run_kb(["ingest"], cwd=root)
+    assert res.exit_code == 0
+    assert res.stderr.splitlines() == ["warning: inbox/ana/2026-07-31T0900-deep.md:50: nested too deep (over 50 lists or "
+                                       "quotes): 11 line(s) read one by one as list items (lines 50–60)"]
+    res = run_kb(["claims", "--format", "json"], cwd=root)
+    values = sorted(q["value"] for c in json.loads(res.stdout) for q in c["quantities"] if q["unit"] == "tok/s")
+    assert values == [float(v) for v in range(10, 70)]
+
+
+@pytest.mark.parametrize(("encoding", "line"), [("latin-1", "Wombat \\u541e\\u5410 2.2×\\u3002"),
+                                              ("ascii", "Wombat \\u541e\\u5410 2.2\\xd7\\u3002")])
+def test_output_in_another_encoding_is_escaped_not_a_traceback(tmp_path: Path, encoding: str, line: str) -> None:
+    import subprocess
+    import sys
+
+    root = _kb(tmp_path)
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    res = subprocess.run([sys.executable, "-m", "kb", "claims"], cwd=root, env=env, capture_output=True, check=False)
+    assert res.returncode == 0, res.stderr
+    assert b"Traceback" not in res.stderr
+    assert res.stdout.decode(encoding).splitlines()[1].strip() == line

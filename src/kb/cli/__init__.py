@@ -141,6 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     # (issue 11). A user's own setting of the variable is kept.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     real_out, real_err = sys.stdout, sys.stderr
+    _escape_what_cannot_be_encoded(real_out, real_err)
     sys.stdout = _GuardedStream(real_out, stdout=True)  # type: ignore[assignment]
     sys.stderr = _GuardedStream(real_err, stdout=False)  # type: ignore[assignment]
     code = 0
@@ -176,6 +177,19 @@ def main(argv: list[str] | None = None) -> None:
         if argv is None:  # the console script (or python -m kb): the process ends after this command
             _no_collection_at_exit()
     sys.exit(code)
+
+
+def _escape_what_cannot_be_encoded(*streams: object) -> None:
+    """A stream in an encoding other than UTF-8 (``PYTHONIOENCODING=latin-1``, a cron job's
+    ASCII) writes what it cannot encode as Python escapes (``\\u2192``) instead of raising
+    UnicodeEncodeError in the middle of a command: kb's output holds CJK text, arrows and ``§``."""
+    for stream in streams:
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        if encoding and encoding not in ("utf-8", "utf8", "utf-8-sig") and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")  # type: ignore[attr-defined]
+            except (ValueError, OSError):  # (a detached or closed stream: left as it is)
+                pass
 
 
 def _no_collection_at_exit() -> None:

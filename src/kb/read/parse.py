@@ -41,6 +41,8 @@ from kb.read.cards import pinned_version
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
+# the list and quote marks that open a line (a line past the nesting limit is read without them)
+_LINE_MARKS_RE = re.compile(r"^[ \t>]*(?:(?:[*+\-]|\d{1,9}[.)])[ \t]+)?[ \t>]*")
 _BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
 
 
@@ -158,9 +160,12 @@ class Parser:
                 ctx.claims, ctx.mentions = [], []
         if deepest >= MAX_NESTING - 2:
             unread = _unread_lines(covered, ctx.lines)
-            if unread:
+            if unread:  # past markdown-it's nesting limit: each line is read alone, as a list item
                 problems.append(Problem(path, unread[0], f"nested too deep (over {MAX_NESTING // 2} lists or quotes): "
-                                        f"{len(unread)} line(s) not read (lines {unread[0]}–{unread[-1]})"))
+                                        f"{len(unread)} line(s) read one by one as list items "
+                                        f"(lines {unread[0]}–{unread[-1]})", "warning", code="nesting"))
+                for n in unread:
+                    ctx._unit(_LINE_MARKS_RE.sub("", ctx.lines[n - 1], count=1), [], n, n, "list-item", [])
         if sink is not None:
             sink(ctx.claims, ctx.mentions, ctx.written_at)
             streamed += len(ctx.claims)
