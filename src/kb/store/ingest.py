@@ -12,6 +12,7 @@ from pathlib import Path
 from kb.core.config import KbConfig, config_warnings, load_config
 from kb.core.textio import Problem
 from kb.store.db import Store
+from kb.store.filerow import mark_checked, undecodable
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
 from kb.store.parsing import parse_all, stream_one, worker_count
 from kb.store.walk import UNREADABLE, iter_kb_files
@@ -38,7 +39,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
 
     A file is unchanged when its size, mtime and ctime match the store (ctime cannot be set
     back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
-    when its content hash does (then only its times are updated). Files gone from disk lose their claims. Parsing
+    when its content hash does (then only its times are updated). Files gone from disk lose their claims.
+    A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
+    anything but kb) is parsed again, with a note. Parsing
     uses a process pool when many small files changed (cold ingest); files of :data:`STREAM_MIN`
     bytes or more, and every file when there is no pool, are parsed in this process with their
     claims streamed to the store :data:`kb.store.parsing.STREAM_BATCH` at a time, so that peak memory stays a
@@ -61,7 +64,11 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
         known: dict[str, tuple[str, int, int, int]] = {}
-        if all_stored(st, found):
+        # a row kb did not write (edited in the store) is never trusted: its file is parsed again
+        undecoded = {path: f"{column}: {why}" for path, column, why in undecodable(st)}
+        report.notes.extend(f"{st.path}: a file row ({path}) does not decode ({why}); kb did not write it: "
+                            "parsed again" for path, why in undecoded.items())
+        if not undecoded and all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:
             known = st.file_stats()
@@ -76,7 +83,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                     if rel in known:
                         gone.append(rel)
                     continue
-                prev = known.get(rel)
+                prev = known.get(rel) if rel not in undecoded else None
                 if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                     report.unchanged += 1
                     continue
@@ -90,9 +97,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                         report.unchanged += 1
                         continue
                 todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
-        if gone or touched:  # (no write transaction when nothing changed)
+        if gone or touched or undecoded:  # (no write transaction when nothing changed)
             with st.tx():
-                st.remove(gone)
+                st.remove([*gone, *(p for p in undecoded if p not in gone)])
                 for rel, mtime_ns, ctime_ns, size in touched:
                     st.touch(rel, mtime_ns, ctime_ns, size)
         report.removed = len(gone)
@@ -152,6 +159,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
             if bulk:
                 st.bulk_checkpoints(False)
         report.claims = st.count_claims()
+        mark_checked(st)  # every row found sound at the start, or written by this ingest
     finally:
         if own_store:
             st.close()
