@@ -99,10 +99,11 @@ def mark_checked(st: StoreBase) -> None:
     """Record that every ``files`` row decodes in the table's present state (after
     :func:`undecodable` found none, or an ingest that started from such a state and wrote the
     rest itself). A store that cannot be written records nothing (checked again next time)."""
-    if st.db.in_transaction:
+    gens = _generations(st.db)
+    if st.db.in_transaction or st.meta("files_checked") == gens:  # (no write when nothing changed)
         return
     try:
-        st.db.execute("INSERT OR REPLACE INTO meta VALUES ('files_checked', ?)", (_generations(st.db),))
+        st.db.execute("INSERT OR REPLACE INTO meta VALUES ('files_checked', ?)", (gens,))
     except sqlite3.OperationalError:  # read-only or busy
         pass
 
