@@ -15,7 +15,7 @@ from kb.store.db import Store
 from kb.store.filerow import mark_checked, undecodable
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
 from kb.store.parsing import parse_all, stream_one, worker_count
-from kb.store.walk import UNREADABLE, iter_kb_files
+from kb.store.walk import UNREADABLE, UNREADABLE_FOLDER, iter_kb_files
 from kb.store.writer import FileRow
 
 #: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
@@ -40,7 +40,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     A file is unchanged when its size, mtime and ctime match the store (ctime cannot be set
     back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
     when its content hash does (then only its times are updated). Files gone from disk lose their claims.
-    A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
+    The files stored from a folder that cannot be listed are kept and counted as failed (at
+    least one per folder). A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
     anything but kb) is parsed again, with a note. Parsing
     uses a process pool when many small files changed (cold ingest); files of :data:`STREAM_MIN`
     bytes or more, and every file when there is no pool, are parsed in this process with their
@@ -60,6 +61,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         found = list(iter_kb_files(root, report.problems))
         # a file that vanished or could not be stat'ed during the walk is a file kb could not read
         report.failed += sum(p.code == UNREADABLE for p in report.problems)
+        # a folder that cannot be listed: what was stored from it is kept, and is a failure
+        unlisted = tuple(p.path for p in report.problems if p.code == UNREADABLE_FOLDER)
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
@@ -68,12 +71,14 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         undecoded = {path: f"{column}: {why}" for path, column, why in undecodable(st)}
         report.notes.extend(f"{st.path}: a file row ({path}) does not decode ({why}); kb did not write it: "
                             "parsed again" for path, why in undecoded.items())
-        if not undecoded and all_stored(st, found):
+        if not undecoded and not unlisted and all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:
             known = st.file_stats()
             on_disk = dict(found)
-            gone = [p for p in known if p not in on_disk]
+            gone = [p for p in known if p not in on_disk and not p.startswith(unlisted)]
+            for folder in unlisted:
+                report.failed += max(1, sum(p.startswith(folder) and p not in on_disk for p in known))
             limit = int(config.max_file_mb * 1_000_000)
             for rel, stat in list(on_disk.items()):
                 if stat.st_size > limit:  # never read: its claims (if any were stored) go too
