@@ -77,7 +77,10 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
             if line.startswith(("baseline is ", "no version of ", "the living document has no")):
                 note(f"note: {line}")
         path = None if stdout else dest or kb.root / brief_path(who, window.label_date, topic)
+        known = len(kb.report.problems)
         context = night_context(kb, night, who, lang=lang, path=path)
+        for problem in kb.report.problems[known:]:  # a night's file unreadable since ingest
+            note(f"{problem.severity}: {problem}")
         tdir = None
         if kb.config.templates_dir:
             tdir = inside_kb(kb.root, kb.root / kb.config.templates_dir, what="templates_dir")

@@ -14,10 +14,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from kb.core.claims import Claim, Quantity
-from kb.core.frontmatter import body_lines
+from kb.core.textio import Problem
 from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.run import Night
+from kb.store.lines import file_lines
 
 #: Headings and line labels of a set-up block: its values are conditions, never results.
 _SETUP_HEAD_RE = re.compile(r"设置|配置|环境|硬件|setup|set-up|configuration|hardware|environment", re.IGNORECASE)
@@ -64,19 +65,29 @@ class Reading:
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
         self._open: list[tuple[str, str]] | None = None
         self._doc_views: list[Any] | None = None
+        self._last: dict[str, int] | None = None  # path -> the highest line a claim of the night names
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
             self.at_line[c.provenance.path, c.provenance.line].append(c)
 
     def lines(self, path: str) -> list[str]:
-        """The lines of ``path`` (KB-relative), read once; empty when unreadable."""
+        """The lines of ``path`` (KB-relative), read once, as ingest read them
+        (:func:`kb.store.lines.file_lines`: decoded alike, front matter blanked), at least as
+        many as the night's claims of the file name. A file that cannot be read any more, or is
+        shorter than its stored claims say (changed since ingest), reads as blank lines where
+        they are missing, with one warning naming it in the KB's problems (``kb digest``
+        prints it): its table titles, caveats and hints are left out, never a wrong line read."""
         if path not in self._text:
-            try:
-                # decoded as ingest decodes it (UTF-16, GB18030, CRLF), so line numbers agree;
-                # front matter blanked (read once, within its bound, by the one front-matter reader)
-                self._text[path] = body_lines((self.night.kb.root / path).read_bytes(), path)
-            except OSError:
-                self._text[path] = []
+            if self._last is None:
+                self._last = {}
+                for (p, _), claims in self.at_line.items():
+                    self._last[p] = max(self._last.get(p, 0), *(max(c.provenance.line, c.provenance.end_line)
+                                                                for c in claims))
+            self._text[path], why = file_lines(self.night.kb.root, path, self._last.get(path, 0))
+            if why is not None:
+                self.night.kb.report.problems.append(Problem(
+                    path, 0, f"{why}: the brief reads its lines as they are now (table titles, caveats and "
+                             "hints of missing lines are left out)", "warning"))
         return self._text[path]
 
     def block(self, path: str, line: int) -> tuple[int, int]:

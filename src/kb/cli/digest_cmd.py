@@ -141,7 +141,11 @@ def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | N
     for line in night.result.notes:
         if line.startswith(("baseline is ", "no version of ", "the living document has no")):
             note(f"note: {line}")
-    return night_context(opened, night, who, lang=lang)
+    known = len(opened.report.problems)
+    context = night_context(opened, night, who, lang=lang)
+    for problem in opened.report.problems[known:]:  # a night's file unreadable since ingest
+        note(f"{problem.severity}: {problem}")
+    return context
 
 
 def nights_with_files(opened: "Kb", topic: str, shown: int = 3) -> str:

@@ -33,12 +33,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from kb.core.claims import Claim
-from kb.core.errors import KbError
-from kb.core.frontmatter import body_lines
-from kb.core.paths import read_inside
 from kb.extract.names import entity_key
 from kb.extract.refs import find_kb_paths, find_urls
 from kb.facts.attributor import Attributor
+from kb.store.lines import file_lines
 from kb.store.workspace import Kb
 
 _SOURCE_LINE_RE = re.compile(r"^\s*(?:来源|出处|sources?|引用|refs?)\s*[:：]", re.IGNORECASE)
@@ -323,10 +321,7 @@ def resolver_for(kb: Kb, at: Attributor) -> Resolver:
     def text_of(path: str) -> tuple[list[str], list[int]]:
         if path not in cache:
             row = kb.store.file(path)
-            try:
-                lines = body_lines(read_inside(kb.root, path), path)
-            except (OSError, KbError):
-                lines = []
+            lines, _ = file_lines(kb.root, path)  # none when it cannot be read any more
             cache[path] = (lines, sorted(int(h["line"]) for h in (row.headings if row else []) if h.get("line")))
         return cache[path]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from kb.core.claims import Claim
-from kb.core.frontmatter import body_lines
 from kb.extract.caveats import apart_lines
+from kb.store.lines import file_lines
 from kb.store.workspace import Kb
 
 
@@ -22,10 +22,7 @@ def apart_claims(kb: Kb, claims: Sequence[Claim]) -> set[str]:
     for c in claims:
         path = c.provenance.path
         if path not in covered:
-            try:
-                covered[path] = apart_lines(body_lines((kb.root / path).read_bytes(), path))
-            except OSError:
-                covered[path] = set()
+            covered[path] = apart_lines(file_lines(kb.root, path)[0])  # none when it cannot be read any more
         if c.provenance.line in covered[path]:
             out.add(c.id)
     return out

@@ -218,7 +218,7 @@ class StoreBase:
         instead of each file's row. Kept in ``meta`` (``files_digest``) keyed by the write
         generation of the rows (``files_gen``, raised by a trigger on every insert, delete or
         content change: :data:`kb.store.schema.GENERATIONS`) and the times generation (``stat_gen``, raised by
-        :meth:`touch`, the one other writer of a row's times and size), both read in the same
+        a trigger on a change of a row's times or size alone: :meth:`touch`), both read in the same
         snapshot as the rows, so a kept digest never stands for another state of the table.
         Built from the rows (~20 ms for 12k files) only when either moved; a store that cannot
         be written builds it each time."""
@@ -249,8 +249,7 @@ class StoreBase:
     def touch(self, path: str, mtime_ns: int, ctime_ns: int, size: int) -> None:
         """Record new times for a file whose content hash did not change."""
         self.db.execute("UPDATE files SET mtime_ns=?, ctime_ns=?, size=? WHERE path=?", (mtime_ns, ctime_ns, size, path))
-        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('stat_gen', '0')")  # (see files_digest)
-        self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stat_gen'")
+        # (a trigger raises stat_gen: see files_digest and kb.store.schema.GENERATIONS)
 
     def remove(self, paths: Iterable[str]) -> None:
         """Forget files and everything parsed from them."""

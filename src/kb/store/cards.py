@@ -13,6 +13,7 @@ from kb.extract.titles import normalize_title
 from kb.perf.digest import code_digest
 from kb.read.cards import _CARD_FIELDS, Card, card_from_row
 from kb.store.db import Store
+from kb.store.filerow import decoded_json
 from kb.store.memos import decoded
 
 _CACHE: "weakref.WeakKeyDictionary[Store, tuple[tuple[int, int], list[Card], list[str]]]" = weakref.WeakKeyDictionary()
@@ -63,7 +64,8 @@ def _kept_cards(store: Store) -> tuple[list[Card], list[str]]:
             return [_kept_card(r) for r in kept[1]], list(kept[2])
         except (TypeError, ValueError, IndexError, KeyError):  # not what kb wrote: built again
             pass
-    cards = [card_from_row(path, json.loads(front), written_at) for path, front, written_at in db.execute(
+    cards = [card_from_row(path, decoded_json(store.path, path, "front", front), written_at)
+             for path, front, written_at in db.execute(
         "SELECT path, front, written_at FROM files WHERE role='card' ORDER BY path")]
     titles = [normalize_title(c.title) if c.title else "" for c in cards]
     if not db.in_transaction:

@@ -19,6 +19,7 @@ from kb.core.errors import InputError
 from kb.core.records import SourceRecord
 from kb.core.parsed import ParsedFile
 from kb.store.base import StoreBase
+from kb.store.filerow import decoded_json, decoded_row
 from kb.store.name_hits import hits_table, like_pattern
 from kb.store.parsed import stored_parse
 from kb.store.writer import FileRow
@@ -45,22 +46,23 @@ class Store(StoreBase):
     def files(self, role: str | None = None) -> list[FileRow]:
         """Stored files, by path; only those of ``role`` when given."""
         sql = "SELECT * FROM files" + (" WHERE role=?" if role else "") + " ORDER BY path"
-        return [_file_row(r) for r in self.db.execute(sql, (role,) if role else ())]
+        return [decoded_row(self.path, r) for r in self.db.execute(sql, (role,) if role else ())]
 
     def heading_texts(self, role: str) -> list[str]:
         """The heading texts of the stored files of ``role``, by path then line (what
         ``[h["text"] for f in files(role) for h in f.headings]`` gives, reading only the headings)."""
-        return [h.get("text", "") for (js,) in self.db.execute(
-            "SELECT headings FROM files WHERE role=? ORDER BY path", (role,)) for h in json.loads(js)]
+        return [h["text"] for path, js in self.db.execute(
+            "SELECT path, headings FROM files WHERE role=? ORDER BY path", (role,))
+            for h in decoded_json(self.path, path, "headings", js)]
 
     def heading_texts_in(self, folder: str, role: str) -> list[str]:
         """:meth:`heading_texts` of the files of ``role`` under ``folder`` (KB-relative, no
         trailing ``/``), read through the primary key's path range instead of every row (the
         living docs' headings of a KB of 12k files: its few files under ``organized/knowledge``)."""
         lo = folder.rstrip("/") + "/"
-        return [h.get("text", "") for (js,) in self.db.execute(
-            "SELECT headings FROM files WHERE path >= ? AND path < ? AND role=? ORDER BY path",
-            (lo, lo[:-1] + chr(ord("/") + 1), role)) for h in json.loads(js)]
+        return [h["text"] for path, js in self.db.execute(
+            "SELECT path, headings FROM files WHERE path >= ? AND path < ? AND role=? ORDER BY path",
+            (lo, lo[:-1] + chr(ord("/") + 1), role)) for h in decoded_json(self.path, path, "headings", js)]
 
     def files_written(self, since: str, until: str, roles: Sequence[str]) -> list[tuple[str, str, str | None, str | None, int]]:
         """``(path, role, author, written_at, n_claims)`` of the files of ``roles`` written in
@@ -80,7 +82,7 @@ class Store(StoreBase):
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""
         r = self.db.execute("SELECT * FROM files WHERE path=?", (path,)).fetchone()
-        return _file_row(r) if r else None
+        return decoded_row(self.path, r) if r else None
 
     # -- claims --------------------------------------------------------------------------------
 
@@ -322,7 +324,3 @@ def _where(conds: Iterable[tuple[str, Any]]) -> tuple[str, list[Any]]:
             args.extend(value if isinstance(value, tuple) else (value,))
     return (" WHERE " + " AND ".join(sql) if sql else ""), args
 
-
-def _file_row(r: Sequence[Any]) -> FileRow:
-    return FileRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], json.loads(r[8]), json.loads(r[9]),
-                   json.loads(r[10]), json.loads(r[11]), r[12])

@@ -21,6 +21,7 @@ from kb.core.textio import Problem
 from kb.perf.digest import code_digest
 from kb.perf.gc import no_gc_passes
 from kb.store.base import StoreBase, files_digest
+from kb.store.filerow import undecodable
 from kb.store.locks import writer_lock
 from kb.store.walk import iter_kb_files
 
@@ -69,11 +70,12 @@ def fingerprint_of(config_dump: str) -> str:
 
 def unchanged(root: Path, st: StoreBase) -> IngestReport | None:
     """The report of an ingest that has nothing to do — every file on disk stored with its
-    size, mtime and ctime, no other stored, no index missing, nothing unreadable — else None
+    size, mtime and ctime, no other stored, no index missing, nothing unreadable, every row
+    decodes (:func:`kb.store.filerow.undecodable`) — else None
     (then :func:`kb.store.ingest.ingest`). Reads no config: ``kb ingest``'s no-change path (issue 11)."""
     report = IngestReport(notes=list(st.notes))
     found = list(iter_kb_files(root, report.problems))
-    if report.problems or not all_stored(st, found) or st.missing_indexes():
+    if report.problems or undecodable(st) or not all_stored(st, found) or st.missing_indexes():
         return None
     report.unchanged = len(found)
     report.claims = st.count_claims()

@@ -12,9 +12,10 @@ from pathlib import Path
 from kb.core.config import KbConfig, config_warnings, load_config
 from kb.core.textio import Problem
 from kb.store.db import Store
+from kb.store.filerow import mark_checked, undecodable
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
 from kb.store.parsing import parse_all, stream_one, worker_count
-from kb.store.walk import UNREADABLE, iter_kb_files
+from kb.store.walk import UNREADABLE, UNREADABLE_FOLDER, iter_kb_files
 from kb.store.writer import FileRow
 
 #: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
@@ -38,7 +39,10 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
 
     A file is unchanged when its size, mtime and ctime match the store (ctime cannot be set
     back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
-    when its content hash does (then only its times are updated). Files gone from disk lose their claims. Parsing
+    when its content hash does (then only its times are updated). Files gone from disk lose their claims.
+    The files stored from a folder that cannot be listed are kept and counted as failed (at
+    least one per folder). A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
+    anything but kb) is parsed again, with a note. Parsing
     uses a process pool when many small files changed (cold ingest); files of :data:`STREAM_MIN`
     bytes or more, and every file when there is no pool, are parsed in this process with their
     claims streamed to the store :data:`kb.store.parsing.STREAM_BATCH` at a time, so that peak memory stays a
@@ -57,16 +61,24 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         found = list(iter_kb_files(root, report.problems))
         # a file that vanished or could not be stat'ed during the walk is a file kb could not read
         report.failed += sum(p.code == UNREADABLE for p in report.problems)
+        # a folder that cannot be listed: what was stored from it is kept, and is a failure
+        unlisted = tuple(p.path for p in report.problems if p.code == UNREADABLE_FOLDER)
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
         known: dict[str, tuple[str, int, int, int]] = {}
-        if all_stored(st, found):
+        # a row kb did not write (edited in the store) is never trusted: its file is parsed again
+        undecoded = {path: f"{column}: {why}" for path, column, why in undecodable(st)}
+        report.notes.extend(f"{st.path}: a file row ({path}) does not decode ({why}); kb did not write it: "
+                            "parsed again" for path, why in undecoded.items())
+        if not undecoded and not unlisted and all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:
             known = st.file_stats()
             on_disk = dict(found)
-            gone = [p for p in known if p not in on_disk]
+            gone = [p for p in known if p not in on_disk and not p.startswith(unlisted)]
+            for folder in unlisted:
+                report.failed += max(1, sum(p.startswith(folder) and p not in on_disk for p in known))
             limit = int(config.max_file_mb * 1_000_000)
             for rel, stat in list(on_disk.items()):
                 if stat.st_size > limit:  # never read: its claims (if any were stored) go too
@@ -76,7 +88,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                     if rel in known:
                         gone.append(rel)
                     continue
-                prev = known.get(rel)
+                prev = known.get(rel) if rel not in undecoded else None
                 if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                     report.unchanged += 1
                     continue
@@ -90,9 +102,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                         report.unchanged += 1
                         continue
                 todo.append((rel, stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size))
-        if gone or touched:  # (no write transaction when nothing changed)
+        if gone or touched or undecoded:  # (no write transaction when nothing changed)
             with st.tx():
-                st.remove(gone)
+                st.remove([*gone, *(p for p in undecoded if p not in gone)])
                 for rel, mtime_ns, ctime_ns, size in touched:
                     st.touch(rel, mtime_ns, ctime_ns, size)
         report.removed = len(gone)
@@ -152,6 +164,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
             if bulk:
                 st.bulk_checkpoints(False)
         report.claims = st.count_claims()
+        mark_checked(st)  # every row found sound at the start, or written by this ingest
     finally:
         if own_store:
             st.close()

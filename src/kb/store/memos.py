@@ -31,6 +31,8 @@ MEMOS: dict[str, str] = {
              "card code's digest, the parser fingerprint and the card rows' write generation",
     "files_digest": "the digest of every stored file's path, times and size (meta key files_digest, "
                     "StoreBase.files_digest); keyed by the files' write and times generations",
+    "files_checked": "that every files row decodes (meta key files_checked, kb.store.filerow.undecodable); "
+                     "keyed by the files' write and times generations",
     "claims_count": "the number of stored claims (meta key claims_count, StoreBase.count_claims); "
                     "keyed by Store.files_stamp",
     "name_hits": "which claims' JSON matches a name's LIKE pattern (tables name_hits, name_memo, "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,11 +39,14 @@ CREATE TABLE arxiv_cache (
 # Write generations: every insert, delete or content change of a ``files`` row (of a card's row)
 # adds one to ``meta`` ``files_gen`` (``cards_gen``) in the same transaction, so a memo keyed by
 # a generation can never match a later state (a stamp of row counts and the highest rowid could:
-# remove the newest file, change another, put the newest back). :meth:`kb.store.base.StoreBase.touch` (new times,
-# same content) changes no generation.
+# remove the newest file, change another, put the newest back). A change of a row's times or size
+# alone (:meth:`kb.store.base.StoreBase.touch`: same content) adds one to ``stat_gen`` only. Every
+# column is covered, so a row changed by anything but kb moves a generation
+# (:func:`kb.store.filerow.undecodable` reads the rows again).
 GENERATIONS = (
     "INSERT OR IGNORE INTO meta VALUES ('files_gen', '0')",
     "INSERT OR IGNORE INTO meta VALUES ('cards_gen', '0')",
+    "INSERT OR IGNORE INTO meta VALUES ('stat_gen', '0')",
     """CREATE TRIGGER IF NOT EXISTS files_gen_insert AFTER INSERT ON files BEGIN
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen' AND NEW.role = 'card';
@@ -52,11 +55,15 @@ GENERATIONS = (
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen' AND OLD.role = 'card';
     END""",
-    """CREATE TRIGGER IF NOT EXISTS files_gen_update AFTER UPDATE OF path, hash, role, front, headings, n_claims ON files
+    """CREATE TRIGGER IF NOT EXISTS files_gen_update AFTER UPDATE OF path, hash, role, author, written_at, front,
+        headings, problems, invalid_ids, n_claims ON files
     BEGIN
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'files_gen';
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'cards_gen'
             AND (NEW.role = 'card' OR OLD.role = 'card');
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS stat_gen_update AFTER UPDATE OF mtime_ns, ctime_ns, size ON files BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stat_gen';
     END""",
 )
 

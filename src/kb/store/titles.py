@@ -16,6 +16,7 @@ from kb.perf.lazyre import lazy
 from kb.read.cards import Card
 from kb.store.cards import _card_code, load_cards
 from kb.store.db import Store
+from kb.store.filerow import decoded_json
 
 _MIN_EXACT = 5
 _MIN_FUZZY = 12
@@ -274,9 +275,9 @@ def heading_titles(store: Store) -> list[tuple[str, str]]:
     closing with its paper link (:mod:`kb.read.walk`). Another file naming that title alone
     then names that paper (issue 20). Read from the stored headings; no file is read."""
     out: list[tuple[str, str]] = []
-    for (js,) in store.db.execute("SELECT headings FROM files WHERE role IN ('inbox', 'other') "
-                                  "AND headings LIKE '%arxiv:%' ORDER BY path"):
-        for h in json.loads(js):
+    for path, js in store.db.execute("SELECT path, headings FROM files WHERE role IN ('inbox', 'other') "
+                                     "AND headings LIKE '%arxiv:%' ORDER BY path"):
+        for h in decoded_json(store.path, path, "headings", js):
             subj = h.get("subjects") or []
             if len(subj) == 1 and subj[0].startswith("arxiv:") and not scan_arxiv(h.get("text", "")):  # the id from below it
                 title = paper_title(h.get("text", ""), numbered_only=False)

@@ -30,7 +30,9 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     An entry that is no regular file and no folder (a named pipe, socket or device) is never
     opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is;
     so is a text file that is no ``*.md`` (:data:`_TEXT_NOT_MD`).
-    A folder that cannot be read is reported in ``problems`` (when given) and skipped.
+    A folder that cannot be read is reported in ``problems`` (when given, code
+    :data:`UNREADABLE_FOLDER`) and skipped; so is an entry whose name is not valid UTF-8 (code
+    :data:`UNREADABLE`).
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
@@ -52,7 +54,8 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                 entries = list(os.scandir(folder))
             except OSError as exc:
                 if problems is not None:
-                    problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); skipped"))
+                    problems.append(Problem(rel_folder + "/", 0, f"folder cannot be read ({exc.strerror or exc}); "
+                                            "the files stored from it are kept", code=UNREADABLE_FOLDER))
                 continue
             prefix = rel_folder + "/"
             descend = top != "organized/knowledge"  # history/ and any subfolder: not living docs
@@ -63,7 +66,8 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                 if not name.isascii() and not _utf8(name):  # the store and every output are UTF-8
                     if problems is not None:
                         shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-                        problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)"))
+                        problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)",
+                                                code=UNREADABLE))
                     continue
                 try:
                     if entry.is_symlink():
@@ -110,9 +114,14 @@ def _utf8(name: str) -> bool:
     return True
 
 
-#: The code of the problem of a file the walk found and could not stat (gone, no permission): a
-#: file kb failed to read (:func:`kb.store.ingest.ingest` counts it as failed).
+#: The code of the problem of a file the walk found and could not stat (gone, no permission) or
+#: whose name is not valid UTF-8 (an entry of any kind): a file kb failed to read
+#: (:func:`kb.store.ingest.ingest` counts it as failed).
 UNREADABLE = "unreadable"
+#: The code of the problem of a folder the walk could not list (no permission): its path ends
+#: with ``/``; :func:`kb.store.ingest.ingest` keeps the files stored from it and counts them as
+#: failed (at least one), never as removed.
+UNREADABLE_FOLDER = "unreadable-folder"
 
 
 #: What a folder named ``*.md`` is to the walk (keyed by whether its top folder is descended):
