@@ -21,8 +21,7 @@ from __future__ import annotations
 import re
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -257,8 +256,8 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         raise TemplateError("{0} {template}: {why}", options=("template",), template=str(template), why=why)
     env = environment(template_dirs(templates_dir, extra))
     try:
-        with _time_limit(seconds, name):
-            return fold_lines(_bounded(env.get_template(name).generate(**context), max_bytes, name))
+        return _timed(seconds, name, lambda: fold_lines(_bounded(env.get_template(name).generate(**context),
+                                                                 max_bytes, name)))
     except TemplateError:
         raise
     except jinja2.TemplateNotFound as exc:
@@ -334,27 +333,32 @@ class _TooLong(BaseException):
     Exception`` of Jinja or of a template's code turns it into another error)."""
 
 
-@contextmanager
-def _time_limit(seconds: float | None, name: str) -> Iterator[None]:
-    """Stop rendering after ``seconds`` (SIGALRM's real-time timer, so a loop that outputs
+def _timed(seconds: float | None, name: str, work: Callable[[], str]) -> str:
+    """``work()``, stopped after ``seconds`` (SIGALRM's real-time timer, so a loop that outputs
     nothing is stopped too): :class:`TemplateError` naming the template. Unbounded off the main
-    thread or where there is no SIGALRM (Windows)."""
+    thread or where there is no SIGALRM (Windows).
+
+    The timer is one-shot and armed inside the block that turns :class:`_TooLong` into the
+    error, and disarmed inside it too: wherever it fires (before the template starts, as it
+    ends, while the timer is being cancelled, for any ``brief_seconds`` however small), the
+    answer is that error, never a traceback."""
     if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
+        return work()
 
     def stop(signum: int, frame: Any) -> None:
         raise _TooLong
 
     before = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return work()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # (if it fires here, it has fired: caught below)
     except _TooLong:
         raise TemplateError(f"{name}: rendering took more than {seconds:g} s (kb.yaml brief_seconds); stopped, "
                             "nothing written: check the template's loops") from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
 
 
