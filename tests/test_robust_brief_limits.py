@@ -58,3 +58,20 @@ def test_any_small_brief_seconds_is_a_brief_or_the_time_message(demo_kb: Path, r
         assert res.stderr.strip().splitlines() == [TIMED_OUT.format(f"{float(seconds):g}")]
     else:
         assert res.exit_code == 0 and res.stdout.startswith("<!-- kb:brief ")
+
+
+def _refused(demo_kb: Path, run_kb, line: str) -> str:  # noqa: ANN001
+    _setting(demo_kb, line)
+    n = len((demo_kb / "kb.yaml").read_text(encoding="utf-8").splitlines())
+    res = run_kb(NIGHT, cwd=demo_kb)
+    assert (res.exit_code, res.stdout) == (2, "")
+    [message] = res.stderr.strip().splitlines()
+    prefix = f"error: {demo_kb / 'kb.yaml'}: line {n}: "
+    assert message.startswith(prefix), message
+    return message[len(prefix):]
+
+
+@pytest.mark.parametrize("value", ["1e12", "99999999999", "86401"])
+def test_brief_seconds_past_a_day_is_kb_yaml_s_error(demo_kb: Path, run_kb, value: str) -> None:  # noqa: ANN001
+    """(It reached the timer and was blamed on the template: 'OverflowError: timestamp out of range'.)"""
+    assert _refused(demo_kb, run_kb, f"brief_seconds: {value}") == "'brief_seconds': Input should be less than or equal to 86400"

@@ -136,8 +136,8 @@ class KbConfig(_Strict):
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
-    brief_seconds: float = Field(default=60.0, gt=0, allow_inf_nan=False)
-    """Longest time rendering a brief's template may take, in seconds; past it ``kb digest``
+    brief_seconds: float = Field(default=60.0, gt=0, le=86400, allow_inf_nan=False)
+    """Longest time rendering a brief's template may take, in seconds (at most a day); past it ``kb digest``
     stops with an error and writes nothing (a KB's template that loops forever, issue 24). It
     bounds the template only, the one part of a digest running code the KB supplies; kb's own
     steps before it grow linearly with the night (docs/kb-format.md says why)."""
