@@ -75,3 +75,23 @@ def _refused(demo_kb: Path, run_kb, line: str) -> str:  # noqa: ANN001
 def test_brief_seconds_past_a_day_is_kb_yaml_s_error(demo_kb: Path, run_kb, value: str) -> None:  # noqa: ANN001
     """(It reached the timer and was blamed on the template: 'OverflowError: timestamp out of range'.)"""
     assert _refused(demo_kb, run_kb, f"brief_seconds: {value}") == "'brief_seconds': Input should be less than or equal to 86400"
+
+
+@pytest.mark.parametrize("value", ['"javascript:alert(1)"', '"file:///etc/passwd"', '"not a url"',
+                                   '"https://x.org/a b/"', '"https://x.org/(a)"', "{base: 'ftp://x.org/', style: plain}"])
+def test_links_that_are_no_http_base_url_are_kb_yaml_s_error(demo_kb: Path, run_kb, value: str) -> None:  # noqa: ANN001
+    from ruamel.yaml import YAML
+
+    given = YAML(typ="safe").load(f"v: {value}")["v"]
+    base = given["base"] if isinstance(given, dict) else given
+    assert _refused(demo_kb, run_kb, f"links: {value}") == (
+        "'links': expected relative, none or an http(s) base URL such as https://github.com/o/r/blob/main/, "
+        f"got {base!r}")
+
+
+@pytest.mark.parametrize("value", ["relative", "none", "https://github.com/o/r/blob/main/", "http://127.0.0.1:8080/kb",
+                                   "{base: 'https://gitlab.example.org/o/r/-/blob/main/', style: gitlab}"])
+def test_links_kb_accepts(demo_kb: Path, run_kb, value: str) -> None:  # noqa: ANN001
+    _setting(demo_kb, f"links: {value}")
+    res = run_kb(NIGHT, cwd=demo_kb)
+    assert res.exit_code == 0, res.stderr
