@@ -216,8 +216,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("front keys (kb digest)", 25000, lambda root, n: _digest(root, _front_keys(n))),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
-        ("one line (kb history)", 500, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
-        ("one line (kb digest)", 500, lambda root, n: _digest(root, _one_line(n))),
+        ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
+        ("one line (kb digest)", 4000, lambda root, n: _digest(root, _one_line(n))),
     ]
     bad = 0
     for name, start, run in shapes:

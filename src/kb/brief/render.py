@@ -11,7 +11,9 @@ the value belongs to a claim, the claim's index (CASES.md C15); nothing is writt
 
 Rendering is bounded (issue 24: two nested ``range(100000)`` loops hung ``kb digest``): past
 ``brief_seconds`` of rendering or ``brief_max_mb`` of output (``kb.yaml``; 60 s and 20 MB by
-default) it stops with a :class:`TemplateError` naming the template and the limit. A line of the
+default) it stops with a :class:`TemplateError` naming the template and the limit; one step that
+would make a huge value (``"x"|center(999999999)``) is refused before it runs
+(:mod:`kb.brief.sandbox`). A line of the
 brief longer than :data:`MAX_LINE` characters (40,000 values of one subject) is folded
 (:func:`fold_lines`).
 """
@@ -21,17 +23,16 @@ from __future__ import annotations
 import re
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 
 import kb
+from kb.brief.sandbox import MAX_VALUE, Sandbox
 from kb.core.errors import TemplateError
 from kb.core.paths import is_inside, resolved
 
@@ -189,42 +190,22 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 
 _ENV_OPTIONS: dict[str, Any] = {"autoescape": False, "trim_blocks": True, "lstrip_blocks": True,
                                 "keep_trailing_newline": True}
-_ENV_TAG = "sandbox-strict-" + "".join("1" if v else "0" for v in _ENV_OPTIONS.values())
+_ENV_TAG = "sandbox-strict-" + "".join("1" if v else "0" for v in _ENV_OPTIONS.values()) + "-bounded"  # (its code: kb.brief.sandbox)
 
 
-MAX_VALUE = 10_000_000
-"""Most items (characters, list items, digits of an integer) one ``*`` or ``**`` of a template
-may make: ``{{ "x" * 10**10 }}`` is refused before Python allocates it (a signal cannot stop it)."""
-
-
-class _Sandbox(SandboxedEnvironment):
-    """The sandbox, with ``*`` and ``**`` bounded by :data:`MAX_VALUE`."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "**" and isinstance(left, int) and isinstance(right, int) and right > 0 \
-                and abs(left) > 1 and right * max(abs(left), 2).bit_length() > MAX_VALUE * 3.33:
-            raise jinja2.exceptions.SecurityError(f"{left} ** {right} is too big for a template")
-        if operator == "*":
-            for seq, n in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(n, int) and len(seq) * n > MAX_VALUE:
-                    raise jinja2.exceptions.SecurityError(f"a sequence of {len(seq) * n:,} items is too big for a template")
-        return super().call_binop(context, operator, left, right)
-
-
-def environment(dirs: Iterable[Path]) -> jinja2.Environment:
+def environment(dirs: Iterable[Path], limit: int = MAX_VALUE) -> jinja2.Environment:
     """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
-    ``templates_dir``, cannot reach Python internals or run code), StrictUndefined, no
-    autoescape, filters ``md``/``cell``/``clip``; compiled templates cached by
-    :func:`_bytecode_cache`."""
+    ``templates_dir``, cannot reach Python internals, run code, change a list or make a value
+    of more than ``limit`` characters in one step: :class:`kb.brief.sandbox.Sandbox`),
+    StrictUndefined, no autoescape, filters ``md``/``cell``/``clip``; compiled templates cached
+    by :func:`_bytecode_cache`."""
     dirs = list(dirs)
     shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in _shipped_dirs()}]
     loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
     if shipped:  # "kb/e1prep.en.md.j2" is always the shipped file, even when a user overrides that name
         loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
-    env = _Sandbox(
-        loader=jinja2.ChoiceLoader(loaders),
+    env = Sandbox(
+        loader=jinja2.ChoiceLoader(loaders), limit=limit,
         undefined=_KbUndefined, bytecode_cache=_bytecode_cache(), **_ENV_OPTIONS,
     )
     env.filters.update(md=md, cell=cell, clip=clip, src=src)
@@ -255,10 +236,10 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         why = ("is a folder, not a template file" if path.is_dir()
                else "is not a regular file" if path.exists() else "no such file")
         raise TemplateError("{0} {template}: {why}", options=("template",), template=str(template), why=why)
-    env = environment(template_dirs(templates_dir, extra))
+    env = environment(template_dirs(templates_dir, extra), min(MAX_VALUE, max_bytes) if max_bytes else MAX_VALUE)
     try:
-        with _time_limit(seconds, name):
-            return fold_lines(_bounded(env.get_template(name).generate(**context), max_bytes, name))
+        return _timed(seconds, name, lambda: fold_lines(_bounded(env.get_template(name).generate(**context),
+                                                                 max_bytes, name)))
     except TemplateError:
         raise
     except jinja2.TemplateNotFound as exc:
@@ -270,11 +251,13 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
         found = _template_of(exc)
         where = Path(found[0]).name if found else name
         var = getattr(exc, "name", None)
+        if str(exc).endswith("is unsafe."):  # the sandbox's refusal (l.append, x.__class__), no undefined value
+            raise TemplateError(f"{where}: {str(exc)[:-1]} in a brief's template; fix the template") from exc
         what = f"undefined {var!r}" if var else str(exc)
         index = _claim_index(context, getattr(exc, "obj", None))
         suffix = f" (claim {index})" if index is not None else ""
         raise TemplateError(f"{where}: {what}{suffix}; fix the template or pass the value") from exc
-    except Exception as exc:  # noqa: BLE001 - anything a template's expressions raise (1/0, int('x'), recursion)
+    except Exception as exc:
         raise TemplateError(f"{_where(exc, name)}: {type(exc).__name__}: {exc}; fix the template") from exc
 
 
@@ -334,27 +317,32 @@ class _TooLong(BaseException):
     Exception`` of Jinja or of a template's code turns it into another error)."""
 
 
-@contextmanager
-def _time_limit(seconds: float | None, name: str) -> Iterator[None]:
-    """Stop rendering after ``seconds`` (SIGALRM's real-time timer, so a loop that outputs
+def _timed(seconds: float | None, name: str, work: Callable[[], str]) -> str:
+    """``work()``, stopped after ``seconds`` (SIGALRM's real-time timer, so a loop that outputs
     nothing is stopped too): :class:`TemplateError` naming the template. Unbounded off the main
-    thread or where there is no SIGALRM (Windows)."""
+    thread or where there is no SIGALRM (Windows).
+
+    The timer is one-shot and armed inside the block that turns :class:`_TooLong` into the
+    error, and disarmed inside it too: wherever it fires (before the template starts, as it
+    ends, while the timer is being cancelled, for any ``brief_seconds`` however small), the
+    answer is that error, never a traceback."""
     if seconds is None or not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
+        return work()
 
     def stop(signum: int, frame: Any) -> None:
         raise _TooLong
 
     before = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        yield
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return work()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # (if it fires here, it has fired: caught below)
     except _TooLong:
         raise TemplateError(f"{name}: rendering took more than {seconds:g} s (kb.yaml brief_seconds); stopped, "
                             "nothing written: check the template's loops") from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
 
 

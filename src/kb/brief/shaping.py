@@ -30,8 +30,12 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
     :returns: ``{"firsthand": n, "setup": n}``."""
     r = night.result
-    setup = {(s.subject, s.raw) for s in r.secondhand_only if s.claim in night.claims
-             and s.raw in rd.setup_raws([night.claims[s.claim]]) | rd.opinion_raws([night.claims[s.claim]])}
+    apart: dict[str, set[str]] = {}  # claim -> its set-up and opinion raws, read once (a line of N values: N items)
+    for s in r.secondhand_only:
+        if s.claim in night.claims and s.claim not in apart:
+            c = night.claims[s.claim]
+            apart[s.claim] = rd.setup_raws([c]) | rd.opinion_raws([c])
+    setup = {(s.subject, s.raw) for s in r.secondhand_only if s.raw in apart.get(s.claim, ())}
     firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
     r.secondhand_only = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
     r.counts["secondhand_only"] = len(r.secondhand_only)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from kb.core.config_kept import config_file, read_kept, write_kept
 from kb.core.errors import ConfigError
@@ -70,6 +71,12 @@ class DiffConfig(_Strict):
     written in the living doc (link text, bold or quoted text, a table cell) cites a paper
     known by that title (card, link text in the KB, arXiv cache). Exact normalised titles
     always match. See docs/diff.md "Title citations"."""
+
+
+#: A web base URL the brief's links may start with: http(s), a host, no space, quote, bracket or
+#: control character (they would end the Markdown link or hide another scheme).
+_LINK_BASE_RE = re.compile(r"https?://[^\s\x00-\x1f\x7f/?#()<>\[\]`'\"\\]+(?:[/?#][^\s\x00-\x1f\x7f()<>\[\]`'\"\\]*)?",
+                           re.IGNORECASE)
 
 
 class LinksConfig(_Strict):
@@ -136,8 +143,8 @@ class KbConfig(_Strict):
     brief_fold: int = Field(default=5, ge=1)
     """How many rows a long group of the brief shows (the subjects that are not increments)
     before "… and M more (kb diff --format json)"."""
-    brief_seconds: float = Field(default=60.0, gt=0, allow_inf_nan=False)
-    """Longest time rendering a brief's template may take, in seconds; past it ``kb digest``
+    brief_seconds: float = Field(default=60.0, gt=0, le=86400, allow_inf_nan=False)
+    """Longest time rendering a brief's template may take, in seconds (at most a day); past it ``kb digest``
     stops with an error and writes nothing (a KB's template that loops forever, issue 24). It
     bounds the template only, the one part of a digest running code the KB supplies; kb's own
     steps before it grow linearly with the night (docs/kb-format.md says why)."""
@@ -146,6 +153,15 @@ class KbConfig(_Strict):
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
     given no ``--executor``; None = the KB's ``git config user.name``."""
+
+    @field_validator("links")
+    @classmethod
+    def _links(cls, v: str | LinksConfig) -> str | LinksConfig:
+        base = v.base if isinstance(v, LinksConfig) else v
+        if base.strip().lower() not in ("relative", "none", "off", "false", "") and not _LINK_BASE_RE.fullmatch(base):
+            raise PydanticCustomError("links", "expected relative, none or an http(s) base URL such as "
+                                      f"https://github.com/o/r/blob/main/, got {base!r}")
+        return v
 
     @field_validator("timezone")
     @classmethod

@@ -9,6 +9,7 @@ is :class:`kb.history.held.Held`.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from datetime import datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, Field
 
 from kb.extract.metrics import MetricVocab, lower_same_length, normalise
+from kb.facts.near import NearIndex
 from kb.facts.query import ClaimFilter, resolve_metric, resolve_subject, select_viewed
 from kb.facts.values import same_value
 from kb.history.held import Held
@@ -153,13 +155,21 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
                   as_of=held.given if held else None)
     groups: list[tuple[Fact, ValueGroup]] = []
     tol = kb.config.tolerance
+    # the first group whose first value is the same value, by index (comparing each value with
+    # every group was N² on one line of thousands of values): same unit by magnitude, others scanned
+    heads, units = NearIndex(tol), defaultdict(lambda: defaultdict(list))
 
     def group_of(f: Fact, when: str | None, where: str, version: str | None) -> int:
-        home = next(((rep, g) for rep, g in groups if rep.metric == f.metric and same_value(rep, f, tol)), None)
-        if home is None:
-            home = (f, ValueGroup(group=len(groups), metric=f.metric, raw=f.raw, value=_value(f), first_at=when,
-                                  sources=[], versions=[]))
-            groups.append(home)
+        near = [*heads.near(f, (f.metric, f.unit)),
+                *(i for u, ids in units[f.metric].items() if u != f.unit for i in ids)]  # other units convert
+        i = min((i for i in near if same_value(groups[i][0], f, tol)), default=None)
+        if i is None:
+            heads.add(f, len(groups), (f.metric, f.unit))
+            units[f.metric][f.unit].append(len(groups))
+            groups.append((f, ValueGroup(group=len(groups), metric=f.metric, raw=f.raw, value=_value(f), first_at=when,
+                                         sources=[], versions=[])))
+            i = len(groups) - 1
+        home = groups[i]
         g = home[1]
         if when is not None and (g.first_at is None or datetime.fromisoformat(when) < datetime.fromisoformat(g.first_at)):
             g.first_at = when

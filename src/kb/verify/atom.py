@@ -33,15 +33,20 @@ class MalformedFeed(Exception):
 def check_feed(content: bytes) -> int:
     """The number of ``<entry>`` elements of a well-formed Atom feed.
 
-    :raises MalformedFeed: not well-formed XML, or not an Atom ``<feed>``.
+    :raises MalformedFeed: not well-formed XML, a document type declaration (``<!DOCTYPE …>``:
+        arXiv's feeds have none; its entities are never expanded, and a title made of one,
+        ``<title>&x;</title>``, would read as no title, so as "no such paper"), or not an
+        Atom ``<feed>``.
     """
     from lxml import etree
 
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=False)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, recover=False, load_dtd=False)
     try:
         root = etree.fromstring(content, parser=parser)
     except etree.XMLSyntaxError as exc:
         raise MalformedFeed(f"not well-formed XML ({exc})") from None
+    if root is not None and (root.getroottree().docinfo.internalDTD is not None or root.getroottree().docinfo.doctype):
+        raise MalformedFeed("a document type declaration (<!DOCTYPE …>, entities), which an Atom feed of arXiv never has")
     if root is None or root.tag != f"{_ATOM}feed":
         raise MalformedFeed(f"not an Atom feed (root element {getattr(root, 'tag', None)!r})")
     return len(root.findall(f"{_ATOM}entry"))
