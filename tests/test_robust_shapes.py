@@ -46,7 +46,7 @@ def test_the_name_written_before_each_id_is_read(tmp_path: Path) -> None:
     (tmp_path / path).write_text("---\nnote: TideKV（arXiv:2611.30002）\n---\n"
                                  "- TideKV（arXiv:2611.30001）把 KV 放进 CXL；另见 Ebb-Cache (arxiv: 2611.30001v2)\n"
                                  + "".join(f"- arXiv:2611.{31000 + i} 又一篇\n" for i in range(2000)), encoding="utf-8")
-    claim = SimpleNamespace(provenance=SimpleNamespace(path=path, line=4))
+    claim = SimpleNamespace(provenance=SimpleNamespace(path=path, line=4, end_line=4))
     night = SimpleNamespace(claims={"c": claim}, doc=SimpleNamespace(claims=[]), kb=SimpleNamespace(root=tmp_path))
     reading = Reading(night)  # type: ignore[arg-type]
     assert reading.id_names("arxiv:2611.30001") == ["TideKV", "Ebb-Cache"]
