@@ -199,13 +199,14 @@ class Sandbox(ImmutableSandboxedEnvironment):
         """A call of a template: str methods that pad or grow are sized first."""
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "")
-        if isinstance(owner, str) and args:
+        if isinstance(owner, str) and name == "expandtabs":  # (the one of them taking a keyword: tabsize=)
+            tab = args[0] if args else kwargs.get("tabsize", 8)
+            __self.check_width(tab)
+            if isinstance(tab, int):
+                __self.check_size(len(owner) + owner.count("\t") * tab)
+        elif isinstance(owner, str) and args:
             if name in _PADS:
                 __self.check_width(args[0])
-            elif name == "expandtabs":
-                __self.check_width(args[0])
-                if isinstance(args[0], int):
-                    __self.check_size(len(owner) + owner.count("\t") * args[0])
             elif name == "replace" and len(args) >= 2:
                 __self._replace(owner, *args[:3])
             elif name == "join":
