@@ -35,6 +35,7 @@ def _run(run_kb, demo_kb: Path, tmp_path: Path, text: str):
     ('{{ "x".zfill(999999999) }}', "a width of 999,999,999"),
     ('{{ [1]|batch(999999999, 0)|list }}', "a width of 999,999,999"),
     ('{{ "\\t".expandtabs(tabsize=999999999) }}', "a width of 999,999,999"),
+    ('{{ ("x"*1000000).translate({120: "y"*1000}) }}', "a sequence of 1,000,000,000 items"),
     ('{{ ("\\t"*1000).expandtabs(99999) }}', "a sequence of 100,000,000 items"),
     ('{{ ("x"*100000)|replace("", "y"*1000) }}', "a sequence of 100,101,000 items"),
     ('{{ ("x"*100000).replace("", "y"*1000) }}', "a sequence of 100,101,000 items"),

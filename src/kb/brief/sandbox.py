@@ -14,7 +14,7 @@ the template chooses is sized first, through Jinja's own sandbox hooks, and refu
   precisions, ``"%0999999999d" % 1``) and ``~`` (joining strings, sized before it joins);
 * ``str.format``/``format_map`` (each field's resolved format spec, ``"{:>999999999}"``);
 * the str methods that pad or grow (``center``, ``ljust``, ``rjust``, ``zfill``,
-  ``expandtabs``, ``replace``, ``join``: :meth:`Sandbox.call`);
+  ``expandtabs``, ``replace``, ``translate``, ``join``: :meth:`Sandbox.call`);
 * the filters that do (``center``, ``indent``, ``format``, ``replace``, ``join``, ``batch``,
   ``slice``, ``wordwrap``, ``tojson``), those that write a list as text (``string``,
   ``pprint`` …) and the ``lipsum`` global;
@@ -209,6 +209,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
                 __self.check_width(args[0])
             elif name == "replace" and len(args) >= 2:
                 __self._replace(owner, *args[:3])
+            elif name == "translate" and isinstance(args[0], dict):
+                longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
+                __self.check_size(len(owner) * max(1, longest))
             elif name == "join":
                 args = (list(args[0]), *args[1:])
                 __self._joined(owner, args[0])
