@@ -77,6 +77,12 @@ def test_brief_seconds_past_a_day_is_kb_yaml_s_error(demo_kb: Path, run_kb, valu
     assert _refused(demo_kb, run_kb, f"brief_seconds: {value}") == "'brief_seconds': Input should be less than or equal to 86400"
 
 
+@pytest.mark.parametrize("key", ["brief_max_mb", "max_file_mb"])
+def test_a_size_limit_past_a_terabyte_is_kb_yaml_s_error(demo_kb: Path, run_kb, key: str) -> None:  # noqa: ANN001
+    """(1e308 MB overflowed when made bytes: a traceback of OverflowError, exit 1.)"""
+    assert _refused(demo_kb, run_kb, f"{key}: 1e308") == f"'{key}': Input should be less than or equal to 1000000"
+
+
 @pytest.mark.parametrize("value", ['"javascript:alert(1)"', '"file:///etc/passwd"', '"not a url"',
                                    '"https://x.org/a b/"', '"https://x.org/(a)"', "{base: 'ftp://x.org/', style: plain}"])
 def test_links_that_are_no_http_base_url_are_kb_yaml_s_error(demo_kb: Path, run_kb, value: str) -> None:  # noqa: ANN001

@@ -69,3 +69,15 @@ def test_digest_of_one_line_of_many_values_reads_the_line_once(
     assert r.exit_code == 0, r.stderr
     assert "300 tok/s" in r.stdout
     assert len(calls) <= 3  # once per claim (settle_night) and per entry; it was once per value
+
+
+def test_history_shows_each_row_around_its_own_value_without_searching_the_line(
+        run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root = _kb(tmp_path / "kb", _line(400))
+    assert run_kb(["ingest"], cwd=root).exit_code == 0
+    r = run_kb(["history", "vLLM"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    rows = r.stdout.splitlines()
+    i = next(n for n, x in enumerate(rows) if "  401 tok/s  " in x)
+    assert rows[i + 1].strip().startswith("…") and "throughput 401 tok/s" in rows[i + 1] and not rows[i + 1].endswith("…")
+    assert "start" not in json.loads(run_kb(["history", "vLLM", "--format", "json"], cwd=root).stdout)["sources"][0]

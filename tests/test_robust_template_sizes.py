@@ -34,6 +34,9 @@ def _run(run_kb, demo_kb: Path, tmp_path: Path, text: str):
     ('{{ "x".ljust(999999999) }}', "a width of 999,999,999"),
     ('{{ "x".zfill(999999999) }}', "a width of 999,999,999"),
     ('{{ [1]|batch(999999999, 0)|list }}', "a width of 999,999,999"),
+    ('{{ "\\t".expandtabs(tabsize=999999999) }}', "a width of 999,999,999"),
+    ('{{ ("x"*1000000).translate({120: "y"*1000}) }}', "a sequence of 1,000,000,000 items"),
+    ('{{ ("\\t"*1000).expandtabs(99999) }}', "a sequence of 100,000,000 items"),
     ('{{ ("x"*100000)|replace("", "y"*1000) }}', "a sequence of 100,101,000 items"),
     ('{{ ("x"*100000).replace("", "y"*1000) }}', "a sequence of 100,101,000 items"),
     ('{{ (["x"*9000000]*1000)|join }}', "a sequence of 9,000,001,000 items"),
@@ -41,6 +44,10 @@ def _run(run_kb, demo_kb: Path, tmp_path: Path, text: str):
     ('{% set a = "x"*9000000 %}{% set b = a ~ a %}{{ b|length }}', "a sequence of 18,000,000 items"),
     ('{% set a = "x"*9000000 %}{% set b = a + a %}{{ b|length }}', "a sequence of 18,000,000 items"),
     ('{{ lipsum(999999999) }}', "a sequence of 999,999,999,000 items"),
+    ('{% set a = "x"*9000000 %}{{ [a, a, a, a, a, a, a, a, a, a]|pprint|length }}', "a sequence of 90,000,010 items"),
+    ('{% set a = "x"*9000000 %}{{ "{}".format([a, a, a, a, a, a, a, a, a, a])|length }}', "a sequence of 90,000,010 items"),
+    ('{{ [1, 2, 3]|tojson(999999999) }}', "a width of 999,999,999"),
+    ('{{ ("x"*9000000)|wordwrap(1, wrapstring="y"*100) }}', "a sequence of 909,000,100 items"),
 ])
 def test_a_huge_value_is_refused_before_it_is_made(demo_kb: Path, run_kb, tmp_path: Path, text: str, why: str) -> None:
     res, path = _run(run_kb, demo_kb, tmp_path, text)
@@ -70,7 +77,8 @@ def test_ordinary_padding_formatting_and_joins_still_render(demo_kb: Path, run_k
     path.parent.mkdir()
     path.write_text('{{ "{:>4}|{}".format(7, "a") }}|{{ "a"|center(5) }}|{{ "%05.1f"|format(3.14159) }}|{{ "%-3d" % 7 }}|'
                     '{{ "x\\ny"|indent(2) }}|{{ [1, 2]|join(",") }}|{{ "ab" ~ "cd" }}|{{ [1] + [2] }}|{{ "q".ljust(3) }}|'
-                    '{{ "ab"|replace("a", "xy") }}|{{ "-" * 3 }}|{{ 2 ** 10 }}\n', encoding="utf-8")
+                    '{{ "ab"|replace("a", "xy") }}|{{ "-" * 3 }}|{{ 2 ** 10 }}|{{ [1, [2]]|tojson }}|{{ "a b"|wordwrap(1) }}|'
+                    '{{ [1]|string }}|{{ "A"|lower }}\n', encoding="utf-8")
     res = run_kb([*NIGHT, "--template", str(path), "--out", "-"], cwd=demo_kb)
     assert res.exit_code == 0, res.stderr
-    assert res.stdout == "   7|a|  a  |003.1|7  |x\n  y|1,2|abcd|[1, 2]|q  |xyb|---|1024\n"
+    assert res.stdout == "   7|a|  a  |003.1|7  |x\n  y|1,2|abcd|[1, 2]|q  |xyb|---|1024|[1, [2]]|a\nb|[1]|a\n"

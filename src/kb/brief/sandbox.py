@@ -14,9 +14,10 @@ the template chooses is sized first, through Jinja's own sandbox hooks, and refu
   precisions, ``"%0999999999d" % 1``) and ``~`` (joining strings, sized before it joins);
 * ``str.format``/``format_map`` (each field's resolved format spec, ``"{:>999999999}"``);
 * the str methods that pad or grow (``center``, ``ljust``, ``rjust``, ``zfill``,
-  ``expandtabs``, ``replace``, ``join``: :meth:`Sandbox.call`);
+  ``expandtabs``, ``replace``, ``translate``, ``join``: :meth:`Sandbox.call`);
 * the filters that do (``center``, ``indent``, ``format``, ``replace``, ``join``, ``batch``,
-  ``slice``) and the ``lipsum`` global;
+  ``slice``, ``wordwrap``, ``tojson``), those that write a list as text (``string``,
+  ``pprint`` …) and the ``lipsum`` global;
 * what an expression prints (``finalize``: a list holding one long string a thousand times).
 """
 
@@ -40,6 +41,9 @@ MAX_VALUE = 10_000_000
 _PERCENT_RE = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d*))?[hlL]?[a-zA-Z%]")
 _DIGITS_RE = re.compile(r"\d+")
 _PADS = frozenset({"center", "ljust", "rjust", "zfill"})
+#: Filters that write their value as text (``str(value)``, ``repr``, JSON, URL or XML encoding).
+_TO_TEXT = ("string", "pprint", "urlencode", "xmlattr", "escape", "e", "forceescape", "safe", "trim", "striptags",
+            "upper", "lower", "title", "capitalize", "truncate", "urlize")
 
 
 def _number(digits: str) -> int:
@@ -65,6 +69,7 @@ class _Formatter(SandboxedFormatter):
     """Jinja's formatter of ``str.format`` in the sandbox, each field's spec sized first."""
 
     def format_field(self, value: Any, format_spec: str) -> Any:
+        self._env.check_size(size_of(value))  # type: ignore[attr-defined]
         self._env.check_width(max((_number(d) for d in _DIGITS_RE.findall(format_spec)), default=0))  # type: ignore[attr-defined]
         return super().format_field(value, format_spec)
 
@@ -105,6 +110,10 @@ class Sandbox(ImmutableSandboxedEnvironment):
                             ("replace", self._replace), ("batch", lambda v, n, fill=None: self.check_width(n)),
                             ("slice", lambda v, n, fill=None: self.check_width(n))):
             self.filters[name] = self._guarded(self.filters[name], check)
+        for name in _TO_TEXT:  # a list written as text: its size first (a list holding one long string 1,000 times)
+            self.filters[name] = self._guarded(self.filters[name], lambda v, *a, **k: self.check_size(size_of(v)))
+        self.filters["tojson"] = self._guarded(self.filters["tojson"], self._tojson)
+        self.filters["wordwrap"] = self._guarded(self.filters["wordwrap"], self._wordwrap)
         self.filters["join"] = self._join_filter(self.filters["join"])
         self.globals["lipsum"] = self._lipsum
 
@@ -120,7 +129,9 @@ class Sandbox(ImmutableSandboxedEnvironment):
             raise jinja2.exceptions.SecurityError(f"a width of {width:,} is too big for a template")
 
     def _percent(self, fmt: str, values: Any) -> None:
-        """``fmt % values``: every written width and precision, and ``*`` ones taken from ``values``."""
+        """``fmt % values``: every written width and precision, ``*`` ones taken from ``values``,
+        and the size of the values."""
+        self.check_size(len(fmt) + size_of(values))
         for m in _PERCENT_RE.finditer(fmt):
             for part in m.groups():
                 if part == "*":
@@ -128,6 +139,16 @@ class Sandbox(ImmutableSandboxedEnvironment):
                         self.check_width(v)
                 elif part:
                     self.check_width(_number(part))
+
+    def _tojson(self, value: Any, indent: Any = None) -> None:
+        self.check_width(indent)
+        self.check_size(size_of(value) * (1 + (indent if isinstance(indent, int) and indent > 0 else 0)))
+
+    def _wordwrap(self, s: Any, width: Any = 79, break_long_words: bool = True, wrapstring: Any = None,
+                  break_on_hyphens: bool = True) -> None:
+        n = len(str(s))
+        lines = n // width + 1 if isinstance(width, int) and width > 0 else n + 1
+        self.check_size(n + min(lines, n + 1) * len(str(wrapstring or "\n")))
 
     def _percent_filter(self, value: Any, *args: Any, **kwargs: Any) -> None:
         self._percent(str(value), kwargs or args)
@@ -178,15 +199,19 @@ class Sandbox(ImmutableSandboxedEnvironment):
         """A call of a template: str methods that pad or grow are sized first."""
         owner = getattr(__obj, "__self__", None)
         name = getattr(__obj, "__name__", "")
-        if isinstance(owner, str) and args:
+        if isinstance(owner, str) and name == "expandtabs":  # (the one of them taking a keyword: tabsize=)
+            tab = args[0] if args else kwargs.get("tabsize", 8)
+            __self.check_width(tab)
+            if isinstance(tab, int):
+                __self.check_size(len(owner) + owner.count("\t") * tab)
+        elif isinstance(owner, str) and args:
             if name in _PADS:
                 __self.check_width(args[0])
-            elif name == "expandtabs":
-                __self.check_width(args[0])
-                if isinstance(args[0], int):
-                    __self.check_size(len(owner) + owner.count("\t") * args[0])
             elif name == "replace" and len(args) >= 2:
                 __self._replace(owner, *args[:3])
+            elif name == "translate" and isinstance(args[0], dict):
+                longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
+                __self.check_size(len(owner) * max(1, longest))
             elif name == "join":
                 args = (list(args[0]), *args[1:])
                 __self._joined(owner, args[0])

@@ -97,13 +97,14 @@ def _when(iso: str | None) -> str:
     return to_minute(iso) if iso else "(no stamp)"
 
 
-def _around(text: str, raw: str | None, width: int = 160) -> str:
-    """``text`` cut to ``width`` characters around ``raw`` (its first place), with ``…`` at the cuts,
-    when it is longer than twice that: a line of thousands of values is one row per value, and
-    printing the whole line on each made the table quadratic in the line's length."""
+def _around(text: str, raw: str | None, width: int = 160, at: int | None = None) -> str:
+    """``text`` cut to ``width`` characters around ``raw`` (at ``at`` when known, else its first
+    place), with ``…`` at the cuts, when it is longer than twice that: a line of thousands of
+    values is one row per value, and printing (or searching) the whole line on each made the
+    table quadratic in the line's length."""
     if len(text) <= 2 * width:
         return text
-    lo = max(0, (text.find(raw) if raw else 0) - width // 2)
+    lo = max(0, (at if at is not None else text.find(raw) if raw else 0) - width // 2)
     hi = min(len(text), lo + width)
     return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
 
@@ -121,7 +122,7 @@ def _print_history(h: "History") -> None:
             rows.append((v.updated or "", (_when(v.updated), value, group, where, f"living-doc {dv.section or ''}".strip(),
                                            f"{v.path}:{dv.line}", _around(dv.text, dv.raw))))
     for s in h.sources:
-        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", _around(s.text, s.raw))))
+        rows.append((s.at or "~", (_when(s.at), s.raw, f"#{s.group}", s.author or "", s.kind, f"{s.path}:{s.line}", _around(s.text, s.raw, at=s.start))))
     from datetime import datetime
 
     def key(r: tuple[str, tuple[str, ...]]) -> datetime:

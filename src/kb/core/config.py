@@ -134,8 +134,8 @@ class KbConfig(_Strict):
     lint: LintConfig = Field(default_factory=LintConfig)
     templates_dir: str | None = None
     """Folder (relative to the KB root) searched before the shipped templates."""
-    max_file_mb: float = Field(default=20.0, gt=0, allow_inf_nan=False)
-    """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12)."""
+    max_file_mb: float = Field(default=20.0, gt=0, le=1_000_000, allow_inf_nan=False)
+    """Files larger than this many MB (10^6 bytes) are reported and not parsed (memory bound, issue 12); at most 10^6."""
     links: str | LinksConfig = "relative"
     """``path:line`` in the brief (or a mapping ``{base: …, style: github|gitlab|plain}``, :class:`LinksConfig`;
     the string form has style ``github``): ``relative`` (a link from the brief's folder, ``#L<line>``),
@@ -148,8 +148,8 @@ class KbConfig(_Strict):
     stops with an error and writes nothing (a KB's template that loops forever, issue 24). It
     bounds the template only, the one part of a digest running code the KB supplies; kb's own
     steps before it grow linearly with the night (docs/kb-format.md says why)."""
-    brief_max_mb: float = Field(default=20.0, gt=0, allow_inf_nan=False)
-    """Largest brief, in MB (10^6 characters); past it ``kb digest`` stops with an error."""
+    brief_max_mb: float = Field(default=20.0, gt=0, le=1_000_000, allow_inf_nan=False)
+    """Largest brief, in MB (10^6 characters; at most 10^6); past it ``kb digest`` stops with an error."""
     executor: str | None = None
     """Who runs the nights (the inbox folder the brief is written to) when ``kb digest`` is
     given no ``--executor``; None = the KB's ``git config user.name``."""

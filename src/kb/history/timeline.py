@@ -55,6 +55,9 @@ class SourceValue(BaseModel):
     group: int
     """Index into :attr:`History.values`: sources stating the same value share it."""
     text: str
+    start: int | None = Field(default=None, exclude=True)
+    """Where ``raw`` is in ``text`` (characters, :attr:`kb.core.claims.Quantity.start`), else
+    None; for showing the text around it on a long line (not in the JSON)."""
 
 
 class DocValue(BaseModel):
@@ -214,12 +217,18 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
                 rows.append((p.written_at or "", p.path, f.line, c, f))
     rows.sort(key=lambda r: (datetime.fromisoformat(r[0]) if r[0] else datetime.max.replace(tzinfo=kb.config.tzinfo),
                              r[1], r[2]))
+    starts: dict[int, dict[str, int]] = {}  # claim -> raw -> its first place (no search of a long line per value)
     for _, path, line, c, f in rows:
         p = c.provenance
+        if id(c) not in starts:
+            starts[id(c)] = {}
+            for q in c.quantities:
+                starts[id(c)].setdefault(q.raw, q.start)
         out.sources.append(SourceValue(at=p.written_at, path=path, line=line, author=p.author, kind=c.kind, role=c.role,
                                        metric=f.metric, raw=f.raw, value=_value(f), low=f.low, high=f.high,
                                        unit=f.unit, precision=f.precision, qualifier=f.qualifier,
-                                       group=group_of(f, p.written_at, f"{path}:{line}", None), text=c.text))
+                                       group=group_of(f, p.written_at, f"{path}:{line}", None), text=c.text,
+                                       start=starts[id(c)].get(f.raw)))
         if p.written_at is None:
             out.notes.append(f"{path}: no stamp; its value {f.raw} has no place in time")
     out.values = [g for _, g in groups]
