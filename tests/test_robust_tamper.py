@@ -57,7 +57,9 @@ def test_front_matter_nested_past_the_limit_is_ignored_with_its_line() -> None:
     ("KB_ARXIV_TIMEOUT", "-1", "error: environment KB_ARXIV_TIMEOUT='-1': expected a number from 0 to 600"),
     ("KB_ARXIV_RETRIES", "99999999999999999999",
      "error: environment KB_ARXIV_RETRIES='99999999999999999999': expected a number from 0 to 20"),
-    ("KB_ARXIV_DELAY", "-3", "error: environment KB_ARXIV_DELAY='-3': expected a number >= 0"),
+    ("KB_ARXIV_DELAY", "-3", "error: environment KB_ARXIV_DELAY='-3': expected a number from 0 to 60"),
+    ("KB_ARXIV_DELAY", "1e400", "error: environment KB_ARXIV_DELAY='1e400': expected a number from 0 to 60"),
+    ("KB_ARXIV_DELAY", "99999", "error: environment KB_ARXIV_DELAY='99999': expected a number from 0 to 60"),
 ])
 def test_arxiv_settings_out_of_range_stop_with_exit_2(tmp_path: Path, run_kb, monkeypatch: pytest.MonkeyPatch,
                                                       name: str, value: str, message: str) -> None:

@@ -97,7 +97,7 @@ class ArxivSettings:
             where = f"environment {ENV_API}" if os.environ.get(ENV_API) else "kb.yaml arxiv.api_url"
             raise ConfigError(f"{where}: {api!r} is not an http(s) URL of the arXiv query endpoint "
                               "(e.g. http://export.arxiv.org/api/query)")
-        delay = _env_number(ENV_DELAY, DEFAULT_DELAY)
+        delay = _env_number(ENV_DELAY, DEFAULT_DELAY, most=MAX_DELAY)
         if delay < DEFAULT_DELAY and not _is_loopback(api):
             delay = DEFAULT_DELAY
         return cls(
@@ -108,9 +108,10 @@ class ArxivSettings:
         )
 
 
-#: Largest ``KB_ARXIV_RETRIES`` and ``KB_ARXIV_TIMEOUT`` (seconds) kb takes: past them a
-#: server that keeps answering 429 or never answers would hold ``kb verify`` for hours.
-MAX_RETRIES, MAX_TIMEOUT = 20, 600.0
+#: Largest ``KB_ARXIV_RETRIES``, ``KB_ARXIV_TIMEOUT`` and ``KB_ARXIV_DELAY`` (seconds) kb takes:
+#: past them a server that keeps answering 429 or never answers, or a pause between batches,
+#: would hold ``kb verify`` for hours.
+MAX_RETRIES, MAX_TIMEOUT, MAX_DELAY = 20, 600.0, 60.0
 
 
 def _env_number(name: str, default: float, *, most: float = float("inf")) -> float:
