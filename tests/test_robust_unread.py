@@ -228,3 +228,11 @@ def test_output_in_another_encoding_is_escaped_not_a_traceback(tmp_path: Path, e
     assert res.returncode == 0, res.stderr
     assert b"Traceback" not in res.stderr
     assert res.stdout.decode(encoding).splitlines()[1].strip() == line
+
+
+def test_per_mille_is_a_unit_of_its_own() -> None:
+    from kb.extract.quantities import find_quantities
+
+    text = "Wombat 错误率 7‰，丢包 1-2‰"
+    assert [(q.value, q.low, q.high, q.unit, q.raw) for q in find_quantities(text)] == [
+        (7.0, None, None, "‰", "7‰"), (None, 1.0, 2.0, "‰", "1-2‰")]

@@ -16,7 +16,7 @@ MAGNITUDES: dict[str, int] = {
 ``float("6.2e3")``, not 6.2 * 1000)."""
 
 CJK_UNITS: dict[str, str] = {
-    "个百分点": "pp", "百分点": "pp", "%": "%", "倍": "×",
+    "个百分点": "pp", "百分点": "pp", "%": "%", "‰": "‰", "倍": "×",
     "个月": "month", "小时": "h", "分钟": "min", "毫秒": "ms", "微秒": "us", "秒": "s", "天": "day", "周": "week",
     "行代码": "LoC", "行": "LoC", "美元": "$", "元": "¥", "个 tokens": "tokens", "个 token": "tokens", "个tokens": "tokens", "个token": "tokens",
     "個百分點": "pp", "个百分點": "pp", "百分點": "pp", "纳秒": "ns",
@@ -71,7 +71,7 @@ ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "u
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
-KB_OWN: frozenset[str] = frozenset({"%", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
+KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
                                     "+", "devices", "FLOPs", "星",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
 """kb's own units as stored, which convert to nothing else (never looked up in pint: the
