@@ -93,18 +93,34 @@ def test_existing_target_file_is_never_overwritten(run_kb, kb_with_cards: Path, 
 
 
 def test_a_file_appearing_before_the_write_is_not_overwritten(tmp_path: Path) -> None:
-    """The index did not know the file (written meanwhile): the atomic no-overwrite write refuses."""
+    """The index did not know the file (written meanwhile): the cards on disk are read again
+    under the writer lock, so the paper's card is found and nothing is written."""
     target = tmp_path / "organized/paper_cards/1-2607-26627.md"
     target.parent.mkdir(parents=True)
     target.write_text("mine\n", encoding="utf-8")
     rec = SourceRecord(id="2607.26627", version=1, short_id="2607.26627v1", title="T", authors=[],
                        published=datetime(2026, 7, 24, tzinfo=timezone.utc),
                        updated=datetime(2026, 7, 24, tzinfo=timezone.utc), primary_category="cs.CL")
-    with pytest.raises(UsageError, match="organized/paper_cards/1-2607-26627.md exists; not overwritten"):
+    with pytest.raises(UsageError, match="2607.26627 already has a card: organized/paper_cards/1-2607-26627.md"):
         new_card(tmp_path, CardIndex(), "2607.26627", lambda key: rec,
                  now=datetime(2026, 8, 1, 10, 0, tzinfo=timezone(timedelta(hours=8))))
     assert target.read_text(encoding="utf-8") == "mine\n"
     assert sorted(p.name for p in target.parent.iterdir()) == ["1-2607-26627.md"]
+
+
+def test_a_card_written_meanwhile_takes_its_number(tmp_path: Path) -> None:
+    """Two ``kb card new`` at once both numbered their card 682 (each from the index its run
+    began with); the number is taken from the cards on disk under the writer lock."""
+    folder = tmp_path / "organized/paper_cards"
+    folder.mkdir(parents=True)
+    (folder / "7-2607-11111.md").write_text("another run's card\n", encoding="utf-8")
+    rec = SourceRecord(id="2607.26627", version=1, short_id="2607.26627v1", title="T", authors=[],
+                       published=datetime(2026, 7, 24, tzinfo=timezone.utc),
+                       updated=datetime(2026, 7, 24, tzinfo=timezone.utc), primary_category="cs.CL")
+    path = new_card(tmp_path, CardIndex(), "2607.26627", lambda key: rec,
+                    now=datetime(2026, 8, 1, 10, 0, tzinfo=timezone(timedelta(hours=8))))
+    assert path.name == "8-2607-26627.md"
+    assert sorted(p.name for p in folder.iterdir()) == ["7-2607-11111.md", "8-2607-26627.md"]
 
 
 def test_paper_with_a_card_gets_no_second_one(run_kb, kb_with_cards: Path, fake_arxiv: FakeArxiv) -> None:

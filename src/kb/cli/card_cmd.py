@@ -30,7 +30,8 @@ def card_new_cmd(
 ) -> None:
     """Write a new paper card organized/paper_cards/<next no>-<YYMM>-<NNNNN>.md from arXiv metadata.
 
-    The card number is the highest in use plus one. Front matter: card, arxiv, title,
+    The card number is the highest in use plus one, read from the cards folder while no other
+    kb writes (two runs at once never share a number). Front matter: card, arxiv, title,
     authors, category, created (now, kb.yaml timezone); the body is an empty skeleton.
     Never overwrites; refuses when a card already names the paper. Prints the path.
     Exit code 1 when arXiv has no such paper, 2 for a bad id or an existing card, 3 when

@@ -6,6 +6,8 @@ card already" are the stored cards' (:class:`kb.store.cards.CardIndex`).
 
 from __future__ import annotations
 
+import os
+import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,8 @@ from kb.core.textio import write_atomic
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 from kb.read.cards import HEADINGS, card_file_name
 from kb.store.cards import CardIndex, _q
+from kb.store.fresh import note_wait
+from kb.store.locks import writer_lock
 
 
 class PaperNotFound(KbError):
@@ -84,12 +88,31 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
     record = record_for(key)
     if record is None:
         raise PaperNotFound(f"arXiv has no paper {key}; check the id (kb verify {key})")
-    number = index.max_number() + 1
-    path = root / CARDS_DIR / card_file_name(number, ref.id)
-    text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
-    write_target(root, path, what="card")
-    try:
-        write_atomic(path, text, overwrite=False)
-    except FileExistsError:
-        raise UsageError(f"{path.relative_to(root).as_posix()} exists; not overwritten") from None
+    # numbered and written under the KB's writer lock, from the cards on disk now: two kb card new
+    # at once got the same number (the index is what the store held when each run began)
+    with writer_lock(root, note_wait):
+        on_disk = _card_names(root / CARDS_DIR)
+        same = card_file_name(0, ref.id)[1:]  # "-2607-26627.md": this paper's card, whatever its number
+        written = next((n for n in on_disk if n.endswith(same) and n.split("-", 1)[0].isdigit()), None)
+        if written is not None:
+            raise UsageError(f"{ref.id} already has a card: {CARDS_DIR}/{written}; not writing another")
+        number = max([index.max_number(), *(int(m[1]) for n in on_disk if (m := _NUMBER_RE.match(n)))]) + 1
+        path = root / CARDS_DIR / card_file_name(number, ref.id)
+        text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
+        write_target(root, path, what="card")
+        try:
+            write_atomic(path, text, overwrite=False)
+        except FileExistsError:
+            raise UsageError(f"{path.relative_to(root).as_posix()} exists; not overwritten") from None
     return path
+
+
+_NUMBER_RE = re.compile(r"(\d+)-")
+
+
+def _card_names(folder: Path) -> list[str]:
+    """The file names in the cards folder (none when it is missing or cannot be listed)."""
+    try:
+        return [e.name for e in os.scandir(folder) if e.name.endswith(".md")]
+    except OSError:
+        return []
