@@ -160,7 +160,9 @@ class CueMatcher:
         for strength, table in ((0, BUILTIN_CUES), (1, WEAK_CUES)):
             for kind, phrases in table.items():
                 more = (extra or {}).get(kind, ()) if strength == 0 else ()
-                allp = sorted({p.lower() for p in (*phrases, *more) if p.strip()}, key=len, reverse=True)
+                # longest first; phrases of one length in their order, not the set's (which
+                # changes with the hash seed): the same pattern, and the same guard group first, every run
+                allp = sorted(sorted({p.lower() for p in (*phrases, *more) if p.strip()}), key=len, reverse=True)
                 alts = _alternatives(allp)
                 if strength == 1 and kind == "secondhand":
                     alts.append(_JU_RE.pattern)

@@ -89,8 +89,10 @@ class NameMatcher:
         # inside of words (`find` checks the rest: `_` and `-` are folded to spaces here)
         self._starts = None
         if firsts:
-            inside = sorted((p for p in firsts if _word(p[0])), key=len, reverse=True)
-            other = sorted((p for p in firsts if not _word(p[0])), key=len, reverse=True)
+            # (sorted first: the pattern's text is the same in every run, whatever the hash seed,
+            # so kb.perf.recache finds it kept; the order of a look-ahead's alternatives is no matter)
+            inside = sorted(sorted(p for p in firsts if _word(p[0])), key=len, reverse=True)
+            other = sorted(sorted(p for p in firsts if not _word(p[0])), key=len, reverse=True)
             alts = []
             if inside:
                 alts.append("(?<![a-z0-9.])(?=(?:" + "|".join(re.escape(p) for p in inside) + "))")
