@@ -96,3 +96,23 @@ def test_nothing_is_written_without_bytecode(tmp_path: Path, monkeypatch: pytest
     run.compile("x+", 0)
     run.save()  # (the folder is made)
     assert _Kept(str(tmp_path / "no-such-dir" / "deeper" / "re.marshal")).entries.keys() == {("x+", 0)}
+
+
+def test_a_kept_value_is_made_once(tmp_path: Path) -> None:
+    path = str(tmp_path / "re.marshal")
+    calls: list[int] = []
+
+    def make() -> tuple[str, int]:
+        calls.append(1)
+        return ("(?=[ab])(?:a|b)", 2)
+
+    run = _Kept(path)
+    assert run.value(("\x00value", "guard", "v1", "a|b"), make) == ("(?=[ab])(?:a|b)", 2)
+    assert run.value(("\x00value", "none", "v1"), lambda: None) is None
+    assert run.value(("\x00value", "odd", "v1"), lambda: {1, 2}.__iter__) is not None  # (marshal cannot: not kept)
+    run.save()
+    again = _Kept(path)
+    assert again.value(("\x00value", "guard", "v1", "a|b"), make) == ("(?=[ab])(?:a|b)", 2)
+    assert again.value(("\x00value", "none", "v1"), make) is None
+    assert len(calls) == 1 and not again.missed
+    assert ("\x00value", "odd", "v1") not in again.entries

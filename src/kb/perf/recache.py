@@ -7,7 +7,8 @@ parser set-up, 1.08G with the patterns kept). :func:`install` makes :mod:`re` lo
 here first: what ``re._compiler.compile`` hands to ``_sre.compile`` (the pattern's opcode list,
 its flags and its groups), kept per ``(pattern, flags)`` in one file beside this module's
 bytecode (``__pycache__/re-patterns.<cache tag>.marshal``), written at exit when a run compiled
-a pattern the file did not hold.
+a pattern the file did not hold. Values computed from patterns at start-up are kept there too
+(:func:`kept_value`).
 
 The same :class:`re.Pattern` as :func:`re.compile` makes (the same arguments to
 ``_sre.compile``; ``tests/test_recache.py``). The file is read only when it was written by this
@@ -27,6 +28,7 @@ import marshal
 import os
 import sys
 from re import _compiler, _parser
+from collections.abc import Callable
 from typing import Any
 
 #: A kept pattern is dropped when none of the runs that wrote the file since used it, this many.
@@ -69,6 +71,20 @@ class _Kept:
             self.missed = True
         self.used.add(key)
         return _sre.compile(p, *kept[1])
+
+    def value(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """``make()``, kept under ``key`` (see :func:`kept_value`)."""
+        kept = self.entries.get(key)
+        if kept is None:
+            got = make()
+            try:
+                marshal.dumps(got)
+            except ValueError:  # (no value marshal cannot write is kept)
+                return got
+            kept = self.entries[key] = (self.writes, got)
+            self.missed = True
+        self.used.add(key)
+        return kept[1]
 
     def save(self) -> None:
         """Write the file when this run compiled a pattern it did not hold (atomically: a
@@ -120,6 +136,17 @@ def _read(path: str) -> tuple[int, dict[tuple[str, int], tuple[int, tuple[Any, .
 
 
 _kept: _Kept | None = None
+
+
+def kept_value(key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+    """``make()``, kept in the file between runs under ``key``: for a value computed from
+    patterns at start-up (a pattern's prefilter, :mod:`kb.perf.literals`). ``key`` holds all the
+    value depends on, including a digest of the code that computes it (its text is kept in
+    the file: short), and only what marshal writes (str, int, tuples …); so must the value. Without
+    :func:`install`, ``make()``."""
+    if _kept is None:
+        return make()
+    return _kept.value(("\x00value", *key), make)
 
 
 def install() -> None:
