@@ -19,7 +19,7 @@ measurement; ``2 周`` in digits is read).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from kb.core.claims import Quantity
 from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
@@ -244,10 +244,30 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
 
 
+#: Where a match of :data:`_SCORE_RE` may start (its words' first characters; a digit right after
+#: 度 or 性), led by one class: re skips to one in C, where _SCORE_RE, an alternation led by a
+#: group and look-behinds, gives it no first character.
+_SCORE_START = re.compile(r"[:：为评得打\d](?:(?<=[:：为评得打])|(?<=[度性]\d))")
+
+
+def _score_matches(norm: str) -> Iterator[re.Match[str]]:
+    """``_SCORE_RE.finditer(norm)``: the pattern matched at each place one may start, left to
+    right, the next place looked for after the match (the same leftmost, non-overlapping
+    matches; none is empty)."""
+    pos = 0
+    while (at := _SCORE_START.search(norm, pos)) is not None:
+        m = _SCORE_RE.match(norm, at.start())
+        if m is None:
+            pos = at.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
 def _scores(norm: str) -> list[dict]:
     """The scores in ``norm`` (:data:`_SCORE_RE`): value on the writer's scale, no unit, no metric."""
     got: list[dict] = []
-    for m in _SCORE_RE.finditer(norm):
+    for m in _score_matches(norm):
         if m["g"] is not None:
             got.append({"start": m.start("g"), "end": m.end("g"), "value": float(m["g"]), "unit": None, "score": True})
             continue
