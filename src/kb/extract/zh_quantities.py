@@ -53,6 +53,9 @@ _ZH_QTY_RE = re.compile(
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
+#: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
+#: after it: re skips to one in C; _ZH_QTY_RE, led by a look-behind, gives it no first character).
+_ZH_QTY_START = re.compile(rf"[负零百千翻十{ZH_DIGITS}\d](?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億].)")
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
 #: (One class of the forms' first characters, each form told by a look-behind: re skips in C to
 #: such a character, where an alternation led by classes gave it none; a match is one character.)
@@ -158,7 +161,7 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     got: list[dict] = []
     for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
-    for m in _ZH_QTY_RE.finditer(norm):
+    for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end():
             continue
         f = _zh_one(m, norm)
@@ -251,12 +254,17 @@ _SCORE_START = re.compile(r"[:：为评得打\d](?:(?<=[:：为评得打])|(?<=[
 
 
 def _score_matches(norm: str) -> Iterator[re.Match[str]]:
-    """``_SCORE_RE.finditer(norm)``: the pattern matched at each place one may start, left to
-    right, the next place looked for after the match (the same leftmost, non-overlapping
-    matches; none is empty)."""
+    """``_SCORE_RE.finditer(norm)`` (:func:`_led_matches`)."""
+    return _led_matches(_SCORE_START, _SCORE_RE, norm)
+
+
+def _led_matches(start: re.Pattern[str], pattern: re.Pattern[str], norm: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(norm)`` for a pattern that never matches empty and whose every match
+    starts where ``start`` matches: ``pattern`` matched at each such place, left to right, the
+    next place looked for after a match (the same leftmost, non-overlapping matches)."""
     pos = 0
-    while (at := _SCORE_START.search(norm, pos)) is not None:
-        m = _SCORE_RE.match(norm, at.start())
+    while (at := start.search(norm, pos)) is not None:
+        m = pattern.match(norm, at.start())
         if m is None:
             pos = at.start() + 1
             continue
