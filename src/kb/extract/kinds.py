@@ -160,7 +160,9 @@ class CueMatcher:
         for strength, table in ((0, BUILTIN_CUES), (1, WEAK_CUES)):
             for kind, phrases in table.items():
                 more = (extra or {}).get(kind, ()) if strength == 0 else ()
-                allp = sorted({p.lower() for p in (*phrases, *more) if p.strip()}, key=len, reverse=True)
+                # longest first; phrases of one length in their order, not the set's (which
+                # changes with the hash seed): the same pattern, and the same guard group first, every run
+                allp = sorted(sorted({p.lower() for p in (*phrases, *more) if p.strip()}), key=len, reverse=True)
                 alts = _alternatives(allp)
                 if strength == 1 and kind == "secondhand":
                     alts.append(_JU_RE.pattern)
@@ -242,6 +244,8 @@ _MOOD_HINT = literal_hint([_MOOD_PLAIN])
 _MOOD_RE = first_char_guard(_MOOD_PLAIN)
 #: Doubt words (:data:`~kb.extract.vocab.kinds.DOUBT_CUES`), more words of the ``disputed`` mood.
 _DOUBT_HINT, _DOUBT_RE = literal_hint([re.compile("|".join(DOUBT_CUES))]), first_char_guard(re.compile("|".join(DOUBT_CUES)))
+#: One hint for both (most texts hold no mood word: one scan, not two).
+_ANY_MOOD_HINT = literal_hint([_MOOD_PLAIN, re.compile("|".join(DOUBT_CUES))]) if _MOOD_HINT and _DOUBT_HINT else None
 #: Clause ends: a plan word governs its clause only ("论文报告 2.1×，建议排 3–6 个月" keeps 2.1×).
 _CLAUSE_RE = re.compile(r"[。；;！？!?，|]|,(?!\d{3})|\.(?=\s)")
 #: Ends of the part of a unit a dispute word governs: a sentence or a table cell, commas
@@ -268,6 +272,8 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     :returns: one mood per span, in order.
     """
     low = lower_same_length(text) if spans else ""
+    if spans and _ANY_MOOD_HINT is not None and _ANY_MOOD_HINT.search(low) is None:
+        return [None] * len(spans)  # no plan, dispute or doubt word
     found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(low)] \
         if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
     if spans and (_DOUBT_HINT is None or _DOUBT_HINT.search(low)):

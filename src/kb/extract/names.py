@@ -87,16 +87,7 @@ class NameMatcher:
         # Python loop below visits only those positions (thousands of card titles, 200k claims).
         # A name that opens with an ASCII letter or digit starts a word: the scan passes over the
         # inside of words (`find` checks the rest: `_` and `-` are folded to spaces here)
-        self._starts = None
-        if firsts:
-            inside = sorted((p for p in firsts if _word(p[0])), key=len, reverse=True)
-            other = sorted((p for p in firsts if not _word(p[0])), key=len, reverse=True)
-            alts = []
-            if inside:
-                alts.append("(?<![a-z0-9.])(?=(?:" + "|".join(re.escape(p) for p in inside) + "))")
-            if other:
-                alts.append("(?=(?:" + "|".join(re.escape(p) for p in other) + "))")
-            self._starts = re.compile("|".join(alts))
+        self._starts = re.compile(_starts_source(firsts)) if firsts else None
 
     def state(self) -> list[Any]:
         """What :meth:`from_state` builds the same matcher from, JSON-able: the folded names,
@@ -311,6 +302,24 @@ def _as_written(text: str, start: int, end: int, spellings: frozenset[str] | Non
         return True
     return any(not _WORD_NAME_RE.fullmatch(s) and all(token[w.start():w.end()] in (w.group(), w.group().upper()) for w in _WORDS_RE.finditer(s)
                    if _mixed_word(w.group()) or _ACRONYM_RE.fullmatch(w.group())) for s in spellings)
+
+
+def _starts_source(firsts: Collection[str]) -> str:
+    """A pattern matching the first character of each place one of the names of first two
+    characters ``firsts`` may start (``match.start()``); one that opens with an ASCII letter or
+    digit only where a word starts (not after a letter, digit or ``.``: the scan passes over the
+    inside of words). One alternative per first character, each consuming it (``t(?=[eo])``):
+    re skips in C to a character one starts with (a pattern that may match empty, or opens with
+    a look-around, gives it none: every position was tried). Sorted: the same text every run."""
+    by_first: dict[str, set[str]] = {}
+    for p in firsts:
+        by_first.setdefault(p[0], set()).add(p[1:2])
+    alts = []
+    for c in sorted(by_first):
+        seconds = by_first[c]
+        ahead = "" if "" in seconds else "(?=[" + "".join(re.escape(x) for x in sorted(seconds)) + "])"
+        alts.append(re.escape(c) + ahead + (r"(?<![a-z0-9.].)" if _word(c) else ""))
+    return "|".join(alts)
 
 
 def _word(c: str) -> bool:

@@ -19,7 +19,7 @@ measurement; ``2 周`` in digits is read).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from kb.core.claims import Quantity
 from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
@@ -53,8 +53,14 @@ _ZH_QTY_RE = re.compile(
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
+#: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
+#: after it: re skips to one in C; _ZH_QTY_RE, led by a look-behind, gives it no first character).
+_ZH_QTY_START = re.compile(rf"[负零百千翻十{ZH_DIGITS}\d](?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億].)")
 #: Only a text with one of these characters can hold a form of this module (a cheap test).
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分]|\d[ \t]?[万亿萬億千百十零余多]|[Dd]oubl|[Tt]ripl|[Qq]uadrupl")
+#: (One class of the forms' first characters, each form told by a look-behind: re skips in C to
+#: such a character, where an alternation led by classes gave it none; a match is one character.)
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分\dDdTtQq](?:(?<=[{ZH_DIGITS}十负成番倍分])|(?<=\d)(?=[ \t]?[万亿萬億千百十零余多])"
+                     r"|(?<=[Dd])(?=oubl)|(?<=[Tt])(?=ripl)|(?<=[Qq])(?=uadrupl))")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -155,7 +161,7 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     got: list[dict] = []
     for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
-    for m in _ZH_QTY_RE.finditer(norm):
+    for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end():
             continue
         f = _zh_one(m, norm)
@@ -241,10 +247,35 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
 
 
+#: Where a match of :data:`_SCORE_RE` may start (its words' first characters; a digit right after
+#: 度 or 性), led by one class: re skips to one in C, where _SCORE_RE, an alternation led by a
+#: group and look-behinds, gives it no first character.
+_SCORE_START = re.compile(r"[:：为评得打\d](?:(?<=[:：为评得打])|(?<=[度性]\d))")
+
+
+def _score_matches(norm: str) -> Iterator[re.Match[str]]:
+    """``_SCORE_RE.finditer(norm)`` (:func:`_led_matches`)."""
+    return _led_matches(_SCORE_START, _SCORE_RE, norm)
+
+
+def _led_matches(start: re.Pattern[str], pattern: re.Pattern[str], norm: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(norm)`` for a pattern that never matches empty and whose every match
+    starts where ``start`` matches: ``pattern`` matched at each such place, left to right, the
+    next place looked for after a match (the same leftmost, non-overlapping matches)."""
+    pos = 0
+    while (at := start.search(norm, pos)) is not None:
+        m = pattern.match(norm, at.start())
+        if m is None:
+            pos = at.start() + 1
+            continue
+        yield m
+        pos = m.end()
+
+
 def _scores(norm: str) -> list[dict]:
     """The scores in ``norm`` (:data:`_SCORE_RE`): value on the writer's scale, no unit, no metric."""
     got: list[dict] = []
-    for m in _SCORE_RE.finditer(norm):
+    for m in _score_matches(norm):
         if m["g"] is not None:
             got.append({"start": m.start("g"), "end": m.end("g"), "value": float(m["g"]), "unit": None, "score": True})
             continue

@@ -12,8 +12,12 @@ lower-cased text would not be the same).
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable
+from pathlib import Path
+
+from kb.perf.recache import kept_value
 
 try:  # the parser of the re module (Python 3.11+); without it there is no prefilter
     from re import _constants as _c
@@ -21,6 +25,8 @@ try:  # the parser of the re module (Python 3.11+); without it there is no prefi
 except ImportError:  # pragma: no cover - other Pythons
     _p = _c = None  # type: ignore[assignment]
 
+#: This module's code, in the key of what it computes kept between runs (kb.perf.recache).
+_CODE = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
 _ZERO_WIDTH = frozenset(() if _c is None else (_c.AT, _c.ASSERT, _c.ASSERT_NOT))
 
 
@@ -219,6 +225,14 @@ def literal_hint(patterns: Iterable[re.Pattern[str] | str]) -> re.Pattern[str] |
     same ``pos`` and ``endpos``) where any of ``patterns`` matches: the
     :func:`required_literals` of each, ignoring case when one of them does; None when one of
     them has no literals (then there is no prefilter: search with the pattern itself)."""
+    given = list(patterns)
+    pats = [(p.pattern, p.flags) if isinstance(p, re.Pattern) else (p, 0) for p in given]
+    hint = kept_value(("literal_hint", _CODE, *pats), lambda: _hint_source(given))
+    return re.compile(*hint) if hint is not None else None
+
+
+def _hint_source(patterns: list[re.Pattern[str] | str]) -> tuple[str, int] | None:
+    """Source and flags of :func:`literal_hint`'s pattern."""
     lits: set[str] = set()
     ci = False
     for pat in patterns:
@@ -227,7 +241,7 @@ def literal_hint(patterns: Iterable[re.Pattern[str] | str]) -> re.Pattern[str] |
             return None
         lits.update(got[0])
         ci = ci or got[1]
-    return re.compile(_trie(_minimal(lits)), re.IGNORECASE if ci else 0)
+    return _trie(_minimal(lits)), re.IGNORECASE.value if ci else 0
 
 
 def _trie(strings: Iterable[str]) -> str:
@@ -300,13 +314,19 @@ def first_char_guard(pattern: re.Pattern[str]) -> re.Pattern[str]:
     look-ahead fails at once where none can start (3x faster on the cue words); where one can,
     the pattern runs as before, so every search, match and ``finditer`` finds the same.
     """
+    guarded = kept_value(("first_char_guard", _CODE, pattern.pattern, pattern.flags), lambda: _guard_source(pattern))
+    return re.compile(guarded, pattern.flags) if guarded is not None else pattern
+
+
+def _guard_source(pattern: re.Pattern[str]) -> str | None:
+    """Source of :func:`first_char_guard`'s pattern, None for ``pattern`` itself."""
     parsed = _parsed(pattern)
     if parsed is None:
-        return pattern
+        return None
     try:
         got = _first(*parsed)
     except Exception:  # noqa: BLE001 - unknown parser internals: no guard, never an error
-        return pattern
+        return None
     if got is None or got[1] or not got[0]:
-        return pattern
-    return re.compile(f"(?=[{''.join(dict.fromkeys(got[0]))}])(?:{pattern.pattern})", pattern.flags)
+        return None
+    return f"(?=[{''.join(dict.fromkeys(got[0]))}])(?:{pattern.pattern})"

@@ -37,6 +37,7 @@ from kb.extract.metrics import MetricVocab
 from kb.extract.names import NameMatcher, entity_names
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
+from kb.perf.mdrules import guard_rules
 from kb.read.cards import pinned_version
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
@@ -72,7 +73,7 @@ MAX_NESTING = 100
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
     """kb's Markdown: CommonMark with tables and raw HTML, nesting up to :data:`MAX_NESTING`."""
-    return MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table")
+    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table"))
 
 
 class Parser:

@@ -1,0 +1,74 @@
+"""markdown-it's block rules behind a look at the line's first character (start-up of each block).
+
+markdown-it tries its block rules one by one at the start of every block, and again at every
+line of a paragraph (twice: ``lheading`` and ``paragraph`` each ask the rules that may end a
+paragraph): ~10 calls a line, each logging a debug record and asking ``is_code_block`` before it
+looks at the line's first character and returns False. :func:`guard_rules` puts each rule that
+needs a given first character behind that one test (and ``code`` behind its indent test), so a
+line that cannot open the block costs one call. A rule passes the test exactly when it would go
+on past its own first look (the characters are the rule's own), so every parse gives the same
+tokens (tests/test_mdrules.py). Speed machinery only: which blocks Markdown has is markdown-it's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference
+
+Rule = Callable[[Any, int, int, bool], bool]
+
+#: markdown-it's own rules (these very functions) -> the first characters they go on at (the
+#: character at ``bMarks + tShift``; each rule returns False at once for any other). ``fence``
+#: is the rule of ``make_fence_rule()``'s default markers.
+FIRST_CHARS: dict[Rule, str] = {
+    fence: "`~",
+    blockquote: ">",
+    hr: "*-_",
+    list_block: "*+-0123456789",
+    reference: "[",
+    html_block: "<",
+    heading: "#",
+}
+
+
+def _first_char(rule: Rule, chars: str) -> Rule:
+    """``rule`` asked only where the line's first character is one of ``chars`` (or the line
+    has none: then the rule itself decides, as before)."""
+
+    def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[start] + state.tShift[start]
+        if state.src[at:at + 1] not in chars:  # ("" is in every string: the rule decides)
+            return False
+        return rule(state, start, end, silent)
+
+    guarded.__wrapped__ = rule  # type: ignore[attr-defined]
+    return guarded
+
+
+def _indented(rule: Rule) -> Rule:
+    """The ``code`` rule asked only where the line is indented 4 or more past the block
+    (``is_code_block``'s test, with which it returns False)."""
+
+    def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
+        if state.sCount[start] - state.blkIndent < 4:
+            return False
+        return rule(state, start, end, silent)
+
+    guarded.__wrapped__ = rule  # type: ignore[attr-defined]
+    return guarded
+
+
+def guard_rules(md: MarkdownIt) -> MarkdownIt:
+    """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``) behind
+    its first test, in place (names, order, enabled state and alternatives kept); a rule of
+    another function (a plugin's, one replaced) is left as it is. Returns ``md``."""
+    ruler = md.block.ruler
+    for r in list(ruler.__rules__):
+        if r.fn is code:
+            ruler.at(r.name, _indented(r.fn), {"alt": list(r.alt)})
+        elif r.fn in FIRST_CHARS:
+            ruler.at(r.name, _first_char(r.fn, FIRST_CHARS[r.fn]), {"alt": list(r.alt)})
+    return md
