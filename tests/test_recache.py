@@ -116,3 +116,31 @@ def test_a_kept_value_is_made_once(tmp_path: Path) -> None:
     assert again.value(("\x00value", "none", "v1"), make) is None
     assert len(calls) == 1 and not again.missed
     assert ("\x00value", "odd", "v1") not in again.entries
+
+
+def test_a_pattern_compiled_otherwise_than_re_does_turns_the_keeping_off(monkeypatch) -> None:
+    """When the arguments kb would keep do not make re's own pattern (another Python's re), the
+    run uses re's pattern and keeps nothing from then on."""
+    import re
+
+    from kb.perf import recache
+
+    kept = recache._Kept(None)
+    monkeypatch.setattr(recache, "_arguments", lambda p, flags: (flags, [1, 0], 0, {}, ()))  # a wrong program
+    got = kept.compile(r"wombat\d+", 0)
+    assert got == re.compile(r"wombat\d+") and got.match("wombat42") is not None
+    assert kept.off and kept.entries == {} and not kept.missed
+    assert kept.compile(r"numbat", 0).match("numbat") is not None
+
+
+def test_a_valid_but_other_program_turns_the_keeping_off_too(monkeypatch) -> None:
+    import re
+
+    from kb.perf import recache
+
+    other = recache._arguments(r"numbat", 0)
+    kept = recache._Kept(None)
+    monkeypatch.setattr(recache, "_arguments", lambda p, flags: other)
+    assert kept.compile(r"wombat", 0).match("wombat") is not None
+    assert kept.compile(r"wombat", 0) == re.compile(r"wombat")
+    assert kept.off and kept.entries == {}

@@ -11,7 +11,9 @@ a pattern the file did not hold. Values computed from patterns at start-up are k
 (:func:`kept_value`).
 
 The same :class:`re.Pattern` as :func:`re.compile` makes (the same arguments to
-``_sre.compile``; ``tests/test_recache.py``). The file is read only when it was written by this
+``_sre.compile``; ``tests/test_recache.py``): a pattern not yet kept is compiled both ways and
+kept only when the two are equal; once they differ (another Python's :mod:`re`), the run keeps
+and writes nothing. The file is read only when it was written by this
 very interpreter (its version and the regex engine's magic number); a file that does not read is
 ignored, and one that cannot be written (a read-only install, ``PYTHONDONTWRITEBYTECODE``) is
 not written: every pattern is then compiled as before. A pattern whose text changed is another
@@ -57,6 +59,7 @@ class _Kept:
         self.writes, self.entries = _read(path) if path else (0, {})
         self.used: set[tuple[str, int]] = set()
         self.missed = False
+        self.off = False  # set when a pattern compiled here differs from re's own: none is kept
         self.plain = _compiler.compile
 
     def compile(self, p: Any, flags: int = 0) -> Any:
@@ -64,11 +67,24 @@ class _Kept:
         (and kept) as :mod:`re` does it."""
         if type(p) is not str or type(flags) is not int or flags & _DEBUG:  # (re passes a plain int)
             return self.plain(p, flags)
+        if self.off:
+            return self.plain(p, flags)
         key = (p, flags)
         kept = self.entries.get(key)
         if kept is None:
-            kept = self.entries[key] = (self.writes, _arguments(p, flags))
+            plain = self.plain(p, flags)  # (re's own errors are raised here, as without kb)
+            try:
+                arguments = _arguments(p, flags)
+                made = _sre.compile(p, *arguments)
+            except (RuntimeError, TypeError, ValueError, OverflowError, AttributeError):
+                made = None
+            if made != plain:  # another Python's re compiles otherwise: kept patterns are never used
+                self.off, self.entries, self.missed = True, {}, False
+                return plain
+            self.entries[key] = (self.writes, arguments)
             self.missed = True
+            self.used.add(key)
+            return plain
         self.used.add(key)
         return _sre.compile(p, *kept[1])
 
