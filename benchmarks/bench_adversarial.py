@@ -12,7 +12,8 @@ ids (``long-line``), ``kb digest`` of a night of N lines each about another pape
 ``kb digest`` of a night whose one line of N KB holds distinct numbers and
 hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each naming one
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
-has N keys (``front keys``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
+heading naming vLLM over a one-value paragraph (``headings``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -183,6 +184,13 @@ def _dense_line(kb: int) -> dict[str, str]:
     return {"inbox/ana/2026-07-31-long.md": "# t\n\n" + "".join(parts) + "\n"}
 
 
+def _headings(n: int) -> dict[str, str]:
+    """One night's file of n sections, each a heading naming vLLM over a paragraph of one value
+    (a claim per section: its section's source line found by a bisection of the headings)."""
+    return {"inbox/ana/2026-07-31-heads.md": "".join(
+        f"{'#' * (i % 6 + 1)} vLLM part {i}\n\nthroughput {i + 2} tok/s\n\n" for i in range(n))}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -218,6 +226,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 500, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
         ("one line (kb digest)", 500, lambda root, n: _digest(root, _one_line(n))),
+        ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
+        ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
     ]
     bad = 0
     for name, start, run in shapes:
