@@ -148,7 +148,7 @@ def check_topic(kb: Kb, topic: str) -> None:
 def window_files(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[WindowFile]:
     """Inbox files and cards written in the window, by path (own briefs of the topic left out;
     the rows read once per ``share``)."""
-    rows = (share or NightShare()).kept(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
+    rows = (share or NightShare()).once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
         window.since_iso, window.until_iso, ("inbox", "card")))
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
@@ -331,7 +331,7 @@ def night_doc(kb: Kb, topic: str, window: Window, held: Any = None) -> LivingDoc
 def window_claims(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[Claim]:
     """The stored claims of the inbox files and cards written in the window, by path and line
     (the topic's own briefs and derived claims left out; the claims read once per ``share``)."""
-    every = (share or NightShare()).kept(("claims", window.since_iso, window.until_iso), lambda: sorted(
+    every = (share or NightShare()).once(("claims", window.since_iso, window.until_iso), lambda: sorted(
         [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
          if not is_derived(c)], key=_place))
     return [c for c in every if not is_own_brief(c.provenance.path, topic)]

@@ -32,7 +32,7 @@ class NightShare:
     fronts: dict[str, dict[str, Any] | None] = field(default_factory=dict)
     rows: dict[Hashable, Any] = field(default_factory=dict)
 
-    def kept(self, key: Hashable, read: Callable[[], T]) -> T:
+    def once(self, key: Hashable, read: Callable[[], T]) -> T:
         """``read()`` the first time ``key`` is asked, the same value after."""
         if key not in self.rows:
             self.rows[key] = read()
