@@ -238,13 +238,13 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("dense line (digest KB)", 8, lambda root, n: _digest(root, _dense_line(n))),
         ("ids (kb digest)", 500, lambda root, n: _digest(root, _ids(n))),
         ("front keys (kb digest)", 25000, lambda root, n: _digest(root, _front_keys(n))),
+        ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
+        ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
+        ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 500, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
         ("one line (kb digest)", 500, lambda root, n: _digest(root, _one_line(n))),
-        ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
-        ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
-        ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
     ]
     bad = 0
     for name, start, run in shapes:
