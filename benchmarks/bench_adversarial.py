@@ -12,7 +12,9 @@ ids (``long-line``), ``kb digest`` of a night of N lines each about another pape
 ``kb digest`` of a night whose one line of N KB holds distinct numbers and
 hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each naming one
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
-has N keys (``front keys``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
+heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
+with a living doc and an inbox file naming vLLM (``topics``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -183,6 +185,28 @@ def _dense_line(kb: int) -> dict[str, str]:
     return {"inbox/ana/2026-07-31-long.md": "# t\n\n" + "".join(parts) + "\n"}
 
 
+def _headings(n: int) -> dict[str, str]:
+    """One night's file of n sections, each a heading naming vLLM over a paragraph of one value
+    (a claim per section: its section's source line found by a bisection of the headings)."""
+    return {"inbox/ana/2026-07-31-heads.md": "".join(
+        f"{'#' * (i % 6 + 1)} vLLM part {i}\n\nthroughput {i + 2} tok/s\n\n" for i in range(n))}
+
+
+def _topics(n: int) -> dict[str, str]:
+    """n kb.yaml topics, each with a living doc stating vLLM's throughput and an inbox file of
+    its own (front matter ``topic:``) stating another: ``kb sources`` diffs every topic over
+    every file, the per-file work read once for all topics."""
+    yaml = KB_YAML.replace("topics: {inference: [inference-systems]}",
+                           "topics: {" + ", ".join(f"t{i}: [t{i}]" for i in range(n)) + "}")
+    out = {"kb.yaml": yaml}
+    for i in range(n):
+        out[f"organized/knowledge/t{i}.md"] = (f"---\ntopic: t{i}\nversion: 1\nupdated: 2026-07-30T05:00:00+08:00\n---\n"
+                                               f"# t{i}\n\n## 共识\n\n- vLLM throughput {i + 1} tok/s\n")
+        out[f"inbox/a/2026-07-31-{i // 60 % 24:02d}{i % 60:02d}-x{i}.md"] = (
+            f"---\ntopic: t{i}\n---\n- vLLM throughput {i + 2} tok/s https://s{i}.example.com\n")
+    return out
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -214,6 +238,9 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("dense line (digest KB)", 8, lambda root, n: _digest(root, _dense_line(n))),
         ("ids (kb digest)", 500, lambda root, n: _digest(root, _ids(n))),
         ("front keys (kb digest)", 25000, lambda root, n: _digest(root, _front_keys(n))),
+        ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
+        ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
+        ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),

@@ -172,3 +172,38 @@ def test_since_and_until_bound_the_numbers_counted(run_kb, kb_root: Path) -> Non
         ("jay", 3, 2)]
     bad = run_kb(["sources", "--since", "2026-08-10", "--until", "2026-08-01", "--kb", str(kb_root)])
     assert bad.exit_code == 2 and "is not before --until" in bad.stderr
+
+
+def test_every_topic_ledger_reads_each_file_once_and_counts_as_topic_by_topic(tmp_path: Path) -> None:
+    """``kb sources`` of every topic shares its nights' per-file work (kb.night.share): the
+    numbers are those of each topic's own night, and one topic's own brief stays out of that
+    topic's night only (it is a source of the other), whichever night read the files first."""
+    from conftest import write_files
+
+    from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
+    from kb.night.share import NightShare
+    from kb.store.workspace import open_kb
+
+    doc = "---\ntopic: {t}\nversion: 1\nupdated: 2026-07-30T05:00:00+08:00\n---\n# {t}\n\n## 共识\n\n- vLLM throughput {v} tok/s\n"
+    brief = "inbox/ana/2026-07-31-ta-e1prep.md"
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nexecutor: ana\nentities:\n  vLLM: []\ntopics:\n  ta: [ta]\n  tb: [tb]\n',
+        "organized/knowledge/ta.md": doc.format(t="ta", v=1),
+        "organized/knowledge/tb.md": doc.format(t="tb", v=2),
+        "inbox/jay/2026-07-31-0900-x.md": "- 据悉 vLLM throughput 2 tok/s https://a.example.com\n",
+        brief: "- 据悉 vLLM throughput 3 tok/s https://b.example.com\n",
+    })
+    kb = open_kb(root)
+    try:
+        window = all_time(kb)
+        alone = ledger_of(["ta", "tb"], [n for t in ("ta", "tb") for n in topic_numbers(kb, t, window)])
+        shared = build_ledger(kb)
+        share = NightShare()
+        tb = topic_numbers(kb, "tb", window, share)
+        ta = topic_numbers(kb, "ta", window, share)
+    finally:
+        kb.close()
+    assert shared.as_dict() == alone.as_dict()
+    assert [(n.source, n.raw, n.fate) for n in tb] == [(f"{brief}:1", "3 tok/s", "contradicted"),
+                                                       ("inbox/jay/2026-07-31-0900-x.md:1", "2 tok/s", "in-doc")]
+    assert [(n.source, n.raw, n.fate) for n in ta] == [("inbox/jay/2026-07-31-0900-x.md:1", "2 tok/s", "contradicted")]

@@ -230,6 +230,26 @@ def test_a_section_source_line_naming_a_kb_file_is_a_citation(tmp_path: Path, ru
     ]
 
 
+def test_only_the_section_holding_the_source_line_takes_it(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A section runs from its heading to the next heading of any level (found by bisection
+    of the file's heading lines): the sections before and after the source line's take none."""
+    from conftest import write_files
+
+    bo = "inbox/bo/2026-06-02T1000-bo-digest.md"
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nentities:\n  Quokka: []\n',
+        "inbox/ana/2026-06-01T0900-ana-notes.md": "# Notes\n\n- Quokka TTFT 120 ms on the default set-up.\n",
+        bo: ("# 摘要\n\nQuokka TTFT 130 ms.\n\n## Quokka\n\n- Quokka 的 TTFT 为 150 ms。\n"
+             "- 来源：inbox/ana/2026-06-01T0900-ana-notes.md\n\n### Later\n\nQuokka TTFT 160 ms.\n"),
+    })
+    result = _trace(run_kb, root, "Quokka", "--metric", "ttft")
+    assert [h["source"] for h in _chain_of(result, f"{bo}:7")["hops"]] == [
+        "inbox/ana/2026-06-01T0900-ana-notes.md:3", f"{bo}:7"]
+    for line in (3, 12):
+        alone = _chain_of(result, f"{bo}:{line}")
+        assert len(alone["hops"]) == 1 and alone["hops"][0]["cites"]["files"] == []
+
+
 def test_a_count_after_an_author_is_no_time_reference(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
     from conftest import write_files
 

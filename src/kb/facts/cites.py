@@ -26,6 +26,7 @@ it names and the shared sources it reads, resolved against the store's files.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -114,8 +115,8 @@ class Resolver:
     :param files: the store's files.
     :param entities: kb.yaml canonical entity names (their keys name sites).
     :param at: the KB's Attributor (its name matcher finds named sites).
-    :param text_of: path -> ``(lines of the file as stored, 1-based lines of its headings)``,
-        for a section's source lines; ``([], [])`` when the file cannot be read.
+    :param text_of: path -> ``(lines of the file as stored, 1-based lines of its headings in
+        ascending order)``, for a section's source lines; ``([], [])`` when the file cannot be read.
     """
 
     def __init__(self, files: FileIndex, entities: Iterable[str], at: Attributor,
@@ -243,8 +244,11 @@ class Resolver:
         ``claim`` (from its heading to the next heading, or the whole file when it has none)."""
         p = claim.provenance
         lines, heads = self.text_of(p.path)
-        start = max((h for h in heads if h <= p.line), default=1)
-        end = min((h for h in heads if h > p.line), default=len(lines) + 1)
+        # the headings are sorted: a bisection, not a scan of every heading per claim (a file of
+        # thousands of sections, each holding a claim, was quadratic)
+        i = bisect_right(heads, p.line)
+        start = heads[i - 1] if i else 1
+        end = heads[i] if i < len(heads) else len(lines) + 1
         key = (p.path, start)
         hit = self._sections.get(key)
         if hit is None:

@@ -212,9 +212,14 @@ def attributor(kb: Kb | None, held: Any = None, *, config: KbConfig | None = Non
         held_headings = kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc")
     else:
         held_headings = held.headings()
+    # a heading already held names and labels nothing more (first wins): left out, the nights of
+    # every topic (kb sources) share one kept memo instead of building their own each
+    given = list(headings)
+    seen = set(held_headings)
+    headings = [h for h in given if h not in seen]
     return Attributor(config or kb.config, cards, known_titles(kb.store, cards) if titles is None else titles,
                       [*held_headings, *headings], store=kb.store if kept else None,
-                      memo="attributor_names" if held is None and not headings else "attributor_names_more")
+                      memo="attributor_names" if held is None and not given else "attributor_names_more")
 
 
 def _about(kb: Kb, at: Attributor, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:

@@ -14,10 +14,13 @@ from kb.store.lines import file_lines
 from kb.store.workspace import Kb
 
 
-def apart_claims(kb: Kb, claims: Sequence[Claim]) -> set[str]:
+def apart_claims(kb: Kb, claims: Sequence[Claim], covered: dict[str, set[int]] | None = None) -> set[str]:
     """Ids of the ``claims`` whose author says, in their heading block, that their figures are not
-    directly comparable (:func:`kb.extract.caveats.apart_lines`); each file read once."""
-    covered: dict[str, set[int]] = {}
+    directly comparable (:func:`kb.extract.caveats.apart_lines`); each file read once.
+
+    :param covered: path -> its apart lines, filled as files are read (nights of several
+        topics share one: :class:`kb.night.share.NightShare`)."""
+    covered = {} if covered is None else covered
     out: set[str] = set()
     for c in claims:
         path = c.provenance.path

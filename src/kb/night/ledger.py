@@ -36,6 +36,7 @@ from kb.facts.attributor import Fact
 from kb.facts.same import same_fact
 from kb.night.model import ConflictOut, ValueOut
 from kb.night.run import Night, check_topic, run_night
+from kb.night.share import NightShare
 from kb.store.workspace import Kb
 
 Fate = Literal["backed", "contradicted", "in-doc", "unsettled"]
@@ -175,11 +176,11 @@ def brief_ledger(night: Night, nights: int = BRIEF_NIGHTS) -> Ledger:
     return build_ledger(night.kb, night.topic, history_window(night.window, nights))
 
 
-def topic_numbers(kb: Kb, topic: str, window: Window | None = None) -> list[Number]:
+def topic_numbers(kb: Kb, topic: str, window: Window | None = None, share: NightShare | None = None) -> list[Number]:
     """The numbers of secondhand claims about ``topic``'s subjects, each with its fate, from
     the topic's diff over ``window`` (default :func:`all_time`: every dated file) by
-    :func:`kb.night.run.run_night`."""
-    return night_numbers(run_night(kb, topic, window if window is not None else all_time(kb)))
+    :func:`kb.night.run.run_night` (``share``: the per-file work of the other topics' nights)."""
+    return night_numbers(run_night(kb, topic, window if window is not None else all_time(kb), share=share))
 
 
 def night_numbers(night: Night) -> list[Number]:
@@ -262,7 +263,9 @@ def build_ledger(kb: Kb, topic: str | None = None, window: Window | None = None)
     :raises UsageError: unknown topic.
     """
     topics = ledger_topics(kb, topic)
-    return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window)))
+    window = window if window is not None else all_time(kb)
+    share = NightShare()  # every topic's night reads the same files: read once (not once per topic)
+    return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window, share)))
 
 
 def ledger_of(topics: list[str], found: Iterable[Number]) -> Ledger:

@@ -31,6 +31,7 @@ from kb.facts.query import attributor
 from kb.night.apart import apart_claims
 from kb.night.model import DiffResult
 from kb.night.rules import diff
+from kb.night.share import NightShare, topic_paths
 from kb.read.cards import Card
 from kb.read.livedoc import LazyParser, LivingDoc
 from kb.read.versions import baseline_for
@@ -144,34 +145,12 @@ def check_topic(kb: Kb, topic: str) -> None:
     raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")
 
 
-def window_files(kb: Kb, window: Window, topic: str) -> list[WindowFile]:
-    """Inbox files and cards written in the window, by path (own briefs of the topic left out)."""
-    rows = kb.store.files_written(window.since_iso, window.until_iso, ("inbox", "card"))
+def window_files(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[WindowFile]:
+    """Inbox files and cards written in the window, by path (own briefs of the topic left out;
+    the rows read once per ``share``)."""
+    rows = (share or NightShare()).once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
+        window.since_iso, window.until_iso, ("inbox", "card")))
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
-
-
-_FRONT_TOPIC_KEYS = ("topic", "topics", "tags", "category", "categories", "direction", "方向")
-
-
-def topic_paths(kb: Kb, paths: list[str], names: list[str]) -> set[str]:
-    """Paths among ``paths`` whose front matter names one of ``names`` under a topic-like key
-    (topic, topics, tags, category, categories, direction, 方向); ``-``/``_``/space and case alike."""
-    def fold(x: object) -> str:
-        return " ".join(str(x).lower().replace("-", " ").replace("_", " ").split())
-
-    wanted = {fold(n) for n in names}
-    out: set[str] = set()
-    for path in paths:
-        row = kb.store.file(path)
-        if row is None:
-            continue
-        for key in _FRONT_TOPIC_KEYS:
-            value = row.front.get(key)
-            values = value if isinstance(value, (list, tuple)) else [value] if value is not None else []
-            if any(fold(v) in wanted for v in values):
-                out.add(path)
-                break
-    return out
 
 
 def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
@@ -349,12 +328,13 @@ def night_doc(kb: Kb, topic: str, window: Window, held: Any = None) -> LivingDoc
     return doc
 
 
-def window_claims(kb: Kb, window: Window, topic: str) -> list[Claim]:
+def window_claims(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[Claim]:
     """The stored claims of the inbox files and cards written in the window, by path and line
-    (the topic's own briefs and derived claims left out)."""
-    claims = [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
-              if not is_own_brief(c.provenance.path, topic) and not is_derived(c)]
-    return sorted(claims, key=_place)
+    (the topic's own briefs and derived claims left out; the claims read once per ``share``)."""
+    every = (share or NightShare()).once(("claims", window.since_iso, window.until_iso), lambda: sorted(
+        [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
+         if not is_derived(c)], key=_place))
+    return [c for c in every if not is_own_brief(c.provenance.path, topic)]
 
 
 def night_cards(kb: Kb, held: Any = None) -> list[Card]:
@@ -366,19 +346,21 @@ def _place(c: Claim) -> tuple[str, int]:
     return c.provenance.path, c.provenance.line
 
 
-def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
+def run_night(kb: Kb, topic: str, window: Window, held: Any = None, share: NightShare | None = None) -> Night:
     """Diff one window of ``topic`` against its living document: the baseline, the window's
     files and claims, the cards and titles the KB knows, the claims naming a paper by title,
     the Attributor, the diff.
 
     :param held: a :class:`kb.history.held.Held` (``kb diff --as-of``): the baseline is the doc
         version current then and only the cards created before then are known.
+    :param share: per-file work the nights of one command share (:class:`kb.night.share.NightShare`).
     :raises InputError: the topic has no living document (names the path to create).
     """
     check_topic(kb, topic)
+    share = share if share is not None else NightShare()
     doc = night_doc(kb, topic, window, held)
-    files = window_files(kb, window, topic)
-    claims = window_claims(kb, window, topic)
+    files = window_files(kb, window, topic, share)
+    claims = window_claims(kb, window, topic, share)
     cards = night_cards(kb, held)
     titles = known_titles(kb.store, cards)
     claims = sorted([*claims, *title_claims(kb, files, claims, titles)], key=_place)
@@ -390,9 +372,10 @@ def run_night(kb: Kb, topic: str, window: Window, held: Any = None) -> Night:
         first_mention=first_mention_before(kb, window.since_iso, titles, topic),
         card_claims=lambda card: kb.store.claims(path=card.path, kind="paper-fact"),
         files=[(f.path, f.role) for f in files], doc_sections=[(s.line, s.label, s.title) for s in doc.sections],
-        topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)]),
+        topic_paths=topic_paths(kb, [f.path for f in files], [topic, *kb.config.topic_categories(topic)],
+                                share.fronts),
         title_citations=doc_title_citations(kb, doc, cards, titles),
-        titles=titles, doc_lines=doc.text.splitlines(), apart=apart_claims(kb, claims),
+        titles=titles, doc_lines=doc.text.splitlines(), apart=apart_claims(kb, claims, share.apart),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},
