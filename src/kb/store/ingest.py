@@ -68,9 +68,12 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
         gone: list[str] = []
         known: dict[str, tuple[str, int, int, int]] = {}
         # a row kb did not write (edited in the store) is never trusted: its file is parsed again
-        undecoded = {path: f"{column}: {why}" for path, column, why in undecodable(st)}
-        report.notes.extend(f"{st.path}: a file row ({path}) does not decode ({why}); kb did not write it: "
-                            "parsed again" for path, why in undecoded.items())
+        faults = undecodable(st)
+        undecoded = {path: f"{column}: {why}" for path, column, why in faults}
+        report.notes.extend(f"{st.path}: the claim rows of {path} are not as kb wrote them ({why}): parsed again"
+                            if column == "claims" else
+                            f"{st.path}: a file row ({path}) does not decode ({column}: {why}); kb did not write it: "
+                            "parsed again" for path, column, why in faults)
         if not undecoded and not unlisted and all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:

@@ -65,6 +65,15 @@ GENERATIONS = (
     """CREATE TRIGGER IF NOT EXISTS stat_gen_update AFTER UPDATE OF mtime_ns, ctime_ns, size ON files BEGIN
         UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'stat_gen';
     END""",
+    # kb never updates a claim row and deletes them only with their file's (re-parse, removal):
+    # a claim row deleted or changed by anything else is seen (kb.store.filerow.undecodable)
+    "INSERT OR IGNORE INTO meta VALUES ('claims_gen', '0')",
+    """CREATE TRIGGER IF NOT EXISTS claims_gen_delete AFTER DELETE ON claims BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'claims_gen';
+    END""",
+    """CREATE TRIGGER IF NOT EXISTS claims_gen_update AFTER UPDATE ON claims BEGIN
+        UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'claims_gen';
+    END""",
 )
 
 # Secondary indexes, dropped during a bulk (cold) load and built once after it.
