@@ -38,8 +38,8 @@ def test_no_quantity_from_an_escape_sequence_and_a_file_name_with_one_is_refused
     assert r.exit_code == 2, r.stderr
     assert r.stderr.splitlines() == [
         "error: inbox/ann/2026-08-02-0901-q\\x1b[32mz.md: file name holds a control character; skipped (rename it)",
-        "warning: inbox/ann/2026-08-02-0900-q.md:3: control characters or terminal escape sequences on 1 line(s) (3); "
-        "removed"]
+        ("warning: inbox/ann/2026-08-02-0900-q.md:3: control characters or terminal escape sequences on 1 line(s) (3); "
+         "removed")]
     claims = json.loads(run_kb(["claims", "--format", "json"], cwd=root).stdout)
     assert [[q["value"] for q in c["quantities"]] for c in claims] == [[618.0]]
     r = run_kb(["digest", "--executor", "ann", "--date", "2026-08-02", "--out", "-"], cwd=root)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import write_files
 
-import kb.store.walk as walk
+from kb.store import walk
 
 KB_YAML = 'timezone: "+08:00"\nexecutor: ana\ntopics: {serving: [serving]}\nentities: {Quokka: []}\n'
 DOC = "---\ntopic: serving\nversion: 1\nupdated: 2026-01-01T00:00:00+08:00\n---\n# d\n\n## 1. Quokka\n\n- Quokka 吞吐 1.1×。\n"
