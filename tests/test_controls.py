@@ -1,6 +1,6 @@
 """Control characters: terminal escape sequences in a KB file's text are removed where files are
 decoded (no value read out of them, a warning naming file and lines), and a file name holding
-one is escaped in the brief kb prints."""
+one is refused at the walk (kb.store.walk), its name escaped in the error."""
 
 from __future__ import annotations
 
@@ -25,18 +25,24 @@ def test_lint_keeps_columns_by_spaces() -> None:
     assert got.text == "a    b\n"
 
 
-def test_no_quantity_from_an_escape_sequence_and_digest_escapes_a_file_name(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_no_quantity_from_an_escape_sequence_and_a_file_name_with_one_is_refused(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A file name holding ESC was stored and printed escaped (``q\\x1b[32mz.md``: a name no one can
+    open); like a newline or tab in a name it is now refused at the walk, with its name escaped,
+    counted as failed (exit 2), so no path kb prints or renders holds a control character."""
     root = tmp_path / "kb"
     assert run_kb(["init", str(root)]).exit_code == 0
-    name = "inbox/ann/2026-08-02-0900-q\x1b[32mz.md"
-    write_files(root, {name: "# 速报\n\n- SGLang throughput 618 tok/s \x1b[7J\x1b]0;T\x07done\n"})
+    name = "inbox/ann/2026-08-02-0900-q.md"
+    write_files(root, {name: "# 速报\n\n- SGLang throughput 618 tok/s \x1b[7J\x1b]0;T\x07done\n",
+                       "inbox/ann/2026-08-02-0901-q\x1b[32mz.md": "- SGLang throughput 619 tok/s\n"})
     r = run_kb(["ingest"], cwd=root)
-    assert r.exit_code == 0, r.stderr
-    assert ("warning: inbox/ann/2026-08-02-0900-q\\x1b[32mz.md:3: control characters or terminal escape "
-            "sequences on 1 line(s) (3); removed") in r.stderr
+    assert r.exit_code == 2, r.stderr
+    assert r.stderr.splitlines() == [
+        "error: inbox/ann/2026-08-02-0901-q\\x1b[32mz.md: file name holds a control character; skipped (rename it)",
+        ("warning: inbox/ann/2026-08-02-0900-q.md:3: control characters or terminal escape sequences on 1 line(s) (3); "
+         "removed")]
     claims = json.loads(run_kb(["claims", "--format", "json"], cwd=root).stdout)
     assert [[q["value"] for q in c["quantities"]] for c in claims] == [[618.0]]
     r = run_kb(["digest", "--executor", "ann", "--date", "2026-08-02", "--out", "-"], cwd=root)
     assert r.exit_code == 0, r.stderr
-    assert "\x1b" not in r.stdout
-    assert "inbox/ann/2026-08-02-0900-q\\x1b[32mz.md" in r.stdout
+    assert "\x1b" not in r.stdout and "0901" not in r.stdout
+    assert name in r.stdout

@@ -93,5 +93,20 @@ def test_a_reader_meeting_a_file_row_that_does_not_decode_stops_with_exit_2(
         "The store is a cache of the KB's files: delete it and run `kb ingest` to rebuild it")
 
 
+@pytest.mark.parametrize("args", [["sources"], ["digest", "serving", "--date", "2026-07-31", "--out", "-"]])
+def test_a_written_at_that_is_no_time_stops_the_span_of_the_kb_with_exit_2(tmp_path: Path, run_kb,
+                                                                           args: list[str]) -> None:
+    """``kb sources`` ended in ``ValueError: Invalid isoformat string`` (the ledger's span)."""
+    root = _kb(tmp_path)
+    assert run_kb(["ingest"], cwd=root).exit_code == 0
+    _tamper(root, "written_at", "'garbage'", trusted=True)
+    res = run_kb(args, cwd=root)
+    assert res.exit_code == 2, (res.stdout, res.stderr)
+    assert res.stderr.splitlines()[-1] == (
+        f"error: {root / '.kb/kb.sqlite'}: a file row ({NOTE_PATH}) does not decode (written_at: \"garbage\" is no "
+        "ISO time); kb did not write it. The store is a cache of the KB's files: delete it and run `kb ingest` to "
+        "rebuild it")
+
+
 def test_the_roles_a_file_row_may_have_are_the_claim_roles() -> None:
     assert ROLES == frozenset(get_args(Role))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import write_files
 
-import kb.store.walk as walk
+from kb.store import walk
 
 KB_YAML = 'timezone: "+08:00"\nexecutor: ana\ntopics: {serving: [serving]}\nentities: {Quokka: []}\n'
 DOC = "---\ntopic: serving\nversion: 1\nupdated: 2026-01-01T00:00:00+08:00\n---\n# d\n\n## 1. Quokka\n\n- Quokka 吞吐 1.1×。\n"
@@ -80,3 +80,23 @@ def test_a_file_name_that_is_not_utf8_fails_every_ingest(tmp_path: Path, run_kb)
         assert res.stdout.strip() == f"{parsed} parsed, {unchanged} unchanged, 1 failed; 4 claims"
         assert res.stderr.splitlines()[-1] == (
             "error: inbox/zz/2026-07-31-lat\ufffd.md: file name is not valid UTF-8; skipped (rename it)")
+
+
+def test_a_file_name_holding_a_newline_or_tab_is_refused_and_never_printed(tmp_path: Path, run_kb) -> None:
+    """``inbox/zz/2026-07-31-a\\nb.md`` was stored, and its name printed raw in ``kb digest`` (the
+    brief got a line chosen by whoever named the file) and ``kb history``."""
+    root = _kb(tmp_path)
+    write_files(root, {"inbox/zz/2026-07-31-a\nb.md": "- Quokka 吞吐 2.0×。\n",
+                       "inbox/zz/2026-07-31-c\td.md": "- Quokka 吞吐 2.1×。\n",
+                       "inbox/zz/2026-07-31-e\x7ff.md": "- Quokka 吞吐 2.2×。\n"})
+    for parsed, unchanged in ((4, 0), (0, 4)):
+        res = run_kb(["ingest"], cwd=root)
+        assert res.exit_code == 2
+        assert res.stdout.strip() == f"{parsed} parsed, {unchanged} unchanged, 3 failed; 4 claims"
+        assert sorted(res.stderr.splitlines()) == [
+            f"error: inbox/zz/2026-07-31-{shown}.md: file name holds a control character; skipped (rename it)"
+            for shown in ("a\\x0ab", "c\\x09d", "e\\x7ff")]
+    for args in (["digest", "serving", "--date", "2026-07-31", "--out", "-"], ["history", "Quokka"]):
+        out = run_kb(args, cwd=root)
+        assert out.exit_code == 0, out.stderr
+        assert "inbox/zz" not in out.stdout + out.stderr

@@ -19,7 +19,7 @@ from kb.core.errors import InputError
 from kb.core.records import SourceRecord
 from kb.core.parsed import ParsedFile
 from kb.store.base import StoreBase
-from kb.store.filerow import decoded_json, decoded_row
+from kb.store.filerow import decoded_json, decoded_row, decoded_time
 from kb.store.name_hits import hits_table, like_pattern
 from kb.store.parsed import stored_parse
 from kb.store.writer import FileRow
@@ -213,6 +213,9 @@ class Store(StoreBase):
         """The earliest and the latest ``written_at`` of any file (``(None, None)``: none has one)."""
         lo, hi = self.db.execute("SELECT min(written_at), max(written_at) FROM files WHERE written_at IS NOT NULL"
                                  ).fetchone()
+        for value in (lo, hi):  # (checked: a time kb did not write would end a caller's fromisoformat)
+            row = self.db.execute("SELECT path FROM files WHERE written_at=?", (value,)).fetchone()
+            decoded_time(self.path, row[0] if row else "?", value)
         return lo, hi
 
     def newest_files(self, role: str, n: int) -> list[tuple[str, str]]:

@@ -68,6 +68,20 @@ def decoded_json(store_path: Path | str, path: str, column: str, text: Any) -> A
         raise file_row_error(store_path, path, *bad.args) from None
 
 
+def decoded_time(store_path: Path | str, path: str, value: Any) -> str | None:
+    """The ``written_at`` column of the row of ``path`` (None, or an ISO time as kb writes it),
+    checked as :func:`decoded_row` does (a reader of that column alone: the span of the KB).
+
+    :raises InputError: (exit 2) it is no such time (:func:`file_row_error`).
+    """
+    if value is not None:
+        try:
+            _time(value)
+        except _Bad as bad:
+            raise file_row_error(store_path, path, *bad.args) from None
+    return value
+
+
 def row_fault(r: Sequence[Any]) -> tuple[str, str] | None:
     """``(column, why)`` of the first column of a ``SELECT *`` row of ``files`` that does not
     decode, else None."""

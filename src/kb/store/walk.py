@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Iterator
 from operator import itemgetter
@@ -31,8 +32,8 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     opened (reading a pipe blocks): it is reported in ``problems`` as skipped, with what it is;
     so is a text file that is no ``*.md`` (:data:`_TEXT_NOT_MD`).
     A folder that cannot be read is reported in ``problems`` (when given, code
-    :data:`UNREADABLE_FOLDER`) and skipped; so is an entry whose name is not valid UTF-8 (code
-    :data:`UNREADABLE`).
+    :data:`UNREADABLE_FOLDER`) and skipped; so is an entry whose name is not valid UTF-8 or holds
+    a control character (:data:`_CONTROL_RE`; code :data:`UNREADABLE`, shown as ``\x0a``).
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
@@ -69,6 +70,12 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                         problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)",
                                                 code=UNREADABLE))
                     continue
+                if not name.isprintable() and _CONTROL_RE.search(name):  # (isprintable: C, and most names)
+                    if problems is not None:
+                        shown = _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", name)
+                        problems.append(Problem(prefix + shown, 0, "file name holds a control character; skipped "
+                                                "(rename it)", code=UNREADABLE))
+                    continue
                 try:
                     if entry.is_symlink():
                         if problems is not None and (entry.is_dir() or name[-3:].lower() == ".md"):
@@ -93,6 +100,12 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                                                 code=UNREADABLE))
     found.sort(key=itemgetter(0))  # by path: a key of str sorts 2-3x faster than the tuples (unique paths)
     return found
+
+
+#: Characters no name of a file kb reads may hold (C0, DEL, C1: newline, tab, CR, ESC …): a path
+#: holding one could not be printed as it is (a newline starts a line of the brief, ESC recolours
+#: the terminal) nor escaped and still name the file; such an entry is refused, never stored.
+_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 def _kind(entry: os.DirEntry[str]) -> str:
