@@ -5,7 +5,6 @@ the file and the column, never a traceback."""
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from pathlib import Path
 from typing import get_args
@@ -50,9 +49,9 @@ def _tamper(root: Path, column: str, value: str, *, trusted: bool = False) -> No
     with sqlite3.connect(root / ".kb/kb.sqlite") as db:
         db.execute(f"UPDATE files SET {column}={value} WHERE path=?", (NOTE_PATH,))
         if trusted:
-            gens = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('files_gen', 'stat_gen')"))
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('files_checked', ?)",
-                       (json.dumps([gens.get("files_gen"), gens.get("stat_gen")]),))
+            from kb.store.filerow import _generations
+
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('files_checked', ?)", (_generations(db),))
 
 
 @pytest.mark.parametrize(("column", "value", "why"), CASES)

@@ -74,12 +74,17 @@ def test_arxiv_settings_out_of_range_stop_with_exit_2(tmp_path: Path, run_kb, mo
 
 def test_a_claim_row_kb_did_not_write_stops_readers_with_exit_2(tmp_path: Path, run_kb) -> None:
     """A claim row changed in ``.kb/kb.sqlite`` (here an unknown kind) was a pydantic traceback
-    in every reader; it is never trusted: exit 2 naming the store and how to rebuild it."""
+    in every reader; it is never trusted: exit 2 naming the store and how to rebuild it. (Here
+    the change comes after this run's ingest looked: a change before it is parsed again,
+    tests/test_robust_claim_rows.py.)"""
+    from kb.store.filerow import _generations
+
     root = _kb(tmp_path, {"inbox/ana/2026-07-31T0900-notes.md": NOTE})
     assert run_kb(["ingest"], cwd=root).exit_code == 0
     store = root / ".kb" / "kb.sqlite"
     with sqlite3.connect(store) as db:
         db.execute("""UPDATE claims SET json = replace(json, '"kind":"', '"kind":"bogus')""")
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('files_checked', ?)", (_generations(db),))
     res = run_kb(["claims"], cwd=root)
     assert res.exit_code == 2
     assert res.stderr.strip() == (
