@@ -12,7 +12,8 @@ ids (``long-line``), ``kb digest`` of a night of N lines each about another pape
 ``kb digest`` of a night whose one line of N KB holds distinct numbers and
 hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each naming one
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
-has N keys (``front keys``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+has N keys (``front keys``), ``kb digest`` and ``kb diff`` of a night of N values against a
+living doc whose table holds N values of that subject (``doc rows``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -183,6 +184,14 @@ def _dense_line(kb: int) -> dict[str, str]:
     return {"inbox/ana/2026-07-31-long.md": "# t\n\n" + "".join(parts) + "\n"}
 
 
+def _doc_rows(n: int) -> dict[str, str]:
+    """A living doc whose table holds n throughputs of vLLM and a night of n items, one value
+    each (each new value looked up among the doc's, not compared with every row)."""
+    return {"organized/knowledge/inference.md": DOC.split("## 1.")[0] + "## 共识\n\n| engine | metric | value |\n"
+            "| --- | --- | --- |\n" + "".join(f"| vLLM | throughput | {i + 1} tok/s |\n" for i in range(n)),
+            "inbox/ana/2026-07-31-rows.md": "".join(f"- vLLM throughput {i + 2} tok/s\n\n" for i in range(n))}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -218,6 +227,9 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
         ("one line (kb digest)", 4000, lambda root, n: _digest(root, _one_line(n))),
+        ("doc rows (kb digest)", 1000, lambda root, n: _digest(root, _doc_rows(n))),
+        ("doc rows (kb diff)", 1000, lambda root, n: _kb_command(_kb(root, _doc_rows(n)), "diff", "inference",
+                                                                 "--date", "2026-07-31")),
     ]
     bad = 0
     for name, start, run in shapes:
