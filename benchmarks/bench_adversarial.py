@@ -13,7 +13,8 @@ ids (``long-line``), ``kb digest`` of a night of N lines each about another pape
 hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each naming one
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
 has N keys (``front keys``), ``kb digest`` and ``kb diff`` of a night of N values against a
-living doc whose table holds N values of that subject (``doc rows``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+living doc whose table holds N values of that subject (``doc rows``), ``kb digest`` of a night
+whose one line names N papers with a value each (``line papers``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -192,6 +193,13 @@ def _doc_rows(n: int) -> dict[str, str]:
             "inbox/ana/2026-07-31-rows.md": "".join(f"- vLLM throughput {i + 2} tok/s\n\n" for i in range(n))}
 
 
+def _line_papers(n: int) -> dict[str, str]:
+    """One night's file whose one line names n papers (arXiv ids), one throughput each (whether
+    the line is led by an opinion is read once, not once per claim on it)."""
+    return {"inbox/ana/2026-07-31-papers.md": "；".join(f"arXiv:2607.{10000 + i} throughput {i + 2} tok/s"
+                                                       for i in range(n)) + "\n"}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -230,6 +238,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("doc rows (kb digest)", 1000, lambda root, n: _digest(root, _doc_rows(n))),
         ("doc rows (kb diff)", 1000, lambda root, n: _kb_command(_kb(root, _doc_rows(n)), "diff", "inference",
                                                                  "--date", "2026-07-31")),
+        ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
     ]
     bad = 0
     for name, start, run in shapes:
