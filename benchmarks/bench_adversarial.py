@@ -14,7 +14,9 @@ hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
 has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
 heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
-with a living doc and an inbox file naming vLLM (``topics``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+with a living doc and an inbox file naming vLLM (``topics``), ``kb digest`` and ``kb diff`` of a
+night of N values against a living doc whose table holds N values of that subject (``doc rows``),
+``kb digest`` of a night whose one line names N papers with a value each (``line papers``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -207,6 +209,21 @@ def _topics(n: int) -> dict[str, str]:
     return out
 
 
+def _doc_rows(n: int) -> dict[str, str]:
+    """A living doc whose table holds n throughputs of vLLM and a night of n items, one value
+    each (each new value looked up among the doc's, not compared with every row)."""
+    return {"organized/knowledge/inference.md": DOC.split("## 1.")[0] + "## 共识\n\n| engine | metric | value |\n"
+            "| --- | --- | --- |\n" + "".join(f"| vLLM | throughput | {i + 1} tok/s |\n" for i in range(n)),
+            "inbox/ana/2026-07-31-rows.md": "".join(f"- vLLM throughput {i + 2} tok/s\n\n" for i in range(n))}
+
+
+def _line_papers(n: int) -> dict[str, str]:
+    """One night's file whose one line names n papers (arXiv ids), one throughput each (whether
+    the line is led by an opinion is read once, not once per claim on it)."""
+    return {"inbox/ana/2026-07-31-papers.md": "；".join(f"arXiv:2607.{10000 + i} throughput {i + 2} tok/s"
+                                                       for i in range(n)) + "\n"}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -245,6 +262,10 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
         ("one line (kb digest)", 4000, lambda root, n: _digest(root, _one_line(n))),
+        ("doc rows (kb digest)", 1000, lambda root, n: _digest(root, _doc_rows(n))),
+        ("doc rows (kb diff)", 1000, lambda root, n: _kb_command(_kb(root, _doc_rows(n)), "diff", "inference",
+                                                                 "--date", "2026-07-31")),
+        ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
     ]
     bad = 0
     for name, start, run in shapes:

@@ -10,7 +10,7 @@ from typing import Any
 
 from kb.facts.fact import Fact
 from kb.facts.near import NearIndex
-from kb.facts.same import comparable, disjoint_from
+from kb.facts.same import SameFacts, comparable, disjoint_from, same_fact
 from kb.facts.values import same_value
 from kb.night.conflicts import find_conflicts, value_groups
 
@@ -98,3 +98,28 @@ def test_value_groups_cluster_as_the_first_same_head() -> None:
         else:
             home.append(f)
     assert [(v.raw, v.sources) for v in got] == [(c[0].raw, list(dict.fromkeys(f.source for f in c))) for c in clusters]
+
+
+def test_near_index_finds_byte_sizes_read_binary() -> None:
+    """``0.75 GB`` is ``768 MB`` read binary (kb.facts.values): 2.4 % apart as stored, beyond
+    the tolerance, yet the index offers each for the other."""
+    sizes = [("0.75 GB", 0.75e9), ("768 MB", 768e6), ("640 MB", 640e6), ("80 GB", 80e9), ("74.5 GiB", 74.5 * 2**30)]
+    facts = [SimpleNamespace(raw=raw, value=v, unit="B", low=None, high=None) for raw, v in sizes]
+    index = NearIndex(TOL)
+    for i, f in enumerate(facts):
+        index.add(f, i)
+    for i, a in enumerate(facts):
+        same = {j for j, b in enumerate(facts) if same_value(a, b, TOL)}
+        assert same <= set(index.near(a)), (a.raw, same)
+    assert same_value(facts[0], facts[1], TOL) and 1 in set(index.near(facts[0]))
+
+
+def test_same_facts_answers_as_every_pair() -> None:
+    """SameFacts.holds and .first give what a scan of every filed fact with same_fact gives."""
+    rng = random.Random(6)
+    filed = [_fact(rng, "d", i) for i in range(300)] + [_fact(rng, "e", i, dates=True) for i in range(60)]
+    asked = [_fact(rng, "w", i) for i in range(300)] + [_fact(rng, "x", i, dates=True) for i in range(60)]
+    index = SameFacts(filed, TOL)
+    for f in asked:
+        want = next((i for i, d in enumerate(filed) if same_fact(f, d, TOL)), None)
+        assert (index.first(f), index.holds(f)) == (want, want is not None), f

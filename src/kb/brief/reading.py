@@ -58,6 +58,7 @@ class Reading:
         self._disputed: dict[str | None, dict[str, str]] = {}
         self._heads: dict[str, list[int]] = {}
         self._cond: dict[int, tuple[Claim, set[str]]] = {}
+        self._led: dict[tuple[str, int], bool] = {}  # (path, line) -> led by an opinion: a line read once, not per claim
         self._low: list[tuple[str, str]] = []  # the window's lines, as written and lower-cased
         self._secondhand: dict[str, dict[str, None]] | None = None
         self._table_rows: dict[str, list[Claim]] | None = None
@@ -282,9 +283,15 @@ class Reading:
         """``c`` states the author's opinion, not a finding (:func:`kb.extract.caveats.is_opinion`):
         under a heading saying so (``## 3. 选型指南（作者观点）``) or on a line led by it (``我的判断：…``).
         Its figures are no values to add and no secondhand-only figures to chase."""
-        lines = self.lines(c.provenance.path)
-        line = lines[c.provenance.line - 1] if 0 < c.provenance.line <= len(lines) else c.text
-        return any(is_opinion(h, heading=True) for h in c.provenance.heading[1:]) or is_opinion(line)
+        if any(is_opinion(h, heading=True) for h in c.provenance.heading[1:]):
+            return True
+        path, n = c.provenance.path, c.provenance.line
+        lines = self.lines(path)
+        if not 0 < n <= len(lines):
+            return is_opinion(c.text)
+        if (path, n) not in self._led:
+            self._led[path, n] = is_opinion(lines[n - 1])
+        return self._led[path, n]
 
     @staticmethod
     def is_metadata(c: Claim) -> bool:

@@ -11,7 +11,9 @@ about. It relies on one property of those rules, checked by ``tests/test_robust_
   ``b`` in ``[a·(1−tol), a/(1−tol)]``;
 * any two values that are the same have widened intervals that overlap
   (``[lo·(1−tol), hi·(1+tol)]``: ranges, bounds, a point in a range);
-* two dates are the same only when they share the year.
+* two dates are the same only when they share the year;
+* a byte size written with a decimal prefix (``0.75 GB``) may be read binary (×1.024ᵖ), so it
+  is filed as the interval of its two readings (``0.75 GB`` and ``768 MB`` are the same).
 
 Ranges and bounds are kept apart and scanned (a KB states few); values without a number never
 match and are not kept.
@@ -25,7 +27,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Iterator
 from typing import Any
 
-from kb.facts.values import Stated
+from kb.facts.values import Stated, byte_scales
 
 
 def _shape(x: Stated) -> tuple[str, Any]:
@@ -38,16 +40,17 @@ def _shape(x: Stated) -> tuple[str, Any]:
     if d is not None:
         return "date", str(d)[:4]
     v = getattr(x, "value", None)
+    binary = byte_scales(x)[1] if getattr(x, "unit", None) == "B" else 1.0
     if isinstance(v, (int, float)):
         if isinstance(v, float) and math.isnan(v):
             return "none", None
         m = abs(v)
         if getattr(x, "bound", None) in (">", "≥", "<", "≤"):
-            return "wide", (0.0, m) if getattr(x, "bound", None) in ("<", "≤") else (m, math.inf)
-        return "point", m
+            return "wide", (0.0, m * binary) if getattr(x, "bound", None) in ("<", "≤") else (m, math.inf)
+        return ("point", m) if binary == 1.0 else ("wide", (m, m * binary))
     if x.low is not None and x.high is not None:
         lo, hi = sorted((abs(x.low), abs(x.high)))
-        return "wide", (lo, hi)
+        return "wide", (lo, hi * binary)
     return "none", None
 
 

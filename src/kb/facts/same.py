@@ -3,7 +3,7 @@
 :func:`kb.facts.values.same_value` compares two values; on top of it, here:
 
 * :func:`same_fact`: a fact repeats another (the diff's support and coverage, the ledger, the
-  brief's one row per fact);
+  brief's one row per fact); :class:`SameFacts` asks it of many facts at once;
 * :func:`same_setup` and :func:`comparable`: two qualifiers, two facts that could conflict
   (the diff's conflicts, :func:`disjoint_from`); :func:`comparable_key` is that comparison's
   key, which lint KB111 groups a document's values by;
@@ -19,6 +19,7 @@ from typing import Any
 
 from kb.core.claims import DateRef, Quantity
 from kb.facts.fact import Fact
+from kb.facts.near import NearIndex
 from kb.facts.values import Stated, same_value
 
 
@@ -27,6 +28,30 @@ def same_fact(a: Fact, b: Fact, tol: float) -> bool:
     value whose metric no word names (a bare ``1.4×``, issue 8) repeats any fact of that value."""
     return (a.metric == b.metric or a.metric is None or b.metric is None) and a.unit == b.unit \
         and same_value(a, b, tol)
+
+
+class SameFacts:
+    """Facts filed by unit and value (:class:`kb.facts.near.NearIndex`) to ask, for many facts,
+    which of them repeats each (:func:`same_fact`) without trying every pair: a living doc of
+    8,000 rows against a window of 8,000 values was 64 million calls.
+
+    :param facts: the facts to look in, in order.
+    :param tol: the relative tolerance of :func:`same_fact`."""
+
+    __slots__ = ("_facts", "_near", "_tol")
+
+    def __init__(self, facts: Sequence[Fact], tol: float) -> None:
+        self._facts, self._tol, self._near = list(facts), tol, NearIndex(tol)
+        for i, f in enumerate(self._facts):
+            self._near.add(f, i)
+
+    def holds(self, f: Fact) -> bool:
+        """Whether any filed fact is the same fact as ``f``: ``any(same_fact(f, d, tol) for d in facts)``."""
+        return any(same_fact(f, self._facts[i], self._tol) for i in self._near.near(f))
+
+    def first(self, f: Fact) -> int | None:
+        """The position of the first filed fact that is the same fact as ``f``, else None."""
+        return min((i for i in self._near.near(f) if same_fact(f, self._facts[i], self._tol)), default=None)
 
 
 def comparable(a: Fact, b: Fact) -> bool:

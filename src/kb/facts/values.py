@@ -108,7 +108,7 @@ _DECIMAL_BYTES_RE = re.compile(r"(?<![A-Za-z])([kKMGTP])B(?![A-Za-z])")
 _POWER = {"k": 1, "K": 1, "M": 2, "G": 3, "T": 4, "P": 5}
 
 
-def _byte_scales(x: Stated) -> tuple[float, float]:
+def byte_scales(x: Stated) -> tuple[float, float]:
     """Factors of a stored byte size under the decimal and the binary reading: ``(1, 1.024ᵖ)``
     when its raw text writes a decimal prefix of power ``p`` (``GB``: p = 3) that may mean the
     binary one, else ``(1, 1)`` (``GiB`` or no prefix: one reading)."""
@@ -152,7 +152,7 @@ def same_value(a: Stated, b: Stated, tol: float) -> bool:
         ib = tuple(sorted(abs(scale * v + offset) if math.isfinite(v) else v for v in ib))  # type: ignore[assignment]
     if a.unit == "B" and b.unit == "B":
         # both read decimal, or both binary when both write decimal prefixes
-        (da, ba), (db, bb) = _byte_scales(a), _byte_scales(b)
+        (da, ba), (db, bb) = byte_scales(a), byte_scales(b)
         if ba != 1.0 and bb != 1.0:
             return any(_same_interval(a, b, (ia[0] * x, ia[1] * x), (ib[0] * y, ib[1] * y), tol)
                        for x, y in ((da, db), (ba, bb)))

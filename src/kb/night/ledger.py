@@ -33,7 +33,7 @@ from kb.core.errors import OptionError
 from kb.core.paths import doc_path
 from kb.core.window import HISTORY_WINDOWS, Window
 from kb.facts.attributor import Fact
-from kb.facts.same import same_fact
+from kb.facts.same import SameFacts
 from kb.night.model import ConflictOut, ValueOut
 from kb.night.run import Night, check_topic, run_night
 from kb.night.share import NightShare
@@ -197,6 +197,7 @@ def night_numbers(night: Night) -> list[Number]:
         for f in at.view(c).facts:
             doc_facts.setdefault(f.group, []).append(f)
     tol = kb.config.tolerance
+    in_doc = {g: SameFacts(fs, tol) for g, fs in doc_facts.items()}  # looked up per number, not scanned
     firm = _firm_values(r.conflicts)
     out: list[Number] = []
     seen: set[tuple[str, str, str]] = set()
@@ -214,7 +215,7 @@ def night_numbers(night: Night) -> list[Number]:
                 fate: Fate = "backed"
             elif against:
                 fate = "contradicted"
-            elif any(same_fact(f, d, tol) for d in doc_facts.get(f.group, ())):
+            elif f.group in in_doc and in_doc[f.group].holds(f):
                 fate = "in-doc"
             else:
                 fate = "unsettled"

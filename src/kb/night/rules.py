@@ -18,7 +18,7 @@ from kb.facts.attributor import Attributor, View
 from kb.facts.fact import Fact
 from kb.facts.firsthand import firsthand_facts
 from kb.facts.query import attributor
-from kb.facts.same import disjoint_from, same_fact, same_setup
+from kb.facts.same import SameFacts, disjoint_from, same_setup
 from kb.night.conflicts import PaperEvidence, by_path, find_conflicts, uniq
 from kb.night.doc_index import DocIndex
 from kb.night.model import (
@@ -175,7 +175,8 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
             return SubjectOut(**base, outcome="conflict", section_hint=hint or _first(secs), reason=why, doc_sections=secs,
                               rule="doc-conflict", detail=", ".join(uniq(f.raw for f in clash)))
         # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
-        new = [f for f in facts if f.transition != "from" and not any(same_fact(f, d, tol) for d in doc_facts)]
+        held = SameFacts(doc_facts, tol)
+        new = [f for f in facts if f.transition != "from" and not held.holds(f)]
         if new:
             values = ", ".join(uniq(f.raw for f in new))
             settings = _other_settings(new, doc_facts)
@@ -267,12 +268,14 @@ def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], su
                      tol: float, cited: Sequence[tuple[Fact, str]] = ()) -> list[SecondhandOut]:
     """Numbers of secondhand claims about listed subjects that no paper-fact supports, each with
     the primary source of a doc line stating it (``cited``: :func:`kb.facts.firsthand.firsthand_facts`)."""
-    by_group: dict[str, list[Fact]] = defaultdict(list)
+    grouped: dict[str, list[Fact]] = defaultdict(list)
     for f in support:
-        by_group[f.group].append(f)
+        grouped[f.group].append(f)
+    by_group = {g: SameFacts(fs, tol) for g, fs in grouped.items()}  # looked up, not scanned, per number
     cited_by: dict[str, list[tuple[Fact, str]]] = defaultdict(list)
     for d, src in cited:
         cited_by[d.group].append((d, src))
+    cited_in = {g: SameFacts([d for d, _ in ds], tol) for g, ds in cited_by.items()}
     out: list[SecondhandOut] = []
     seen: set[tuple[str, str, str]] = set()
     for v in views:
@@ -281,10 +284,11 @@ def _secondhand_only(views: Sequence[View], listed: Mapping[str, SubjectOut], su
         for f in v.facts:
             if f.is_date or f.subject not in listed or (f.subject, f.raw, f.source) in seen:
                 continue
-            if any(same_fact(f, s, tol) for s in by_group.get(f.group, ())):
+            if f.group in by_group and by_group[f.group].holds(f):
                 continue
             seen.add((f.subject, f.raw, f.source))
-            src = next((c for d, c in cited_by.get(f.group, ()) if same_fact(f, d, tol)), None)
+            i = cited_in[f.group].first(f) if f.group in cited_in else None
+            src = cited_by[f.group][i][1] if i is not None else None
             out.append(SecondhandOut(subject=f.subject, metric=f.metric, raw=f.raw, source=f.source, claim=f.claim_id,
                                      cited=src))
     return out
