@@ -4,6 +4,7 @@ role no window holds); now the file is parsed again, with a note, and the brief 
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -53,3 +54,31 @@ def test_kb_own_rewrites_of_claim_rows_raise_no_note(tmp_path: Path, run_kb) -> 
     assert (res.stdout, res.stderr) == ("1 parsed, 1 unchanged, 0 failed; 5 claims\n", "")
     res = run_kb(["ingest"], cwd=root)
     assert (res.stdout, res.stderr) == ("0 parsed, 2 unchanged, 0 failed; 5 claims\n", "")
+
+
+def test_an_entity_of_a_thousand_aliases_is_looked_up(tmp_path: Path, run_kb, monkeypatch: pytest.MonkeyPatch) -> None:
+    """999 aliases made SQLite refuse the lookup's ``LIKE … OR …`` chain (Expression tree is too
+    large): a traceback in ``kb claims --subject``, ``kb history`` and ``kb trace``."""
+    aliases = ", ".join(f"Wom{i}bat" for i in range(1100))
+    yaml = KB_YAML.replace("{Wombat: []}", f"{{Wombat: [{aliases}]}}")
+    root = write_files(tmp_path / "kb", {"kb.yaml": yaml, "organized/knowledge/serving.md": DOC,
+                                         PATH: NOTE + "- Wom1077bat 吞吐 14 tok/s\n"})
+    for args in (["claims", "--subject", "Wombat"], ["claims", "--subject", "Wom5bat"], ["history", "Wombat"]):
+        res = run_kb(args, cwd=root)
+        assert res.exit_code == 0, (args, res.stderr)
+    res = run_kb(["claims", "--subject", "Wom5bat", "--format", "json"], cwd=root)
+    assert sorted(c["text"] for c in json.loads(res.stdout)) == [
+        "Wom1077bat 吞吐 14 tok/s", "Wombat TTFT 80 ms", "Wombat 吞吐 12 tok/s", "Wombat 吞吐 2.2×。", "Wombat 支持 FP8"]
+
+    from kb.store import db as dbmod
+    from kb.store.workspace import open_kb
+
+    monkeypatch.setattr(dbmod, "hits_table", lambda store, names: None)  # a store that cannot be written
+    kb = open_kb(root)
+    try:
+        names = [f"Wom{i}bat" for i in range(1100)]
+        assert [c.text for c in kb.store.claims(text_like=names)] == ["Wom1077bat 吞吐 14 tok/s"]
+        assert [c.text for c in kb.store.claims_containing([f"no{i}" for i in range(1500)] + ["FP8"])] == [
+            "Wombat 支持 FP8"]
+    finally:
+        kb.close()

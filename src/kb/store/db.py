@@ -121,9 +121,9 @@ class Store(StoreBase):
                 marks = ",".join("?" * len(patterns))
                 conds.append((f"(c.path, c.id) IN (SELECT h.path, h.claim_id FROM name_hits h "
                               f"WHERE h.pattern IN ({marks}))", tuple(patterns)))
-            else:  # a store that cannot be written: the same LIKE over every claim
-                likes = " OR ".join("c.json LIKE ? ESCAPE '\\'" for _ in text_like)
-                conds.append((f"({likes})", tuple(like_pattern(n) for n in text_like)))
+            else:  # a store that cannot be written: the same LIKE over every claim (any number of names)
+                conds.append(("EXISTS (SELECT 1 FROM json_each(?) AS n WHERE c.json LIKE n.value ESCAPE '\\')",
+                              json.dumps([like_pattern(n) for n in text_like], ensure_ascii=False)))
         if json_has:
             conds.append(("c.json LIKE ? ESCAPE '\\'",
                           "%" + json_has.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"))
@@ -168,8 +168,8 @@ class Store(StoreBase):
         for the candidates of :func:`kb.core.claims.is_derived`; callers decide on the claims)."""
         if not needles:
             return
-        where = " OR ".join("instr(json, ?) > 0" for _ in needles)
-        for (js,) in self.db.execute(f"SELECT json FROM claims WHERE {where}", tuple(needles)):
+        sql = "SELECT c.json FROM claims c WHERE EXISTS (SELECT 1 FROM json_each(?) AS n WHERE instr(c.json, n.value) > 0)"
+        for (js,) in self.db.execute(sql, (json.dumps(list(needles), ensure_ascii=False),)):
             yield self._claim(js)
 
     def first_mention(self, subject: str, *, outside: str | None = None) -> str | None:

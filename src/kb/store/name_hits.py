@@ -55,6 +55,11 @@ CREATE TABLE IF NOT EXISTS name_files (path TEXT PRIMARY KEY, hash TEXT NOT NULL
 """
 
 
+#: Names looked up in one pass over the claims: SQLite parses ``a OR b OR …`` as a tree as deep as
+#: its terms and refuses one deeper than 1,000 (an entity of 999 aliases was a traceback).
+_PER_PASS = 200
+
+
 def like_pattern(name: str) -> str:
     """The ``LIKE … ESCAPE '\\'`` pattern of one name: ``%name%``, ``%``/``_``/``\\`` escaped, and a
     space matching any one character (``eagle 3`` finds ``EAGLE-3``: names are folded as
@@ -125,12 +130,14 @@ def _update(store: Store, patterns: list[str]) -> None:
     marks = ",".join("?" * len(patterns))
     have = {r[0] for r in db.execute(f"SELECT pattern FROM name_memo WHERE pattern IN ({marks})", patterns)}
     new = [p for p in patterns if p not in have]
-    if new:  # one pass over every claim for all the new patterns together
-        likes = " OR ".join("json LIKE ? ESCAPE '\\'" for _ in new)
-        flags = ", ".join("json LIKE ? ESCAPE '\\'" for _ in new)
-        rows = []
-        for path, claim_id, *hit in db.execute(f"SELECT path, id, {flags} FROM claims WHERE {likes}", new + new):
-            rows.extend((p, path, claim_id) for p, h in zip(new, hit) if h)
+    rows = []
+    for at in range(0, len(new), _PER_PASS):  # one pass over every claim for up to _PER_PASS new patterns
+        part = new[at:at + _PER_PASS]
+        likes = " OR ".join("json LIKE ? ESCAPE '\\'" for _ in part)
+        flags = ", ".join("json LIKE ? ESCAPE '\\'" for _ in part)
+        for path, claim_id, *hit in db.execute(f"SELECT path, id, {flags} FROM claims WHERE {likes}", part + part):
+            rows.extend((p, path, claim_id) for p, h in zip(part, hit) if h)
+    if rows:
         db.executemany("INSERT INTO name_hits VALUES (?,?,?)", rows)
     db.executemany("INSERT OR REPLACE INTO name_memo VALUES (?,?)", [(p, tick) for p in patterns])
     stale = [r[0] for r in db.execute("SELECT pattern FROM name_memo ORDER BY used DESC, pattern LIMIT -1 OFFSET ?",
