@@ -236,3 +236,22 @@ def test_per_mille_is_a_unit_of_its_own() -> None:
     text = "Wombat 错误率 7‰，丢包 1-2‰"
     assert [(q.value, q.low, q.high, q.unit, q.raw) for q in find_quantities(text)] == [
         (7.0, None, None, "‰", "7‰"), (None, 1.0, 2.0, "‰", "1-2‰")]
+
+
+@pytest.mark.parametrize(("tail", "warning"), [
+    ("```python\nimport vllm\n- Wombat 吞吐 31 tok/s\n\n- Wombat 吞吐 32 tok/s\n",
+     "warning: inbox/ana/2026-07-31T0900-n.md:5: code fence opened here is never closed: the 3 line(s) of text after it "
+     "are not read"),
+    ("<!-- 草稿\n- Wombat 吞吐 31 tok/s\n",
+     "warning: inbox/ana/2026-07-31T0900-n.md:5: HTML comment opened here is never closed: the 1 line(s) of text after "
+     "it are not read"),
+    ("```\nimport vllm\n```\n\n- Wombat 吞吐 31 tok/s\n", None),
+    ("<!-- 草稿 -->\n- Wombat 吞吐 31 tok/s\n", None),
+])
+def test_a_fence_or_comment_never_closed_is_said(tmp_path: Path, run_kb, tail: str, warning: str | None) -> None:
+    """CommonMark runs a code fence or HTML comment that is never closed to the end of the file:
+    every value after it was gone without a word."""
+    root = _kb(tmp_path, {"inbox/ana/2026-07-31T0900-n.md": "# 夜班\n\n- Wombat 吞吐 12 tok/s\n\n" + tail})
+    res = run_kb(["ingest"], cwd=root)
+    assert res.exit_code == 0
+    assert res.stderr.splitlines() == ([warning] if warning else [])

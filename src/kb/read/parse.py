@@ -15,13 +15,14 @@ closure of this module (``kb.perf.digest.code_digest("kb.read.parse")``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, time, timezone
 from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from kb.core import frontmatter
 from kb.core.claims import Claim, Role
@@ -152,6 +153,7 @@ class Parser:
         ctx.mentions = mentions  # the front matter's first, then the body's in order
         covered = bytearray(len(ctx.lines) + 1)
         deepest = 0
+        tokens: list[Token] = []
         for tokens in _blocks(_md(), body):  # one top-level block's tokens at a time
             deepest = max(deepest, _cover(tokens, covered))
             ctx.walk(tokens)
@@ -159,6 +161,11 @@ class Parser:
                 sink(ctx.claims, ctx.mentions, ctx.written_at)
                 streamed += len(ctx.claims)
                 ctx.claims, ctx.mentions = [], []
+        if tokens and (open_at := _never_closed(tokens[-1], ctx.lines)) is not None:
+            what, first = open_at  # the last block runs to the end: the file's rest is code or a comment
+            rest = sum(1 for n in range(first, len(ctx.lines)) if ctx.lines[n].strip())
+            problems.append(Problem(path, first, f"{what} opened here is never closed: the {rest} line(s) of text "
+                                    "after it are not read", "warning", code="unclosed"))
         if deepest >= MAX_NESTING - 2:
             unread = _unread_lines(covered, ctx.lines)
             if unread:  # past markdown-it's nesting limit: each line is read alone, as a list item
@@ -219,6 +226,19 @@ class Parser:
                                     "the file is read as undated", "warning"))
             return None
         return datetime.combine(day, at or time(0, 0), self.tz)
+
+
+def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
+    """``(what, line)`` when the block ``t`` (a file's last) is a code fence or HTML comment never
+    closed, which CommonMark runs to the end of the document, else None."""
+    if not t.map or t.map[1] < len(lines) - 1:
+        return None
+    last = lines[t.map[1] - 1].strip(" \t>") if t.map[1] > t.map[0] + 1 else ""
+    if t.type == "fence" and not (last.startswith(t.markup) and not last.strip(t.markup[:1])):
+        return "code fence", t.map[0] + 1
+    if t.type == "html_block" and t.content.lstrip().startswith("<!--") and "-->" not in t.content:
+        return "HTML comment", t.map[0] + 1
+    return None
 
 
 def _str_or_none(value: Any) -> str | None:
