@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from conftest import write_files
 from kb.core.textio import decode
 
@@ -46,3 +48,27 @@ def test_no_quantity_from_an_escape_sequence_and_a_file_name_with_one_is_refused
     assert r.exit_code == 0, r.stderr
     assert "\x1b" not in r.stdout and "0901" not in r.stdout
     assert name in r.stdout
+
+@pytest.mark.parametrize(("line", "text"), [
+    ("- Wombat 吞吐 9\u200b04 tok/s", "Wombat 吞吐 904 tok/s"),
+    ("- Wombat 吞吐 9\u00ad05 tok/s", "Wombat 吞吐 905 tok/s"),
+    ("- Wombat 吞吐 903 tok/s \u202es/kot 009\u202c", "Wombat 吞吐 903 tok/s s/kot 009"),
+])
+def test_invisible_characters_are_removed_before_numbers_are_read(line: str, text: str) -> None:
+    """A zero-width space or soft hyphen split one number in two (9 and 4 tok/s); a bidi override
+    passed raw into the brief, showing text other than the file's."""
+    from kb.core.textio import decode
+
+    got = decode((line + "\n").encode("utf-8"), "inbox/a.md")
+    assert got.text == line.replace("\u200b", "").replace("\u00ad", "").replace("\u202e", "").replace("\u202c", "") + "\n"
+    assert [str(p) for p in got.problems] == [
+        "inbox/a.md:1: control characters or terminal escape sequences on 1 line(s) (1); removed"]
+    assert text in got.text
+
+
+def test_joiners_that_scripts_and_emoji_need_are_kept() -> None:
+    from kb.core.textio import decode
+
+    line = "家庭 👨\u200d👩\u200d👧 and می\u200cخواهم\n"
+    got = decode(line.encode("utf-8"), "inbox/a.md")
+    assert got.text == line and got.problems == []

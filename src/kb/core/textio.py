@@ -110,12 +110,18 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
     return Decoded(text, encoding, problems)
 
 
-_CONTROL_CHAR_RE = re.compile(r"[\x01-\x08\x0b-\x1f\x7f-\x9f]")
+# Invisible characters that change what a reader sees without being seen: a soft hyphen, zero-width
+# space, word joiner and invisible operators (9<U+200B>04 reads as 904 but is two numbers) and the
+# bidirectional marks, embeddings, overrides and isolates (U+202E shows "tok/s 009" as "900 tok/s");
+# not ZWNJ/ZWJ, which scripts and emoji need
+_INVISIBLE = "\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+_CONTROL_CHAR_RE = re.compile(f"[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
 # A terminal escape sequence (CSI ``ESC [ … final``, OSC ``ESC ] … BEL|ESC \``, a two-byte
-# ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline.
+# ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline —
+# or an invisible character.
 _CONTROL_RE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -~]?|\x9b[0-?]*[ -/]*[@-~]?"
-    r"|[\x01-\x08\x0b-\x1f\x7f-\x9f]")
+    f"|[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
 
 
 def _drop_controls(text: str, path: str, problems: list[Problem], *, keep_columns: bool) -> str:
