@@ -117,6 +117,8 @@ def test_number_forms_kb_does_not_read_are_named(text: str, expected: list) -> N
     ("Wombat throughput 7\u2009654 tok/s", [(7654.0, "tok/s", "7\u2009654 tok/s")]),
     ("Wombat throughput 1\u202f000\u202f000 tok/s", [(1000000.0, "tok/s", "1\u202f000\u202f000 tok/s")]),
     ("Wombat throughput 640 tok\u2215s", [(640.0, "tok/s", "640 tok\u2215s")]),
+    ("Wombat throughput 2'345 tok/s", [(2345.0, "tok/s", "2'345 tok/s")]),
+    ("Wombat 吞吐 ٤٫٥ tok/s 和 ٢٬٥٠٠ tok/s", [(4.5, "tok/s", "٤٫٥ tok/s"), (2500.0, "tok/s", "٢٬٥٠٠ tok/s")]),
 ])
 def test_number_forms_now_read(text: str, expected: list) -> None:
     from kb.extract.quantities import find_quantities
@@ -255,3 +257,15 @@ def test_a_fence_or_comment_never_closed_is_said(tmp_path: Path, run_kb, tail: s
     res = run_kb(["ingest"], cwd=root)
     assert res.exit_code == 0
     assert res.stderr.splitlines() == ([warning] if warning else [])
+
+
+def test_a_living_doc_whose_front_matter_does_not_load_says_so(tmp_path: Path, run_kb) -> None:
+    """``updated: …T25:00`` made the whole front matter unreadable; the note said the doc had no
+    integer version (it had one)."""
+    doc = DOC.replace("updated: 2026-01-01", "updated: 2026-07-30T25:00:00+08:00")
+    root = write_files(tmp_path / "kb", {"kb.yaml": KB_YAML, "organized/knowledge/serving.md": doc})
+    res = run_kb(["digest", "serving", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    assert res.exit_code == 0
+    assert ("note: the living document has no readable front matter (organized/knowledge/serving.md:2: invalid "
+            "front matter value: hour must be in 0..23; front matter ignored); fix it: its version and updated are "
+            "unknown") in res.stderr.splitlines()

@@ -9,12 +9,14 @@ import re
 
 # Full-width ASCII (U+FF01-U+FF5E) to ASCII, U+2212 MINUS SIGN and non-breaking hyphens to
 # '-', ideographic, no-break, figure, thin and narrow no-break spaces to ' ' (1 234 tok/s with a
-# thin space is 1 234 with a space), U+2215 DIVISION SLASH to '/' (tok∕s), ￥ to ¥: one code point
+# thin space is 1 234 with a space), U+2215 DIVISION SLASH to '/' (tok∕s), the Arabic decimal and
+# thousands separators to '.' and ',' (٣٫٥ is 3.5, ١٬٢٣٤ is 1,234), ￥ to ¥: one code point
 # to one, so offsets do not move. En and em dashes are left alone: they separate a range and are
 # never a sign (C17).
 _NORMALISE = str.maketrans(
     {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x2212: "-", 0x2010: "-", 0x2011: "-",
-     0xFE63: "-", 0x3000: " ", 0x00A0: " ", 0x2007: " ", 0x2009: " ", 0x202F: " ", 0x2215: "/", 0xFFE5: "¥"}
+     0xFE63: "-", 0x3000: " ", 0x00A0: " ", 0x2007: " ", 0x2009: " ", 0x202F: " ", 0x2215: "/", 0xFFE5: "¥",
+     0x066B: ".", 0x066C: ","}
 )
 
 

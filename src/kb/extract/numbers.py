@@ -45,9 +45,10 @@ _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
 _POW10 = r"[ \t]?[×xX*][ \t]?10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
 # a power of ten alone (10^6, 10⁶, 10^-3): a number (1e6), as after a mantissa (3.2×10^6)
 _BARE_POW10 = r"10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
-# digits grouped in threes by a space before a unit (12 345 tok/s: ISO 80000-1's grouping; NFKC
-# made a thin or no-break space one) are one number; _UNIT_AHEAD is filled in below
-_NUM = (r"(?>" + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
+# digits grouped in threes by a space or an apostrophe before a unit (12 345 tok/s: ISO 80000-1's
+# grouping, a thin or no-break space folded to one; 1'234 tok/s, the Swiss one) are one number;
+# _UNIT_AHEAD is filled in below
+_NUM = (r"(?>" + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
         r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))|" + _POW10 + r")?)"
         r"(?![\d]|[.,]\d)")
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
@@ -168,9 +169,10 @@ def _e_form(d: str) -> str:
         d = (d[:t.start()] + "e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 3.2×10^-2 → 3.2e-2
     elif (t := _BARE_TEN_RE.match(d)) is not None:
         d = ("1e" + d[t.end():]).translate(_SUPERSCRIPTS)  # 10^6 → 1e6
-    return d.replace(" ", "") if " " in d else d
+    return d.translate(_GROUPING) if " " in d or "'" in d or "’" in d else d
 
 
+_GROUPING = str.maketrans("", "", " '’")
 _BARE_TEN_RE = re.compile(r"10(?:\^|(?=[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]))")
 
 
@@ -179,8 +181,8 @@ def _number(sign: str | None, digits: str, mag: str | None) -> float:
     d = digits.replace(",", "") if "," in digits else digits
     if "10" in d:
         d = _e_form(d)
-    elif " " in d:
-        d = d.replace(" ", "")  # 12 345 tok/s
+    elif " " in d or "'" in d or "’" in d:
+        d = d.translate(_GROUPING)  # 12 345 tok/s, 1'234 tok/s
     if mag:
         mag = mag.strip()
         power = MAGNITUDES.get(mag) or MAGNITUDES[mag.lower()]

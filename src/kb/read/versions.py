@@ -154,8 +154,13 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
     """
     current = load_living_doc(root, topic, parser, aliases, store=store)
     if current.version is None:
-        current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
-                             "add topic/version/updated")
+        unread = next((p for p in current.problems if "front matter" in p.message), None)
+        if unread is not None:  # (updated: …T25:00 made the whole front matter unreadable, version too)
+            current.notes.append(f"the living document has no readable front matter ({unread}); "
+                                 "fix it: its version and updated are unknown")
+        else:
+            current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
+                                 "add topic/version/updated")
     skipped = skipped_snapshots(root, topic)
     current.notes.extend(skipped)
     if current.updated is None or current.updated < until:
