@@ -26,6 +26,7 @@ from kb.extract.vocab.units import (
     COUNTERS,
     KB_OWN,
     MAGNITUDES,
+    TOKEN_RATE,
 )
 
 # Everything below runs on text folded by metrics.normalise (same length, same offsets):
@@ -68,7 +69,7 @@ _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousa
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
@@ -159,7 +160,14 @@ def _unit_of(written: str | None) -> str | None:
     if not written:
         return None
     w = written.strip().lstrip("-")  # 32K-token: a hyphenated token count
-    return _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())
+    if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
+        return u
+    if _TOKEN_RATE_RE.fullmatch(w):
+        return "tok/s/GPU" if w.lower().endswith(("gpu", "device", "card")) else "tok/s"
+    return None
+
+
+_TOKEN_RATE_RE = re.compile(TOKEN_RATE, re.IGNORECASE)
 
 
 def _e_form(d: str) -> str:
@@ -256,14 +264,15 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     (:func:`out_of_range`: ``9e999999``, ``1e-400x``), and before a unit a number written in a
     form kb does not read: more than one decimal point (``1.2.3 tok/s``, ``1.000.000 tok/s``), a
     decimal comma or a grouping other than threes (``3,5 tok/s``, ``1,23,456 tok/s``), underscores
-    (``1_000 tok/s``), no digit before the point (``.5 s``). Which value was meant is unknown, so
+    (``1_000 tok/s``), no digit before the point (``.5 s``), a power of another base than ten (``2^10
+    tok/s``, ``2**10 tok/s``). Which value was meant is unknown, so
     none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of these.
 
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
         range``, ``has more than one decimal point`` …).
     """
     found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if _UNREAD_HINT_RE.search(text) is not None:  # (most texts: one quick scan, no unit tried)
+    if _may_be_unread(text):  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
                 continue  # 1,234 tok/s: read
@@ -274,18 +283,32 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
 
 # before a unit, a number in a form kb does not read (unread_numbers)
 _UNREAD_FORM_RE = re.compile(
-    r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)|(?P<comma>\d+(?:\.\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
-    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+))(?=" + _UNIT + ")")
+    r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)"
+    r"|(?P<comma>\d+(?:\.\d{3})+,\d+|\d{1,3}(?:[ '’]\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
+    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+))(?=" + _UNIT + ")")
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the
-#: unit after it: tests/test_robust_unread.py checks the two agree.
+#: unit after it, or a power sign (:func:`_may_be_unread`): tests/test_robust_unread.py checks they agree.
 _UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
+
+
+_POWER_HINT_RE = re.compile(r"\^(?<=\d\^)[-+]?\d|\*\*(?<=\d\*\*)[-+]?\d")
+
+
+def _may_be_unread(text: str) -> bool:
+    """Whether ``text`` may hold a match of _UNREAD_FORM_RE: :data:`_UNREAD_HINT_RE`, or a power
+    sign between digits (``2^10``, ``2**10``; a pattern of its own: one more branch of the hint
+    costs it its first character, which re skips to in C)."""
+    if _UNREAD_HINT_RE.search(text) is not None:
+        return True
+    return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
     "dots": "has more than one decimal point",
     "comma": "has a decimal comma or digits not grouped in threes",
     "under": "is grouped with underscores",
     "lead": "has no digit before its decimal point",
+    "power": "is a power kb does not read (only a power of ten is: 10^6)",
 }
 
 

@@ -14,6 +14,7 @@ from itertools import accumulate
 from kb.core.claims import Quantity
 from kb.extract import units as _units
 from kb.extract.bind import distribute, respectively, sentence_metrics, setups
+from kb.extract.en_quantities import EN_HINT
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
     _FROM,
@@ -153,7 +154,7 @@ def find_quantities(
     """
     norm = _fold(text)
     m = _QTY_RE.search(norm)
-    if m is None and not ZH_HINT.search(norm):
+    if m is None and not ZH_HINT.search(norm) and not EN_HINT.search(norm):
         return []
     spans = sorted(skip) if skip else []
     skip_starts = [a for a, _ in spans]

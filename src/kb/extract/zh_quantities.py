@@ -23,8 +23,9 @@ from collections.abc import Iterator, Sequence
 
 from kb.core.claims import Quantity
 from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
+from kb.extract.en_quantities import _unit_after, en_forms
 from kb.extract.metrics import MetricVocab, _Scan
-from kb.extract.number_words import _FROM, _bound, _decreased
+from kb.extract.number_words import _bound, _decreased
 from kb.extract.numbers import (
     _MAG,
     _NUM,
@@ -34,7 +35,7 @@ from kb.extract.numbers import (
     _pint_unit,
     _unit_of,
 )
-from kb.extract.vocab.metrics import DATE_METRICS, SIM_WORDS
+from kb.extract.vocab.metrics import DATE_METRICS
 from kb.extract.vocab.quantities import (
     BETWEEN_AND,
     BETWEEN_CLOSE,
@@ -66,9 +67,6 @@ _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
 _IDEOGRAPH_AFTER = re.compile(r"[\u4e00-\u9fff](?<![的以之左内多])")
 _TEMPERATURE = frozenset({"°C", "°F"})
-_SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
-_FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
-_GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
 # A score as reviewers write it (issue 21: the feeds' 实用性：5分, 创新性：4.5/5, 综合评分: 6.05/10,
 # 推荐度为 4.5 分, 实用性评分： 4, 创新性： 5 / 5, 评分明细 传播度7 | 权威性5): a value on the feed's own scale, no
 # metric and no unit (docs/claims.md: no rating cue, so a secondhand number). Precision first:
@@ -86,14 +84,9 @@ _BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"
 _BETWEEN_AND = re.compile(r"[ \t]*(?:" + "|".join(re.escape(w) for w in BETWEEN_AND) + r")(?![A-Za-z])[ \t]*(?P<b>"
                           + _NUM + ")(?P<mb>" + _MAG + ")?")
 _BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
-# a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
-_SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
-                       + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
 _TIMES_WORD = re.compile(r"(?<![A-Za-z])(?:" + "|".join(f"(?P<t{i}>{w})" for i, w in enumerate(TIMES_WORDS_EN))
                          + r")(?![A-Za-z])", re.IGNORECASE)
 _TIMES_VALUES = tuple(TIMES_WORDS_EN.values())
-_PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
-                        r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
 
 def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]],
@@ -106,8 +99,7 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += _zh_forms(norm, {q.start: q.end for q in out})
     if not norm.isascii():
         found += _scores(norm)
-    if "-" in norm or "/" in norm or "+" in norm:
-        found += _en_forms(norm)
+    found += en_forms(norm, [(q.start, q.end) for q in out if q.unit == "s"])
     if "oubl" in norm or "ripl" in norm or "uadrupl" in norm:  # throughput doubled: 2×, beside its metric
         found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,
                    "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
@@ -294,44 +286,6 @@ def _scores(norm: str) -> list[dict]:
     return got
 
 
-def _en_forms(norm: str) -> list[dict]:
-    """The English forms in ``norm`` the main pattern does not hold."""
-    got: list[dict] = []
-    for m in (_SUSPENDED.finditer(norm) if "- to " in norm or "- and " in norm else ()):  # 10- to 20-ms: a range with its unit on the second end
-        u = _unit_after(norm, m.end())
-        if u is not None:
-            unit, conv, e = u
-            a, b = _number(None, m["a"], None), _number(None, m["b"], None)
-            if conv is not None:
-                a, b = conv.apply(a), conv.apply(b)
-            got.append({"start": m.start(), "end": e, "value": None, "low": min(a, b), "high": max(a, b),
-                        "unit": unit})
-    for m in (_FRACTION.finditer(norm) if "/" in norm else ()):  # 1 1/2 hours
-        u = _unit_after(norm, m.end())
-        if u is not None and int(m["d"]) > int(m["n"]) > 0:
-            unit, conv, e = u
-            v = int(m["w"]) + int(m["n"]) / int(m["d"])
-            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else float(f"{v:.12g}"),
-                        "unit": unit})
-    for m in (_GLUED_TEMP.finditer(norm) if "C" in norm or "F" in norm else ()):  # -5C: a signed number glued to C or F is a temperature
-        conv = _canonical("°" + m["u"])
-        if conv is not None:
-            v = _number(m["sign"], m["n"], None)
-            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
-                        "signed": True})
-    for m in (_SIM_TIME.finditer(norm) if "imulat" in norm else ()):
-        conv = _canonical(_unit_of(m["u"]))
-        if conv is not None:
-            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(float(m["n"])), "unit": conv.unit})
-    for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
-        if _FROM.search(norm, max(0, m.start() - 12), m.start()):
-            continue  # from $1.2 per GPU-hour to $2.1 …: a change A → B, the main pass's two values
-        a, b = _number(None, m["a"], None), _number(None, m["b"], None)
-        got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
-                    "unit": m["c"]})
-    return got
-
-
 def _between(norm: str, m: re.Match[str]) -> dict | None:
     """The range of one match of _BETWEEN (``between 40 and 55 ms``: low 0.04, high 0.055 ``s``), or
     None: a unit on the second end (or on the first only, with 之间 after the second) applies to
@@ -351,16 +305,3 @@ def _between(norm: str, m: re.Match[str]) -> dict | None:
         a, b = conv.apply(a), conv.apply(b)
     return {"start": m.start("a"), "end": e, "value": None, "low": min(a, b), "high": max(a, b), "unit": unit,
             "range": True}
-
-
-def _unit_after(norm: str, e: int, ratio: bool = False) -> tuple[str, object, int] | None:
-    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None; a ratio
-    (``×``, ``x``, ``倍``) only with ``ratio``."""
-    u = _UNIT_AT.match(norm, e)
-    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and (unit != "×" or ratio):
-        conv = _canonical(unit)
-        return (conv.unit if conv else unit), conv, u.end()
-    p = _pint_unit(norm, e)
-    if p is not None:
-        return p[0].unit, p[0], p[1]
-    return None

@@ -205,10 +205,12 @@ class _UnitMaker:
                                          code="date-unread"))
         if dates:
             skip += [(d.start, d.end) for d in dates]
-        quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
-        for a, b, why in unread_numbers(text):  # 9e999999, 1.2.3 tok/s: no quantity; say so
+        for a, b, why in (unread := unread_numbers(text)):  # 9e999999, 1.2.3 tok/s: no quantity; say so
             self.problems.append(Problem(self.path, line, f"number {text[a:b]!r} {why}; no quantity", "warning",
                                          code="number-unread"))
+        if unread:  # and no part of it read as another (the 1 of 1 000,5 tok/s, the 2 of 2^10 tok/s)
+            skip += [(a, b) for a, b, _ in unread]
+        quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
         if table is not None and any(table[1]):
             quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip)
             if (forced is None and quantities and table[2]

@@ -43,9 +43,7 @@ COUNTERS: frozenset[str] = frozenset(COUNTER_CHARS)
 
 ASCII_UNITS_CI: dict[str, str] = {
     "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%", "pct": "%",
-    "tok/s": "tok/s", "tokens/s": "tok/s", "tokens/sec": "tok/s", "token/s": "tok/s", "tok/sec": "tok/s", "token/sec": "tok/s",
-    "tokens/second": "tok/s",
-    "tokens per second": "tok/s", "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
+    "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
     "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
     "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
     "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
@@ -55,7 +53,16 @@ ASCII_UNITS_CI: dict[str, str] = {
     "hours": "h", "hour": "h", "hrs": "h", "days": "day", "day": "day", "weeks": "week", "week": "week",
     "months": "month", "month": "month",
 }
-"""Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words."""
+"""Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words
+(a token rate is :data:`TOKEN_RATE`)."""
+
+TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|[ \t]per[ \t]second|[ \t·]s(?:⁻¹|\^-1))"
+              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:gpu|device|card))?")
+"""How a token rate is written after a number, matched case-insensitively as a whole word:
+``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, with spaces round its slash (``500 tok /
+s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per accelerator
+(``369 tok/s/GPU``, ``370 tokens/s per GPU``, ``tokens/sec/card``) → ``tok/s/GPU``,
+kb's own unit, never compared with a whole system's rate."""
 
 COUNTED_NOUNS: tuple[str, ...] = (
     "frames", "configurations", "configs", "images", "videos", "samples", "sequences", "prompts", "queries",
@@ -71,7 +78,7 @@ ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "u
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
-KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
+KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "tok/s/GPU", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
                                     "+", "devices", "FLOPs", "星",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
 """kb's own units as stored, which convert to nothing else (never looked up in pint: the

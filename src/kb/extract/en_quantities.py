@@ -1,0 +1,174 @@
+"""Quantities written in forms the main pattern of :mod:`kb.extract.numbers` does not hold, in
+digits and English or unit words: ``10- to 20-ms``, ``1 1/2 hours``, ``1½ h``, ``-5C``, ``a
+12-week simulation``, ``$1.2 per GPU-hour to $2.1 per GPU-hour``, a duration in parts (``1 h 30
+min``, ``1h30m``, ``2 min 30 s``, ``1小时30分钟``), a ratio led by its sign (``×1.5``, ``x1.5``) and a
+magnitude set apart from its number before a unit (``1.2 k tok/s``, ``2 T tokens``).
+
+:func:`en_forms` is called by :func:`kb.extract.zh_quantities.more_quantities`, which merges its
+forms with the main pass's quantities (a form replaces the quantities it holds when it is
+longer: ``1 h 30 min`` is one 5400 ``s``, not 3600 ``s`` and 1800 ``s``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from itertools import pairwise
+
+from kb.extract.number_words import _FROM
+from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.vocab.metrics import SIM_WORDS
+from kb.extract.vocab.units import COUNTERS
+
+_UNIT_AT = re.compile(_UNIT)
+_SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
+_FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
+_GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
+# a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
+_SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
+                       + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
+_PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-]+)[ \t]+to[ \t]+(?P=c)(?P<b>{_NUM})"
+                        r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
+
+#: The parts of a duration written in parts, largest first, as seconds (ISO 8601's order of
+#: day, hour, minute, second). ``m`` is a minute only inside such a duration (``1h30m``, ``2m30s``);
+#: alone it is a metre or a million (kb.extract.numbers).
+_PART_SECONDS = (("days?|d|天", 86400), ("hours?|hrs?|h|小时", 3600), ("minutes?|mins?|m|分钟|分", 60),
+                 ("seconds?|secs?|s|秒", 1))
+_PART = (r"(?P<n>\d+(?:\.\d+)?)[ \t]?(?:"
+         + "|".join(f"(?P<p{i}>{words})" for i, (words, _) in enumerate(_PART_SECONDS)) + r")(?![A-Za-z])")
+_PART_RE = re.compile(_PART)
+_UNNAMED_PART = re.sub(r"\(\?P<\w+>", "(?:", _PART)
+# two to four parts, each a smaller unit than the one before it (checked in _durations), joined by
+# nothing, a space or "and" (1 hour and 30 minutes); digits first, their look-behind after them
+# (re skips to a digit in C)
+_DURATION = re.compile(r"\d(?<![A-Za-z0-9_.]\d)" + _UNNAMED_PART.replace(r"(?:\d+", r"(?:\d*", 1)
+                       + r"(?:(?:[ \t]?|[ \t]?,?[ \t]and[ \t])" + _UNNAMED_PART + "){1,3}(?![A-Za-z0-9_])")
+# what may stand between two parts of a duration the main pass read apart (1 h 30 min)
+_JOIN = re.compile(r"[ \t]?(?:,?[ \t]and[ \t])?")
+# a time unit glued between two digits (1h30m, 2m30s, 1h 30m)
+_GLUED_PARTS_HINT = re.compile(r"[hm](?<=\d[hm])(?=[ \t]?\d)")
+# ×1.5, x1.5: a ratio written with its sign first; not after a number (2 × 3 is arithmetic), not
+# before a capitalised word or a device (×8 H100, ×8 GPUs: a count); x only with a decimal point
+# (x86, x64 are names)
+_SIGN_FIRST = re.compile(r"(?<![A-Za-z0-9_.)\]])(?<!\d[ \t])(?:×[ \t]?(?P<n>\d+(?:\.\d+)?)|[xX](?P<d>\d+\.\d+))"
+                         r"(?![\d.,%]|[ \t]?(?:[A-Z×xX倍卡张台个]|(?i:gpus?|nodes?|cards?|devices?)(?![a-z])))")
+_SIGN_FIRST_HINT = re.compile(r"[×xX](?=[ \t]?\d)")
+# a magnitude set apart from its number, before a unit: 1.2 k tok/s, 2 T tokens, 128 K tokens
+_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBT])(?![\w.])")
+_SPACED_MAG_HINT = re.compile(r"[kKMBT](?<=\d[ \t][kKMBT])(?![\w.])")
+#: What a text holds where one of the three forms hinted above may be: their hints in one scan
+#: (one class first: re skips to it in C)
+_HINT = re.compile(r"[hmkKMBT×xX](?:(?<=\d[hm])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBT])(?![\w.]))")
+# a vulgar fraction, alone or after a whole number (½ s, 1½ h, 2 ¾ days); its value is unicodedata's
+_VULGAR = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
+_VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.])(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])")
+_VULGAR_HINT = re.compile(f"[{_VULGAR}]")
+#: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
+#: ½ s): find_quantities does not stop early on it
+EN_HINT = re.compile(rf"[xX{_VULGAR}](?:(?<=[{_VULGAR}])|(?=\d+\.\d))")
+
+
+def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
+    """The forms of this module in ``norm`` (text folded as the main pass reads it), as the
+    fields :func:`kb.extract.zh_quantities.more_quantities` merges: ``start``, ``end``,
+    ``value`` (or ``low``/``high``), ``unit`` (canonical, as the main pass stores it: a duration
+    in ``s``), and ``signed`` for a temperature written with its sign. ``times`` are the
+    ``(start, end)`` of the durations the main pass read (``1 h``, ``30 min``), in text order:
+    where one two follow each other a duration in parts may begin."""
+    got: list[dict] = []
+    if "-" in norm or "/" in norm or "+" in norm:
+        got += _punctuated(norm)
+    starts = [a for (a, b), (c, _) in pairwise(times) if c - b <= 6 and _JOIN.fullmatch(norm, b, c)]
+    hint = _HINT.search(norm)  # most texts: one scan, none of the three forms below
+    if hint and _GLUED_PARTS_HINT.search(norm, hint.start()):  # 1h30m, 2m30s: the main pass reads no part of them
+        starts += [m.start() for m in _DURATION.finditer(norm)]
+    if starts:
+        got += _durations(norm, sorted(set(starts)))
+    if hint and _SIGN_FIRST_HINT.search(norm, hint.start()):
+        got += [{"start": m.start(), "end": m.end(), "unit": "×",
+                 "value": float(m["n"] if m["n"] is not None else m["d"])} for m in _SIGN_FIRST.finditer(norm)]
+    for m in (_SPACED_MAG.finditer(norm) if hint and _SPACED_MAG_HINT.search(norm, hint.start()) else ()):
+        u = _unit_after(norm, m.end())
+        if u is not None:
+            unit, conv, e = u
+            v = _number(None, m["n"], m["m"])
+            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
+    if not norm.isascii() and _VULGAR_HINT.search(norm):
+        for m in _VULGAR_RE.finditer(norm):
+            u = _unit_after(norm, m.end(), ratio=True)
+            if u is not None:
+                unit, conv, e = u
+                v = float(f"{int(m['w'] or 0) + unicodedata.numeric(m['f']):.12g}")
+                got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
+    return got
+
+
+def _durations(norm: str, starts: Sequence[int]) -> list[dict]:
+    """Durations written in parts (``1 h 30 min`` → 5400 ``s``) that begin at ``starts``: each
+    part a smaller unit than the one before it, only the last with a decimal point; anything else
+    is not one duration (``5 min 10 min`` are two values, ``3 h 2.5 h`` too)."""
+    got: list[dict] = []
+    for m in filter(None, (_DURATION.match(norm, a) for a in starts)):
+        parts = list(_PART_RE.finditer(norm, m.start(), m.end()))
+        ranks = [next(i for i in range(len(_PART_SECONDS)) if p[f"p{i}"] is not None) for p in parts]
+        if any(b <= a for a, b in pairwise(ranks)) or any("." in p["n"] for p in parts[:-1]):
+            continue
+        seconds = sum(float(p["n"]) * _PART_SECONDS[r][1] for p, r in zip(parts, ranks))
+        conv = _canonical("s")
+        got.append({"start": m.start(), "end": m.end(), "value": conv.apply(seconds) if conv else seconds,
+                    "unit": conv.unit if conv else "s"})
+    return got
+
+
+def _punctuated(norm: str) -> list[dict]:
+    """The forms held together by ``-``, ``/`` or ``+`` (suspended ranges, mixed fractions, glued
+    temperatures, hyphenated simulation times, per-unit price ranges)."""
+    got: list[dict] = []
+    for m in (_SUSPENDED.finditer(norm) if "- to " in norm or "- and " in norm else ()):  # 10- to 20-ms: a range with its unit on the second end
+        u = _unit_after(norm, m.end())
+        if u is not None:
+            unit, conv, e = u
+            a, b = _number(None, m["a"], None), _number(None, m["b"], None)
+            if conv is not None:
+                a, b = conv.apply(a), conv.apply(b)
+            got.append({"start": m.start(), "end": e, "value": None, "low": min(a, b), "high": max(a, b),
+                        "unit": unit})
+    for m in (_FRACTION.finditer(norm) if "/" in norm else ()):  # 1 1/2 hours
+        u = _unit_after(norm, m.end())
+        if u is not None and int(m["d"]) > int(m["n"]) > 0:
+            unit, conv, e = u
+            v = int(m["w"]) + int(m["n"]) / int(m["d"])
+            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else float(f"{v:.12g}"),
+                        "unit": unit})
+    for m in (_GLUED_TEMP.finditer(norm) if "C" in norm or "F" in norm else ()):  # -5C: a signed number glued to C or F is a temperature
+        conv = _canonical("°" + m["u"])
+        if conv is not None:
+            v = _number(m["sign"], m["n"], None)
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(v), "unit": conv.unit,
+                        "signed": True})
+    for m in (_SIM_TIME.finditer(norm) if "imulat" in norm else ()):
+        conv = _canonical(_unit_of(m["u"]))
+        if conv is not None:
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(float(m["n"])), "unit": conv.unit})
+    for m in (_PER_RANGE.finditer(norm) if " per " in norm else ()):  # $1.2 per GPU-hour to $2.1 per GPU-hour: one range
+        if _FROM.search(norm, max(0, m.start() - 12), m.start()):
+            continue  # from $1.2 per GPU-hour to $2.1 …: a change A → B, the main pass's two values
+        a, b = _number(None, m["a"], None), _number(None, m["b"], None)
+        got.append({"start": m.start(), "end": m.end(), "value": None, "low": min(a, b), "high": max(a, b),
+                    "unit": m["c"]})
+    return got
+
+
+def _unit_after(norm: str, e: int, ratio: bool = False) -> tuple[str, object, int] | None:
+    """``(unit, conversion or None, end)`` of the unit written at ``norm[e:]``, else None; a ratio
+    (``×``, ``x``, ``倍``) only with ``ratio``."""
+    u = _UNIT_AT.match(norm, e)
+    if u is not None and (unit := _unit_of(u.group())) is not None and unit not in COUNTERS and (unit != "×" or ratio):
+        conv = _canonical(unit)
+        return (conv.unit if conv else unit), conv, u.end()
+    p = _pint_unit(norm, e)
+    if p is not None:
+        return p[0].unit, p[0], p[1]
+    return None
