@@ -73,8 +73,10 @@ MAX_NESTING = 100
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    """kb's Markdown: CommonMark with tables and raw HTML, nesting up to :data:`MAX_NESTING`."""
-    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table"))
+    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` and raw HTML, nesting up to
+    :data:`MAX_NESTING`."""
+    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+                       .enable(["table", "strikethrough"]))
 
 
 class Parser:
