@@ -4,8 +4,8 @@ block walk (:mod:`kb.read.walk`) reads like its own.
 
 The HTML is read with the standard library's :class:`html.parser.HTMLParser`. A table's rows are
 a Markdown table's rows (its ``<thead>`` rows or a first row of ``<th>`` cells the header); the
-text between other block elements (``<p>``, ``<div>``, ``<li>``, ``<h2>`` …) is a paragraph, its
-source lines kept. Inline tags stay ``html_inline`` children, so that the one flattener,
+text between other block elements (``<p>``, ``<div>``, ``<li>`` …) is a paragraph, its source
+lines kept, and the text of an ``<h1>``–``<h6>`` a heading. Inline tags stay ``html_inline`` children, so that the one flattener,
 :func:`kb.read.inline._inline_text`, makes text of them (``<br>`` parts, ``<del>`` is not read).
 Comments, declarations and the text of ``<script>``, ``<style>``, ``<pre>`` (code, as a fenced
 block is), ``<textarea>`` and ``<template>`` are not read.
@@ -25,6 +25,7 @@ SKIPPED_TAGS = frozenset({"script", "style", "pre", "textarea", "template", "hea
 _TABLE_TAGS = frozenset({"table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "colgroup", "col"})
 #: Block elements that end a paragraph (the others of :data:`BLOCK_TAGS` only part its text).
 _PARAGRAPH_ENDS = BLOCK_TAGS - _TABLE_TAGS - {"br", "img", "hr"}
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 def _tok(kind: str, tag: str, nesting: int, level: int, line: int | None = None, end: int | None = None) -> Token:
@@ -72,15 +73,17 @@ class _Reader(HTMLParser):
         child.content = raw
         target.append(child)
 
-    def flush(self) -> None:
-        """The open paragraph, if it holds text, as paragraph tokens."""
+    def flush(self, heading: str = "") -> None:
+        """The open paragraph, if it holds text, as paragraph tokens (heading tokens when it is
+        the text of ``heading``, an ``h1``–``h6``)."""
         kids = self.kids
         while kids and (kids[-1].type == "softbreak" or (kids[-1].type == "text" and not kids[-1].content.strip())):
             kids.pop()
         if kids and any(c.type == "text" and c.content.strip() for c in kids):
             end = self.start + 1 + sum(1 for c in kids if c.type == "softbreak")
-            self.out += [_tok("paragraph_open", "p", 1, self.level, self.start, end),
-                         _inline(kids, self.level + 1), _tok("paragraph_close", "p", -1, self.level)]
+            kind, tag = ("heading", heading) if heading else ("paragraph", "p")
+            self.out += [_tok(kind + "_open", tag, 1, self.level, self.start, end),
+                         _inline(kids, self.level + 1), _tok(kind + "_close", tag, -1, self.level)]
         self.kids, self.start = [], -1
 
     def _end_table(self) -> None:
@@ -155,7 +158,7 @@ class _Reader(HTMLParser):
                 self.cell = None
             return
         if tag in _PARAGRAPH_ENDS and self.cell is None:
-            self.flush()
+            self.flush(tag if tag in _HEADINGS else "")
             return
         self._tag_child(f"</{tag}>")
 

@@ -48,8 +48,11 @@ BLOCK_TAGS = frozenset({
 #: HTML elements whose text is struck out (a corrected value), not read, like ``~~…~~``.
 STRUCK_TAGS = frozenset({"del", "s", "strike"})
 _BOLD_TAGS = frozenset({"b", "strong"})
+_EMPHASIS = frozenset({"strong_open", "strong_close", "em_open", "em_close"})
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
-_EXPONENT_RE = re.compile(r"[+\-\u2212]?\d{1,3}")
+#: What a ``<sup>`` or ``<sub>`` stands for when its text does not join the word before it.
+_SCRIPT_MARKS = {"sup": "^", "sub": "_"}
+_SEPARATING = BLOCK_TAGS | {"!"}
 _HREF_RE = re.compile(r"""\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
 
 
@@ -76,7 +79,7 @@ def _next_char(children: list[Token], k: int) -> str:
         t = child.type
         if t in ("text", "code_inline") and child.content:
             return child.content[0]
-        if t in ("softbreak", "hardbreak") or (t == "html_inline" and _tag(child.content)[0] in BLOCK_TAGS | {"!"}):
+        if t in ("softbreak", "hardbreak") or (t == "html_inline" and _tag(child.content)[0] in _SEPARATING):
             return " "
     return " "
 
@@ -89,11 +92,13 @@ def _inline_text(tok: Token) -> _Inline:
     or a comment parts the text around it with a space; any other tag is dropped, with a space
     only where it would join two words (``31 tok/s<span>ttft`` is ``31 tok/s ttft``,
     ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and ``<b>``/``<strong>``
-    a bold span. A ``<sup>`` holding a whole number right after a digit is a power
-    (``10<sup>3</sup>`` is ``10^3``, read as 1000 by :mod:`kb.extract.numbers`). Struck-out
+    a bold span. A ``<sup>`` that opens with a digit or sign is ``^`` (``10<sup>3</sup>`` is
+    ``10^3``, read as 1000 by :mod:`kb.extract.numbers`; ``1<sup>3</sup>`` is ``1^3``, never 13; a
+    footnote ``throughput<sup>1</sup> 500`` is ``throughput^1 500``), one of letters stays part of
+    the word (``2<sup>nd</sup>``); ``<sub>`` is ``_``. Struck-out
     text (``~~354 tok/s~~``, ``<del>``, ``<s>``, ``<strike>``) is a corrected value and is not
-    read. ``**`` that CommonMark could not close between two digits is a power (``2**10`` is
-    ``2^10``), never dropped so that the digits join (:func:`_drop_markers`)."""
+    read. ``**`` between two digits is a power (``2**10`` is ``2^10``, also when CommonMark paired
+    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`)."""
     children = tok.children
     if children and len(children) == 1 and children[0].type in ("text", "code_inline"):
         text = children[0].content  # one run of plain text (most table cells and list items): no parts to join
@@ -108,7 +113,6 @@ def _inline_text(tok: Token) -> _Inline:
     link_at: int | None = None
     bold_at: int | None = None
     struck = 0  # depth of struck-out text
-    power = False  # inside a <sup> read as a power
     pos = 0
     for k, child in enumerate(children):
         t = child.type
@@ -136,12 +140,11 @@ def _inline_text(tok: Token) -> _Inline:
             nxt = _next_char(children, k)
             if name in BLOCK_TAGS or name == "!":
                 s = "" if last.isspace() or nxt.isspace() else " "
-            elif name == "sup" and not closing and last.isdigit() and k + 2 < len(children) and \
-                    children[k + 1].type == "text" and _EXPONENT_RE.fullmatch(children[k + 1].content) and \
-                    children[k + 2].type == "html_inline" and _tag(children[k + 2].content) == ("sup", True):
-                s, power = "^", True
-            elif name == "sup" and closing and power:
-                power = False
+            elif name in _SCRIPT_MARKS and not closing:
+                if nxt.isdigit() or nxt in "+-\u2212" or name == "sub":
+                    s = _SCRIPT_MARKS[name]  # 10<sup>3</sup> is 10^3; a footnote's number is kept apart
+                else:
+                    continue  # 2<sup>nd</sup>: a word's ending
             elif name == "a" and not closing and (m := _HREF_RE.search(child.content)):
                 hrefs.append(next(g for g in m.groups() if g is not None))
             elif name in _BOLD_TAGS:
@@ -165,6 +168,8 @@ def _inline_text(tok: Token) -> _Inline:
                 links.append((link_at, pos))
             link_at = None
             continue
+        elif t in _EMPHASIS and last.isdigit() and _next_char(children, k).isdigit():
+            s = child.markup  # 2**10 tok/s and 10**6: no emphasis between two digits (_drop_markers)
         elif t == "strong_open":
             bold_at = pos
             continue
