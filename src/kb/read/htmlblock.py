@@ -192,7 +192,12 @@ class _Reader(HTMLParser):
             self.kids.append(t)
 
     def finish(self) -> list[Token]:
-        """The token groups, after the block's end (open elements closed there)."""
+        """The token groups, after the block's end (open elements closed there; a comment never
+        closed runs to it, as CommonMark and a browser read it, and is not read)."""
+        rest = self.rawdata
+        at = rest.find("<!--")
+        if at >= 0 and "-->" not in rest[at:]:
+            self.rawdata = rest[:at]
         self.close()
         self.skip = 0
         if self.depth:
