@@ -182,3 +182,17 @@ def test_an_unclosed_html_comment_still_warns(parser: Parser) -> None:
     parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md", b"- vLLM 1 tok/s\n\n<!-- draft\n- vLLM 2 tok/s\n")
     assert [c.text for c in parsed.claims] == ["vLLM 1 tok/s"]
     assert [(p.line, p.code) for p in parsed.problems] == [(3, "unclosed")]
+
+
+def test_a_row_read_from_its_raw_line_is_flattened_too(parser: Parser) -> None:
+    """A row with more cells than its header is read from the raw line (C13); its cells' markup
+    is read as any cell's (was ``**26** tok/s`` -> 26 with no unit, ``<br>`` kept as text)."""
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md", (
+        "| engine | throughput |\n| --- | --- |\n"
+        "| vLLM | 24 tok/s<br>25 tok/s | **26** tok/s [p](https://arxiv.org/abs/2607.26627) |\n").encode())
+    (claim,) = parsed.claims
+    assert claim.text == "vLLM | 24 tok/s 25 tok/s | 26 tok/s p"
+    assert [(q.raw, q.value, q.unit) for q in claim.quantities] == [
+        ("24 tok/s", 24.0, "tok/s"), ("25 tok/s", 25.0, "tok/s"), ("26 tok/s", 26.0, "tok/s")]
+    assert "arxiv:2607.26627" in claim.subjects
+    assert [p.message for p in parsed.problems] == ["3 cells, header has 2; row read from the raw line"]

@@ -87,6 +87,7 @@ class Parser:
 
     def __init__(self, config: KbConfig) -> None:
         self.config = config
+        self.md = _md()
         self.tz = config.tzinfo
         self.entities = NameMatcher(entity_names(config))
         self.vocab = MetricVocab(config.metrics)

@@ -26,7 +26,7 @@ from kb.extract.subjects import PAPER_KEY_PREFIXES, Anchor, attribute
 from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.htmlblock import html_tokens
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
-from kb.read.tables import _cell_spans, _raw_cells, _raw_count
+from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row
 from kb.read.unit import _dedupe, _UnitMaker
 
 
@@ -193,9 +193,7 @@ class _FileCtx(_UnitMaker):
                 self.problems.append(
                     Problem(self.path, line, f"{len(raw_cells)} cells, header has {len(header)}; row read from the raw line", "warning")
                 )
-                cells = raw_cells
-                text = " | ".join(raw_cells)
-                links, bold = _cell_spans(cells, [], title_cols)
+                cells, text, links, bold, row_hrefs = _raw_row(raw_cells, title_cols, self.p.md)
             forced: tuple[Kind, str] | None = None
             if kind_col is not None and kind_col < len(cells):
                 k = column_kind(cells[kind_col])
