@@ -196,3 +196,17 @@ def test_a_row_read_from_its_raw_line_is_flattened_too(parser: Parser) -> None:
         ("24 tok/s", 24.0, "tok/s"), ("25 tok/s", 25.0, "tok/s"), ("26 tok/s", 26.0, "tok/s")]
     assert "arxiv:2607.26627" in claim.subjects
     assert [p.message for p in parsed.problems] == ["3 cells, header has 2; row read from the raw line"]
+
+
+def test_a_struck_tag_never_closed_strikes_nothing(parser: Parser) -> None:
+    assert _one(parser, "- vLLM <del>old build 357 tok/s\n") == ("vLLM old build 357 tok/s", [("357 tok/s", 357.0, "tok/s")])
+
+
+def test_an_html_link_text_is_a_title_span_like_a_markdown_link(parser: Parser) -> None:
+    md = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                            b"- [The paper reports fast decoding](https://example.org/a) 358 tok/s\n").claims[0]
+    html = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                              b'- <a href="https://example.org/a">The paper reports fast decoding</a> 358 tok/s\n').claims[0]
+    assert html.text == md.text == "The paper reports fast decoding 358 tok/s"
+    assert (html.kind, html.kind_reason) == (md.kind, md.kind_reason)
+    assert html.sources == md.sources == ["https://example.org/a"]

@@ -91,7 +91,7 @@ def _inline_text(tok: Token) -> _Inline:
     (markdown-it ``html_inline``): a tag of :data:`BLOCK_TAGS` (``<br>``, ``</p><p>``, ``<hr>``)
     or a comment parts the text around it with a space; any other tag is dropped, with a space
     only where it would join two words (``31 tok/s<span>ttft`` is ``31 tok/s ttft``,
-    ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and ``<b>``/``<strong>``
+    ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
     a bold span. A ``<sup>`` that opens with a digit or sign is ``^`` (``10<sup>3</sup>`` is
     ``10^3``, read as 1000 by :mod:`kb.extract.numbers`; ``1<sup>3</sup>`` is ``1^3``, never 13; a
     footnote ``throughput<sup>1</sup> 500`` is ``throughput^1 500``), one of letters stays part of
@@ -132,7 +132,8 @@ def _inline_text(tok: Token) -> _Inline:
         elif t == "html_inline":
             name, closing = _tag(child.content)
             if name in STRUCK_TAGS:
-                struck = max(0, struck + (-1 if closing else 1))
+                if closing or any(c.type == "html_inline" and _tag(c.content) == (name, True) for c in children[k + 1:]):
+                    struck = max(0, struck + (-1 if closing else 1))  # (a <del> never closed strikes nothing)
                 continue
             if struck:
                 continue
@@ -145,8 +146,14 @@ def _inline_text(tok: Token) -> _Inline:
                     s = _SCRIPT_MARKS[name]  # 10<sup>3</sup> is 10^3; a footnote's number is kept apart
                 else:
                     continue  # 2<sup>nd</sup>: a word's ending
-            elif name == "a" and not closing and (m := _HREF_RE.search(child.content)):
-                hrefs.append(next(g for g in m.groups() if g is not None))
+            elif name == "a" and not closing:
+                if m := _HREF_RE.search(child.content):
+                    hrefs.append(next(g for g in m.groups() if g is not None))
+                link_at = pos
+            elif name == "a":
+                if link_at is not None and pos > link_at:
+                    links.append((link_at, pos))
+                link_at = None
             elif name in _BOLD_TAGS:
                 if not closing:
                     bold_at = pos
