@@ -56,6 +56,7 @@ def test_any_tag_between_two_values_keeps_them_apart(parser: Parser, tag: str) -
      [("364 tok/s", 364.0, "tok/s")]),
     ("- vLLM <b>365</b>tok/s", "vLLM 365 tok/s", [("365 tok/s", 365.0, "tok/s")]),
     ("- vLLM 吞吐<b>提升</b>3倍", "vLLM 吞吐提升 3倍", [("3倍", 3.0, "×")]),
+    ("- vLLM 1<wbr>234 tok<wbr>/s", "vLLM 1234 tok/s", [("1234 tok/s", 1234.0, "tok/s")]),
 ])
 def test_inline_tags_are_dropped_without_joining_words(parser: Parser, line: str, text: str, qs: list) -> None:
     assert _one(parser, line + "\n") == (text, qs)

@@ -44,7 +44,7 @@ BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "br", "caption", "center", "dd", "details", "dialog", "div",
     "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
     "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td",
-    "tfoot", "th", "thead", "tr", "ul", "img", "wbr"})
+    "tfoot", "th", "thead", "tr", "ul", "img"})
 #: HTML elements whose text is struck out (a corrected value), not read, like ``~~…~~``.
 STRUCK_TAGS = frozenset({"del", "s", "strike"})
 _BOLD_TAGS = frozenset({"b", "strong"})
@@ -135,8 +135,8 @@ def _inline_text(tok: Token) -> _Inline:
                 if closing or any(c.type == "html_inline" and _tag(c.content) == (name, True) for c in children[k + 1:]):
                     struck = max(0, struck + (-1 if closing else 1))  # (a <del> never closed strikes nothing)
                 continue
-            if struck:
-                continue
+            if struck or name == "wbr":
+                continue  # (<wbr>: where a long word may wrap, no break in it)
             s = ""
             nxt = _next_char(children, k)
             if name in BLOCK_TAGS or name == "!":
