@@ -30,7 +30,7 @@ def _same(md: MarkdownIt, text: str) -> bool:
 MARKED = [
     "plain 1.5× vLLM 吞吐 提升 37.2%",
     "a *b* c", "a _b_ c", "a `b` c", "a [b](http://x) c", "a ![b](x.png) c", "a <http://x> c",
-    "a <span>b</span> c", "a &amp; b &copy; c", "a \\* b", "line one\nline two", "hard  \nbreak",
+    "a <span>b</span> c", "a &amp; b &copy; c", "a ~~b~~ c", "~350 tok/s ~ 2 ~~ x", "a \\* b", "line one\nline two", "hard  \nbreak",
     "a ] b", "a ! b", "a # b $ c % d : e = f @ g ^ h { i } j ~ k - l + m",  # terminators of no rule
     "| a | b |\n|---|---|\n| 1.5× | plain |\n| *x* | y |\n",
     "# heading 2.03×\n\n## heading *bold*\n",
@@ -62,11 +62,13 @@ def test_plain_text_child_fields() -> None:
 
 
 def test_a_plugin_rule_turns_the_shortcut_off() -> None:
-    md = MarkdownIt("commonmark").enable("strikethrough")
+    md = MarkdownIt("commonmark").enable("linkify")
     assert not _shortcut_ok(md)
-    assert _shortcut_ok(MarkdownIt("commonmark", {"html": True}).enable("table"))
+    assert _shortcut_ok(MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"]))
     assert callable(_plain_first(md))
-    assert _same(md, "a ~~b~~ c 1.5×")
+    strike = MarkdownIt("commonmark").enable("strikethrough")
+    assert callable(_plain_first(strike))
+    assert _same(strike, "a ~~b~~ c 1.5×") and _same(strike, "a ~ b ~~ c ~~~ d")
 
 
 @pytest.mark.skipif(not REAL.is_dir(), reason="optional real-data fixtures: ../shared/realdata is absent (docs/testing.md)")

@@ -120,11 +120,12 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
 
 #: Every character at which one of CommonMark's inline rules (markdown-it's ``newline``,
 #: ``escape``, ``backticks``, ``emphasis``, ``link``, ``image``, ``autolink``, ``html_inline``,
-#: ``entity``) can start: an inline text without any is one text token, whatever else it holds.
-_INLINE_SYNTAX_RE = re.compile(r"[\n\\`*_\[\]!<&]")
+#: ``entity``) or ``strikethrough`` can start: an inline text without any is one text token,
+#: whatever else it holds.
+_INLINE_SYNTAX_RE = re.compile(r"[\n\\`*_\[\]!<&~]")
 _INLINE_RULES = frozenset({"text", "newline", "escape", "backticks", "emphasis", "link", "image", "autolink",
-                           "html_inline", "entity"})
-_INLINE_RULES2 = frozenset({"balance_pairs", "emphasis", "fragments_join"})
+                           "html_inline", "entity", "strikethrough"})
+_INLINE_RULES2 = frozenset({"balance_pairs", "emphasis", "fragments_join", "strikethrough"})
 
 
 def _shortcut_ok(md: MarkdownIt) -> bool:

@@ -1,5 +1,6 @@
-"""Inline text of a unit: an inline token's plain text with its links, bold spans and line breaks,
-and a paragraph's sentences (:mod:`kb.read.walk` reads blocks with them)."""
+"""Inline text of a unit: an inline token's plain text with its links, bold spans and line breaks
+(inline HTML and struck-out text included: :func:`_inline_text`), and a paragraph's sentences
+(:mod:`kb.read.walk` reads blocks with them)."""
 
 from __future__ import annotations
 
@@ -37,12 +38,73 @@ class _Inline:
     bold: list[tuple[int, int]] = field(default_factory=list)
 
 
+#: HTML elements that break a line or a block where they stand (and comments): their tags part
+#: the text on either side, as a line break would (``21 tok/s<br>ttft 22 ms``).
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "br", "caption", "center", "dd", "details", "dialog", "div",
+    "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6",
+    "header", "hr", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody", "td",
+    "tfoot", "th", "thead", "tr", "ul", "img"})
+#: HTML elements whose text is struck out (a corrected value), not read, like ``~~…~~``.
+STRUCK_TAGS = frozenset({"del", "s", "strike"})
+_BOLD_TAGS = frozenset({"b", "strong"})
+_EMPHASIS = frozenset({"strong_open", "strong_close", "em_open", "em_close"})
+_TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+#: What a ``<sup>`` or ``<sub>`` stands for when its text does not join the word before it.
+_SCRIPT_MARKS = {"sup": "^", "sub": "_"}
+_SEPARATING = BLOCK_TAGS | {"!"}
+_HREF_RE = re.compile(r"""\shref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))""", re.IGNORECASE)
+
+
+def _tag(raw: str) -> tuple[str, bool]:
+    """``(name, closing)`` of one inline HTML tag as markdown-it isolated it (``<br/>`` is
+    ``("br", False)``); a comment, declaration or processing instruction is ``("!", False)``."""
+    m = _TAG_RE.match(raw)
+    return (m.group(2).lower(), m.group(1) == "/") if m else ("!", False)
+
+
+def _glued(before: str, after: str) -> bool:
+    """Whether dropping a tag between ``before`` and ``after`` (the characters on either side)
+    would join two words into one (``tok/s<span>ttft``); two CJK characters are never parted by
+    a space, nor is anything next to a space or a mark."""
+    if not (before.isalnum() and after.isalnum()):
+        return False
+    return not (before >= "\u2e80" and after >= "\u2e80")
+
+
+def _next_char(children: list[Token], k: int) -> str:
+    """The first character of the text after child ``k`` (over tags that add none); ``" "``
+    for a line break, a block tag or the end."""
+    for child in children[k + 1:]:
+        t = child.type
+        if t in ("text", "code_inline") and child.content:
+            return child.content[0]
+        if t in ("softbreak", "hardbreak") or (t == "html_inline" and _tag(child.content)[0] in _SEPARATING):
+            return " "
+    return " "
+
+
 def _inline_text(tok: Token) -> _Inline:
+    """The plain text of an inline token as kb reads it (the one place markup becomes text).
+
+    Links, bold and line breaks are recorded (:class:`_Inline`). Inline HTML
+    (markdown-it ``html_inline``): a tag of :data:`BLOCK_TAGS` (``<br>``, ``</p><p>``, ``<hr>``)
+    or a comment parts the text around it with a space; any other tag is dropped, with a space
+    only where it would join two words (``31 tok/s<span>ttft`` is ``31 tok/s ttft``,
+    ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
+    a bold span. A ``<sup>`` that opens with a digit or sign is ``^`` (``10<sup>3</sup>`` is
+    ``10^3``, read as 1000 by :mod:`kb.extract.numbers`; ``1<sup>3</sup>`` is ``1^3``, never 13; a
+    footnote ``throughput<sup>1</sup> 500`` is ``throughput^1 500``), one of letters stays part of
+    the word (``2<sup>nd</sup>``); ``<sub>`` is ``_``. Struck-out
+    text (``~~354 tok/s~~``, ``<del>``, ``<s>``, ``<strike>``) is a corrected value and is not
+    read. ``**`` between two digits is a power (``2**10`` is ``2^10``, also when CommonMark paired
+    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`)."""
     children = tok.children
     if children and len(children) == 1 and children[0].type in ("text", "code_inline"):
         text = children[0].content  # one run of plain text (most table cells and list items): no parts to join
         if "**" not in text and "__" not in text:
             return _Inline(text, [], [], [], [])
+    children = children or []
     parts: list[str] = []
     hrefs: list[str] = []
     breaks: list[int] = []
@@ -50,14 +112,58 @@ def _inline_text(tok: Token) -> _Inline:
     bold: list[tuple[int, int]] = []
     link_at: int | None = None
     bold_at: int | None = None
+    struck = 0  # depth of struck-out text
     pos = 0
-    for child in tok.children or ():
+    for k, child in enumerate(children):
         t = child.type
-        if t == "text" or t == "code_inline":
-            s = child.content
-        elif t in ("softbreak", "hardbreak"):
+        last = parts[-1][-1] if parts and parts[-1] else " "
+        if t in ("s_open", "s_close"):
+            struck = max(0, struck + (1 if t == "s_open" else -1))
+            continue
+        if t in ("softbreak", "hardbreak"):
             breaks.append(pos)
             s = " "
+        elif struck and t != "html_inline":
+            continue
+        elif t == "text" or t == "code_inline":
+            s = child.content
+            if parts and s[:1].isspace() and last.isspace():
+                s = s[1:]  # after struck-out text or a separator: one space, not two
+        elif t == "html_inline":
+            name, closing = _tag(child.content)
+            if name in STRUCK_TAGS:
+                if closing or any(c.type == "html_inline" and _tag(c.content) == (name, True) for c in children[k + 1:]):
+                    struck = max(0, struck + (-1 if closing else 1))  # (a <del> never closed strikes nothing)
+                continue
+            if struck or name == "wbr":
+                continue  # (<wbr>: where a long word may wrap, no break in it)
+            s = ""
+            nxt = _next_char(children, k)
+            if name in BLOCK_TAGS or name == "!":
+                s = "" if last.isspace() or nxt.isspace() else " "
+            elif name in _SCRIPT_MARKS and not closing:
+                if nxt.isdigit() or nxt in "+-\u2212" or name == "sub":
+                    s = _SCRIPT_MARKS[name]  # 10<sup>3</sup> is 10^3; a footnote's number is kept apart
+                else:
+                    continue  # 2<sup>nd</sup>: a word's ending
+            elif name == "a" and not closing:
+                if m := _HREF_RE.search(child.content):
+                    hrefs.append(next(g for g in m.groups() if g is not None))
+                link_at = pos
+            elif name == "a":
+                if link_at is not None and pos > link_at:
+                    links.append((link_at, pos))
+                link_at = None
+            elif name in _BOLD_TAGS:
+                if not closing:
+                    bold_at = pos
+                elif bold_at is not None and pos > bold_at:
+                    bold.append((bold_at, pos))
+                    bold_at = None
+            if not s and _glued(last, nxt):
+                s = " "
+            if not s:
+                continue
         elif t == "link_open":
             href = child.attrs.get("href")
             if href:
@@ -69,6 +175,8 @@ def _inline_text(tok: Token) -> _Inline:
                 links.append((link_at, pos))
             link_at = None
             continue
+        elif t in _EMPHASIS and last.isdigit() and _next_char(children, k).isdigit():
+            s = child.markup  # 2**10 tok/s and 10**6: no emphasis between two digits (_drop_markers)
         elif t == "strong_open":
             bold_at = pos
             continue
@@ -92,18 +200,29 @@ def _inline_text(tok: Token) -> _Inline:
 
 def _drop_markers(text: str, breaks: list[int], spans: tuple[list[tuple[int, int]], ...] = ()
                   ) -> tuple[str, list[int], tuple[list[tuple[int, int]], ...]]:
-    """``text`` without its literal ``**``/``__`` markers; line breaks and spans moved along."""
+    """``text`` without its literal ``**``/``__`` markers; line breaks and spans moved along.
+    A marker between two digits is no emphasis: ``2**10`` is the power ``2^10``, ``2__10`` is
+    ``2 10`` (two numbers), never ``210``."""
     out: list[str] = []
-    removed_before: list[int] = []
+    at: list[int] = []  # where each marker started
+    gone: list[int] = []  # characters removed up to and with each marker
+    removed = 0
     last = 0
     for m in _EMPH_RE.finditer(text):
-        out.append(text[last : m.start()])
-        removed_before.append(m.start())
-        last = m.end()
+        a, b = m.span()
+        out.append(text[last:a])
+        between = 0 < a and b < len(text) and text[a - 1].isdigit() and text[b].isdigit()
+        keep = ("^" if m.group() == "**" else " ") if between else ""
+        out.append(keep)
+        removed += 2 - len(keep)
+        at.append(a)
+        gone.append(removed)
+        last = b
     out.append(text[last:])
 
-    def shift(b: int) -> int:
-        return b - 2 * bisect.bisect_left(removed_before, b)
+    def shift(p: int) -> int:
+        k = bisect.bisect_left(at, p)
+        return p - (gone[k - 1] if k else 0)
 
     new_spans = tuple([(shift(a), shift(b)) for a, b in group] for group in spans)
     return "".join(out), [shift(b) for b in breaks], new_spans

@@ -73,8 +73,10 @@ MAX_NESTING = 100
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    """kb's Markdown: CommonMark with tables and raw HTML, nesting up to :data:`MAX_NESTING`."""
-    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING}).enable("table"))
+    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` and raw HTML, nesting up to
+    :data:`MAX_NESTING`."""
+    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+                       .enable(["table", "strikethrough"]))
 
 
 class Parser:
@@ -85,6 +87,7 @@ class Parser:
 
     def __init__(self, config: KbConfig) -> None:
         self.config = config
+        self.md = _md()
         self.tz = config.tzinfo
         self.entities = NameMatcher(entity_names(config))
         self.vocab = MetricVocab(config.metrics)

@@ -24,20 +24,21 @@ from kb.extract.refs import find_dois
 from kb.extract.sections import section_number
 from kb.extract.subjects import PAPER_KEY_PREFIXES, Anchor, attribute
 from kb.extract.titles import numbered_item, paper_title, title_key
+from kb.read.htmlblock import html_tokens
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
-from kb.read.tables import _cell_spans, _raw_cells, _raw_count
+from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row
 from kb.read.unit import _dedupe, _UnitMaker
 
 
 class _FileCtx(_UnitMaker):
     """Walks one file's tokens and collects its units, claims and mentions.
 
-    Scopes (issue 20): a heading that is a paper title (:func:`kb.extract.titles.paper_title`)
-    gives the units below it that paper, by id when the first unit under it names exactly one
-    (``**arXiv:** 2602.17664``), else as ``title:…`` (the Attributor resolves it); a name written
-    once with its id (``FlashSpec（arXiv:2611.04455）``) is that id wherever the file names it
-    again; a file whose top names one paper gives every unit it (``default_subjects``:
-    :func:`file_scope`)."""
+    Scopes (issue 20): a heading that is a paper title (:func:`kb.extract.titles.paper_title`) gives the
+    units below it that paper, by id when the first unit under it names exactly one (``**arXiv:** 2602.17664``),
+    else as ``title:…`` (the Attributor resolves it); a name written once with its id
+    (``FlashSpec（arXiv:2611.04455）``) is that id wherever the file names it again; a file whose top
+    names one paper gives every unit it (``default_subjects``: :func:`file_scope`). An HTML block
+    is read as the paragraphs and tables of its text (:func:`kb.read.htmlblock.html_tokens`)."""
 
     _titled: Heading | None = None
     """The innermost heading that is a paper's title and waits for its id (the next units)."""
@@ -52,8 +53,7 @@ class _FileCtx(_UnitMaker):
     def walk(self, tokens: list[Token]) -> None:
         """One pass over the block tokens; list items keep a stack of their subjects."""
         items: list[tuple[int, list[str]]] = []  # (level of list_item_open, own subjects)
-        i = 0
-        n = len(tokens)
+        i, n = 0, len(tokens)
         while i < n:
             tok = tokens[i]
             t = tok.type
@@ -68,6 +68,9 @@ class _FileCtx(_UnitMaker):
             elif t == "table_open":
                 i = self._table(tokens, i)
                 continue
+            elif t == "html_block" and (html := html_tokens(tok)):  # its text as paragraphs and tables
+                tokens = tokens[: i + 1] + html + tokens[i + 1 :]
+                n = len(tokens)
             elif t == "paragraph_open":
                 inherited = [s for _, subj in items[:-1] for s in subj]
                 if items and tok.level == items[-1][0] + 1:
@@ -130,8 +133,7 @@ class _FileCtx(_UnitMaker):
             return
         carried: list[str] = []
         for a, b in spans:
-            first = base + bisect.bisect_left(info.breaks, a)
-            last = base + bisect.bisect_left(info.breaks, b)
+            first, last = base + bisect.bisect_left(info.breaks, a), base + bisect.bisect_left(info.breaks, b)
             sentence = info.text[a:b]
             hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
             c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried,
@@ -141,16 +143,14 @@ class _FileCtx(_UnitMaker):
 
     def _unit_from_inline(self, inline: Token, block: Token, unit: Unit, inherited: list[str]) -> Claim | None:
         info = _inline_text(inline)
-        first = block.map[0] + 1 if block.map else 0
-        last = block.map[1] if block.map else first
+        first, last = (block.map[0] + 1, block.map[1]) if block.map else (0, 0)
         return self._unit(info.text, info.hrefs, first, last, unit, inherited, links=info.links, bold=info.bold)
 
     def _table(self, tokens: list[Token], i: int) -> int:
         """Table body rows become units; a kind column decides their kind (C13: raw cell count)."""
         header: list[str] = []
         rows: list[tuple[int, list[str], list[str], list[_Inline]]] = []
-        j = i + 1
-        in_head = False
+        j, in_head = i + 1, False
         row: list[str] = []
         infos: list[_Inline] = []
         hrefs: list[str] = []
@@ -193,9 +193,7 @@ class _FileCtx(_UnitMaker):
                 self.problems.append(
                     Problem(self.path, line, f"{len(raw_cells)} cells, header has {len(header)}; row read from the raw line", "warning")
                 )
-                cells = raw_cells
-                text = " | ".join(raw_cells)
-                links, bold = _cell_spans(cells, [], title_cols)
+                cells, text, links, bold, row_hrefs = _raw_row(raw_cells, title_cols, self.p.md)
             forced: tuple[Kind, str] | None = None
             if kind_col is not None and kind_col < len(cells):
                 k = column_kind(cells[kind_col])
