@@ -22,7 +22,8 @@ SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
 _TEXT_NOT_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".txt", ".text")
 
 
-def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+def iter_kb_files(root: Path, problems: list[Problem] | None = None,
+                  max_file_mb: float | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
     Hidden folders and ``organized/knowledge/history/`` are skipped. A symbolic link named
@@ -34,15 +35,19 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     A folder that cannot be read is reported in ``problems`` (when given, code
     :data:`UNREADABLE_FOLDER`) and skipped; so is an entry whose name is not valid UTF-8 or holds
     a control character (:data:`_CONTROL_RE`; code :data:`UNREADABLE`, shown as ``\x0a``).
+    A file of more than ``max_file_mb`` megabytes (kb.yaml ``max_file_mb``; None: no limit) is
+    never opened, so one huge file cannot exhaust memory: reported (code :data:`TOO_BIG`) and
+    left out; what the store holds of it is kept (:func:`kb.store.ingest.ingest`).
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
     with no_gc_passes():
-        return iter(_walk(root, problems))
+        return iter(_walk(root, problems, max_file_mb))
 
 
-def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat_result]]:
+def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None) -> list[tuple[str, os.stat_result]]:
     found: list[tuple[str, os.stat_result]] = []
+    limit = int(max_file_mb * 1_000_000) if max_file_mb is not None else None
     for top in SCAN_DIRS:
         base = root / top
         if not base.is_dir():
@@ -88,7 +93,13 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                             problems.append(Problem(prefix + name, 0, _MD_FOLDER[descend], "warning"))
                     elif entry.is_file(follow_symlinks=False):
                         if name[-3:].lower() == ".md":
-                            found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                            st = entry.stat(follow_symlinks=False)
+                            if limit is not None and st.st_size > limit:  # never read (memory bound, issue 12)
+                                if problems is not None:
+                                    problems.append(Problem(prefix + name, 0, too_big(st.st_size, max_file_mb or 0),
+                                                            code=TOO_BIG))
+                                continue
+                            found.append((prefix + name, st))
                         elif problems is not None and name.lower().endswith(_TEXT_NOT_MD):
                             problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
                                                                       "(rename it to .md to have it read)", "warning"))
@@ -135,6 +146,21 @@ UNREADABLE = "unreadable"
 #: with ``/``; :func:`kb.store.ingest.ingest` keeps the files stored from it and counts them as
 #: failed (at least one), never as removed.
 UNREADABLE_FOLDER = "unreadable-folder"
+
+
+#: The code of the problem of a ``*.md`` file over kb.yaml's ``max_file_mb``: never read;
+#: :func:`kb.store.ingest.ingest` counts it as failed (exit 2) and keeps what was stored from it
+#: (its claims stay in the store, as a folder's that cannot be listed), never removes it.
+TOO_BIG = "too-big"
+#: The codes of the walk's problems that are files kb did not read (``kb ingest`` fails, exit 2;
+#: every other command says so: :meth:`kb.store.fresh.IngestReport.unread`).
+NOT_READ = (UNREADABLE, UNREADABLE_FOLDER, TOO_BIG)
+
+
+def too_big(size: int, max_file_mb: float) -> str:
+    """The message of a file of ``size`` bytes over the limit (the one wording: ingest, lint)."""
+    return (f"{size:,} bytes, over the limit of {max_file_mb:g} MB (kb.yaml max_file_mb); skipped "
+            "(what the store holds of it is kept)")
 
 
 #: What a folder named ``*.md`` is to the walk (keyed by whether its top folder is descended):
