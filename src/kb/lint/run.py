@@ -9,7 +9,7 @@ from pathlib import Path
 
 from kb.core.config import load_config
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import KNOWLEDGE_DIR, find_root, is_kb_root, write_target
+from kb.core.paths import KNOWLEDGE_DIR, file_kind, find_root, is_kb_root, regular_file, write_target
 from kb.lint.base import Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
@@ -164,7 +164,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
         if root is None:
             raise UsageError("no files given and no KB here: pass files, or run inside a KB, or give --kb")
         folder = root / KNOWLEDGE_DIR
-        return _markdown_in(folder, notes) if folder.is_dir() else []
+        return _markdown_in(folder, notes, kb_root=root) if folder.is_dir() else []
     out: list[Path] = []
     links: list[Path] = []
     for p in paths:
@@ -183,7 +183,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
         elif p.is_file():
             out.append(p)
         elif p.exists():  # a named pipe, socket or device: never opened (reading a pipe waits for a writer)
-            raise InputError("not a regular file (a named pipe, socket or device); kb lint reads files only", str(p))
+            raise InputError(f"not a regular file ({file_kind(p.stat().st_mode)}); kb lint reads files only", str(p))
         else:
             raise InputError(f"no such file (paths are relative to {os.getcwd()})", str(p))
     if not out and links:
@@ -193,10 +193,13 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
     return out
 
 
-def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
+def _markdown_in(folder: Path, notes: list[str], *, kb_root: Path | None = None) -> list[Path]:
     """The regular ``*.md`` files of ``folder``, sorted by name; links skipped with a note.
 
-    :raises InputError: the folder cannot be read.
+    :param kb_root: given when ``folder`` is the KB's living documents: a ``*.md`` there that is
+        no regular file (a named pipe, a folder) is an error, as for every command that reads
+        living docs (:func:`kb.core.paths.regular_file`); elsewhere a pipe is skipped with a note.
+    :raises InputError: the folder cannot be read; (``kb_root``) a living doc is no regular file.
     """
     files: list[Path] = []
     links: list[str] = []
@@ -209,8 +212,11 @@ def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
                     links.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     files.append(folder / entry.name)
+                elif kb_root is not None:  # a living doc that is a pipe or a folder: said, never opened
+                    regular_file(kb_root, f"{KNOWLEDGE_DIR}/{entry.name}")
                 elif not entry.is_dir(follow_symlinks=False):  # a pipe, socket or device: never opened
-                    notes.append(f"{folder.as_posix()}/{entry.name}: not a regular file (a named pipe, socket or device); skipped")
+                    kind = file_kind(entry.stat(follow_symlinks=False).st_mode)
+                    notes.append(f"{(folder / entry.name).as_posix()}: not a regular file ({kind}); skipped")
     except OSError as exc:
         raise InputError(f"cannot read the folder: {exc.strerror or exc}", folder.as_posix()) from exc
     if links:

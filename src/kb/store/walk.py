@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Iterator
 from operator import itemgetter
 from pathlib import Path
 
+from kb.core.paths import file_kind
 from kb.core.textio import Problem
 from kb.perf.gc import no_gc_passes
 
@@ -104,7 +104,8 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
                             problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
                                                                       "(rename it to .md to have it read)", "warning"))
                     elif problems is not None:  # a named pipe, socket or device: never opened (it may block)
-                        problems.append(Problem(prefix + name, 0, f"not a regular file ({_kind(entry)}); skipped", "warning"))
+                        problems.append(Problem(prefix + name, 0, f"not a regular file ({file_kind(entry.stat(follow_symlinks=False).st_mode)}); "
+                                                                "skipped", "warning"))
                 except OSError as exc:
                     if problems is not None:
                         problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped",
@@ -117,16 +118,6 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
 #: holding one could not be printed as it is (a newline starts a line of the brief, ESC recolours
 #: the terminal) nor escaped and still name the file; such an entry is refused, never stored.
 _CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def _kind(entry: os.DirEntry[str]) -> str:
-    """What a non-regular, non-folder entry is, in words (from its own stat, never opened)."""
-    mode = entry.stat(follow_symlinks=False).st_mode
-    for test, words in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                        (stat.S_ISBLK, "a block device")):
-        if test(mode):
-            return words
-    return "a special file"
 
 
 def _utf8(name: str) -> bool:
