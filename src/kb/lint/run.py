@@ -10,7 +10,7 @@ from pathlib import Path
 from kb.core.config import load_config
 from kb.core.errors import InputError, UsageError
 from kb.core.paths import KNOWLEDGE_DIR, file_kind, find_root, is_kb_root, regular_file, write_target
-from kb.lint.base import Rule
+from kb.lint.base import Finding, Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
@@ -131,6 +131,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
                 run.fixed[shown] = outcome.applied
                 result = linter.lint_bytes(shown, outcome.data, file=absolute, in_kb=inside)
         run.results.append(result)
+    if in_a_kb:
+        run.results.extend(_kb_results(linter, settings))
     if outside:
         shown = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
         run.notes.append(f"{', '.join(sorted(skipped_codes))} skipped for {shown}: not inside a KB "
@@ -147,6 +149,20 @@ def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -
         reason = exc.strerror or str(exc)
         done = f"; already fixed: {', '.join(fixed)}" if fixed else ""
         raise InputError(f"cannot write the fixes ({reason}); the file is unchanged{done}", shown) from exc
+
+
+def _kb_results(linter: Linter, settings: LintSettings) -> list[LintResult]:
+    """The findings of the ``kb`` scope rules (:attr:`kb.lint.base.Rule.scope`: the KB's cards,
+    KB119), one result per file they name, by path; none when no such rule is selected."""
+    found: dict[str, list[Finding]] = {}
+    for rule_cls in settings.rules:
+        if rule_cls.scope != "kb":
+            continue
+        opts = settings.options.get(rule_cls.code, dict(rule_cls.options))
+        for path, v in rule_cls().check_kb(linter.facts(), opts):
+            found.setdefault(path, []).append(Finding(path, v.line, v.column, rule_cls.code, rule_cls.name,
+                                                      settings.severity_of(rule_cls), v.message))
+    return [LintResult(path, sorted(fs, key=Finding.sort_key), [], b"", "utf-8", []) for path, fs in sorted(found.items())]
 
 
 def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[Path]:

@@ -11,7 +11,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from kb.core.config import KbConfig, config_warnings, load_config
+from kb.core.paths import CARDS_DIR
 from kb.core.textio import Problem
+from kb.store.cards import duplicate_message, duplicate_numbers, load_cards
 from kb.store.db import Store
 from kb.store.filerow import mark_checked, undecodable
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
@@ -164,6 +166,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
             if bulk:
                 st.bulk_checkpoints(False)
         report.claims = st.count_claims()
+        if any(p.startswith(CARDS_DIR + "/") for p in (*gone, *(t[0] for t in todo))):  # said when a card changed
+            report.problems.extend(Problem(card.path, 0, duplicate_message(card, first), "warning")
+                                   for card, first in duplicate_numbers(load_cards(st)))
         mark_checked(st)  # every row found sound at the start, or written by this ingest
     finally:
         if own_store:
