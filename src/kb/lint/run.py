@@ -14,6 +14,7 @@ from kb.lint.base import Finding, Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
+from kb.store.walk import escaped_name, refused_name
 from kb.store.workspace import open_kb
 
 
@@ -103,8 +104,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     for file in files:
         absolute = file.resolve()
         inside = in_a_kb and (kb is not None or absolute.is_relative_to(root_abs))
-        shown = absolute.relative_to(root_abs).as_posix() if inside and absolute.is_relative_to(root_abs) \
-            else file.as_posix()
+        shown = escaped_name(absolute.relative_to(root_abs).as_posix() if inside and absolute.is_relative_to(root_abs)
+                             else file.as_posix())
         try:
             size = file.stat().st_size
             if size > config.max_file_mb * 1_000_000:  # never read (memory bound, issue 12)
@@ -224,6 +225,9 @@ def _markdown_in(folder: Path, notes: list[str], *, kb_root: Path | None = None)
             for entry in it:
                 if not entry.name.endswith(".md"):
                     continue
+                if refused_name(entry.name):  # as kb ingest refuses it: never printed raw (a newline, U+202E)
+                    raise InputError("file name holds a control character; not linted (rename it)",
+                                     escaped_name((folder / entry.name).as_posix()))
                 if entry.is_symlink():
                     links.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):

@@ -9,7 +9,7 @@ from operator import itemgetter
 from pathlib import Path
 
 from kb.core.paths import file_kind
-from kb.core.textio import Problem
+from kb.core.textio import INVISIBLE_CLASS, Problem
 from kb.perf.gc import no_gc_passes
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
@@ -75,11 +75,10 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
                         problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)",
                                                 code=UNREADABLE))
                     continue
-                if not name.isprintable() and _CONTROL_RE.search(name):  # (isprintable: C, and most names)
+                if refused_name(name):
                     if problems is not None:
-                        shown = _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", name)
-                        problems.append(Problem(prefix + shown, 0, "file name holds a control character; skipped "
-                                                "(rename it)", code=UNREADABLE))
+                        problems.append(Problem(prefix + escaped_name(name), 0, "file name holds a control character; "
+                                                "skipped (rename it)", code=UNREADABLE))
                     continue
                 try:
                     if entry.is_symlink():
@@ -114,10 +113,32 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
     return found
 
 
-#: Characters no name of a file kb reads may hold (C0, DEL, C1: newline, tab, CR, ESC …): a path
-#: holding one could not be printed as it is (a newline starts a line of the brief, ESC recolours
-#: the terminal) nor escaped and still name the file; such an entry is refused, never stored.
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Characters no name of a file kb reads may hold (C0, DEL, C1: newline, tab, CR, ESC …; and the
+#: invisible and direction characters kb removes from text, kb.core.textio INVISIBLE_CLASS: a
+#: zero-width space, a right-to-left override): a path holding one could not be printed as it is
+#: (a newline starts a line of the brief, ESC recolours the terminal, U+202E shows the name
+#: backwards) nor escaped and still name the file; such an entry is refused, never stored, so
+#: no path kb stores, prints or renders (brief, history, trace, claims, sources, lint) holds one.
+_CONTROL_RE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS}]")
+
+
+def refused_name(name: str) -> bool:
+    """Whether a file or folder name holds a character no KB path may hold (:data:`_CONTROL_RE`):
+    the walk refuses it (never stored), ``kb lint`` too (a living doc it lists itself)."""
+    return not name.isprintable() and _CONTROL_RE.search(name) is not None  # (isprintable: C, and most names)
+
+
+def escaped_name(name: str) -> str:
+    """``name`` with each character of :data:`_CONTROL_RE` written as ``\\x0a`` or ``\\u202e``:
+    the one way kb shows a name it refuses, or a path given on the command line that holds one
+    (``kb lint``); every other path kb prints comes from the store, which holds no such name."""
+    return _CONTROL_RE.sub(_escaped, name) if not name.isprintable() else name
+
+
+def _escaped(found: re.Match[str]) -> str:
+    """A character of a refused name as it is shown: ``\\x0a``, ``\\u202e``."""
+    code = ord(found[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _utf8(name: str) -> bool:
