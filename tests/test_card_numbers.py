@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-
 from conftest_arxiv import card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv
+
 from kb.read.cards import card_number, card_number_problem
 
 A = card(681, "2607.26627", "Lossy")

@@ -9,7 +9,14 @@ from pathlib import Path
 
 from kb.core.config import load_config
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import KNOWLEDGE_DIR, file_kind, find_root, is_kb_root, regular_file, write_target
+from kb.core.paths import (
+    KNOWLEDGE_DIR,
+    file_kind,
+    find_root,
+    is_kb_root,
+    regular_file,
+    write_target,
+)
 from kb.lint.base import Finding, Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed

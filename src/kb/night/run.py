@@ -21,7 +21,13 @@ from kb.core.claims import Claim, Provenance, claim_id, is_derived
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.moments import FIRST
-from kb.core.paths import KNOWLEDGE_DIR, doc_path, is_own_brief, own_brief_suffix, regular_file
+from kb.core.paths import (
+    KNOWLEDGE_DIR,
+    doc_path,
+    is_own_brief,
+    own_brief_suffix,
+    regular_file,
+)
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue

@@ -13,7 +13,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kb.core.paths import doc_path, history_dir, is_inside, read_inside, regular_file, resolved
+from kb.core.paths import (
+    doc_path,
+    history_dir,
+    is_inside,
+    read_inside,
+    regular_file,
+    resolved,
+)
 from kb.extract.names import NameMatcher
 from kb.read.livedoc import (
     LazyParser,
