@@ -210,9 +210,10 @@ def test_files_over_the_size_limit_are_reported_and_skipped(run_kb, doc_kb: Path
     write_files(doc_kb, {"inbox/tom/2026-07-31T0900-big.md": "- vLLM 合并 1,918 commits。\n" * 100,
                          "inbox/tom/2026-07-31T0901-small.md": "- TGI 进入维护模式。\n"})
     res = run_kb(["ingest", "--kb", str(doc_kb)])
-    assert res.exit_code == 0, res.stderr
-    assert ("inbox/tom/2026-07-31T0900-big.md: 3,100 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); "
-            "skipped") in res.stderr
+    assert res.exit_code == 2, res.stderr  # a file kb did not read is a failure (R9)
+    assert ("error: inbox/tom/2026-07-31T0900-big.md: 3,100 bytes, over the limit of 0.001 MB (kb.yaml max_file_mb); "
+            "skipped (what the store holds of it is kept)\n") in res.stderr
+    assert res.stdout == "2 parsed, 0 unchanged, 1 failed; 0 claims\n"
     from kb.store.workspace import open_kb
 
     with open_kb(doc_kb) as kb:

@@ -99,4 +99,8 @@ def test_a_file_name_holding_a_newline_or_tab_is_refused_and_never_printed(tmp_p
     for args in (["digest", "serving", "--date", "2026-07-31", "--out", "-"], ["history", "Quokka"]):
         out = run_kb(args, cwd=root)
         assert out.exit_code == 0, out.stderr
-        assert "inbox/zz" not in out.stdout + out.stderr
+        assert "inbox/zz" not in out.stdout
+        # what the command lacks is said (escaped), every run: never a raw name
+        assert sorted(out.stderr.splitlines()) == [
+            f"warning: inbox/zz/2026-07-31-{shown}.md: file name holds a control character; skipped (rename it)"
+            for shown in ("a\\x0ab", "c\\x09d", "e\\x7ff")]

@@ -4,7 +4,7 @@
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import lru_cache
 from pathlib import Path
@@ -21,14 +21,8 @@ if TYPE_CHECKING:  # imported where used: `kb --version` and `--help` load none 
     from kb.store.fresh import Progress
     from kb.store.workspace import Kb
 
-app = typer.Typer(
-    name="kb",
-    help="Claims, diffs and nightly E1 briefs for a Markdown research knowledge base.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
+app = typer.Typer(name="kb", help="Claims, diffs and nightly E1 briefs for a Markdown research knowledge base.",
+                  no_args_is_help=True, add_completion=True, pretty_exceptions_enable=False, rich_markup_mode=None)
 _RC_CHANGED = {"bash": "~/.bashrc (a line that sources it, added once)",
                "zsh": "~/.zshrc (fpath+=~/.zfunc and compinit, added once)",
                "fish": None, "powershell": None, "pwsh": None}
@@ -326,10 +320,10 @@ def print_rows(columns: Sequence[Column], rows: Sequence[Sequence[Any]], *, titl
     console.print(table)
 
 
+#: Seconds of work before a progress bar appears on a terminal (none for quick commands).
 PROGRESS_DELAY = 0.5
-"""Seconds of work before a progress bar appears on a terminal (none for quick commands)."""
+#: Seconds between the progress lines printed to stderr when stderr is not a terminal.
 PROGRESS_EVERY = 10.0
-"""Seconds between the progress lines printed to stderr when stderr is not a terminal."""
 
 
 @contextmanager
@@ -381,8 +375,9 @@ def progress_bar(label: str, *, clock: Callable[[], float] | None = None) -> "It
 def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
     """Open the KB (``--kb`` of the command, else the global one) with an up-to-date store.
 
-    kb.yaml's warnings (:func:`kb.core.config.config_warnings`) are printed to stderr every time
-    (a night that runs only ``kb digest`` sees them); the files' problems unless ``quiet``."""
+    kb.yaml's warnings (:func:`kb.core.config.config_warnings`) go to stderr every time (a night
+    of only ``kb digest`` sees them); the files' problems unless ``quiet``, else the files kb did
+    not read (:meth:`kb.store.fresh.IngestReport.unread`) as warnings."""
     from kb.core.config import config_warnings
     from kb.store.workspace import open_kb
 
@@ -391,10 +386,10 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
     for note in opened.report.notes:
         console_err.print(f"note: {note}")
     said = config_warnings(opened.config, opened.root)
+    if not quiet and opened.report.parsed:
+        said += [p for p in opened.report.problems if p not in said]
+    else:  # a file kb did not read is missing from every answer: said each time
+        said += [replace(p, severity="warning") for p in opened.report.unread()]
     for problem in said:
         console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
-    if not quiet and opened.report.parsed:
-        for problem in opened.report.problems:
-            if problem not in said:
-                console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
     return opened

@@ -76,7 +76,8 @@ def ingest_cmd(
     Only files whose content changed are parsed again; claims of deleted files are removed.
     Ends with one line: files parsed / unchanged / failed, and the claims in the store.
     Exit code 2 (input error) when any file could not be read (binary, undecodable,
-    unreadable; each named on stderr): the other files are stored all the same.
+    unreadable, over kb.yaml max_file_mb; each named on stderr): the other files are stored
+    all the same, and what the store held of those is kept.
 
     Example:
 

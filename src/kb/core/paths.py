@@ -12,6 +12,7 @@ user passes ``--force``. A path the user names on the command line (``--out``,
 from __future__ import annotations
 
 import os
+import stat
 from datetime import date
 from pathlib import Path, PurePosixPath
 
@@ -77,12 +78,55 @@ def inside_kb(root: Path, path: Path, *, what: str = "file") -> Path:
 
 def read_inside(root: Path, rel: str, *, what: str = "file") -> bytes:
     """The bytes of ``root/rel``, a file kb reads on its own (a living doc, a snapshot), after
-    :func:`inside_kb`.
+    :func:`inside_kb`. Opened without waiting (``O_NONBLOCK``) and read only when it is a regular
+    file: a named pipe there would block the command forever (:func:`file_kind`).
 
-    :raises InputError: a link leads out of the KB.
+    :raises InputError: a link leads out of the KB; the path is no regular file (a folder, a
+        named pipe, a socket or a device: ``not a regular file (a named pipe)``).
     :raises OSError: the file cannot be read (missing: FileNotFoundError).
     """
-    return inside_kb(root, root / rel, what=what).read_bytes()
+    fd = os.open(inside_kb(root, root / rel, what=what), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        kind = file_kind(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise InputError(f"not a regular file ({kind})", rel)
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def file_kind(mode: int) -> str | None:
+    """What an entry of stat ``mode`` is, in words, when it is no regular file (``a named pipe``,
+    ``a socket``, ``a character device``, ``a block device``, ``a folder``), else None: the one
+    wording of ``not a regular file (…)`` (the walk, living documents, lint)."""
+    for test, words in ((stat.S_ISREG, None), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe"),
+                        (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
+                        (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return words
+    return "a special file"
+
+
+def regular_file(root: Path, rel: str) -> bool:
+    """Whether ``root/rel`` (links followed) is a regular file: True; False when nothing is
+    there (missing, a dangling link). Never opens it.
+
+    :raises InputError: something there is no regular file (a named pipe, a folder …), naming
+        it: ``organized/knowledge/inference.md: not a regular file (a named pipe)`` — every
+        command that looks for a living document says so, none waits on a pipe or reads it as
+        missing.
+    """
+    try:
+        mode = os.stat(root / rel).st_mode
+    except OSError:
+        return False
+    kind = file_kind(mode)
+    if kind is not None:
+        raise InputError(f"not a regular file ({kind})", rel)
+    return True
 
 
 def write_target(root: Path, path: Path, *, force: bool = False, own: bool = True, what: str = "file") -> Path:

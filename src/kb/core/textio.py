@@ -115,6 +115,9 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
 # bidirectional marks, embeddings, overrides and isolates (U+202E shows "tok/s 009" as "900 tok/s");
 # not ZWNJ/ZWJ, which scripts and emoji need
 _INVISIBLE = "\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+#: Those characters as the body of a regex class (with ranges): a file name holding one is refused
+#: by the walk (:mod:`kb.store.walk`), as one holding a control character.
+INVISIBLE_CLASS = _INVISIBLE
 _CONTROL_CHAR_RE = re.compile(f"[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
 # A terminal escape sequence (CSI ``ESC [ … final``, OSC ``ESC ] … BEL|ESC \``, a two-byte
 # ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline —

@@ -25,7 +25,7 @@ from typing import Any
 
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import doc_path, history_dir, write_target
+from kb.core.paths import doc_path, history_dir, regular_file, write_target
 from kb.core.textio import write_atomic_all
 from kb.read.versions import git_first_revision, git_show
 from kb.store.locks import writer_lock
@@ -84,7 +84,7 @@ def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, 
     path = write_target(root, root / rel, what="living document", force=force)
     if force and path.is_symlink():  # --force writes to the link's target, the link stays (issue 24)
         path = path.resolve()
-    if not path.is_file():
+    if not regular_file(root, rel):  # (a named pipe there: an error naming it, never read)
         raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
     data = path.read_bytes()
     bom = _BOM if data.startswith(_BOM) else b""

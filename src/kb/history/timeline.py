@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 
+from kb.core.paths import doc_path, regular_file
 from kb.extract.metrics import MetricVocab, lower_same_length, normalise
 from kb.facts.near import NearIndex
 from kb.facts.query import ClaimFilter, resolve_metric, resolve_subject, select_viewed
@@ -146,6 +147,8 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     keys = resolve_subject(kb, subject)
     wanted_metric = resolve_metric(kb, metric) if metric else None
     topics = [topic] if topic else sorted(PurePosixPath(f.path).stem for f in kb.store.files(role="living-doc"))
+    for name in sorted({*topics, *kb.config.topic_names()}):  # a doc that is a pipe or a folder: an error
+        regular_file(kb.root, doc_path(name))
     if topic:
         check_topic(kb, topic)
     at, claims = select_viewed(kb, ClaimFilter(subject=subject, held=held))

@@ -86,6 +86,8 @@ class Rule:
     :cvar summary: one line for listings. :cvar severity: default severity.
     :cvar needs_kb: the rule reads the KB (cards, claims, files); skipped outside one.
     :cvar fixable: the rule attaches safe fixes.
+    :cvar scope: ``doc`` (checks each linted document: :meth:`check`) or ``kb`` (checks the
+        KB's other files once per run inside a KB: :meth:`check_kb`; KB119, the cards).
     :cvar options: option name -> default; set in ``kb.yaml`` ``lint.rules.KBnnn``.
     """
 
@@ -97,6 +99,12 @@ class Rule:
     needs_kb: ClassVar[bool] = False
     fixable: ClassVar[bool] = False
     options: ClassVar[Mapping[str, Any]] = {}
+    scope: ClassVar[str] = "doc"
+
+    def check_kb(self, kb: Any, opts: Mapping[str, Any]) -> Iterator[tuple[str, Violation]]:
+        """Yield ``(KB-relative path, violation)`` of the KB's own files (a ``kb`` scope rule);
+        ``kb`` is the run's :class:`kb.lint.kbfacts.KbFacts`."""
+        return iter(())
 
     def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
         """Yield the violations of one document.

@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.core.textio import Problem
 from kb.facts.fact import is_fact
 from kb.facts.revised import latest_of
-from kb.store.cards import load_cards
+from kb.read.cards import CARD_NUMBER
+from kb.store.cards import duplicate_message, duplicate_numbers, load_cards
 from kb.store.db import Store
 
 
@@ -44,6 +46,9 @@ class KbFacts:
     facts: dict[str, list[PaperFact]] = field(default_factory=dict)
     cards: list[Any] = field(default_factory=list)
     """Every card with a valid id (:func:`kb.store.cards.load_cards`), for the one attribution."""
+    card_problems: list[tuple[str, int, str]] = field(default_factory=list)
+    """``(card path, line, message)``: a number two cards share (naming the other), a ``card:``
+    that is no card number (as ``kb ingest`` warned: code ``card-number``) — KB119."""
     latest: dict[str, Any] = field(default_factory=dict)
     """Canonical id -> :class:`kb.facts.revised.Latest` (arXiv's cached latest version, else a
     card's), for every id the KB cites with a version (KB118)."""
@@ -59,6 +64,10 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     out = KbFacts(root)
     card_key: dict[str, str] = {}
     out.cards = [c for c in load_cards(store) if c.key]
+    out.card_problems = [(p.path, p.line, p.message) for f in store.files(role="card") for p in map(_problem, f.problems)
+                         if p.code == CARD_NUMBER]
+    out.card_problems += [(card.path, _card_line(root, card.path), duplicate_message(card, first))
+                          for card, first in duplicate_numbers(load_cards(store))]
     for card in load_cards(store):
         if card.key and card.arxiv_id:
             out.card_ids.setdefault(card.arxiv_id, card.path)
@@ -84,3 +93,17 @@ def load_facts(root: Path, store: Store) -> KbFacts:
             for k in keys | ({q.subject} if q.subject else set()):
                 out.facts.setdefault(k, []).append(fact)
     return out
+
+
+def _problem(stored: dict[str, Any]) -> Problem:
+    """A stored problem of a file row (its keyword fields) as a :class:`Problem`."""
+    return Problem(**stored)
+
+
+def _card_line(root: Path, path: str) -> int:
+    """The line of a card's ``card:`` key (its number), else 1: where KB119 places a finding."""
+    try:
+        lines = (root / path).read_text(encoding="utf-8", errors="replace").split("\n", 200)[:200]
+    except OSError:
+        return 1
+    return next((n for n, text in enumerate(lines, 1) if text.startswith("card:")), 1)

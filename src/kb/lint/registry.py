@@ -32,6 +32,7 @@ from kb.lint.rules.kb115_table_row_cell_count import TableRowCellCount
 from kb.lint.rules.kb116_arxiv_id_noncanonical import ArxivIdNoncanonical
 from kb.lint.rules.kb117_nul_byte_in_line import NulByteInLine
 from kb.lint.rules.kb118_arxiv_version_outdated import ArxivVersionOutdated
+from kb.lint.rules.kb119_card_number_invalid import CardNumberInvalid
 
 RULES: tuple[type[Rule], ...] = (
     FrontMatterInvalid,
@@ -52,6 +53,7 @@ RULES: tuple[type[Rule], ...] = (
     ArxivIdNoncanonical,
     NulByteInLine,
     ArxivVersionOutdated,
+    CardNumberInvalid,
 )
 """Every rule, in the order they run and are documented."""
 

@@ -9,11 +9,19 @@ from pathlib import Path
 
 from kb.core.config import load_config
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import KNOWLEDGE_DIR, find_root, is_kb_root, write_target
-from kb.lint.base import Rule
+from kb.core.paths import (
+    KNOWLEDGE_DIR,
+    file_kind,
+    find_root,
+    is_kb_root,
+    regular_file,
+    write_target,
+)
+from kb.lint.base import Finding, Rule
 from kb.lint.engine import Linter, LintResult, LintSettings, build_settings
 from kb.lint.fix import FixOutcome, diff_notes, fix_bytes, unified_diff, write_fixed
 from kb.lint.kbfacts import KbFacts, load_facts
+from kb.store.walk import escaped_name, refused_name
 from kb.store.workspace import open_kb
 
 
@@ -103,8 +111,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
     for file in files:
         absolute = file.resolve()
         inside = in_a_kb and (kb is not None or absolute.is_relative_to(root_abs))
-        shown = absolute.relative_to(root_abs).as_posix() if inside and absolute.is_relative_to(root_abs) \
-            else file.as_posix()
+        shown = escaped_name(absolute.relative_to(root_abs).as_posix() if inside and absolute.is_relative_to(root_abs)
+                             else file.as_posix())
         try:
             size = file.stat().st_size
             if size > config.max_file_mb * 1_000_000:  # never read (memory bound, issue 12)
@@ -131,6 +139,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
                 run.fixed[shown] = outcome.applied
                 result = linter.lint_bytes(shown, outcome.data, file=absolute, in_kb=inside)
         run.results.append(result)
+    if in_a_kb:
+        run.results.extend(_kb_results(linter, settings))
     if outside:
         shown = ", ".join(outside[:3]) + (f" and {len(outside) - 3} more" if len(outside) > 3 else "")
         run.notes.append(f"{', '.join(sorted(skipped_codes))} skipped for {shown}: not inside a KB "
@@ -149,6 +159,20 @@ def _write(file: Path, shown: str, outcome: FixOutcome, fixed: dict[str, int]) -
         raise InputError(f"cannot write the fixes ({reason}); the file is unchanged{done}", shown) from exc
 
 
+def _kb_results(linter: Linter, settings: LintSettings) -> list[LintResult]:
+    """The findings of the ``kb`` scope rules (:attr:`kb.lint.base.Rule.scope`: the KB's cards,
+    KB119), one result per file they name, by path; none when no such rule is selected."""
+    found: dict[str, list[Finding]] = {}
+    for rule_cls in settings.rules:
+        if rule_cls.scope != "kb":
+            continue
+        opts = settings.options.get(rule_cls.code, dict(rule_cls.options))
+        for path, v in rule_cls().check_kb(linter.facts(), opts):
+            found.setdefault(path, []).append(Finding(path, v.line, v.column, rule_cls.code, rule_cls.name,
+                                                      settings.severity_of(rule_cls), v.message))
+    return [LintResult(path, sorted(fs, key=Finding.sort_key), [], b"", "utf-8", []) for path, fs in sorted(found.items())]
+
+
 def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[Path]:
     """Files to lint, in the order given (folders: their ``*.md`` files sorted by name).
 
@@ -164,7 +188,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
         if root is None:
             raise UsageError("no files given and no KB here: pass files, or run inside a KB, or give --kb")
         folder = root / KNOWLEDGE_DIR
-        return _markdown_in(folder, notes) if folder.is_dir() else []
+        return _markdown_in(folder, notes, kb_root=root) if folder.is_dir() else []
     out: list[Path] = []
     links: list[Path] = []
     for p in paths:
@@ -183,7 +207,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
         elif p.is_file():
             out.append(p)
         elif p.exists():  # a named pipe, socket or device: never opened (reading a pipe waits for a writer)
-            raise InputError("not a regular file (a named pipe, socket or device); kb lint reads files only", str(p))
+            raise InputError(f"not a regular file ({file_kind(p.stat().st_mode)}); kb lint reads files only", str(p))
         else:
             raise InputError(f"no such file (paths are relative to {os.getcwd()})", str(p))
     if not out and links:
@@ -193,10 +217,13 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
     return out
 
 
-def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
+def _markdown_in(folder: Path, notes: list[str], *, kb_root: Path | None = None) -> list[Path]:
     """The regular ``*.md`` files of ``folder``, sorted by name; links skipped with a note.
 
-    :raises InputError: the folder cannot be read.
+    :param kb_root: given when ``folder`` is the KB's living documents: a ``*.md`` there that is
+        no regular file (a named pipe, a folder) is an error, as for every command that reads
+        living docs (:func:`kb.core.paths.regular_file`); elsewhere a pipe is skipped with a note.
+    :raises InputError: the folder cannot be read; (``kb_root``) a living doc is no regular file.
     """
     files: list[Path] = []
     links: list[str] = []
@@ -205,12 +232,18 @@ def _markdown_in(folder: Path, notes: list[str]) -> list[Path]:
             for entry in it:
                 if not entry.name.endswith(".md"):
                     continue
+                if refused_name(entry.name):  # as kb ingest refuses it: never printed raw (a newline, U+202E)
+                    raise InputError("file name holds a control character; not linted (rename it)",
+                                     escaped_name((folder / entry.name).as_posix()))
                 if entry.is_symlink():
                     links.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     files.append(folder / entry.name)
+                elif kb_root is not None:  # a living doc that is a pipe or a folder: said, never opened
+                    regular_file(kb_root, f"{KNOWLEDGE_DIR}/{entry.name}")
                 elif not entry.is_dir(follow_symlinks=False):  # a pipe, socket or device: never opened
-                    notes.append(f"{folder.as_posix()}/{entry.name}: not a regular file (a named pipe, socket or device); skipped")
+                    kind = file_kind(entry.stat(follow_symlinks=False).st_mode)
+                    notes.append(f"{(folder / entry.name).as_posix()}: not a regular file ({kind}); skipped")
     except OSError as exc:
         raise InputError(f"cannot read the folder: {exc.strerror or exc}", folder.as_posix()) from exc
     if links:

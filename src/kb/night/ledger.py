@@ -30,7 +30,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from kb.core.errors import OptionError
-from kb.core.paths import doc_path
+from kb.core.paths import doc_path, regular_file
 from kb.core.window import HISTORY_WINDOWS, Window
 from kb.facts.attributor import Fact
 from kb.facts.same import SameFacts
@@ -131,7 +131,7 @@ def ledger_topics(kb: Kb, topic: str | None) -> list[str]:
     if topic is not None:
         check_topic(kb, topic)
         return [topic]
-    return [t for t in kb.config.topic_names() if (kb.root / doc_path(t)).is_file()]
+    return [t for t in kb.config.topic_names() if regular_file(kb.root, doc_path(t))]
 
 
 def all_time(kb: Kb, since: datetime | None = None, until: datetime | None = None) -> Window:

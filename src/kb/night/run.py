@@ -21,7 +21,13 @@ from kb.core.claims import Claim, Provenance, claim_id, is_derived
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.moments import FIRST
-from kb.core.paths import KNOWLEDGE_DIR, doc_path, is_own_brief, own_brief_suffix
+from kb.core.paths import (
+    KNOWLEDGE_DIR,
+    doc_path,
+    is_own_brief,
+    own_brief_suffix,
+    regular_file,
+)
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
@@ -139,7 +145,7 @@ def check_topic(kb: Kb, topic: str) -> None:
     """:raises UsageError: ``topic`` is not a plain name (see :func:`check_topic_name`), or not
     in ``kb.yaml`` and has no living document."""
     check_topic_name(topic)
-    if topic in kb.config.topic_names() or (kb.root / doc_path(topic)).is_file():
+    if topic in kb.config.topic_names() or regular_file(kb.root, doc_path(topic)):
         return
     known = ", ".join(kb.config.topic_names()) or "none"
     raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")

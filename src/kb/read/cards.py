@@ -62,7 +62,8 @@ class Card:
     :ivar aliases: front-matter ``aliases`` (short names such as ``Bole``).
     :ivar category: ``category`` (主分类); :ivar also: ``also`` (副分类).
     :ivar created: the file's ``written_at`` (ISO, KB time zone): its ``created``, else its stamp.
-    :ivar number: front-matter ``card`` when an integer, else the file name's number.
+    :ivar number: front-matter ``card`` when a whole number of at least 1 (:func:`card_number`),
+        else the file name's number.
     :ivar arxiv_raw: front-matter ``arxiv`` as written; :ivar arxiv_id: its id (no version);
         :ivar version: its version (the one the card was written from), else front-matter
         ``arxiv_version`` (``2`` or ``v2``), None when neither names one.
@@ -114,6 +115,35 @@ def pinned_version(value: object) -> int | str | None:
     return str(value)[:40]
 
 
+MAX_CARD = 999_999
+"""The highest card number kb takes as written: a ``card:`` above it is reported (``kb ingest``
+warns, ``kb lint`` KB119) and ``kb card new`` refuses to number a card after it (a typo such as
+``card: 99999999999999999999999`` made the next card 10^23)."""
+#: The code of the parser's problem of a card's ``card:`` value (:func:`card_number_problem`).
+CARD_NUMBER = "card-number"
+
+
+def card_number(value: Any) -> int | None:
+    """A card's front-matter ``card`` as its number: a whole number of at least 1 (YAML ``681``;
+    not ``true``, ``"681"``, ``6.81e2`` nor a list), else None (the file name's number is used)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else None
+
+
+def card_number_problem(value: Any) -> str | None:
+    """What is wrong with a card's front-matter ``card`` value (when the key is written), else
+    None: not a whole number of at least 1 (:func:`card_number`: the file name's number is used
+    instead), or over :data:`MAX_CARD`."""
+    number = card_number(value)
+    if number is None:
+        shown = str(value)[:40] if value is not None else "null"
+        return (f"card: expected the card's number, a whole number from 1 to {MAX_CARD:,}, got {shown!r}; "
+                "the number in the file name is used")
+    if number > MAX_CARD:
+        return (f"card: {number} is over {MAX_CARD:,}, the highest card number kb takes; kb card new "
+                "numbers no card after it (a typo?)")
+    return None
+
+
 def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card:
     """The :class:`Card` of one stored card file: the one reader of card front matter.
 
@@ -134,7 +164,7 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
     pinned = pinned_version(front.get("arxiv_version"))  # the version the card was written from
     if arxiv_id and version is None and isinstance(pinned, int):
         version = pinned
-    number = front.get("card")
+    number = card_number(front.get("card"))
     title = front.get("title")
     category = front.get("category")
     return Card(
@@ -145,7 +175,7 @@ def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = 
         category=str(category).strip() if category not in (None, "") else None,
         also=_strs(front.get("also")),
         created=written_at,
-        number=number if isinstance(number, int) and not isinstance(number, bool) else name_number,
+        number=number if number is not None else name_number,
         arxiv_raw=raw_text,
         arxiv_id=arxiv_id,
         version=version,

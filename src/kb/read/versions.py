@@ -13,7 +13,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kb.core.paths import doc_path, history_dir, is_inside, read_inside, resolved
+from kb.core.paths import (
+    doc_path,
+    history_dir,
+    is_inside,
+    read_inside,
+    regular_file,
+    resolved,
+)
 from kb.extract.names import NameMatcher
 from kb.read.livedoc import (
     LazyParser,
@@ -121,8 +128,8 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
 
     :raises LookupError: no such version anywhere; the message lists the versions found.
     """
-    current = root / doc_path(topic)
-    if current.is_file():
+    current = regular_file(root, doc_path(topic))  # (a pipe there: an error naming it)
+    if current:
         doc = parse_living_doc(parser, doc_path(topic), read_inside(root, doc_path(topic), what="living document"),
                                aliases)
         if doc.version == version:
@@ -134,7 +141,7 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
     if version in revs:
         text = git_show(root, revs[version], doc_path(topic)) or ""
         return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
-    known = sorted(set(snaps) | set(revs) | ({doc.version} if current.is_file() and doc.version else set()))
+    known = sorted(set(snaps) | set(revs) | ({doc.version} if current and doc.version else set()))
     raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
 
 

@@ -135,6 +135,29 @@ class CardIndex:
         return max(numbers, default=0)
 
 
+def duplicate_numbers(cards: Iterable[Card]) -> list[tuple[Card, Card]]:
+    """``(card, first)`` for each card numbered as an earlier one (by path) is: two files
+    numbered 681 (a hand copy, a race before numbering took the writer lock). A card's number is
+    :attr:`Card.number` (its ``card:``, else its file name's). The one finding of both
+    ``kb ingest`` (a warning when a card changed) and ``kb lint`` (KB119, an error)."""
+    first: dict[int, Card] = {}
+    out: list[tuple[Card, Card]] = []
+    for card in sorted(cards, key=lambda c: c.path):
+        if card.number is None:
+            continue
+        if card.number in first:
+            out.append((card, first[card.number]))
+        else:
+            first[card.number] = card
+    return out
+
+
+def duplicate_message(card: Card, first: Card) -> str:
+    """The message of a card numbered as ``first`` is (:func:`duplicate_numbers`), naming both."""
+    return (f"card number {card.number} is also that of {first.path}; each card needs its own number "
+            "(renumber one: its `card:` and file name)")
+
+
 def _q(text: str) -> str:
     """A YAML double-quoted scalar (JSON string syntax is valid YAML 1.2)."""
     return json.dumps(text, ensure_ascii=False)

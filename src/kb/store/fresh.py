@@ -4,6 +4,7 @@ pydantic, no YAML) and imports no claim model (issue 11); and what an ingest did
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import struct
@@ -23,7 +24,7 @@ from kb.perf.gc import no_gc_passes
 from kb.store.base import StoreBase, files_digest
 from kb.store.filerow import undecodable
 from kb.store.locks import writer_lock
-from kb.store.walk import iter_kb_files
+from kb.store.walk import NOT_READ, iter_kb_files
 
 if TYPE_CHECKING:  # (pydantic: not on the no-change path of `kb ingest`)
     from kb.core.config import KbConfig
@@ -48,6 +49,12 @@ class IngestReport:
         """Files found on disk."""
         return self.parsed + self.unchanged + self.failed
 
+    def unread(self) -> list[Problem]:
+        """The problems of files kb did not read (refused or unreadable at the walk, over
+        ``max_file_mb``, failed to parse: codes :data:`kb.store.walk.NOT_READ`): what every
+        command reads lacks them, so each says so (``kb ingest`` fails with exit 2)."""
+        return [p for p in self.problems if p.code in NOT_READ]
+
     def summary(self) -> str:
         """One line: files parsed / unchanged / failed, removed, claims in the store."""
         s = f"{self.parsed} parsed, {self.unchanged} unchanged, {self.failed} failed"
@@ -64,17 +71,28 @@ def fingerprint(config: KbConfig) -> str:
 
 def fingerprint_of(config_dump: str) -> str:
     """:func:`fingerprint` of a config given as its ``model_dump_json()`` (a kept one:
-    :func:`kb.core.config_kept.kept_dump`)."""
-    return f"kb {__version__}; parser {_parser_digest()}; " + config_dump
+    :func:`kb.core.config_kept.kept_dump`), but for ``max_file_mb``: which files are read is
+    not how they are parsed, so a lower limit keeps what the store holds of the files now over
+    it (:data:`kb.store.walk.TOO_BIG`) and a higher one parses only those newly read."""
+    data = json.loads(config_dump)
+    data.pop("max_file_mb", None)
+    return f"kb {__version__}; parser {_parser_digest()}; " + json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def unchanged(root: Path, st: StoreBase) -> IngestReport | None:
+def _max_file_mb(config_dump: str) -> float | None:
+    """``max_file_mb`` of a config's JSON dump, else None (no limit known)."""
+    value = json.loads(config_dump).get("max_file_mb")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def unchanged(root: Path, st: StoreBase, max_file_mb: float | None = None) -> IngestReport | None:
     """The report of an ingest that has nothing to do — every file on disk stored with its
     size, mtime and ctime, no other stored, no index missing, nothing unreadable, every row
     decodes (:func:`kb.store.filerow.undecodable`) — else None
-    (then :func:`kb.store.ingest.ingest`). Reads no config: ``kb ingest``'s no-change path (issue 11)."""
+    (then :func:`kb.store.ingest.ingest`). Reads no config: ``kb ingest``'s no-change path (issue 11);
+    ``max_file_mb`` is kb.yaml's limit (a file over it is a problem: then None)."""
     report = IngestReport(notes=list(st.notes))
-    found = list(iter_kb_files(root, report.problems))
+    found = list(iter_kb_files(root, report.problems, max_file_mb))
     if report.problems or undecodable(st) or not all_stored(st, found) or st.missing_indexes():
         return None
     report.unchanged = len(found)
@@ -133,7 +151,7 @@ def unchanged_store(root: Path, *, on_wait: Callable[[str], None] | None = None)
         if store is None:
             return None
         try:
-            return unchanged(root, store)
+            return unchanged(root, store, _max_file_mb(dump))
         except sqlite3.Error:
             return None  # the full path says what is wrong with the store
         finally:

@@ -7,15 +7,18 @@ they are parsed :mod:`kb.store.parsing`; this module decides what to parse and s
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 
 from kb.core.config import KbConfig, config_warnings, load_config
+from kb.core.paths import CARDS_DIR
 from kb.core.textio import Problem
+from kb.store.cards import duplicate_message, duplicate_numbers, load_cards
 from kb.store.db import Store
 from kb.store.filerow import mark_checked, undecodable
 from kb.store.fresh import IngestReport, Progress, all_stored, fingerprint
 from kb.store.parsing import parse_all, stream_one, worker_count
-from kb.store.walk import UNREADABLE, UNREADABLE_FOLDER, iter_kb_files
+from kb.store.walk import TOO_BIG, UNREADABLE, UNREADABLE_FOLDER, iter_kb_files
 from kb.store.writer import FileRow
 
 #: Below this many files to parse, parsing stays in-process (a pool costs ~0.3 s to start).
@@ -41,7 +44,8 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     back by ``touch -r``, so a same-size rewrite with its old mtime is still seen), or else
     when its content hash does (then only its times are updated). Files gone from disk lose their claims.
     The files stored from a folder that cannot be listed are kept and counted as failed (at
-    least one per folder). A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
+    least one per folder); so is a file over kb.yaml's ``max_file_mb`` (never read:
+    :data:`kb.store.walk.TOO_BIG`). A file whose store row does not decode (:func:`kb.store.filerow.undecodable`: changed by
     anything but kb) is parsed again, with a note. Parsing
     uses a process pool when many small files changed (cold ingest); files of :data:`STREAM_MIN`
     bytes or more, and every file when there is no pool, are parsed in this process with their
@@ -58,39 +62,34 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
     st = store or Store(root, fingerprint(config))
     report = IngestReport(notes=list(st.notes), problems=config_warnings(config, root))
     try:
-        found = list(iter_kb_files(root, report.problems))
+        found = list(iter_kb_files(root, report.problems, config.max_file_mb))
         # a file that vanished or could not be stat'ed during the walk is a file kb could not read
         report.failed += sum(p.code == UNREADABLE for p in report.problems)
-        # a folder that cannot be listed: what was stored from it is kept, and is a failure
+        # a folder that cannot be listed, a file over max_file_mb: what was stored of it is kept,
+        # and it is a failure
         unlisted = tuple(p.path for p in report.problems if p.code == UNREADABLE_FOLDER)
+        too_big = {p.path for p in report.problems if p.code == TOO_BIG}
+        report.failed += len(too_big)
         todo: list[tuple[str, int, int, int]] = []
         touched: list[tuple[str, int, int, int]] = []
         gone: list[str] = []
         known: dict[str, tuple[str, int, int, int]] = {}
         # a row kb did not write (edited in the store) is never trusted: its file is parsed again
-        faults = undecodable(st)
+        faults = undecodable(st)  # (one over max_file_mb is removed: never read, it cannot be)
         undecoded = {path: f"{column}: {why}" for path, column, why in faults}
         report.notes.extend(f"{st.path}: the claim rows of {path} are not as kb wrote them ({why}): parsed again"
                             if column == "claims" else
                             f"{st.path}: a file row ({path}) does not decode ({column}: {why}); kb did not write it: "
                             "parsed again" for path, column, why in faults)
-        if not undecoded and not unlisted and all_stored(st, found):
+        if not undecoded and not unlisted and not too_big and all_stored(st, found):
             report.unchanged = len(found)  # every file as stored: no per-file comparison (a look-up)
         else:
             known = st.file_stats()
             on_disk = dict(found)
-            gone = [p for p in known if p not in on_disk and not p.startswith(unlisted)]
+            gone = [p for p in known if p not in on_disk and p not in too_big and not p.startswith(unlisted)]
             for folder in unlisted:
                 report.failed += max(1, sum(p.startswith(folder) and p not in on_disk for p in known))
-            limit = int(config.max_file_mb * 1_000_000)
-            for rel, stat in list(on_disk.items()):
-                if stat.st_size > limit:  # never read: its claims (if any were stored) go too
-                    report.problems.append(Problem(rel, 0, f"{stat.st_size:,} bytes, over the limit of "
-                                                           f"{config.max_file_mb:g} MB (kb.yaml max_file_mb); skipped"))
-                    del on_disk[rel]
-                    if rel in known:
-                        gone.append(rel)
-                    continue
+            for rel, stat in on_disk.items():
                 prev = known.get(rel) if rel not in undecoded else None
                 if prev is not None and prev[1] == stat.st_mtime_ns and prev[2] == stat.st_ctime_ns and prev[3] == stat.st_size:
                     report.unchanged += 1
@@ -131,7 +130,7 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
                 progress(done, len(todo))
             if isinstance(result, Problem):
                 report.failed += 1
-                report.problems.append(result)
+                report.problems.append(replace(result, code=result.code or UNREADABLE))
                 return
             report.parsed += 1
             report.problems.extend(Problem(**p) for p in result.problems)
@@ -167,6 +166,9 @@ def ingest(root: Path, config: KbConfig | None = None, *, progress: Progress | N
             if bulk:
                 st.bulk_checkpoints(False)
         report.claims = st.count_claims()
+        if any(p.startswith(CARDS_DIR + "/") for p in (*gone, *(t[0] for t in todo))):  # said when a card changed
+            report.problems.extend(Problem(card.path, 0, duplicate_message(card, first), "warning")
+                                   for card, first in duplicate_numbers(load_cards(st)))
         mark_checked(st)  # every row found sound at the start, or written by this ingest
     finally:
         if own_store:

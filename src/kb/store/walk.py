@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import os
 import re
-import stat
 from collections.abc import Iterator
 from operator import itemgetter
 from pathlib import Path
 
-from kb.core.textio import Problem
+from kb.core.paths import file_kind
+from kb.core.textio import INVISIBLE_CLASS, Problem
 from kb.perf.gc import no_gc_passes
 
 #: Folders of a KB whose Markdown files are parsed into claims (DESIGN.md §1). Living-doc
@@ -22,7 +22,8 @@ SCAN_DIRS = ("inbox", "organized/paper_cards", "organized/knowledge")
 _TEXT_NOT_MD = (".markdown", ".mdown", ".mkd", ".mkdn", ".txt", ".text")
 
 
-def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+def iter_kb_files(root: Path, problems: list[Problem] | None = None,
+                  max_file_mb: float | None = None) -> Iterator[tuple[str, os.stat_result]]:
     """``(relative POSIX path, stat)`` of every ``*.md`` under :data:`SCAN_DIRS`, sorted.
 
     Hidden folders and ``organized/knowledge/history/`` are skipped. A symbolic link named
@@ -34,15 +35,19 @@ def iter_kb_files(root: Path, problems: list[Problem] | None = None) -> Iterator
     A folder that cannot be read is reported in ``problems`` (when given, code
     :data:`UNREADABLE_FOLDER`) and skipped; so is an entry whose name is not valid UTF-8 or holds
     a control character (:data:`_CONTROL_RE`; code :data:`UNREADABLE`, shown as ``\x0a``).
+    A file of more than ``max_file_mb`` megabytes (kb.yaml ``max_file_mb``; None: no limit) is
+    never opened, so one huge file cannot exhaust memory: reported (code :data:`TOO_BIG`) and
+    left out; what the store holds of it is kept (:func:`kb.store.ingest.ingest`).
     The cyclic GC makes no pass during the walk (its 12k tuples and stat results of a 12k-file
     KB form no cycles, and started ~30 passes of every look-up's freshness check).
     """
     with no_gc_passes():
-        return iter(_walk(root, problems))
+        return iter(_walk(root, problems, max_file_mb))
 
 
-def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat_result]]:
+def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None) -> list[tuple[str, os.stat_result]]:
     found: list[tuple[str, os.stat_result]] = []
+    limit = int(max_file_mb * 1_000_000) if max_file_mb is not None else None
     for top in SCAN_DIRS:
         base = root / top
         if not base.is_dir():
@@ -70,11 +75,10 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                         problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)",
                                                 code=UNREADABLE))
                     continue
-                if not name.isprintable() and _CONTROL_RE.search(name):  # (isprintable: C, and most names)
+                if refused_name(name):
                     if problems is not None:
-                        shown = _CONTROL_RE.sub(lambda m: f"\\x{ord(m[0]):02x}", name)
-                        problems.append(Problem(prefix + shown, 0, "file name holds a control character; skipped "
-                                                "(rename it)", code=UNREADABLE))
+                        problems.append(Problem(prefix + escaped_name(name), 0, "file name holds a control character; "
+                                                "skipped (rename it)", code=UNREADABLE))
                     continue
                 try:
                     if entry.is_symlink():
@@ -88,12 +92,19 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
                             problems.append(Problem(prefix + name, 0, _MD_FOLDER[descend], "warning"))
                     elif entry.is_file(follow_symlinks=False):
                         if name[-3:].lower() == ".md":
-                            found.append((prefix + name, entry.stat(follow_symlinks=False)))
+                            st = entry.stat(follow_symlinks=False)
+                            if limit is not None and st.st_size > limit:  # never read (memory bound, issue 12)
+                                if problems is not None:
+                                    problems.append(Problem(prefix + name, 0, too_big(st.st_size, max_file_mb or 0),
+                                                            code=TOO_BIG))
+                                continue
+                            found.append((prefix + name, st))
                         elif problems is not None and name.lower().endswith(_TEXT_NOT_MD):
                             problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
                                                                       "(rename it to .md to have it read)", "warning"))
                     elif problems is not None:  # a named pipe, socket or device: never opened (it may block)
-                        problems.append(Problem(prefix + name, 0, f"not a regular file ({_kind(entry)}); skipped", "warning"))
+                        problems.append(Problem(prefix + name, 0, f"not a regular file ({file_kind(entry.stat(follow_symlinks=False).st_mode)}); "
+                                                                "skipped", "warning"))
                 except OSError as exc:
                     if problems is not None:
                         problems.append(Problem(prefix + name, 0, f"cannot be read ({exc.strerror or exc}); skipped",
@@ -102,20 +113,32 @@ def _walk(root: Path, problems: list[Problem] | None) -> list[tuple[str, os.stat
     return found
 
 
-#: Characters no name of a file kb reads may hold (C0, DEL, C1: newline, tab, CR, ESC …): a path
-#: holding one could not be printed as it is (a newline starts a line of the brief, ESC recolours
-#: the terminal) nor escaped and still name the file; such an entry is refused, never stored.
-_CONTROL_RE = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Characters no name of a file kb reads may hold (C0, DEL, C1: newline, tab, CR, ESC …; and the
+#: invisible and direction characters kb removes from text, kb.core.textio INVISIBLE_CLASS: a
+#: zero-width space, a right-to-left override): a path holding one could not be printed as it is
+#: (a newline starts a line of the brief, ESC recolours the terminal, U+202E shows the name
+#: backwards) nor escaped and still name the file; such an entry is refused, never stored, so
+#: no path kb stores, prints or renders (brief, history, trace, claims, sources, lint) holds one.
+_CONTROL_RE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS}]")
 
 
-def _kind(entry: os.DirEntry[str]) -> str:
-    """What a non-regular, non-folder entry is, in words (from its own stat, never opened)."""
-    mode = entry.stat(follow_symlinks=False).st_mode
-    for test, words in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-                        (stat.S_ISBLK, "a block device")):
-        if test(mode):
-            return words
-    return "a special file"
+def refused_name(name: str) -> bool:
+    """Whether a file or folder name holds a character no KB path may hold (:data:`_CONTROL_RE`):
+    the walk refuses it (never stored), ``kb lint`` too (a living doc it lists itself)."""
+    return not name.isprintable() and _CONTROL_RE.search(name) is not None  # (isprintable: C, and most names)
+
+
+def escaped_name(name: str) -> str:
+    """``name`` with each character of :data:`_CONTROL_RE` written as ``\\x0a`` or ``\\u202e``:
+    the one way kb shows a name it refuses, or a path given on the command line that holds one
+    (``kb lint``); every other path kb prints comes from the store, which holds no such name."""
+    return _CONTROL_RE.sub(_escaped, name) if not name.isprintable() else name
+
+
+def _escaped(found: re.Match[str]) -> str:
+    """A character of a refused name as it is shown: ``\\x0a``, ``\\u202e``."""
+    code = ord(found[0])
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _utf8(name: str) -> bool:
@@ -135,6 +158,21 @@ UNREADABLE = "unreadable"
 #: with ``/``; :func:`kb.store.ingest.ingest` keeps the files stored from it and counts them as
 #: failed (at least one), never as removed.
 UNREADABLE_FOLDER = "unreadable-folder"
+
+
+#: The code of the problem of a ``*.md`` file over kb.yaml's ``max_file_mb``: never read;
+#: :func:`kb.store.ingest.ingest` counts it as failed (exit 2) and keeps what was stored from it
+#: (its claims stay in the store, as a folder's that cannot be listed), never removes it.
+TOO_BIG = "too-big"
+#: The codes of the walk's problems that are files kb did not read (``kb ingest`` fails, exit 2;
+#: every other command says so: :meth:`kb.store.fresh.IngestReport.unread`).
+NOT_READ = (UNREADABLE, UNREADABLE_FOLDER, TOO_BIG)
+
+
+def too_big(size: int, max_file_mb: float) -> str:
+    """The message of a file of ``size`` bytes over the limit (the one wording: ingest, lint)."""
+    return (f"{size:,} bytes, over the limit of {max_file_mb:g} MB (kb.yaml max_file_mb); skipped "
+            "(what the store holds of it is kept)")
 
 
 #: What a folder named ``*.md`` is to the walk (keyed by whether its top folder is descended):

@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass, field
 
 from kb.core.errors import UsageError
-from kb.core.paths import doc_path
+from kb.core.paths import doc_path, regular_file
 from kb.core.records import SourceRecord
 from kb.read.cards import Card
 from kb.store.cards import CardIndex
@@ -48,7 +48,7 @@ def cited_cards(kb: Kb, topic: str) -> tuple[list[Card], list[str]]:
     :raises UsageError: the topic has no living document in the store.
     """
     path = doc_path(topic)
-    if kb.store.file(path) is None:
+    if not regular_file(kb.root, path) or kb.store.file(path) is None:
         raise UsageError(f"no living document {path} for topic {topic!r}; give a topic of kb.yaml")
     index = CardIndex.from_store(kb.store)
     cards: dict[str, Card] = {}

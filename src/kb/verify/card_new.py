@@ -17,7 +17,7 @@ from kb.core.paths import CARDS_DIR, write_target
 from kb.core.records import SourceRecord
 from kb.core.textio import write_atomic
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from kb.read.cards import HEADINGS, card_file_name
+from kb.read.cards import HEADINGS, MAX_CARD, card_file_name
 from kb.store.cards import CardIndex, _q
 from kb.store.fresh import note_wait
 from kb.store.locks import writer_lock
@@ -96,7 +96,7 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
         written = next((n for n in on_disk if n.endswith(same) and n.split("-", 1)[0].isdigit()), None)
         if written is not None:
             raise UsageError(f"{ref.id} already has a card: {CARDS_DIR}/{written}; not writing another")
-        number = max([index.max_number(), *(int(m[1]) for n in on_disk if (m := _NUMBER_RE.match(n)))]) + 1
+        number = _next_number(index, on_disk)
         path = root / CARDS_DIR / card_file_name(number, ref.id)
         text = render_card(number, record, asked_version=ref.version, created=now, lang=lang, category=category)
         write_target(root, path, what="card")
@@ -108,6 +108,26 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
 
 
 _NUMBER_RE = re.compile(r"(\d+)-")
+
+
+def _next_number(index: CardIndex, on_disk: list[str]) -> int:
+    """The number of the next card: one more than the highest in use (a card's ``card:`` or
+    file name, stored or on disk now), 1 for the first.
+
+    :raises UsageError: a card holds a number over :data:`kb.read.cards.MAX_CARD` (a typo such
+        as ``card: 99999999999999999999999`` made the next card 10^23), or the next would be:
+        the card holding it named, nothing written.
+    """
+    numbers = [(n, e.path) for e in index.entries for n in (e.number, e.name_number) if n is not None]
+    numbers += [(int(m[1]), f"{CARDS_DIR}/{name}") for name in on_disk if (m := _NUMBER_RE.match(name))]
+    top, path = max(numbers, default=(0, ""))
+    if top > MAX_CARD:
+        raise UsageError(f"{path}: card number {top} is over {MAX_CARD:,}, the highest kb numbers cards to; "
+                         "fix its `card:` and file name (a typo?), then make the card")
+    if top == MAX_CARD:
+        raise UsageError(f"{path}: card number {top:,} is the highest kb numbers cards to; kb card new numbers "
+                         "no card past it")
+    return top + 1
 
 
 def _card_names(folder: Path) -> list[str]:
