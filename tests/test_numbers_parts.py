@@ -50,6 +50,8 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("376 tok/ s", [("376 tok/ s", 376.0, "tok/s", None, "throughput", None)]),
     ("378 tok·s⁻¹", [("378 tok·s⁻¹", 378.0, "tok/s", None, "throughput", None)]),
     ("379 tokens s^-1", [("379 tokens s^-1", 379.0, "tok/s", None, "throughput", None)]),
+    # an ordinal's ending is no unit (2nd was 0.0001728 s, a nanoday; 3rd 15.09 m, a rod)
+    ("the 2nd run's ttft was 5 s, the 3rd 4 s", [("5 s", 5.0, "s", None, "ttft", None), ("4 s", 4.0, "s", None, None, None)]),
 ])
 def test_numbers_written_in_parts_or_sign_first(text: str, expected: list) -> None:
     assert _read(text) == expected

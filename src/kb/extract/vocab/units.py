@@ -88,12 +88,13 @@ NOT_UNITS: frozenset[str] = frozenset(
     "A B C D E F G H I K L M N P Q R S T U X Y Z a b c d e f i j k l n o p q r t u v w x y z "
     "am an as at be by do go he if in is it me my no of on or pm so to up us we the and for per via vs "
     "are bar dB dBm dBi ppm ppb pt ct ch px dpi ppi bit bits stone stones barn barns Ms Gs Ts Ps Es Mb Gb Tb kb count point points line lines turn turns cycle cycles drop drops "
-    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr pts fps pcs cts".split()
+    "hand chain link links stone grain shot cord pixel pixels dozen gross rad sr pts fps pcs cts st nd rd th".split()
 )
 """Words after a number that are no unit to pint here (the issue's false units): a single letter
 is a magnitude or a model size in this field (3 B params, 8 K context, 2 T tokens, 5 M users), an
 English word (a, at, in, on …) is never a unit, and ``dB``/``ppm`` are ratios kb does not convert;
-``pts`` are points (not pints), ``fps`` frames per second (not feet), ``pcs`` pieces (not parsecs)."""
+``pts`` are points (not pints), ``fps`` frames per second (not feet), ``pcs`` pieces (not parsecs);
+``st``, ``nd``, ``rd``, ``th`` end an ordinal (``2nd`` is no nanoday, ``3rd`` no rod)."""
 
 PINT_NAMES: dict[str, str] = {
     "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
