@@ -17,6 +17,7 @@ from kb.core.claims import Claim, Quantity
 from kb.core.textio import Problem
 from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
+from kb.night.placement import DocOutline
 from kb.night.run import Night
 from kb.store.lines import file_lines
 
@@ -64,8 +65,8 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
-        self._open: list[tuple[str, str]] | None = None
-        self._doc_views: list[Any] | None = None
+        self._outline: DocOutline | None = None
+        self._doc_views: dict[str, list[Any]] | None = None
         self._last: dict[str, int] | None = None  # path -> the highest line a claim of the night names
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
@@ -223,20 +224,27 @@ class Reading:
                 names.append(m.group("name"))
         return list(dict.fromkeys(names))
 
-    def open_lines(self) -> list[tuple[str, str]]:
-        """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
-        without a figure: ``- O44 ShardSpec … 能否并入 §3？``)."""
-        if self._open is None:  # once a night: every subject's placement reads them
+    def outline(self) -> DocOutline:
+        """The living doc's sections and its open entries holding no claim (open questions
+        without a figure: ``- O44 ShardSpec … 能否并入 §3？``) as :func:`kb.night.placement.place`
+        reads them, built once a night: every subject's placement reads it."""
+        if self._outline is None:
             doc = self.night.doc.path
-            self._open = [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
-        return self._open
+            open_lines = [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
+            self._outline = DocOutline.of([(x.line, x.label, x.title) for x in self.night.doc.sections], open_lines)
+        return self._outline
 
-    def doc_views(self) -> list[Any]:
-        """The Attributor's views of the living doc's claims (:meth:`kb.facts.attributor.Attributor.view`),
-        built once a night: every subject's placement reads them."""
+    def doc_views_of(self, key: str) -> list[Any]:
+        """The Attributor's views of the living doc's claims (:meth:`kb.facts.attributor.Attributor.view`)
+        naming the subject ``key``, in doc order: indexed once a night, as every subject's placement
+        reads them (a scan of the doc per subject was quadratic in a doc of many subjects)."""
         if self._doc_views is None:
-            self._doc_views = [self.night.attributor.view(c) for c in self.night.doc.claims]
-        return self._doc_views
+            self._doc_views = defaultdict(list)
+            for c in self.night.doc.claims:
+                v = self.night.attributor.view(c)
+                for k in dict.fromkeys(v.subjects):
+                    self._doc_views[k].append(v)
+        return self._doc_views.get(key, [])
 
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided
