@@ -19,7 +19,9 @@ night of N values against a living doc whose table holds N values of that subjec
 ``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
 values under those names (``doc headings``: each subject's placement looks the doc up once a
-night, not once per subject); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+night, not once per subject), the same night with a hint line holding no claim (``- 建议归入
+§7``) after each value, all in one heading block (``bare hints``: the file's hint lines found
+once a night); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -237,6 +239,17 @@ def _doc_headings(n: int) -> dict[str, str]:
             "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n\n" for i in range(n))}
 
 
+def _bare_hints(n: int) -> dict[str, str]:
+    """:func:`_doc_headings` with numbered headings (``## §8 Sys7q``) and a hint line holding no
+    claim after each value of the night (``- 建议归入 §8``): one heading block of n subjects and
+    n hint lines (each subject's placement takes the block's first hint, found once a night)."""
+    return {**_doc_headings(n),
+            "organized/knowledge/inference.md": DOC.split("## 1.")[0] + "".join(
+                f"## §{i + 1} Sys{i}q\n\n- throughput {i + 1} tok/s\n\n" for i in range(n)),
+            "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n- 建议归入 §{i + 1}\n\n"
+                                                     for i in range(n))}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -280,6 +293,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
                                                                  "--date", "2026-07-31")),
         ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
         ("doc headings (kb digest)", 1000, lambda root, n: _digest(root, _doc_headings(n))),
+        ("bare hints (kb digest)", 1000, lambda root, n: _digest(root, _bare_hints(n))),
     ]
     bad = 0
     for name, start, run in shapes:

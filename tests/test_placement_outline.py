@@ -8,8 +8,11 @@ from __future__ import annotations
 import random
 import re
 from bisect import bisect_right
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+from conftest import write_files
 
 from kb.brief.snapshot import within
 from kb.extract.sections import section_number
@@ -98,3 +101,25 @@ def test_within_is_any_inside() -> None:
         tops = set(rng.sample(pool, rng.randint(0, 5)))
         label = rng.choice(pool)
         assert within(label, tops) == any(inside(label, t) for t in tops)
+
+
+HINTS = {
+    "kb.yaml": 'timezone: "+08:00"\ncutoff: "22:00"\nexecutor: kim\ntopics: {serve: [serving]}\n'
+               "entities: {TurboQ: [], FlashZ: [], NovaK: []}\n",
+    "organized/knowledge/serve.md": "---\ntopic: serve\nversion: 2\nupdated: 2026-05-02T05:00:00+08:00\n---\n"
+                                    "# 服务活文档\n\n## §1 部署\n\n- 暂无。\n\n## §2 引擎\n\n- 暂无。\n\n## §3 成本\n\n"
+                                    "- O12 成本口径是否统一？\n",
+    "inbox/ana/2026-05-02T0800-ana-serve.md": "# 夜报（2026-05-02 08:00）\n\n## 1. 引擎\n\n- TurboQ 吞吐 120 tok/s。\n"
+                                              "- FlashZ 吞吐 90 tok/s。\n- 建议归入 §2。\n- 建议归入 §3，顺带回答 O12。\n\n"
+                                              "## 2. 复测\n\n- 建议归入 §1，顺带回答 O12。\n- NovaK 吞吐 95 tok/s。\n",
+}
+
+
+def test_each_subject_takes_the_first_bare_hint_of_its_block(tmp_path: Path, run_kb: Any) -> None:
+    """Hint lines holding no claim, found once a night: TurboQ and FlashZ (one block, two hints)
+    take the block's first (§2, not §3), NovaK the hint above it in its own block (§1)."""
+    kb = write_files(tmp_path / "kb", HINTS)
+    res = run_kb(["digest", "--date", "2026-05-02", "--out", "-"], cwd=kb)
+    assert res.exit_code == 0, res.stderr
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| \d \| (\w+) \|.*核实后归入 (§\d)；", res.stdout, re.M)}
+    assert rows == {"FlashZ": "§2", "NovaK": "§1", "TurboQ": "§2"}

@@ -65,6 +65,7 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
+        self._bare_hints: dict[str, list[tuple[int, str]]] = {}  # path -> (0-based line, section) of hint lines without a claim
         self._outline: DocOutline | None = None
         self._doc_views: dict[str, list[Any]] | None = None
         self._last: dict[str, int] | None = None  # path -> the highest line a claim of the night names
@@ -156,11 +157,12 @@ class Reading:
         return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
 
     # -- placement evidence ---------------------------------------------------------------
-    def block_hints(self, claims: list[Claim]) -> list[tuple[str, str, str]]:
-        """Hint lines holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading blocks of
-        the window ``claims`` (not the doc's): ``[(section, path:line, "O45")]`` for
-        :func:`kb.night.placement.place`, one per line."""
-        out: dict[str, tuple[str, str, str]] = {}
+    def block_hint(self, claims: list[Claim]) -> tuple[str, str, str] | None:
+        """The first hint line holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading
+        blocks of the window ``claims`` (not the doc's; blocks in the order of ``claims``, lines in
+        file order): ``(section, path:line, "O45")`` for :func:`kb.night.placement.place`, else None.
+        The file's hint lines without a claim are found once a night, not once per subject (a
+        block of N subjects beside N hint lines was N x N)."""
         doc = self.night.doc.path
         seen: set[tuple[str, int]] = set()
         for c in claims:
@@ -172,11 +174,16 @@ class Reading:
             if (path, lo) in seen:
                 continue
             seen.add((path, lo))
-            for n, sec in self.marked(path, hinted_section, lo, hi):
-                if not self.at_line.get((path, n + 1)):
-                    ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
-                    out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
-        return list(out.values())
+            if path not in self._bare_hints:
+                self._bare_hints[path] = [(n, sec) for n, sec in self.marked(path, hinted_section, 0, len(lines))
+                                          if not self.at_line.get((path, n + 1))]
+            bare = self._bare_hints[path]
+            i = bisect_left(bare, lo, key=lambda t: t[0])
+            if i < len(bare) and bare[i][0] < hi:
+                n, sec = bare[i]
+                ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
+                return sec, f"{path}:{n + 1}", ids
+        return None
 
     def disputed(self, key: str) -> dict[str, str]:
         """Values of ``key`` a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``:

@@ -54,7 +54,7 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     cfg = night.kb.config
     p = place(s.key, views, rd.doc_views_of(s.key), rd.outline(), s.doc_sections, night.cards.get(s.key),
               skip_words=[night.topic, *cfg.topic_categories(night.topic)],
-              block_hints=rd.block_hints(claims), names=rd.id_names(s.key))
+              block_hint=rd.block_hint(claims), names=rd.id_names(s.key))
     if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
         # a paper by its title where a table gives it, else by the name the window writes with its id
         named = rd.id_names(s.key)

@@ -5,9 +5,9 @@ The one place deciding the section the brief suggests for a subject (docs/decisi
 delegates to it); :func:`place` adds the evidence the brief cites, first that applies:
 
 1. ``hint``: a window line first about the subject says where it goes (``建议把 X 归入 §3 投机解码``,
-   ``file under §2.3``) — the most frequent such hint (:func:`window_hint`); else a hint line
-   naming no subject in the heading block of a window line about it (``## KVTide`` … ``- 建议归入
-   §2，顺带回答 O45。``: ``block_hints``), the C/O ids it names in ``detail``;
+   ``file under §2.3``) — the most frequent such hint (:func:`window_hint`); else the first hint
+   line naming no subject in the heading blocks of the window lines about it (``## KVTide`` …
+   ``- 建议归入 §2，顺带回答 O45。``: ``block_hint``), the C/O ids it names in ``detail``;
 2. ``open-entry``: an open candidate or question of the doc (``C116 …``, ``O12 …``) names it
    (its subject, or one of ``names``: the name a window line writes with the id, ``ShardSpec
    （arXiv:2609.06031）``; ``open_lines`` are the doc's entry lines that hold no claim)
@@ -132,7 +132,7 @@ def _src(v: View) -> str:
 
 def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: DocOutline,
           doc_held: Sequence[str] = (), card: Card | None = None, skip_words: Iterable[str] = (),
-          block_hints: Sequence[tuple[str, str, str]] = (), names: Iterable[str] = ()) -> Placement:
+          block_hint: tuple[str, str, str] | None = None, names: Iterable[str] = ()) -> Placement:
     """Where ``key`` belongs and why (the order of the module docstring).
 
     :param views: the night's window views (any subject; those naming ``key`` are read).
@@ -142,8 +142,8 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: D
     :param doc_held: the doc's sections holding ``key`` (``SubjectOut.doc_sections``), first first.
     :param card: the subject's paper card, if any.
     :param skip_words: category words that name no section (the topic's own name and categories).
-    :param block_hints: ``(section, path:line, named C/O ids)`` of hint lines without a subject
-        in the heading blocks of the subject's window lines (see 1.).
+    :param block_hint: ``(section, path:line, named C/O ids)`` of the first hint line without a
+        subject in the heading blocks of the subject's window lines (see 1.), else None.
     :param names: names the window writes with the subject's id (``ShardSpec``), for 2.
     """
     mine = [v for v in views if key in v.subjects]
@@ -156,8 +156,8 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: D
             if h is not None:
                 return Placement(best, "heading", _src(v), h.strip())
         return Placement(best, "hint", _src(v))
-    if block_hints:
-        sec, src, ids = Counter(block_hints).most_common(1)[0][0]
+    if block_hint:
+        sec, src, ids = block_hint
         return Placement(sec, "hint", src, ids or None)
     labels = outline.labels
     entries = [(v, m) for v in doc_views if key in v.subjects and (m := OPEN_ENTRY_RE.match(v.claim.text))]
