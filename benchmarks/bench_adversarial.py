@@ -21,7 +21,8 @@ night of N values against a living doc whose table holds N values of that subjec
 values under those names (``doc headings``: each subject's placement looks the doc up once a
 night, not once per subject), the same night with a hint line holding no claim (``- 建议归入
 §7``) after each value, all in one heading block (``bare hints``: the file's hint lines found
-once a night); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+once a night), and with a caveat line instead (``- 这组数只能看个趋势，先别升级。``: ``mood lines``, the
+block's moods read once a night by the subject they are about); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -250,6 +251,14 @@ def _bare_hints(n: int) -> dict[str, str]:
                                                      for i in range(n))}
 
 
+def _mood_lines(n: int) -> dict[str, str]:
+    """:func:`_doc_headings` with a caveat line holding no claim after each value of the night:
+    one heading block of n subjects and n mood lines, each about the value above it."""
+    return {**_doc_headings(n),
+            "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n"
+                                                     "- 这组数只能看个趋势，先别升级。\n\n" for i in range(n))}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -294,6 +303,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
         ("doc headings (kb digest)", 1000, lambda root, n: _digest(root, _doc_headings(n))),
         ("bare hints (kb digest)", 1000, lambda root, n: _digest(root, _bare_hints(n))),
+        ("mood lines (kb digest)", 1000, lambda root, n: _digest(root, _mood_lines(n))),
     ]
     bad = 0
     for name, start, run in shapes:

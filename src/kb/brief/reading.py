@@ -65,6 +65,7 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
+        self._moods_at: dict[tuple[str, int], dict[str, list[tuple[int, Any]]]] = {}  # (path, block start) -> group -> moods
         self._bare_hints: dict[str, list[tuple[int, str]]] = {}  # path -> (0-based line, section) of hint lines without a claim
         self._outline: DocOutline | None = None
         self._doc_views: dict[str, list[Any]] | None = None
@@ -121,11 +122,7 @@ class Reading:
         (``内部评级：不升档``), the nearest claim above it in the block is; newest first.
         ``[{"mood", "words", "text", "source", "when"}]``."""
         at = self.night.attributor
-
-        def first(path: str, n: int) -> str | None:
-            here = self.at_line.get((path, n), [])
-            return next((at.view(x).subjects[0] for x in here if at.view(x).subjects), "") if here else None
-
+        mine = at.group(key)
         out: dict[str, dict[str, Any]] = {}
         seen: set[tuple[str, int]] = set()  # each heading block read once, however many claims it holds
         for c in claims:
@@ -134,27 +131,45 @@ class Reading:
             if (path, lo) in seen:
                 continue
             seen.add((path, lo))
-            for n, found in self.marked(path, line_mood, lo, hi):
-                who = first(path, n + 1)
-                m = n
-                while who is None and m > lo:
-                    who, m = first(path, m), m - 1
-                whose = {who} if who is not None else set()
-                if who is not None and n + 1 != m + 1 and lines[m].lstrip().startswith("|"):
-                    # a caveat under a table ("这组数只能看个趋势") is about every row of it
-                    top, end = m, m
-                    while top > 0 and lines[top - 1].lstrip().startswith("|"):
-                        top -= 1
-                    while end + 1 < len(lines) and lines[end + 1].lstrip().startswith("|"):
-                        end += 1
-                    whose |= {w for k in range(top, end + 1) if (w := first(path, k + 1))}
-                if not any(at.group(w) == at.group(key) for w in whose):
-                    continue
+            for n, found in self._block_moods(path, lo, hi).get(mine, ()):
                 src = f"{path}:{n + 1}"
                 out.setdefault(src, {"mood": found[0], "words": found[1], "text": lines[n].strip(" -*\t"),
                                      "source": src, "when": c.provenance.written_at or ""})
         ordered = sorted(out.values(), key=lambda m: (m["source"].rsplit(":", 1)[0], int(m["source"].rsplit(":", 1)[1])))
         return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
+
+    def _block_moods(self, path: str, lo: int, hi: int) -> dict[str, list[tuple[int, Any]]]:
+        """The mood lines of the heading block ``lo <= n < hi`` of ``path`` by the Attributor group
+        of each subject they are about (see :meth:`moods`), read once a night: a block of N
+        subjects beside N mood lines was read once per subject (N x N)."""
+        if (path, lo) in self._moods_at:
+            return self._moods_at[path, lo]
+        at = self.night.attributor
+        lines = self.lines(path)
+
+        def first(n: int) -> str | None:
+            here = self.at_line.get((path, n), [])
+            return next((at.view(x).subjects[0] for x in here if at.view(x).subjects), "") if here else None
+
+        by_group: dict[str, list[tuple[int, Any]]] = defaultdict(list)
+        for n, found in self.marked(path, line_mood, lo, hi):
+            who = first(n + 1)
+            m = n
+            while who is None and m > lo:
+                who, m = first(m), m - 1
+            whose = {who} if who is not None else set()
+            if who is not None and n + 1 != m + 1 and lines[m].lstrip().startswith("|"):
+                # a caveat under a table ("这组数只能看个趋势") is about every row of it
+                top, end = m, m
+                while top > 0 and lines[top - 1].lstrip().startswith("|"):
+                    top -= 1
+                while end + 1 < len(lines) and lines[end + 1].lstrip().startswith("|"):
+                    end += 1
+                whose |= {w for k in range(top, end + 1) if (w := first(k + 1))}
+            for g in dict.fromkeys(at.group(w) for w in sorted(whose)):
+                by_group[g].append((n, found))
+        self._moods_at[path, lo] = by_group
+        return by_group
 
     # -- placement evidence ---------------------------------------------------------------
     def block_hint(self, claims: list[Claim]) -> tuple[str, str, str] | None:
