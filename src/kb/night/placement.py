@@ -10,7 +10,7 @@ delegates to it); :func:`place` adds the evidence the brief cites, first that ap
    ``- 建议归入 §2，顺带回答 O45。``: ``block_hint``), the C/O ids it names in ``detail``;
 2. ``open-entry``: an open candidate or question of the doc (``C116 …``, ``O12 …``) names it
    (its subject, or one of ``names``: the name a window line writes with the id, ``ShardSpec
-   （arXiv:2609.06031）``; ``open_lines`` are the doc's entry lines that hold no claim)
+   （arXiv:2609.06031）``; :attr:`DocOutline.entries` are the doc's entry lines that hold no claim)
    and the section it belongs in (``O12 AcceptMoE … 能否并入 §3？``): that section;
 3. ``doc``: the living doc already holds it (its first section holding it, besides its open
    entries), else an open entry naming it: the entry's own section;
