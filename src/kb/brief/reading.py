@@ -65,7 +65,7 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
-        self._moods_at: dict[tuple[str, int], dict[str, list[tuple[int, Any]]]] = {}  # (path, block start) -> group -> moods
+        self._moods_at: dict[tuple[str, int, int], dict[str, list[tuple[int, Any]]]] = {}  # (path, lo, hi) -> group -> moods
         self._bare_hints: dict[str, list[tuple[int, str]]] = {}  # path -> (0-based line, section) of hint lines without a claim
         self._outline: DocOutline | None = None
         self._doc_views: dict[str, list[Any]] | None = None
@@ -142,8 +142,8 @@ class Reading:
         """The mood lines of the heading block ``lo <= n < hi`` of ``path`` by the Attributor group
         of each subject they are about (see :meth:`moods`), read once a night: a block of N
         subjects beside N mood lines was read once per subject (N x N)."""
-        if (path, lo) in self._moods_at:
-            return self._moods_at[path, lo]
+        if (path, lo, hi) in self._moods_at:
+            return self._moods_at[path, lo, hi]
         at = self.night.attributor
         lines = self.lines(path)
 
@@ -168,7 +168,7 @@ class Reading:
                 whose |= {w for k in range(top, end + 1) if (w := first(k + 1))}
             for g in dict.fromkeys(at.group(w) for w in sorted(whose)):
                 by_group[g].append((n, found))
-        self._moods_at[path, lo] = by_group
+        self._moods_at[path, lo, hi] = by_group
         return by_group
 
     # -- placement evidence ---------------------------------------------------------------
