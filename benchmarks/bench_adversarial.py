@@ -16,7 +16,13 @@ has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sect
 heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
 with a living doc and an inbox file naming vLLM (``topics``), ``kb digest`` and ``kb diff`` of a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
-``kb digest`` of a night whose one line names N papers with a value each (``line papers``); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
+``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
+``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
+values under those names (``doc headings``: each subject's placement looks the doc up once a
+night, not once per subject), the same night with a hint line holding no claim (``- 建议归入
+§7``) after each value, all in one heading block (``bare hints``: the file's hint lines found
+once a night), and with a caveat line instead (``- 这组数只能看个趋势，先别升级。``: ``mood lines``, the
+block's moods read once a night by the subject they are about); it prints the time at each size and the ratio per doubling (target ≤ 2.5×;
 quadratic is 4×). Exit code 1 when a ratio is above 2.5.
 
 For every shape (years, dates, stars with numbers, wide tables, long digit and dot runs,
@@ -224,6 +230,35 @@ def _line_papers(n: int) -> dict[str, str]:
                                                        for i in range(n)) + "\n"}
 
 
+def _doc_headings(n: int) -> dict[str, str]:
+    """A living doc of n sections, each a heading naming a subject (``## Sys7q``) over one value,
+    and a night of n items stating another value of each (the brief places each subject in the
+    doc: looked up in the doc read once a night, not by a scan of the doc per subject)."""
+    return {"kb.yaml": KB_YAML.replace("entities: {vLLM: [], SGLang: []}", "entities: {vLLM: []}"),
+            "organized/knowledge/inference.md": DOC.split("## 1.")[0] + "".join(
+                f"## Sys{i}q\n\n- throughput {i + 1} tok/s\n\n" for i in range(n)),
+            "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n\n" for i in range(n))}
+
+
+def _bare_hints(n: int) -> dict[str, str]:
+    """:func:`_doc_headings` with numbered headings (``## §8 Sys7q``) and a hint line holding no
+    claim after each value of the night (``- 建议归入 §8``): one heading block of n subjects and
+    n hint lines (each subject's placement takes the block's first hint, found once a night)."""
+    return {**_doc_headings(n),
+            "organized/knowledge/inference.md": DOC.split("## 1.")[0] + "".join(
+                f"## §{i + 1} Sys{i}q\n\n- throughput {i + 1} tok/s\n\n" for i in range(n)),
+            "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n- 建议归入 §{i + 1}\n\n"
+                                                     for i in range(n))}
+
+
+def _mood_lines(n: int) -> dict[str, str]:
+    """:func:`_doc_headings` with a caveat line holding no claim after each value of the night:
+    one heading block of n subjects and n mood lines, each about the value above it."""
+    return {**_doc_headings(n),
+            "inbox/ana/2026-07-31-heads.md": "".join(f"- Sys{i}q throughput {i + 2} tok/s\n"
+                                                     "- 这组数只能看个趋势，先别升级。\n\n" for i in range(n))}
+
+
 def _kb_command(root: Path, *args: str) -> float:
     """Seconds of CPU of ``kb ARGS`` in a fresh process (after an ingest that is not timed)."""
     import os
@@ -266,6 +301,9 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("doc rows (kb diff)", 1000, lambda root, n: _kb_command(_kb(root, _doc_rows(n)), "diff", "inference",
                                                                  "--date", "2026-07-31")),
         ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
+        ("doc headings (kb digest)", 1000, lambda root, n: _digest(root, _doc_headings(n))),
+        ("bare hints (kb digest)", 1000, lambda root, n: _digest(root, _bare_hints(n))),
+        ("mood lines (kb digest)", 1000, lambda root, n: _digest(root, _mood_lines(n))),
     ]
     bad = 0
     for name, start, run in shapes:
@@ -279,7 +317,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ratios = [b / a if a > 0 else float("nan") for a, b in zip(times, times[1:])]
         worst = max(ratios, default=0.0)
         bad += worst > 2.5
-        print(f"{name:<22} " + "  ".join(f"{n:>6}: {t:6.2f} s" for n, t in zip(sizes, times))
+        print(f"{name:<24} " + "  ".join(f"{n:>6}: {t:6.2f} s" for n, t in zip(sizes, times))
               + "   per doubling: " + " ".join(f"{r:.2f}×" for r in ratios) + ("  GROWS" if worst > 2.5 else ""), flush=True)
     return 1 if bad else 0
 

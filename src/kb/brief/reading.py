@@ -17,6 +17,7 @@ from kb.core.claims import Claim, Quantity
 from kb.core.textio import Problem
 from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
+from kb.night.placement import DocOutline
 from kb.night.run import Night
 from kb.store.lines import file_lines
 
@@ -64,8 +65,10 @@ class Reading:
         self._table_rows: dict[str, list[Claim]] | None = None
         self._spots: dict[str, list[tuple[int, int]]] | None = None  # a new-style arXiv id -> (line, column)s
         self._marked: dict[tuple[str, Callable[[str], Any]], list[tuple[int, Any]]] = {}
-        self._open: list[tuple[str, str]] | None = None
-        self._doc_views: list[Any] | None = None
+        self._moods_at: dict[tuple[str, int, int], dict[str, list[tuple[int, Any]]]] = {}  # (path, lo, hi) -> group -> moods
+        self._bare_hints: dict[str, list[tuple[int, str]]] = {}  # path -> (0-based line, section) of hint lines without a claim
+        self._outline: DocOutline | None = None
+        self._doc_views: dict[str, list[Any]] | None = None
         self._last: dict[str, int] | None = None  # path -> the highest line a claim of the night names
         self.at_line: dict[tuple[str, int], list[Claim]] = defaultdict(list)
         for c in (*night.claims.values(), *night.doc.claims):
@@ -119,11 +122,7 @@ class Reading:
         (``内部评级：不升档``), the nearest claim above it in the block is; newest first.
         ``[{"mood", "words", "text", "source", "when"}]``."""
         at = self.night.attributor
-
-        def first(path: str, n: int) -> str | None:
-            here = self.at_line.get((path, n), [])
-            return next((at.view(x).subjects[0] for x in here if at.view(x).subjects), "") if here else None
-
+        mine = at.group(key)
         out: dict[str, dict[str, Any]] = {}
         seen: set[tuple[str, int]] = set()  # each heading block read once, however many claims it holds
         for c in claims:
@@ -132,34 +131,53 @@ class Reading:
             if (path, lo) in seen:
                 continue
             seen.add((path, lo))
-            for n, found in self.marked(path, line_mood, lo, hi):
-                who = first(path, n + 1)
-                m = n
-                while who is None and m > lo:
-                    who, m = first(path, m), m - 1
-                whose = {who} if who is not None else set()
-                if who is not None and n + 1 != m + 1 and lines[m].lstrip().startswith("|"):
-                    # a caveat under a table ("这组数只能看个趋势") is about every row of it
-                    top, end = m, m
-                    while top > 0 and lines[top - 1].lstrip().startswith("|"):
-                        top -= 1
-                    while end + 1 < len(lines) and lines[end + 1].lstrip().startswith("|"):
-                        end += 1
-                    whose |= {w for k in range(top, end + 1) if (w := first(path, k + 1))}
-                if not any(at.group(w) == at.group(key) for w in whose):
-                    continue
+            for n, found in self._block_moods(path, lo, hi).get(mine, ()):
                 src = f"{path}:{n + 1}"
                 out.setdefault(src, {"mood": found[0], "words": found[1], "text": lines[n].strip(" -*\t"),
                                      "source": src, "when": c.provenance.written_at or ""})
         ordered = sorted(out.values(), key=lambda m: (m["source"].rsplit(":", 1)[0], int(m["source"].rsplit(":", 1)[1])))
         return sorted(ordered, key=lambda m: m["when"], reverse=True)  # newest first; one file in line order
 
+    def _block_moods(self, path: str, lo: int, hi: int) -> dict[str, list[tuple[int, Any]]]:
+        """The mood lines of the heading block ``lo <= n < hi`` of ``path`` by the Attributor group
+        of each subject they are about (see :meth:`moods`), read once a night: a block of N
+        subjects beside N mood lines was read once per subject (N x N)."""
+        if (path, lo, hi) in self._moods_at:
+            return self._moods_at[path, lo, hi]
+        at = self.night.attributor
+        lines = self.lines(path)
+
+        def first(n: int) -> str | None:
+            here = self.at_line.get((path, n), [])
+            return next((at.view(x).subjects[0] for x in here if at.view(x).subjects), "") if here else None
+
+        by_group: dict[str, list[tuple[int, Any]]] = defaultdict(list)
+        for n, found in self.marked(path, line_mood, lo, hi):
+            who = first(n + 1)
+            m = n
+            while who is None and m > lo:
+                who, m = first(m), m - 1
+            whose = {who} if who is not None else set()
+            if who is not None and n + 1 != m + 1 and lines[m].lstrip().startswith("|"):
+                # a caveat under a table ("这组数只能看个趋势") is about every row of it
+                top, end = m, m
+                while top > 0 and lines[top - 1].lstrip().startswith("|"):
+                    top -= 1
+                while end + 1 < len(lines) and lines[end + 1].lstrip().startswith("|"):
+                    end += 1
+                whose |= {w for k in range(top, end + 1) if (w := first(k + 1))}
+            for g in dict.fromkeys(at.group(w) for w in sorted(whose)):
+                by_group[g].append((n, found))
+        self._moods_at[path, lo, hi] = by_group
+        return by_group
+
     # -- placement evidence ---------------------------------------------------------------
-    def block_hints(self, claims: list[Claim]) -> list[tuple[str, str, str]]:
-        """Hint lines holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading blocks of
-        the window ``claims`` (not the doc's): ``[(section, path:line, "O45")]`` for
-        :func:`kb.night.placement.place`, one per line."""
-        out: dict[str, tuple[str, str, str]] = {}
+    def block_hint(self, claims: list[Claim]) -> tuple[str, str, str] | None:
+        """The first hint line holding no claim (``- 建议归入 §2，顺带回答 O45。``) in the heading
+        blocks of the window ``claims`` (not the doc's; blocks in the order of ``claims``, lines in
+        file order): ``(section, path:line, "O45")`` for :func:`kb.night.placement.place`, else None.
+        The file's hint lines without a claim are found once a night, not once per subject (a
+        block of N subjects beside N hint lines was N x N)."""
         doc = self.night.doc.path
         seen: set[tuple[str, int]] = set()
         for c in claims:
@@ -171,11 +189,16 @@ class Reading:
             if (path, lo) in seen:
                 continue
             seen.add((path, lo))
-            for n, sec in self.marked(path, hinted_section, lo, hi):
-                if not self.at_line.get((path, n + 1)):
-                    ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
-                    out.setdefault(f"{path}:{n + 1}", (sec, f"{path}:{n + 1}", ids))
-        return list(out.values())
+            if path not in self._bare_hints:
+                self._bare_hints[path] = [(n, sec) for n, sec in self.marked(path, hinted_section, 0, len(lines))
+                                          if not self.at_line.get((path, n + 1))]
+            bare = self._bare_hints[path]
+            i = bisect_left(bare, lo, key=lambda t: t[0])
+            if i < len(bare) and bare[i][0] < hi:
+                n, sec = bare[i]
+                ids = "、".join(dict.fromkeys(a + b for a, b in _CANDIDATE_RE.findall(lines[n])))
+                return sec, f"{path}:{n + 1}", ids
+        return None
 
     def disputed(self, key: str) -> dict[str, str]:
         """Values of ``key`` a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``:
@@ -223,20 +246,27 @@ class Reading:
                 names.append(m.group("name"))
         return list(dict.fromkeys(names))
 
-    def open_lines(self) -> list[tuple[str, str]]:
-        """``(path:line, text)`` of the living doc's lines that hold no claim (open questions
-        without a figure: ``- O44 ShardSpec … 能否并入 §3？``)."""
-        if self._open is None:  # once a night: every subject's placement reads them
+    def outline(self) -> DocOutline:
+        """The living doc's sections and its open entries holding no claim (open questions
+        without a figure: ``- O44 ShardSpec … 能否并入 §3？``) as :func:`kb.night.placement.place`
+        reads them, built once a night: every subject's placement reads it."""
+        if self._outline is None:
             doc = self.night.doc.path
-            self._open = [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
-        return self._open
+            open_lines = [(f"{doc}:{n}", t) for n, t in enumerate(self.lines(doc), 1) if not self.at_line.get((doc, n))]
+            self._outline = DocOutline.of([(x.line, x.label, x.title) for x in self.night.doc.sections], open_lines)
+        return self._outline
 
-    def doc_views(self) -> list[Any]:
-        """The Attributor's views of the living doc's claims (:meth:`kb.facts.attributor.Attributor.view`),
-        built once a night: every subject's placement reads them."""
+    def doc_views_of(self, key: str) -> list[Any]:
+        """The Attributor's views of the living doc's claims (:meth:`kb.facts.attributor.Attributor.view`)
+        naming the subject ``key``, in doc order: indexed once a night, as every subject's placement
+        reads them (a scan of the doc per subject was quadratic in a doc of many subjects)."""
         if self._doc_views is None:
-            self._doc_views = [self.night.attributor.view(c) for c in self.night.doc.claims]
-        return self._doc_views
+            self._doc_views = defaultdict(list)
+            for c in self.night.doc.claims:
+                v = self.night.attributor.view(c)
+                for k in dict.fromkeys(v.subjects):
+                    self._doc_views[k].append(v)
+        return self._doc_views.get(key, [])
 
     def table_title(self, key: str) -> str | None:
         """The title a window table row gives the paper ``key`` (``| 14 | 2607.25668 | Critic-guided

@@ -51,12 +51,10 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     at = night.attributor
     claims = [night.claims[i] for i in s.claims if i in night.claims]
     views = [at.view(c) for c in claims]
-    doc_views = rd.doc_views()
-    sections = [(x.line, x.label, x.title) for x in night.doc.sections]
     cfg = night.kb.config
-    p = place(s.key, views, doc_views, sections, s.doc_sections, night.cards.get(s.key),
+    p = place(s.key, views, rd.doc_views_of(s.key), rd.outline(), s.doc_sections, night.cards.get(s.key),
               skip_words=[night.topic, *cfg.topic_categories(night.topic)],
-              block_hints=rd.block_hints(claims), names=rd.id_names(s.key), open_lines=rd.open_lines())
+              block_hint=rd.block_hint(claims), names=rd.id_names(s.key))
     if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
         # a paper by its title where a table gives it, else by the name the window writes with its id
         named = rd.id_names(s.key)

@@ -184,11 +184,20 @@ def baseline_snapshot(night: Night, touched: list[str], fold: int,
     more = [{"label": t, "entries": reached.get(t, [])} for t in every[len(shown):] if t not in shown
             and not any(inside(t, x) or inside(x, t) for x in shown)]
     # untouched: no section tonight touches holds it, no tonight's subject is held there
-    rest = [x.label for x in secs if subjects.get(x.label) and not any(inside(x.label, t) for t in every)
+    every_set = set(every)
+    rest = [x.label for x in secs if subjects.get(x.label) and not within(x.label, every_set)
             and not tonight & set(subjects[x.label])]
     return {"sections": rows, "touched_more": more, "untouched": rest,
             "entries": [{"label": t, "entries": e} for t, e in reached.items() if e],
             "untouched_subjects": len({k for label in rest for k in subjects[label]})}
+
+
+def within(label: str, tops: set[str] | frozenset[str]) -> bool:
+    """Whether a section of ``tops`` holds ``label``: ``label`` is one of them, or a ``§`` label
+    below one (``§2.3`` in ``§2``; a title label holds only itself). Looked up by ``label``'s own
+    prefixes, so a doc of N sections against N touched ones is linear, not N×N."""
+    return label in tops or (label.startswith("§") and any(
+        label[i] == "." and label[:i] in tops for i in range(len(label))))
 
 
 def placed_sections(*groups: list[dict[str, Any]]) -> list[str]:
