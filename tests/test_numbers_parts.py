@@ -32,6 +32,9 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("ttft ½ s", [("½ s", 0.5, "s", None, "ttft", None)]),
     ("ttft 1½ h", [("1½ h", 5400.0, "s", None, "ttft", None)]),
     ("speedup 2¾×", [("2¾×", 2.75, "×", None, "speedup", None)]),
+    # a Roman numeral of one character is unicodedata's value too; several are not composed
+    ("throughput Ⅻ tok/s", [("Ⅻ tok/s", 12.0, "tok/s", None, "throughput", None)]),
+    ("throughput ⅩⅢ tok/s", []),
     # a ratio led by its sign; after a number it is arithmetic, before a device a count
     ("speedup ×1.5 over vLLM", [("×1.5", 1.5, "×", None, "speedup", None)]),
     ("speedup x1.5 over vLLM", [("x1.5", 1.5, "×", None, "speedup", None)]),
@@ -62,6 +65,7 @@ def test_numbers_written_in_parts_or_sign_first(text: str, expected: list) -> No
     ("throughput 2**10 tok/s", [("2**10", "is a power kb does not read (only a power of ten is: 10^6)")]),
     ("throughput 1 000,5 tok/s", [("1 000,5", "has a decimal comma or digits not grouped in threes")]),
     ("throughput 10^3 tok/s", []),
+    ("throughput 0x10 tok/s", [("0x10", "is hexadecimal")]),
 ])
 def test_forms_kb_names_instead_of_reading(text: str, expected: list) -> None:
     assert [(text[a:b], why) for a, b, why in unread_numbers(text)] == expected

@@ -196,7 +196,8 @@ def test_the_quick_test_before_the_unread_forms_scan_never_hides_one() -> None:
     from kb.extract.numbers import _UNREAD_FORM_RE, _may_be_unread
 
     texts = ["a 1.2.3 ms", "1.2.3%", "b 3,5 tok/s", "4,32,100 tok/s", "x 1.234,5 s", "1_0 s", "9_999_999 tok/s",
-             "t .5 s", "(.75 s)", "吞吐 .5 倍", "1,2345 tok/s", "12,34 ms", "7.7.7×", "1.000.000,25 tok/s", "2^10 tok/s", "2**10 s", "1 000,5 tok/s"]
+             "t .5 s", "(.75 s)", "吞吐 .5 倍", "1,2345 tok/s", "12,34 ms", "7.7.7×", "1.000.000,25 tok/s", "2^10 tok/s", "2**10 s", "1 000,5 tok/s",
+             "0x1F tok/s"]
     for text in texts:
         assert _UNREAD_FORM_RE.search(text) is not None, text
         assert _may_be_unread(text), text

@@ -63,11 +63,13 @@ _SPACED_MAG_HINT = re.compile(r"[kKMBT](?<=\d[ \t][kKMBT])(?![\w.])")
 _HINT = re.compile(r"[hmkKMBT×xX](?:(?<=\d[hm])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBT])(?![\w.]))")
 # a vulgar fraction, alone or after a whole number (½ s, 1½ h, 2 ¾ days); its value is unicodedata's
 _VULGAR = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
-_VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.])(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])")
-_VULGAR_HINT = re.compile(f"[{_VULGAR}]")
+# and a Roman numeral of one character (Ⅻ tok/s: 12), never one of several (ⅩⅢ: not composed)
+_ROMAN = "\u2160-\u217f"
+_VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.{_ROMAN}])(?:(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])|(?P<r>[{_ROMAN}])(?![{_ROMAN}]))")
+_VULGAR_HINT = re.compile(f"[{_VULGAR}{_ROMAN}]")
 #: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
 #: ½ s): find_quantities does not stop early on it
-EN_HINT = re.compile(rf"[xX{_VULGAR}](?:(?<=[{_VULGAR}])|(?=\d+\.\d))")
+EN_HINT = re.compile(rf"[xX{_VULGAR}{_ROMAN}](?:(?<=[{_VULGAR}{_ROMAN}])|(?=\d+\.\d))")
 
 
 def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
@@ -100,7 +102,7 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             u = _unit_after(norm, m.end(), ratio=True)
             if u is not None:
                 unit, conv, e = u
-                v = float(f"{int(m['w'] or 0) + unicodedata.numeric(m['f']):.12g}")
+                v = float(f"{int(m['w'] or 0) + unicodedata.numeric(m['f'] or m['r']):.12g}")
                 got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
     return got
 

@@ -265,7 +265,7 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     form kb does not read: more than one decimal point (``1.2.3 tok/s``, ``1.000.000 tok/s``), a
     decimal comma or a grouping other than threes (``3,5 tok/s``, ``1,23,456 tok/s``), underscores
     (``1_000 tok/s``), no digit before the point (``.5 s``), a power of another base than ten (``2^10
-    tok/s``, ``2**10 tok/s``). Which value was meant is unknown, so
+    tok/s``, ``2**10 tok/s``), hexadecimal (``0x10 tok/s``). Which value was meant is unknown, so
     none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of these.
 
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
@@ -285,10 +285,11 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
 _UNREAD_FORM_RE = re.compile(
     r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)"
     r"|(?P<comma>\d+(?:\.\d{3})+,\d+|\d{1,3}(?:[ '’]\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
-    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+))(?=" + _UNIT + ")")
+    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+)|(?P<hex>0[xX][0-9A-Fa-f]+))(?=" + _UNIT + ")")
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the
-#: unit after it, or a power sign (:func:`_may_be_unread`): tests/test_robust_unread.py checks they agree.
+#: unit after it, or a power sign or ``0x`` (:func:`_may_be_unread`): tests/test_robust_unread.py
+#: checks they agree.
 _UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
 
 
@@ -301,6 +302,8 @@ def _may_be_unread(text: str) -> bool:
     costs it its first character, which re skips to in C)."""
     if _UNREAD_HINT_RE.search(text) is not None:
         return True
+    if "0x" in text or "0X" in text:  # 0x10 tok/s: hexadecimal
+        return True
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
@@ -309,6 +312,7 @@ _UNREAD_WHY = {
     "under": "is grouped with underscores",
     "lead": "has no digit before its decimal point",
     "power": "is a power kb does not read (only a power of ten is: 10^6)",
+    "hex": "is hexadecimal",
 }
 
 
