@@ -26,6 +26,16 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("latency 1 hour and 30 minutes", [("1 hour and 30 minutes", 5400.0, "s", None, "latency", None)]),
     ("首 token 延迟 1小时30分钟", [("1小时30分钟", 5400.0, "s", None, "ttft", None)]),
     ("latency 2m30s", [("2m30s", 150.0, "s", None, "latency", None)]),
+    ("ttft 1小时30分", [("1小时30分", 5400.0, "s", None, "ttft", None)]),
+    ("ttft 2分30秒", [("2分30秒", 150.0, "s", None, "ttft", None)]),
+    ("ttft 1小时又30分钟", [("1小时又30分钟", 5400.0, "s", None, "ttft", None)]),
+    ("ttft 2 s 500 ms", [("2 s 500 ms", 2.5, "s", None, "ttft", None)]),  # (was 2 s and 0.5 s: a false conflict with 2.5 s)
+    ("ttft 2秒500毫秒", [("2秒500毫秒", 2.5, "s", None, "ttft", None)]),
+    ("ttft 1 h 30 m", [("1 h 30 m", 5400.0, "s", None, "ttft", None)]),  # (30 m was 30 metres)
+    ("1 week 2 days", [("1 week 2 days", 777600.0, "s", None, None, None)]),
+    ("ttft 1 h 30 min 1 h 30 min", [("1 h 30 min", 5400.0, "s", None, "ttft", None), ("1 h 30 min", 5400.0, "s", None, None, None)]),
+    # 时 alone is a clock time, never part of a duration
+    ("下午3时30分开会", []),
     # parts not each smaller than the one before are separate values
     ("latency 5 min 10 min", [("5 min", 300.0, "s", None, "latency", None), ("10 min", 600.0, "s", None, None, None)]),
     # a vulgar fraction, alone or after a whole number
@@ -45,9 +55,24 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     ("throughput 1.2 k tok/s", [("1.2 k tok/s", 1200.0, "tok/s", None, "throughput", None)]),
     ("pre-trained on 2 T tokens", [("2 T tokens", 2e12, "tokens", None, None, None)]),
     ("a 7 B model", []),
+    ("cost $3 M", [("$3 M", 3e6, "$", None, "cost", None)]),
+    ("cost $1.2 k", [("$1.2 k", 1200.0, "$", None, "cost", None)]),
+    # a spaced m is a million before kb's own unit, a metre before any other
+    ("throughput 1.2 m tok/s", [("1.2 m tok/s", 1.2e6, "tok/s", None, "throughput", None)]),
+    ("speed 100 m s-1", [("100 m s-1", 100.0, "m/s", None, None, None)]),
+    # a magnitude letter is no part of a unit for pint (k/s was Boltzmann's constant per second)
+    ("bandwidth 5 G/s", []),
+    ("decode 1.2 K/s", []),
+    ("throughput 2 kB/s", [("2 kB/s", 2000.0, "B/s", None, "throughput", None)]),
     # a rate per accelerator is a unit of its own
     ("throughput 369 tok/s/GPU", [("369 tok/s/GPU", 369.0, "tok/s/GPU", None, "throughput", None)]),
     ("370 tokens/s per GPU on H100", [("370 tokens/s per GPU", 370.0, "tok/s/GPU", None, "throughput", None)]),
+    ("每卡吞吐 502 tok/s", [("502 tok/s", 502.0, "tok/s/GPU", None, "throughput", None)]),
+    ("throughput 503 tok/s/卡", [("503 tok/s/卡", 503.0, "tok/s/GPU", None, "throughput", None)]),
+    ("per-GPU throughput 506 tok/s", [("506 tok/s", 506.0, "tok/s/GPU", None, "throughput", None)]),
+    ("throughput per GPU: 509 tok/s", [("509 tok/s", 509.0, "tok/s/GPU", None, "throughput", None)]),
+    ("throughput 512 tok/s per accelerator", [("512 tok/s per accelerator", 512.0, "tok/s/GPU", None, "throughput", None)]),
+    ("vLLM throughput 4000 tok/s on 8 GPUs, per GPU cost is low", [("4000 tok/s", 4000.0, "tok/s", None, "throughput", None)]),
     # a rate with spaces around its slash or written as a power
     ("throughput 500 tok / s", [("500 tok / s", 500.0, "tok/s", None, "throughput", None)]),
     ("376 tok/ s", [("376 tok/ s", 376.0, "tok/s", None, "throughput", None)]),
@@ -72,6 +97,12 @@ def test_forms_kb_names_instead_of_reading(text: str, expected: list) -> None:
     for a, b, _ in unread_numbers(text):
         assert _UNREAD_FORM_RE.search(text) is not None and _may_be_unread(text)
         assert [q.raw for q in find_quantities(text, skip=[(a, b)])] == []
+
+
+def test_a_value_after_an_arxiv_id_and_a_dash_is_read() -> None:
+    """``2607.26627 — 709 tok/s`` was read as a range from the id's digits and dropped with it."""
+    text = "see arXiv:2607.26627 — 709 tok/s"
+    assert [(q.raw, q.value, q.unit) for q in find_quantities(text, skip=[(4, 20)])] == [("709 tok/s", 709.0, "tok/s")]
 
 
 def test_no_part_of_a_number_kb_names_is_read_as_another(tmp_path: Path, run_kb) -> None:

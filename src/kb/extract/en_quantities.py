@@ -14,12 +14,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
-from itertools import pairwise
 
 from kb.extract.number_words import _FROM
 from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import SIM_WORDS
-from kb.extract.vocab.units import COUNTERS
+from kb.extract.vocab.units import COUNTERS, KB_OWN
 
 _UNIT_AT = re.compile(_UNIT)
 _SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
@@ -32,10 +31,11 @@ _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
 #: The parts of a duration written in parts, largest first, as seconds (ISO 8601's order of
-#: day, hour, minute, second). ``m`` is a minute only inside such a duration (``1h30m``, ``2m30s``);
-#: alone it is a metre or a million (kb.extract.numbers).
-_PART_SECONDS = (("days?|d|天", 86400), ("hours?|hrs?|h|小时", 3600), ("minutes?|mins?|m|分钟|分", 60),
-                 ("seconds?|secs?|s|秒", 1))
+#: week, day, hour, minute, second; then the millisecond). ``m`` is a minute only inside such a duration (``1h30m``, ``2m30s``);
+#: alone it is a metre or a million (kb.extract.numbers); 时 is no part (下午3时30分 is a clock time).
+_PART_SECONDS = (("weeks?|wks?|w|周|星期", 604800), ("days?|d|天", 86400), ("hours?|hrs?|h|小时", 3600),
+                 ("minutes?|mins?|m|分钟|分", 60), ("seconds?|secs?|s|秒钟|秒", 1),
+                 ("milliseconds?|msecs?|ms|毫秒", 0.001))
 _PART = (r"(?P<n>\d+(?:\.\d+)?)[ \t]?(?:"
          + "|".join(f"(?P<p{i}>{words})" for i, (words, _) in enumerate(_PART_SECONDS)) + r")(?![A-Za-z])")
 _PART_RE = re.compile(_PART)
@@ -43,24 +43,26 @@ _UNNAMED_PART = re.sub(r"\(\?P<\w+>", "(?:", _PART)
 # two to four parts, each a smaller unit than the one before it (checked in _durations), joined by
 # nothing, a space or "and" (1 hour and 30 minutes); digits first, their look-behind after them
 # (re skips to a digit in C)
+_JOINED = r"(?:[ \t]?|[ \t]?,?[ \t]and[ \t]|[ \t]?又[ \t]?)"
 _DURATION = re.compile(r"\d(?<![A-Za-z0-9_.]\d)" + _UNNAMED_PART.replace(r"(?:\d+", r"(?:\d*", 1)
-                       + r"(?:(?:[ \t]?|[ \t]?,?[ \t]and[ \t])" + _UNNAMED_PART + "){1,3}(?![A-Za-z0-9_])")
-# what may stand between two parts of a duration the main pass read apart (1 h 30 min)
-_JOIN = re.compile(r"[ \t]?(?:,?[ \t]and[ \t])?")
-# a time unit glued between two digits (1h30m, 2m30s, 1h 30m)
-_GLUED_PARTS_HINT = re.compile(r"[hm](?<=\d[hm])(?=[ \t]?\d)")
+                       + r"(?:" + _JOINED + _UNNAMED_PART + "){1,4}(?![A-Za-z0-9_])")
+# after a time the main pass read, the next part of a duration (1 h 30 min, 1小时30分, 2 s 500 ms)
+_NEXT_PART = re.compile(_JOINED + r"\d")
+# a time unit glued between two digits, which the main pass does not read (1h30m, 2m30s, 2分30秒)
+_GLUED_PARTS_HINT = re.compile(r"[hm分](?<=\d[hm分])(?=[ \t]?\d)")
 # ×1.5, x1.5: a ratio written with its sign first; not after a number (2 × 3 is arithmetic), not
 # before a capitalised word or a device (×8 H100, ×8 GPUs: a count); x only with a decimal point
 # (x86, x64 are names)
 _SIGN_FIRST = re.compile(r"(?<![A-Za-z0-9_.)\]])(?<!\d[ \t])(?:×[ \t]?(?P<n>\d+(?:\.\d+)?)|[xX](?P<d>\d+\.\d+))"
                          r"(?![\d.,%]|[ \t]?(?:[A-Z×xX倍卡张台个]|(?i:gpus?|nodes?|cards?|devices?)(?![a-z])))")
 _SIGN_FIRST_HINT = re.compile(r"[×xX](?=[ \t]?\d)")
-# a magnitude set apart from its number, before a unit: 1.2 k tok/s, 2 T tokens, 128 K tokens
-_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBT])(?![\w.])")
-_SPACED_MAG_HINT = re.compile(r"[kKMBT](?<=\d[ \t][kKMBT])(?![\w.])")
+# a magnitude set apart from its number, before a unit or after a currency: 1.2 k tok/s, 2 T
+# tokens, 128 K tokens, $3 M; a spaced m is a million only before kb's own unit (1.2 m tok/s)
+_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<cur>[$¥£€])?(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBTm])(?![\w.])")
+_SPACED_MAG_HINT = re.compile(r"[kKMBTm](?<=\d[ \t][kKMBTm])(?![\w.])")
 #: What a text holds where one of the three forms hinted above may be: their hints in one scan
 #: (one class first: re skips to it in C)
-_HINT = re.compile(r"[hmkKMBT×xX](?:(?<=\d[hm])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBT])(?![\w.]))")
+_HINT = re.compile(r"[hmkKMBT×xX分](?:(?<=\d[hm分])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBTm])(?![\w.]))")
 # a vulgar fraction, alone or after a whole number (½ s, 1½ h, 2 ¾ days); its value is unicodedata's
 _VULGAR = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 # and a Roman numeral of one character (Ⅻ tok/s: 12), never one of several (ⅩⅢ: not composed)
@@ -78,11 +80,11 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
     ``value`` (or ``low``/``high``), ``unit`` (canonical, as the main pass stores it: a duration
     in ``s``), and ``signed`` for a temperature written with its sign. ``times`` are the
     ``(start, end)`` of the durations the main pass read (``1 h``, ``30 min``), in text order:
-    where one two follow each other a duration in parts may begin."""
+    where a digit follows one, a duration in parts may begin."""
     got: list[dict] = []
     if "-" in norm or "/" in norm or "+" in norm:
         got += _punctuated(norm)
-    starts = [a for (a, b), (c, _) in pairwise(times) if c - b <= 6 and _JOIN.fullmatch(norm, b, c)]
+    starts = [a for a, b in times if _NEXT_PART.match(norm, b)]
     hint = _HINT.search(norm)  # most texts: one scan, none of the three forms below
     if hint and _GLUED_PARTS_HINT.search(norm, hint.start()):  # 1h30m, 2m30s: the main pass reads no part of them
         starts += [m.start() for m in _DURATION.finditer(norm)]
@@ -92,10 +94,11 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
         got += [{"start": m.start(), "end": m.end(), "unit": "×",
                  "value": float(m["n"] if m["n"] is not None else m["d"])} for m in _SIGN_FIRST.finditer(norm)]
     for m in (_SPACED_MAG.finditer(norm) if hint and _SPACED_MAG_HINT.search(norm, hint.start()) else ()):
-        u = _unit_after(norm, m.end())
-        if u is not None:
-            unit, conv, e = u
-            v = _number(None, m["n"], m["m"])
+        v = _number(None, m["n"], m["m"].upper() if m["m"] == "m" else m["m"])
+        if m["cur"]:  # $3 M, $1.2 k
+            got.append({"start": m.start(), "end": m.end(), "value": v, "unit": m["cur"]})
+        elif (u := _unit_after(norm, m.end())) is not None and (m["m"] != "m" or u[0] in KB_OWN):
+            unit, conv, e = u  # (1.2 m tok/s is a million; 100 m s-1 is a speed)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
     if not norm.isascii() and _VULGAR_HINT.search(norm):
         for m in _VULGAR_RE.finditer(norm):
@@ -108,18 +111,24 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
 
 
 def _durations(norm: str, starts: Sequence[int]) -> list[dict]:
-    """Durations written in parts (``1 h 30 min`` → 5400 ``s``) that begin at ``starts``: each
-    part a smaller unit than the one before it, only the last with a decimal point; anything else
-    is not one duration (``5 min 10 min`` are two values, ``3 h 2.5 h`` too)."""
+    """Durations written in parts (``1 h 30 min`` → 5400 ``s``, ``2 s 500 ms`` → 2.5 ``s``) that
+    begin at ``starts``: the parts from the first while each is a smaller unit than the one before
+    it and only the last has a decimal point (``5 min 10 min`` are two values, ``3 h 2.5 h`` too;
+    ``1 h 30 min 1 h 30 min`` two durations)."""
     got: list[dict] = []
-    for m in filter(None, (_DURATION.match(norm, a) for a in starts)):
+    end = -1
+    for m in filter(None, (_DURATION.match(norm, a) for a in starts if a >= end)):
         parts = list(_PART_RE.finditer(norm, m.start(), m.end()))
         ranks = [next(i for i in range(len(_PART_SECONDS)) if p[f"p{i}"] is not None) for p in parts]
-        if any(b <= a for a, b in pairwise(ranks)) or any("." in p["n"] for p in parts[:-1]):
+        k = 1  # the longest run of parts from the first that is one duration (1 h 30 min | 1 h 30 min)
+        while k < len(parts) and ranks[k] > ranks[k - 1] and "." not in parts[k - 1]["n"]:
+            k += 1
+        if k < 2:
             continue
-        seconds = sum(float(p["n"]) * _PART_SECONDS[r][1] for p, r in zip(parts, ranks))
+        seconds = sum(float(p["n"]) * _PART_SECONDS[r][1] for p, r in zip(parts[:k], ranks[:k]))
         conv = _canonical("s")
-        got.append({"start": m.start(), "end": m.end(), "value": conv.apply(seconds) if conv else seconds,
+        end = parts[k - 1].end()
+        got.append({"start": m.start(), "end": end, "value": float(f"{conv.apply(seconds) if conv else seconds:.12g}"),
                     "unit": conv.unit if conv else "s"})
     return got
 

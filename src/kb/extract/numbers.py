@@ -163,7 +163,7 @@ def _unit_of(written: str | None) -> str | None:
     if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
         return u
     if _TOKEN_RATE_RE.fullmatch(w):
-        return "tok/s/GPU" if w.lower().endswith(("gpu", "device", "card")) else "tok/s"
+        return "tok/s/GPU" if w.lower().endswith(("gpu", "device", "card", "accelerator", "卡")) else "tok/s"
     return None
 
 

@@ -101,8 +101,15 @@ def canonical(token: str) -> Canonical | None:
     if name is None and token.isalpha() and not token.islower() and token not in MIXED_SYMBOLS and (
             len(token) >= 5 or sum(c.isupper() for c in token) >= 2 or token[0].isupper() and len(token) >= 4):
         return None  # Ollama, SGLang, vLLM, arXiv, LMCache: names, never units (no registry built)
+    if name is None and any(part in NOT_UNITS for part in _PARTS_RE.split(token) if part):
+        return None  # k/s, G/s, K/s: a magnitude letter (pint: Boltzmann's k, gravity's G, kelvin) is no part of a unit
     expr = name or _expression(token)
     return _lookup(expr, compound=any(c in expr for c in "/*"))
+
+
+#: What parts a compound unit as written (``km s-1``, ``erg cm-2 s-1``, ``kg·m/s``): its
+#: separators and the powers of its parts.
+_PARTS_RE = re.compile(r"[/·*\s]+|\^?[-−+]?\d+|[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 
 
 _WORDED = re.compile(r"(?P<power>square|sq|cubic)[ \t]+(?P<unit>[A-Za-z]+)|(?i:degrees?[ \t]+(?P<temp>fahrenheit|celsius))")

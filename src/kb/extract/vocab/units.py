@@ -45,7 +45,8 @@ ASCII_UNITS_CI: dict[str, str] = {
     "pp": "pp", "p.p.": "pp", "percentage points": "pp", "percentage point": "pp", "percent": "%", "pct": "%",
     "t/s": "tok/s", "tps": "tok/s", "req/s": "req/s", "qps": "req/s", "rps": "req/s",
     "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB",
-    "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
+    "kb/s": "KB/s", "mb/s": "MB/s", "gb/s": "GB/s", "tb/s": "TB/s", "gbps": "Gbps",
+    "kib/s": "KiB/s", "mib/s": "MiB/s", "gib/s": "GiB/s", "tib/s": "TiB/s",
     "gflops": "GFLOPS", "tflops": "TFLOPS", "pflops": "PFLOPS", "ghz": "GHz",
     "loc": "LoC", "lines of code": "LoC", "lines": "LoC", "tokens": "tokens", "token": "tokens",
     "bits": "bit", "bit": "bit", "fold": "×",
@@ -57,12 +58,18 @@ ASCII_UNITS_CI: dict[str, str] = {
 (a token rate is :data:`TOKEN_RATE`)."""
 
 TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|[ \t]per[ \t]second|[ \t·]s(?:⁻¹|\^-1))"
-              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:gpu|device|card))?")
+              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:gpu|device|card|accelerator|卡))?")
 """How a token rate is written after a number, matched case-insensitively as a whole word:
 ``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, with spaces round its slash (``500 tok /
 s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per accelerator
-(``369 tok/s/GPU``, ``370 tokens/s per GPU``, ``tokens/sec/card``) → ``tok/s/GPU``,
-kb's own unit, never compared with a whole system's rate."""
+(``369 tok/s/GPU``, ``370 tokens/s per GPU``, ``tokens/sec/card``, ``tok/s/卡``) → ``tok/s/GPU``,
+kb's own unit, never compared with a whole system's rate (so is a token rate after
+:data:`PER_DEVICE_BEFORE`)."""
+
+PER_DEVICE_BEFORE: tuple[str, ...] = ("每卡", "单卡", "每张卡", "每 GPU", "每GPU", "单 GPU", "单GPU", "per-GPU", "per GPU",
+                                      "per-device", "per device", "per-card", "per card", "per accelerator")
+"""Words before a token rate, in its clause, that make it a rate per accelerator (``每卡吞吐 502
+tok/s``, ``per-GPU throughput 506 tok/s``, ``throughput per GPU: 509 tok/s`` → ``tok/s/GPU``)."""
 
 COUNTED_NOUNS: tuple[str, ...] = (
     "frames", "configurations", "configs", "images", "videos", "samples", "sequences", "prompts", "queries",
@@ -100,6 +107,7 @@ PINT_NAMES: dict[str, str] = {
     "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte", "PB": "petabyte",
     "KiB": "kibibyte", "MiB": "mebibyte", "GiB": "gibibyte", "TiB": "tebibyte",
     "KB/s": "kilobyte/second", "MB/s": "megabyte/second", "GB/s": "gigabyte/second", "TB/s": "terabyte/second",
+    "KiB/s": "kibibyte/second", "MiB/s": "mebibyte/second", "GiB/s": "gibibyte/second", "TiB/s": "tebibyte/second",
     "bps": "bit/second", "Kbps": "kilobit/second", "kbps": "kilobit/second", "Mbps": "megabit/second",
     "Gbps": "gigabit/second", "Tbps": "terabit/second", "us": "microsecond", "μs": "microsecond",
     "µs": "microsecond", "°C": "degree_Celsius", "℃": "degree_Celsius", "°F": "degree_Fahrenheit",
