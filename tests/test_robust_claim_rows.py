@@ -1,4 +1,4 @@
-"""Claim rows of the store changed by anything but kb: deleted by hand, a column set to what the
+"""Claim rows of the store changed by anything but kb: deleted or inserted by hand, a column set to what the
 row's JSON does not say, JSON that does not parse. The brief shrank in silence (a written_at or
 role no window holds); now the file is parsed again, with a note, and the brief is the same."""
 
@@ -20,6 +20,9 @@ PATH = "inbox/ana/2026-07-31T0900-n.md"
 
 @pytest.mark.parametrize(("tamper", "why"), [
     (f"DELETE FROM claims WHERE path = '{PATH}' AND line = 4", "claims: 2 rows where the file row counts 3"),
+    # a row inserted by hand (the brief counted and cited it): seen by the highest rowid it raises
+    (f"INSERT INTO claims SELECT id || 'x', path, line, kind, role, author, written_at, json FROM claims "
+     f"WHERE path = '{PATH}' AND line = 4", "claims: 4 rows where the file row counts 3"),
     ("UPDATE claims SET written_at = 'garbage'", "claims: a row's columns are not its JSON's"),
     ("UPDATE claims SET role = 'bogus'", "claims: a row's columns are not its JSON's"),
     ("UPDATE claims SET kind = 'paper-fact'", "claims: a row's columns are not its JSON's"),
@@ -38,7 +41,7 @@ def test_claim_rows_kb_did_not_write_are_parsed_again(tmp_path: Path, run_kb, ta
     res = run_kb(args, cwd=root)
     assert res.exit_code == 0, res.stderr
     assert res.stdout == before
-    shown = str(store) if why.startswith("claims: 2") else None
+    shown = str(store) if why.startswith(("claims: 2", "claims: 4")) else None
     notes = [line for line in res.stderr.splitlines() if line.startswith("note:")]
     assert f"the claim rows of {PATH} are not as kb wrote them ({why.split(': ', 1)[1]}): parsed again" in notes[0]
     assert shown is None or notes[0].startswith(f"note: {shown}")

@@ -97,7 +97,8 @@ def undecodable(st: StoreBase) -> list[tuple[str, str, str]]:
 
     Every row is read only when the table changed since it was last found sound (``meta`` key
     ``files_checked``: the write and times generations, which a trigger raises on any change
-    of any column, :data:`kb.store.schema.GENERATIONS`); :func:`mark_checked` records a state kb
+    of any column, :data:`kb.store.schema.GENERATIONS`, and the highest claim rowid, which an
+    inserted claim row raises: :func:`_generations`); :func:`mark_checked` records a state kb
     wrote itself. ~0.3 s for 12k files, after a change by anything but kb only."""
     gens = _generations(st.db)
     if st.meta("files_checked") == gens:
@@ -125,8 +126,13 @@ def mark_checked(st: StoreBase) -> None:
 
 
 def _generations(db: sqlite3.Connection) -> str:
+    """The tables' state as kb last found it sound: the generations the triggers raise (a row of
+    ``files`` changed; a claim row deleted or changed) and the highest claim rowid, which a row
+    inserted by hand raises (SQLite gives a new row the highest rowid + 1; an insert trigger would
+    cost every row of a cold ingest, the look-up is one step of the rowid b-tree)."""
     values = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('files_gen', 'stat_gen', 'claims_gen')"))
-    return json.dumps([values.get("files_gen"), values.get("stat_gen"), values.get("claims_gen")])
+    (top,) = db.execute("SELECT max(rowid) FROM claims").fetchone()
+    return json.dumps([values.get("files_gen"), values.get("stat_gen"), values.get("claims_gen"), top])
 
 
 # The claim rows of a file that kb did not write as they are: fewer or more than its file row
