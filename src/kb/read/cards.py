@@ -119,7 +119,7 @@ MAX_CARD = 999_999
 """The highest card number kb takes as written: a ``card:`` above it is reported (``kb ingest``
 warns, ``kb lint`` KB119) and ``kb card new`` refuses to number a card after it (a typo such as
 ``card: 99999999999999999999999`` made the next card 10^23)."""
-#: The code of the parser's problem of a card's ``card:`` value (:func:`card_number_problem`).
+#: The code of the parser's problems of a card's number (:func:`card_number_problems`).
 CARD_NUMBER = "card-number"
 
 
