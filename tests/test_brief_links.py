@@ -13,7 +13,7 @@ from kb.brief.render import fold_lines
 
 KB_YAML = 'timezone: "+08:00"\nentities: {vLLM: []}\ntopics: {inference: [inference-systems]}\n'
 DOC = "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n---\n# 活文档\n\n- vLLM throughput 600 tok/s\n"
-ODD = ["a]b", "a[x]b", "a[b", "a(b)c", "a)b", "plain"]
+ODD = ["a]b", "a[x]b", "a[b", "a(b)c", "a)b", "plain", "a\\]b"]
 
 
 def _links(text: str) -> list[tuple[str, str]]:
@@ -43,6 +43,9 @@ def test_a_file_name_with_brackets_keeps_its_link(run_kb, tmp_path: Path) -> Non
         "inbox/a/2026-07-31-0903-a(b)c.md:1": "inbox/a/2026-07-31-0903-a%28b%29c.md?plain=1#L1",
         "inbox/a/2026-07-31-0904-a)b.md:1": "inbox/a/2026-07-31-0904-a%29b.md?plain=1#L1",
         "inbox/a/2026-07-31-0905-plain.md:1": "inbox/a/2026-07-31-0905-plain.md?plain=1#L1",
+        # a backslash is a character of a POSIX name (it was read as a folder: the file lost its
+        # date stamp and left the window without a word)
+        "inbox/a/2026-07-31-0906-a\\]b.md:1": "inbox/a/2026-07-31-0906-a%5C%5Db.md?plain=1#L1",
     }
     assert "[inbox/a/2026-07-31-0900-a\\]b.md:1](inbox/a/2026-07-31-0900-a%5Db.md?plain=1#L1)" in res.stdout
 
