@@ -76,3 +76,65 @@ def test_card_number_reads_only_whole_numbers_of_at_least_one() -> None:
     assert card_number_problem(681) is None and card_number_problem(999_999) is None
     assert card_number_problem(1_000_000) == ("card: 1000000 is over 999,999, the highest card number kb takes; "
                                               "kb card new numbers no card after it (a typo?)")
+
+
+def _lint119(run_kb, root) -> list[tuple[str, int, str]]:
+    res = run_kb(["lint", "--kb", str(root), "--select", "KB119", "--format", "json"])
+    return [(f["path"], f["line"], f["message"]) for f in json.loads(res.stdout)]
+
+
+def test_a_card_named_by_its_id_only_has_no_number(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv) -> None:
+    """``2607-30009.md`` without ``card:`` was card 2607, and the next card 2608."""
+    fake_arxiv.add("2607.30001v1", "Next", published="2026-07-24T10:00:00Z")
+    idonly = card(1, "2607.30009", "Named by id", name="2607-30009.md")
+    root = make_kb({A[0]: A[1], idonly[0]: idonly[1].replace("card: 1\n", "")})
+    msg = ("organized/paper_cards/2607-30009.md:1: file name '2607-30009.md' is not <card>-<YYMM>-<NNNNN>.md "
+           "(e.g. 682-2607-26627.md): the card has no number (write its card: and rename the file)")
+    res = run_kb(["ingest", "--kb", str(root)])
+    assert (res.exit_code, res.stderr.count(msg), f"warning: {msg}\n" in res.stderr) == (0, 1, True)
+    assert _lint119(run_kb, root) == [("organized/paper_cards/2607-30009.md", 1, msg.split(":1: ", 1)[1])]
+    res = run_kb(["card", "new", "2607.30001", "--kb", str(root)])
+    assert (res.exit_code, res.stdout) == (0, "organized/paper_cards/682-2607-30001.md\n")
+
+
+def test_a_card_off_the_pattern_with_a_card_number_keeps_it(run_kb, make_kb: Callable) -> None:
+    odd = card(682, "2607.30009", "Odd name", name="notes.md")
+    root = make_kb({A[0]: A[1], odd[0]: odd[1]})
+    assert _lint119(run_kb, root) == [("organized/paper_cards/notes.md", 2, "file name 'notes.md' is not "
+                                       "<card>-<YYMM>-<NNNNN>.md (e.g. 682-2607-26627.md): it states no card number")]
+
+
+def test_a_card_value_disagreeing_with_its_file_name_is_reported(run_kb, make_kb: Callable,
+                                                                 fake_arxiv: FakeArxiv) -> None:
+    """``card: 700`` in ``681-…``: the card is 700 (its ``card:`` wins), said by ingest and lint;
+    ``kb card new`` numbers past both numbers (701), never reusing one a file states."""
+    fake_arxiv.add("2607.30001v1", "Next", published="2026-07-24T10:00:00Z")
+    root = make_kb({A[0]: A[1].replace("card: 681", "card: 700")})
+    msg = ("card: 700 disagrees with the number in the file name, 681; the card is numbered 700 (its card:) and "
+           "kb card new numbers past both: make them agree")
+    res = run_kb(["ingest", "--kb", str(root)])
+    assert f"warning: organized/paper_cards/681-2607-26627.md:2: {msg}\n" in res.stderr
+    assert _lint119(run_kb, root) == [("organized/paper_cards/681-2607-26627.md", 2, msg)]
+    res = run_kb(["card", "new", "2607.30001", "--kb", str(root)])
+    assert (res.exit_code, res.stdout) == (0, "organized/paper_cards/701-2607-30001.md\n")
+
+
+def test_a_huge_file_name_number_is_reported(run_kb, make_kb: Callable) -> None:
+    big = card(682, "2607.30009", "Big", name="100000000000000000000000-2607-30009.md")
+    root = make_kb({big[0]: big[1]})
+    assert _lint119(run_kb, root) == [(big[0], 2, "card: 682 disagrees with the number in the file name, "
+                                       "100000000000000000000000; the card is numbered 682 (its card:) and kb card "
+                                       "new numbers past both: make them agree")]
+    root = make_kb({big[0]: big[1].replace("card: 682\n", "")})
+    assert _lint119(run_kb, root) == [(big[0], 1, "the number in the file name, 100000000000000000000000, is over "
+                                       "999,999, the highest card number kb takes; kb card new numbers no card after "
+                                       "it (a typo?)")]
+
+
+@pytest.mark.parametrize("written", ["0x2A9", "6_81", "0o1251", "0681", "+681", "!!int 681"])
+def test_a_card_number_not_written_in_decimal_is_named(run_kb, make_kb: Callable, written: str) -> None:
+    """YAML reads ``0x2A9``, ``6_81``, ``0o1251`` and ``0681`` as 681: the card is 681, but its
+    writer may have meant another number; said at the line of ``card:``."""
+    root = make_kb({A[0]: A[1].replace("card: 681", f"card: {written}")})
+    assert _lint119(run_kb, root) == [("organized/paper_cards/681-2607-26627.md", 2, f"card: {written} is read as "
+                                       "681 (YAML), not written as plain decimal digits; write card: 681")]

@@ -170,7 +170,8 @@ def test_withdrawn_paper_warns(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv)
     ("12-hep-th-9901001.md", (12, "hep-th/9901001")),
     ("7-math.GT-0309136.md", (7, "math.GT/0309136")),
     ("5-0704-0001.md", (5, "0704.0001")),
-    ("681-lossy.md", (681, None)),
+    ("681-lossy.md", (None, None)),  # not the card pattern: no number either
+    ("2607-30009.md", (None, None)),  # an id only: never card 2607
     ("notes.md", (None, None)),
 ])
 def test_name_id(name: str, expected: tuple) -> None:

@@ -206,14 +206,14 @@ def test_yaml_scalars_keep_their_types(parser: Parser) -> None:
 
 def test_duplicate_key_and_tab_are_reported_at_file_lines(parser: Parser) -> None:
     """C10: the body is still parsed."""
-    a = parse(parser, "---\ntitle: 初版\ntitle: 修订版\n---\nvLLM 2.03×\n", "organized/paper_cards/card.md")
+    a = parse(parser, "---\ntitle: 初版\ntitle: 修订版\n---\nvLLM 2.03×\n", "organized/paper_cards/7-2607-00001.md")
     assert [str(p) for p in a.problems] == [
-        "organized/paper_cards/card.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored"
+        "organized/paper_cards/7-2607-00001.md:3: duplicate front-matter key 'title' (first at line 2); front matter ignored"
     ]
     assert only(a).text == "vLLM 2.03×"
-    b = parse(parser, "---\ntags:\n\t- llm\n---\n", "organized/paper_cards/card.md")
+    b = parse(parser, "---\ntags:\n\t- llm\n---\n", "organized/paper_cards/7-2607-00001.md")
     assert [str(p) for p in b.problems] == [
-        "organized/paper_cards/card.md:3:1: tab used for indentation in front matter; use spaces; front matter ignored"
+        "organized/paper_cards/7-2607-00001.md:3:1: tab used for indentation in front matter; use spaces; front matter ignored"
     ]
 
 

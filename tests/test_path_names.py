@@ -16,7 +16,11 @@ DOC = "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n--
 NAMES = {"2026-07-31-a\nb.md": "2026-07-31-a\\x0ab.md", "2026-07-31-a\tb.md": "2026-07-31-a\\x09b.md",
          "2026-07-31-x\n## 结论：全部核实\n.md": "2026-07-31-x\\x0a## 结论：全部核实\\x0a.md",
          "2026-07-31-\u202emd.kcart-0906.md": "2026-07-31-\\u202emd.kcart-0906.md",
-         "2026-07-31-9\u200b04.md": "2026-07-31-9\\u200b04.md"}
+         "2026-07-31-9\u200b04.md": "2026-07-31-9\\u200b04.md",
+         # every Unicode line break: U+2028/U+2029 (a line to splitlines, JavaScript, editors), NEL, VT, FF
+         "2026-07-31-a\u2028## 结论.md": "2026-07-31-a\\u2028## 结论.md",
+         "2026-07-31-b\u2029c.md": "2026-07-31-b\\u2029c.md", "2026-07-31-d\x85e.md": "2026-07-31-d\\x85e.md",
+         "2026-07-31-f\x0bg.md": "2026-07-31-f\\x0bg.md", "2026-07-31-h\x0ci.md": "2026-07-31-h\\x0ci.md"}
 
 
 @pytest.fixture
@@ -40,7 +44,7 @@ def test_a_name_that_cannot_be_printed_is_refused_and_shown_escaped(run_kb, kb_r
         assert res.exit_code == 0, (args, res.stderr)
         assert res.stderr.startswith(f"warning: {said}") and res.stderr.count("\n") <= 2, args
         assert "601" not in res.stdout and "\t" not in res.stdout and "\u202e" not in res.stdout, args
-        assert "\n## 结论" not in res.stdout, args
+        assert "\n## 结论" not in res.stdout and len(res.stdout.splitlines()) == res.stdout.count("\n"), args
 
 
 def test_lint_refuses_a_living_doc_name_kb_would_not_print(run_kb, kb_root: Path) -> None:

@@ -87,7 +87,8 @@ def src(ctx: Any, value: Any) -> str:
     ``<base>path#L<line>`` otherwise or with style ``plain``. ``links.base`` is a relative prefix from the brief's folder to the KB root
     (``../../`` for ``inbox/<executor>/…``) or a web base URL from kb.yaml ``links``; with
     ``links.enabled`` false (kb.yaml ``links: none``) the text as :func:`cell` prints it.
-    Values that are not ``path:line`` are printed as plain cells."""
+    Values that are not ``path:line`` are printed as plain cells. The link text has ``[``/``]``
+    escaped too (:data:`_TEXT_BRACKETS`): every file link of a brief is made here."""
     text = cell(value)
     links = ctx.get("links") or {}
     m = _SOURCE_RE.match(str(value))
@@ -95,7 +96,15 @@ def src(ctx: Any, value: Any) -> str:
         return text
     target = quote(m.group("path"), safe="/._-~")
     plain = "?plain=1" if links.get("style", "github") != "plain" and target.lower().endswith((".md", ".markdown")) else ""
-    return f"[{text}]({links.get('base', '')}{target}{plain}#L{m.group('line')})"
+    base = str(links.get("base", "")).translate(_URL_BREAKS)
+    return f"[{text.translate(_TEXT_BRACKETS)}]({base}{target}{plain}#L{m.group('line')})"
+
+
+#: What :func:`src` escapes in a link's text (an unbalanced ``]`` of a file name, ``inbox/a]b.md``,
+#: closed the text early: the link rendered as raw text) and percent-encodes in its base (the path is
+#: percent-encoded whole): a ``(``, ``)`` or space of kb.yaml's ``links`` base ends the target.
+_TEXT_BRACKETS = str.maketrans({"[": "\\[", "]": "\\]"})
+_URL_BREAKS = str.maketrans({"(": "%28", ")": "%29", " ": "%20", "<": "%3C", ">": "%3E"})
 
 
 def clip(value: Any, width: int = 160) -> str:
@@ -284,15 +293,19 @@ def fold_lines(text: str, limit: int = MAX_LINE) -> str:
     return "\n".join(out)
 
 
+_OPEN_RE = re.compile(r"(?<!\\)(?:\\\\)*(\[)")
+
+
 def _fold(text: str, width: int) -> str:
     if len(text) <= width:
         return text
     cut = max(text.rfind(sep, 0, width) for sep in _SEPARATORS)
     cut = cut if cut > width // 2 else width
     head = text[:cut]
-    opened = max(head.rfind("["), head.rfind("]("))
+    start = max((m.start(1) for m in _OPEN_RE.finditer(head)), default=-1)  # a link's "[" (not "\\[")
+    opened = max(start, head.rfind("]("))
     if opened > head.rfind(")"):  # inside a link: before it
-        head = head[:max(head.rfind("["), 0)]
+        head = head[:max(start, 0)]
     if head.count("`") % 2:  # inside a code span: before it
         head = head[:head.rfind("`")]
     return f"{head.rstrip()} … (+{len(text) - len(head):,} characters folded)"

@@ -187,10 +187,11 @@ def parse_stamp(name: str) -> tuple[dt.date, dt.time | None] | None:
     time when they form a valid HHMM followed by ``-``, ``.`` or the end;
     ``2026-07-31-csdn-weekly.md`` → (2026-07-31, None). An invalid time leaves the time None.
 
-    :param name: a file name; a path is reduced to its last component.
+    :param name: a file name; a POSIX path is reduced to its last component (a ``\\`` is a
+        character of a name, never a separator: ``2026-07-31-0905-a\\]b.md`` is dated).
     :returns: (date, time or None), or None when the name has no valid date stamp prefix.
     """
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = name.rsplit("/", 1)[-1]
     m = _STAMP_RE.match(base)
     if m is None:
         return None
@@ -208,7 +209,7 @@ def invalid_stamp(name: str) -> str | None:
     None. Four digits after ``-`` that are no valid time (``2026-07-31-2599-x.md``) are a slug, not a
     time (:func:`parse_stamp`), so they are no invalid stamp.
     """
-    m = _STAMP_RE.match(name.replace("\\", "/").rsplit("/", 1)[-1])
+    m = _STAMP_RE.match(name.rsplit("/", 1)[-1])
     if m is None:
         return None
     if _day(int(m["y"]), int(m["m"]), int(m["d"])) is None:
@@ -228,7 +229,7 @@ def stamp_warning(name: str) -> str | None:
     date not written as a stamp (``YYYY-MM-DD``), so the file is undated. (A stamp that is no
     date at all is :func:`invalid_stamp`'s.)
     """
-    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    base = name.rsplit("/", 1)[-1]
     m = _STAMP_RE.match(base)
     if m is not None:
         if m["h"] is not None and _time(m["h"], m["mi"]) is None:

@@ -13,7 +13,6 @@ from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
 
 _NEW_NAME_RE = re.compile(r"(?P<no>\d+)-(?P<yymm>\d{4})-(?P<seq>\d{4,5})\.md")
 _OLD_NAME_RE = re.compile(r"(?P<no>\d+)-(?P<archive>[a-z]+(?:-[a-z]+)?(?:\.[A-Za-z][A-Za-z-]*)?)-(?P<num>\d{7})\.md")
-_NO_RE = re.compile(r"(\d+)-")
 
 HEADINGS = {
     "zh": ("论文", ("问题", "方法", "结果", "局限")),
@@ -26,7 +25,9 @@ def name_id(file_name: str) -> tuple[int | None, str | None]:
     """``(card number, arXiv id)`` a card file name states; None for what it does not state.
 
     ``681-2607-26627.md`` -> ``(681, "2607.26627")``; ``12-hep-th-9901001.md`` ->
-    ``(12, "hep-th/9901001")`` (DESIGN.md §1).
+    ``(12, "hep-th/9901001")`` (DESIGN.md §1). A name of another shape states nothing:
+    ``2607-30009.md`` (an id only) is ``(None, None)``, never card 2607 (:func:`card_number_problems`
+    warns of it).
     """
     m = _NEW_NAME_RE.fullmatch(file_name)
     if m:
@@ -34,8 +35,7 @@ def name_id(file_name: str) -> tuple[int | None, str | None]:
     m = _OLD_NAME_RE.fullmatch(file_name)
     if m:
         return int(m["no"]), f"{m['archive']}/{m['num']}"
-    m = _NO_RE.match(file_name)
-    return (int(m.group(1)) if m else None), None
+    return None, None
 
 
 def card_file_name(number: int, arxiv_id: str) -> str:
@@ -119,7 +119,7 @@ MAX_CARD = 999_999
 """The highest card number kb takes as written: a ``card:`` above it is reported (``kb ingest``
 warns, ``kb lint`` KB119) and ``kb card new`` refuses to number a card after it (a typo such as
 ``card: 99999999999999999999999`` made the next card 10^23)."""
-#: The code of the parser's problem of a card's ``card:`` value (:func:`card_number_problem`).
+#: The code of the parser's problems of a card's number (:func:`card_number_problems`).
 CARD_NUMBER = "card-number"
 
 
@@ -142,6 +142,47 @@ def card_number_problem(value: Any) -> str | None:
         return (f"card: {number} is over {MAX_CARD:,}, the highest card number kb takes; kb card new "
                 "numbers no card after it (a typo?)")
     return None
+
+
+_PLAIN_RE = re.compile(r"[1-9][0-9]*")
+
+
+def card_number_problems(file_name: str, value: Any, raw: str | None, written: bool) -> list[str]:
+    """Every problem of a card's number (the parser's warnings, code :data:`CARD_NUMBER`; ``kb
+    lint`` KB119), none when its ``card:`` and file name agree.
+
+    The number is the ``card:`` when that is one (:func:`card_number`), else the file name's
+    (:func:`name_id`); ``kb card new`` numbers past both (:meth:`kb.store.cards.CardIndex.max_number`).
+
+    :param file_name: the card's file name (``681-2607-26627.md``).
+    :param value: ``card:`` as YAML read it; :param raw: as written (``0x2AA``), None when not a
+        plain scalar; :param written: whether the front matter has the key.
+    :returns: messages, in order: a ``card:`` that is no card number (:func:`card_number_problem`),
+        one YAML reads as a number though it is not written as plain decimal digits (``0x2AA``,
+        ``6_82``, ``0682``: 682), one that disagrees with the file name's number, a file name
+        that is not ``<card>-<YYMM>-<NNNNN>.md`` (it states no number), one over :data:`MAX_CARD`.
+    """
+    out: list[str] = []
+    name_no, _ = name_id(file_name)
+    number = card_number(value) if written else None
+    if written and (why := card_number_problem(value)):
+        out.append(why if name_no is not None or number is not None else
+                   why.replace("the number in the file name is used", "the card has no number (nor has its file name)"))
+    shown = (raw or "").strip()
+    if number is not None and shown and _PLAIN_RE.fullmatch(shown) is None:
+        out.append(f"card: {shown[:40]} is read as {number} (YAML), not written as plain decimal digits; "
+                   f"write card: {number}")
+    if number is not None and number <= MAX_CARD and name_no is not None and number != name_no:
+        out.append(f"card: {number} disagrees with the number in the file name, {name_no}; the card is numbered "
+                   f"{number} (its card:) and kb card new numbers past both: make them agree")
+    if name_no is None:
+        out.append(f"file name {file_name[:80]!r} is not <card>-<YYMM>-<NNNNN>.md (e.g. 682-2607-26627.md): "
+                   + ("it states no card number" if number is not None
+                      else "the card has no number (write its card: and rename the file)"))
+    elif name_no > MAX_CARD and number is None:
+        out.append(f"the number in the file name, {name_no}, is over {MAX_CARD:,}, the highest card number kb takes; "
+                   "kb card new numbers no card after it (a typo?)")
+    return out
 
 
 def card_from_row(path: str, front: Mapping[str, Any], written_at: str | None = None) -> Card:

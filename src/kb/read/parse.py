@@ -39,7 +39,7 @@ from kb.extract.names import NameMatcher, entity_names
 from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.perf.mdrules import guard_rules
-from kb.read.cards import CARD_NUMBER, card_number_problem, pinned_version
+from kb.read.cards import CARD_NUMBER, card_number_problems, pinned_version
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
@@ -132,8 +132,9 @@ class Parser:
                 problems.append(Problem(path, fm.key_lines.get("arxiv", 2), "arxiv: expected one arXiv id written as "
                                         f"text (e.g. \"2607.26627\"), got {str(fm.data['arxiv'])[:40]!r}; the card is "
                                         "linked to no paper", "warning"))
-            if "card" in fm.data and (why := card_number_problem(fm.data["card"])):
-                problems.append(Problem(path, fm.key_lines.get("card", 2), why, "warning", code=CARD_NUMBER))
+            for why in card_number_problems(path.rsplit("/", 1)[-1], fm.data.get("card"), fm.raw.get("card"),
+                                            "card" in fm.data):
+                problems.append(Problem(path, fm.key_lines.get("card", 1), why, "warning", code=CARD_NUMBER))
             pinned = pinned_version(fm.data.get("arxiv_version"))
             if isinstance(pinned, str):
                 problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "

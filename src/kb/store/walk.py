@@ -119,7 +119,10 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
 #: (a newline starts a line of the brief, ESC recolours the terminal, U+202E shows the name
 #: backwards) nor escaped and still name the file; such an entry is refused, never stored, so
 #: no path kb stores, prints or renders (brief, history, trace, claims, sources, lint) holds one.
-_CONTROL_RE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS}]")
+#: Every Unicode line break is here: LF, VT, FF, CR (C0), NEL (C1) and U+2028 / U+2029 (line and
+#: paragraph separator: a reader that honours them, Python's ``splitlines``, JavaScript, an
+#: editor, saw a name holding ``\u2028## …`` as a heading line of the brief).
+_CONTROL_RE = re.compile(f"[\\x00-\\x1f\\x7f-\\x9f\\u2028\\u2029{INVISIBLE_CLASS}]")
 
 
 def refused_name(name: str) -> bool:

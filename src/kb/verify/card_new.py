@@ -7,7 +7,6 @@ card already" are the stored cards' (:class:`kb.store.cards.CardIndex`).
 from __future__ import annotations
 
 import os
-import re
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from kb.core.paths import CARDS_DIR, write_target
 from kb.core.records import SourceRecord
 from kb.core.textio import write_atomic
 from kb.extract.arxiv_ids import InvalidArxivId, parse_arxiv_id
-from kb.read.cards import HEADINGS, MAX_CARD, card_file_name
+from kb.read.cards import HEADINGS, MAX_CARD, card_file_name, name_id
 from kb.store.cards import CardIndex, _q
 from kb.store.fresh import note_wait
 from kb.store.locks import writer_lock
@@ -107,19 +106,17 @@ def new_card(root: Path, index: CardIndex, ref_text: str, record_for: Any, *, no
     return path
 
 
-_NUMBER_RE = re.compile(r"(\d+)-")
-
-
 def _next_number(index: CardIndex, on_disk: list[str]) -> int:
     """The number of the next card: one more than the highest in use (a card's ``card:`` or
-    file name, stored or on disk now), 1 for the first.
+    file name, stored or on disk now), 1 for the first. Only a name of the card pattern
+    (:func:`kb.read.cards.name_id`) states a number: ``2607-30009.md`` is not card 2607.
 
     :raises UsageError: a card holds a number over :data:`kb.read.cards.MAX_CARD` (a typo such
         as ``card: 99999999999999999999999`` made the next card 10^23), or the next would be:
         the card holding it named, nothing written.
     """
     numbers = [(n, e.path) for e in index.entries for n in (e.number, e.name_number) if n is not None]
-    numbers += [(int(m[1]), f"{CARDS_DIR}/{name}") for name in on_disk if (m := _NUMBER_RE.match(name))]
+    numbers += [(n, f"{CARDS_DIR}/{name}") for name in on_disk if (n := name_id(name)[0]) is not None]
     top, path = max(numbers, default=(0, ""))
     if top > MAX_CARD:
         raise UsageError(f"{path}: card number {top} is over {MAX_CARD:,}, the highest kb numbers cards to; "
