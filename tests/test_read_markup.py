@@ -62,6 +62,24 @@ def test_inline_tags_are_dropped_without_joining_words(parser: Parser, line: str
     assert _one(parser, line + "\n") == (text, qs)
 
 
+@pytest.mark.parametrize(("line", "text", "qs"), [
+    ("- vLLM throughput 8<b>16</b> tok/s", "vLLM throughput 816 tok/s", [("816 tok/s", 816.0, "tok/s")]),
+    ("- vLLM throughput 8<span>17</span> tok/s", "vLLM throughput 817 tok/s", [("817 tok/s", 817.0, "tok/s")]),
+    ("- vLLM throughput <i>8</i>18 tok/s", "vLLM throughput 818 tok/s", [("818 tok/s", 818.0, "tok/s")]),
+    ("- vLLM throughput 8<b>.</b>19 tok/s", "vLLM throughput 8.19 tok/s", [("8.19 tok/s", 8.19, "tok/s")]),
+    # a digit and a letter are still two words; a line break still parts two digits
+    ("- vLLM 820 tok/s<span>ttft 9 ms", "vLLM 820 tok/s ttft 9 ms", [("820 tok/s", 820.0, "tok/s"), ("9 ms", 0.009, "s")]),
+    ("- vLLM throughput 8<br>21 tok/s", "vLLM throughput 8 21 tok/s", [("8", 8.0, None), ("21 tok/s", 21.0, "tok/s")]),
+])
+def test_an_inline_tag_between_two_digits_keeps_the_number_whole(parser: Parser, line: str, text: str, qs: list) -> None:
+    assert _one(parser, line + "\n") == (text, qs)
+
+
+def test_an_inline_tag_inside_a_number_in_an_html_cell(parser: Parser) -> None:
+    text, qs = _one(parser, "<table>\n<tr><td>vLLM</td><td>8<b>22</b> tok/s</td></tr>\n</table>\n")
+    assert (text, qs) == ("vLLM | 822 tok/s", [("822 tok/s", 822.0, "tok/s")])
+
+
 def test_an_html_link_gives_its_href(parser: Parser) -> None:
     parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
                                 b'- vLLM 366 tok/s (<a href="https://arxiv.org/abs/2607.26627">paper</a>)\n')

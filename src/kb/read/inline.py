@@ -66,8 +66,9 @@ def _tag(raw: str) -> tuple[str, bool]:
 def _glued(before: str, after: str) -> bool:
     """Whether dropping a tag between ``before`` and ``after`` (the characters on either side)
     would join two words into one (``tok/s<span>ttft``); two CJK characters are never parted by
-    a space, nor is anything next to a space or a mark."""
-    if not (before.isalnum() and after.isalnum()):
+    a space, nor two digits (``7<b>06</b>`` is the one number 706, as a viewer shows it), nor is
+    anything next to a space or a mark."""
+    if not (before.isalnum() and after.isalnum()) or (before.isdecimal() and after.isdecimal()):
         return False
     return not (before >= "\u2e80" and after >= "\u2e80")
 
@@ -91,7 +92,7 @@ def _inline_text(tok: Token) -> _Inline:
     (markdown-it ``html_inline``): a tag of :data:`BLOCK_TAGS` (``<br>``, ``</p><p>``, ``<hr>``)
     or a comment parts the text around it with a space; any other tag is dropped, with a space
     only where it would join two words (``31 tok/s<span>ttft`` is ``31 tok/s ttft``,
-    ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
+    ``<b>360</b> tok/s`` is ``360 tok/s``; two digits are one number: ``7<b>06</b>`` is ``706``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
     a bold span. A ``<sup>`` that opens with a digit or sign is ``^`` (``10<sup>3</sup>`` is
     ``10^3``, read as 1000 by :mod:`kb.extract.numbers`; ``1<sup>3</sup>`` is ``1^3``, never 13; a
     footnote ``throughput<sup>1</sup> 500`` is ``throughput^1 500``), one of letters stays part of
