@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
+from kb.core.textio import drop_invisible
+
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
 #: Quoted text and titles a sentence end inside does not end the sentence (issue 20: a ``?`` in
 #: 《Can Draft Models Verify?》 or "Is Prefill Enough?" cut the claim in two).
@@ -99,10 +101,13 @@ def _inline_text(tok: Token) -> _Inline:
     the word (``2<sup>nd</sup>``); ``<sub>`` is ``_``. Struck-out
     text (``~~354 tok/s~~``, ``<del>``, ``<s>``, ``<strike>``) is a corrected value and is not
     read. ``**`` between two digits is a power (``2**10`` is ``2^10``, also when CommonMark paired
-    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`)."""
+    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`). The invisible and
+    direction characters a character reference stands for (``4&#8203;09``, ``&#x202E;``) are
+    removed as :func:`kb.core.textio.decode` removes them written as they are
+    (:func:`kb.core.textio.drop_invisible`)."""
     children = tok.children
     if children and len(children) == 1 and children[0].type in ("text", "code_inline"):
-        text = children[0].content  # one run of plain text (most table cells and list items): no parts to join
+        text = drop_invisible(children[0].content)  # one run of plain text (most table cells and list items)
         if "**" not in text and "__" not in text:
             return _Inline(text, [], [], [], [])
     children = children or []
@@ -127,7 +132,7 @@ def _inline_text(tok: Token) -> _Inline:
         elif struck and t != "html_inline":
             continue
         elif t == "text" or t == "code_inline":
-            s = child.content
+            s = drop_invisible(child.content)
             if parts and s[:1].isspace() and last.isspace():
                 s = s[1:]  # after struck-out text or a separator: one space, not two
         elif t == "html_inline":

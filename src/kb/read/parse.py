@@ -30,7 +30,7 @@ from kb.core.config import KbConfig
 from kb.core.moments import ACCEPTED, accepted
 from kb.core.parsed import Mention, ParsedFile
 from kb.core.paths import KNOWLEDGE_DIR
-from kb.core.textio import Problem, decode
+from kb.core.textio import Problem, decode, invisible_references
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import invalid_stamp, parse_stamp, stamp_warning
 from kb.extract.kinds import CueMatcher
@@ -120,6 +120,10 @@ class Parser:
         role = role_of(path)
         fm, body = frontmatter.split(text, path)
         problems.extend(fm.problems)
+        if bad := invisible_references(body):  # removed from the text by kb.read.inline, as decode removes the characters
+            shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+            problems.append(Problem(path, bad[0], f"character references to invisible or direction characters on "
+                                    f"{len(bad)} line(s) ({shown}); removed", "warning", code="control"))
         front = frontmatter.kept(fm)
         author = _str_or_none(front.get("author")) or _author_from_path(path, role)
         written = self._written_at(path, role, front, fm, problems)
