@@ -230,3 +230,29 @@ def test_an_html_link_text_is_a_title_span_like_a_markdown_link(parser: Parser) 
     assert html.text == md.text == "The paper reports fast decoding 358 tok/s"
     assert (html.kind, html.kind_reason) == (md.kind, md.kind_reason)
     assert html.sources == md.sources == ["https://example.org/a"]
+
+
+# -- an HTML block that runs to the end of the file ------------------------------------------------
+
+@pytest.mark.parametrize(("opening", "tag"), [
+    ("<pre>", "pre"), ("<script>", "script"), ("<style type=\"text/css\">", "style"), ("<TEXTAREA>", "textarea"),
+    ("<pre class=\"x\">var x = 1;", "pre"),
+])
+def test_a_raw_html_element_never_closed_is_said(parser: Parser, opening: str, tag: str) -> None:
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                                f"- vLLM throughput 841 tok/s\n\n{opening}\n\n- vLLM throughput 842 tok/s\n\n"
+                                "- vLLM throughput 843 tok/s\n".encode("utf-8"))
+    assert [q.value for c in parsed.claims for q in c.quantities] == [841.0]
+    assert [str(p) for p in parsed.problems] == [
+        f"inbox/ann/2026-07-31-0900-markup.md:3: <{tag}> element opened here is never closed: the 2 line(s) of text "
+        "after it are not read"]
+
+
+@pytest.mark.parametrize("block", ["<pre>\n844 tok/s\n</pre>", "<script>\nx = 844;\n</SCRIPT>",
+                                   "<pre>\n844 tok/s\n</style>", "<div>\nSGLang 844 tok/s"])
+def test_a_closed_raw_html_element_or_another_block_is_not_said(parser: Parser, block: str) -> None:
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                                f"- vLLM throughput 845 tok/s\n\n{block}\n\n- vLLM throughput 846 tok/s\n".encode())
+    assert parsed.problems == []
+    assert [q.value for c in parsed.claims for q in c.quantities] == ([845.0, 844.0, 846.0] if "div" in block
+                                                                       else [845.0, 846.0])

@@ -237,9 +237,16 @@ class Parser:
         return datetime.combine(day, at or time(0, 0), self.tz)
 
 
+# CommonMark's HTML block of kind 1: opened by one of these tags, it ends at a line holding any of
+# their closing tags (or at the end of the document)
+_RAW_BLOCK_RE = re.compile(r"\s*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_BLOCK_END_RE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+
+
 def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
-    """``(what, line)`` when the block ``t`` (a file's last) is a code fence or HTML comment never
-    closed, which CommonMark runs to the end of the document, else None."""
+    """``(what, line)`` when the block ``t`` (a file's last) is a code fence, HTML comment or
+    ``<pre>``, ``<script>``, ``<style>`` or ``<textarea>`` element never closed, which CommonMark
+    runs to the end of the document, else None."""
     if not t.map or t.map[1] < len(lines) - 1:
         return None
     last = lines[t.map[1] - 1].strip(" \t>") if t.map[1] > t.map[0] + 1 else ""
@@ -247,6 +254,8 @@ def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
         return "code fence", t.map[0] + 1
     if t.type == "html_block" and t.content.lstrip().startswith("<!--") and "-->" not in t.content:
         return "HTML comment", t.map[0] + 1
+    if t.type == "html_block" and (m := _RAW_BLOCK_RE.match(t.content)) and not _RAW_BLOCK_END_RE.search(t.content):
+        return f"<{m.group(1).lower()}> element", t.map[0] + 1
     return None
 
 
