@@ -127,6 +127,34 @@ def test_a_lone_tilde_is_no_strikethrough(parser: Parser) -> None:
     assert [q[1] for q in qs] == [356.0, 357.0]
 
 
+@pytest.mark.parametrize(("line", "text", "qs"), [
+    # a pair of single tildes strikes, as on GitHub
+    ("- vLLM throughput ~851 tok/s~ 852 tok/s", "vLLM throughput 852 tok/s", [("852 tok/s", 852.0, "tok/s")]),
+    ("- vLLM throughput (~853 tok/s~) 854 tok/s", "vLLM throughput () 854 tok/s", [("854 tok/s", 854.0, "tok/s")]),
+    ("- vLLM ~[855 tok/s](https://example.org/a)~ 856 tok/s", "vLLM 856 tok/s", [("856 tok/s", 856.0, "tok/s")]),
+    # a tilde inside a word or number neither opens nor closes one: ranges stay ranges
+    ("- vLLM 延迟 3~5 ms，7~9 ms", "vLLM 延迟 3~5 ms，7~9 ms", [("3~5 ms", None, "s"), ("7~9 ms", None, "s")]),
+    ("- vLLM ~857 tok/s，~858 tok/s", "vLLM ~857 tok/s，~858 tok/s",
+     [("857 tok/s", 857.0, "tok/s"), ("858 tok/s", 858.0, "tok/s")]),
+    ("- vLLM 吞吐约~300~400 tok/s", "vLLM 吞吐约~300~400 tok/s", [("300~400 tok/s", None, "tok/s")]),
+    # escaped, or next to a double tilde: text
+    ("- vLLM throughput \\~859 tok/s~ 860", "vLLM throughput ~859 tok/s~ 860", [("859 tok/s", 859.0, "tok/s")]),
+])
+def test_a_pair_of_single_tildes_strikes_outside_words(parser: Parser, line: str, text: str, qs: list) -> None:
+    assert _one(parser, line + "\n") == (text, qs)
+
+
+def test_a_pair_of_single_tildes_strikes_in_a_table_cell(parser: Parser) -> None:
+    text, qs = _one(parser, "| engine | throughput |\n| --- | --- |\n| vLLM | ~861 tok/s~ 862 tok/s |\n")
+    assert (text, qs) == ("vLLM | 862 tok/s", [("862 tok/s", 862.0, "tok/s")])
+
+
+def test_tildes_inside_an_html_block_are_text(parser: Parser) -> None:
+    # Markdown inside an HTML block is not Markdown: the tildes show and both values are read
+    text, qs = _one(parser, "<table><tr><td>vLLM</td><td>~~863 tok/s~~ 864 tok/s</td></tr></table>\n")
+    assert (text, qs) == ("vLLM | ~~863 tok/s~~ 864 tok/s", [("863 tok/s", 863.0, "tok/s"), ("864 tok/s", 864.0, "tok/s")])
+
+
 # -- HTML blocks --------------------------------------------------------------------------------
 
 def test_html_tables_are_read_as_table_rows(parser: Parser) -> None:

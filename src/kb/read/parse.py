@@ -40,6 +40,7 @@ from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.perf.mdrules import guard_rules
 from kb.read.cards import CARD_NUMBER, card_number_problem, pinned_version
+from kb.read.strike import single_tilde
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
@@ -73,10 +74,10 @@ MAX_NESTING = 100
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` and raw HTML, nesting up to
-    :data:`MAX_NESTING`."""
-    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
-                       .enable(["table", "strikethrough"]))
+    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` (and ``~single~``:
+    :mod:`kb.read.strike`) and raw HTML, nesting up to :data:`MAX_NESTING`."""
+    return guard_rules(single_tilde(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+                                    .enable(["table", "strikethrough"])))
 
 
 class Parser:
