@@ -102,3 +102,9 @@ def test_drop_invisible_and_invisible_references() -> None:
     assert drop_invisible("plain ascii") == "plain ascii"
     assert invisible_references("a &amp; b\nc &#8203;\n&copy;\n&zwj;x\n") == [2, 4]
     assert invisible_references("👩&zwj;🔬\n") == []
+
+
+def test_references_in_code_are_kept_and_give_no_warning(parser: Parser) -> None:
+    claims, problems = _read(parser, "- vLLM 834 tok/s `&#8203;`\n\n```\n&#8203; 835\n```\n\n    &#x202E; 836\n")
+    assert claims == [(1, "vLLM 834 tok/s &#8203;", [(834.0, "tok/s")])]
+    assert problems == []

@@ -147,19 +147,22 @@ def drop_invisible(text: str) -> str:
     return _CONTROL_RE.sub("", text)
 
 
+# a Markdown code span, whose references stay as written (approximately: on one line)
+_CODE_SPAN_RE = re.compile(r"(`+).+?\1")
 _CHARREF_RE = re.compile(r"&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
 
 
 def invisible_references(text: str) -> list[int]:
     """The 1-based lines of ``text`` (decoded) whose HTML character references stand for
     characters :func:`drop_invisible` removes (``4&#8203;09``, ``&shy;``, ``&#x202E;``,
-    ``4&zwnj;13``), for one warning as :func:`decode` gives for the characters themselves."""
+    ``4&zwnj;13``; not in a code span), for one warning as :func:`decode` gives for the
+    characters themselves."""
     if "&" not in text:
         return []
     out: list[int] = []
     for n, ln in enumerate(text.split("\n"), 1):
         if "&" in ln and _CHARREF_RE.search(ln):
-            plain = _CHARREF_RE.sub(lambda m: html.unescape(m.group()), ln)
+            plain = _CHARREF_RE.sub(lambda m: html.unescape(m.group()), _CODE_SPAN_RE.sub("", ln) if "`" in ln else ln)
             if not plain.isascii() and _CONTROL_RE.search(plain):
                 out.append(n)
     return out
