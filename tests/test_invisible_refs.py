@@ -108,3 +108,10 @@ def test_references_in_code_are_kept_and_give_no_warning(parser: Parser) -> None
     claims, problems = _read(parser, "- vLLM 834 tok/s `&#8203;`\n\n```\n&#8203; 835\n```\n\n    &#x202E; 836\n")
     assert claims == [(1, "vLLM 834 tok/s &#8203;", [(834.0, "tok/s")])]
     assert problems == []
+
+
+def test_a_card_without_references_gives_no_warning(parser: Parser) -> None:
+    parsed = parser.parse_bytes("organized/paper_cards/001-2607-26627.md",
+                                b'---\ncard: 1\narxiv: "2607.26627"\ntitle: "X"\n---\n# 001 X\n\n- vLLM 837 tok/s\n')
+    assert parsed.problems == []
+    assert [q.value for c in parsed.claims for q in c.quantities] == [837.0]

@@ -121,7 +121,7 @@ class Parser:
         role = role_of(path)
         fm, body = frontmatter.split(text, path)
         problems.extend(fm.problems)
-        refs = invisible_references(body)  # removed from the text by kb.read.inline, as decode removes the characters
+        charrefs = invisible_references(body)  # removed from the text by kb.read.inline, as decode removes the characters
         code: list[list[int]] = []  # the lines of code blocks, where a reference stays as written
         front = frontmatter.kept(fm)
         author = _str_or_none(front.get("author")) or _author_from_path(path, role)
@@ -164,14 +164,14 @@ class Parser:
         tokens: list[Token] = []
         for tokens in _blocks(_md(), body):  # one top-level block's tokens at a time
             deepest = max(deepest, _cover(tokens, covered))
-            if refs:
+            if charrefs:
                 code += [t.map for t in tokens if t.type in ("fence", "code_block") and t.map]
             ctx.walk(tokens)
             if sink is not None and len(ctx.claims) >= batch:
                 sink(ctx.claims, ctx.mentions, ctx.written_at)
                 streamed += len(ctx.claims)
                 ctx.claims, ctx.mentions = [], []
-        if bad := [n for n in refs if not any(a < n <= b for a, b in code)]:
+        if bad := [n for n in charrefs if not any(a < n <= b for a, b in code)]:
             shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
             problems.append(Problem(path, bad[0], f"character references to invisible or direction characters on "
                                     f"{len(bad)} line(s) ({shown}); removed", "warning", code="control"))
