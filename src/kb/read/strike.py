@@ -14,6 +14,7 @@ it. A ``~`` next to ``~~`` or in a run of three or more is text.
 from __future__ import annotations
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import strikethrough
 from markdown_it.rules_inline.state_inline import Delimiter, StateInline
 
 # a marker of its own (no character): single tildes pair only with each other, never with ``~~``
@@ -55,7 +56,19 @@ def _post_process(state: StateInline) -> None:
 
 
 def single_tilde(md: MarkdownIt) -> MarkdownIt:
-    """``md`` with single-tilde strikethrough (a markdown-it plugin; ``~~`` stays markdown-it's)."""
-    md.inline.ruler.before("strikethrough", "single_tilde", _tokenize)
-    md.inline.ruler2.after("strikethrough", "single_tilde", _post_process)
+    """``md`` with single-tilde strikethrough; ``~~`` stays markdown-it's. The rules stand in
+    markdown-it's ``strikethrough`` rules (first a single tilde, then theirs), so ``md`` has
+    CommonMark's rule names and no other start character (``~`` is one already):
+    :func:`kb.perf.mdblocks._shortcut_ok` holds."""
+    tokenize, post = strikethrough.tokenize, strikethrough.postProcess
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        return _tokenize(state, silent) or tokenize(state, silent)
+
+    def post_rule(state: StateInline) -> None:
+        post(state)
+        _post_process(state)
+
+    md.inline.ruler.at("strikethrough", rule)
+    md.inline.ruler2.at("strikethrough", post_rule)
     return md
