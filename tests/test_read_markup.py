@@ -62,6 +62,24 @@ def test_inline_tags_are_dropped_without_joining_words(parser: Parser, line: str
     assert _one(parser, line + "\n") == (text, qs)
 
 
+@pytest.mark.parametrize(("line", "text", "qs"), [
+    ("- vLLM throughput 8<b>16</b> tok/s", "vLLM throughput 816 tok/s", [("816 tok/s", 816.0, "tok/s")]),
+    ("- vLLM throughput 8<span>17</span> tok/s", "vLLM throughput 817 tok/s", [("817 tok/s", 817.0, "tok/s")]),
+    ("- vLLM throughput <i>8</i>18 tok/s", "vLLM throughput 818 tok/s", [("818 tok/s", 818.0, "tok/s")]),
+    ("- vLLM throughput 8<b>.</b>19 tok/s", "vLLM throughput 8.19 tok/s", [("8.19 tok/s", 8.19, "tok/s")]),
+    # a digit and a letter are still two words; a line break still parts two digits
+    ("- vLLM 820 tok/s<span>ttft 9 ms", "vLLM 820 tok/s ttft 9 ms", [("820 tok/s", 820.0, "tok/s"), ("9 ms", 0.009, "s")]),
+    ("- vLLM throughput 8<br>21 tok/s", "vLLM throughput 8 21 tok/s", [("8", 8.0, None), ("21 tok/s", 21.0, "tok/s")]),
+])
+def test_an_inline_tag_between_two_digits_keeps_the_number_whole(parser: Parser, line: str, text: str, qs: list) -> None:
+    assert _one(parser, line + "\n") == (text, qs)
+
+
+def test_an_inline_tag_inside_a_number_in_an_html_cell(parser: Parser) -> None:
+    text, qs = _one(parser, "<table>\n<tr><td>vLLM</td><td>8<b>22</b> tok/s</td></tr>\n</table>\n")
+    assert (text, qs) == ("vLLM | 822 tok/s", [("822 tok/s", 822.0, "tok/s")])
+
+
 def test_an_html_link_gives_its_href(parser: Parser) -> None:
     parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
                                 b'- vLLM 366 tok/s (<a href="https://arxiv.org/abs/2607.26627">paper</a>)\n')
@@ -107,6 +125,34 @@ def test_a_lone_tilde_is_no_strikethrough(parser: Parser) -> None:
     text, qs = _one(parser, "- vLLM ~356 tok/s, SGLang ~357 tok/s\n")
     assert text == "vLLM ~356 tok/s, SGLang ~357 tok/s"
     assert [q[1] for q in qs] == [356.0, 357.0]
+
+
+@pytest.mark.parametrize(("line", "text", "qs"), [
+    # a pair of single tildes strikes, as on GitHub
+    ("- vLLM throughput ~851 tok/s~ 852 tok/s", "vLLM throughput 852 tok/s", [("852 tok/s", 852.0, "tok/s")]),
+    ("- vLLM throughput (~853 tok/s~) 854 tok/s", "vLLM throughput () 854 tok/s", [("854 tok/s", 854.0, "tok/s")]),
+    ("- vLLM ~[855 tok/s](https://example.org/a)~ 856 tok/s", "vLLM 856 tok/s", [("856 tok/s", 856.0, "tok/s")]),
+    # a tilde inside a word or number neither opens nor closes one: ranges stay ranges
+    ("- vLLM 延迟 3~5 ms，7~9 ms", "vLLM 延迟 3~5 ms，7~9 ms", [("3~5 ms", None, "s"), ("7~9 ms", None, "s")]),
+    ("- vLLM ~857 tok/s，~858 tok/s", "vLLM ~857 tok/s，~858 tok/s",
+     [("857 tok/s", 857.0, "tok/s"), ("858 tok/s", 858.0, "tok/s")]),
+    ("- vLLM 吞吐约~300~400 tok/s", "vLLM 吞吐约~300~400 tok/s", [("300~400 tok/s", None, "tok/s")]),
+    # escaped, or next to a double tilde: text
+    ("- vLLM throughput \\~859 tok/s~ 860", "vLLM throughput ~859 tok/s~ 860", [("859 tok/s", 859.0, "tok/s")]),
+])
+def test_a_pair_of_single_tildes_strikes_outside_words(parser: Parser, line: str, text: str, qs: list) -> None:
+    assert _one(parser, line + "\n") == (text, qs)
+
+
+def test_a_pair_of_single_tildes_strikes_in_a_table_cell(parser: Parser) -> None:
+    text, qs = _one(parser, "| engine | throughput |\n| --- | --- |\n| vLLM | ~861 tok/s~ 862 tok/s |\n")
+    assert (text, qs) == ("vLLM | 862 tok/s", [("862 tok/s", 862.0, "tok/s")])
+
+
+def test_tildes_inside_an_html_block_are_text(parser: Parser) -> None:
+    # Markdown inside an HTML block is not Markdown: the tildes show and both values are read
+    text, qs = _one(parser, "<table><tr><td>vLLM</td><td>~~863 tok/s~~ 864 tok/s</td></tr></table>\n")
+    assert (text, qs) == ("vLLM | ~~863 tok/s~~ 864 tok/s", [("863 tok/s", 863.0, "tok/s"), ("864 tok/s", 864.0, "tok/s")])
 
 
 # -- HTML blocks --------------------------------------------------------------------------------
@@ -212,3 +258,29 @@ def test_an_html_link_text_is_a_title_span_like_a_markdown_link(parser: Parser) 
     assert html.text == md.text == "The paper reports fast decoding 358 tok/s"
     assert (html.kind, html.kind_reason) == (md.kind, md.kind_reason)
     assert html.sources == md.sources == ["https://example.org/a"]
+
+
+# -- an HTML block that runs to the end of the file ------------------------------------------------
+
+@pytest.mark.parametrize(("opening", "tag"), [
+    ("<pre>", "pre"), ("<script>", "script"), ("<style type=\"text/css\">", "style"), ("<TEXTAREA>", "textarea"),
+    ("<pre class=\"x\">var x = 1;", "pre"),
+])
+def test_a_raw_html_element_never_closed_is_said(parser: Parser, opening: str, tag: str) -> None:
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                                f"- vLLM throughput 841 tok/s\n\n{opening}\n\n- vLLM throughput 842 tok/s\n\n"
+                                "- vLLM throughput 843 tok/s\n".encode("utf-8"))
+    assert [q.value for c in parsed.claims for q in c.quantities] == [841.0]
+    assert [str(p) for p in parsed.problems] == [
+        f"inbox/ann/2026-07-31-0900-markup.md:3: <{tag}> element opened here is never closed: the 2 line(s) of text "
+        "after it are not read"]
+
+
+@pytest.mark.parametrize("block", ["<pre>\n844 tok/s\n</pre>", "<script>\nx = 844;\n</SCRIPT>",
+                                   "<pre>\n844 tok/s\n</style>", "<div>\nSGLang 844 tok/s"])
+def test_a_closed_raw_html_element_or_another_block_is_not_said(parser: Parser, block: str) -> None:
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md",
+                                f"- vLLM throughput 845 tok/s\n\n{block}\n\n- vLLM throughput 846 tok/s\n".encode())
+    assert parsed.problems == []
+    assert [q.value for c in parsed.claims for q in c.quantities] == ([845.0, 844.0, 846.0] if "div" in block
+                                                                       else [845.0, 846.0])

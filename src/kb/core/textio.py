@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import stat
@@ -112,19 +113,59 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
 
 # Invisible characters that change what a reader sees without being seen: a soft hyphen, zero-width
 # space, word joiner and invisible operators (9<U+200B>04 reads as 904 but is two numbers) and the
-# bidirectional marks, embeddings, overrides and isolates (U+202E shows "tok/s 009" as "900 tok/s");
-# not ZWNJ/ZWJ, which scripts and emoji need
-_INVISIBLE = "\u00ad\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
+# bidirectional marks, embeddings, overrides and isolates (U+202E shows "tok/s 009" as "900 tok/s";
+# U+061C ARABIC LETTER MARK is a mark as U+200F is); not the joiners of :data:`_JOINERS`
+_INVISIBLE = "\u00ad\u061c\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff"
 #: Those characters as the body of a regex class (with ranges): a file name holding one is refused
 #: by the walk (:mod:`kb.store.walk`), as one holding a control character.
 INVISIBLE_CLASS = _INVISIBLE
-_CONTROL_CHAR_RE = re.compile(f"[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+# Invisible joiners that scripts need: ZWNJ and ZWJ (Persian words, Indic conjuncts, emoji sequences),
+# U+034F COMBINING GRAPHEME JOINER (Hebrew point order), U+180E MONGOLIAN VOWEL SEPARATOR. None joins
+# or parts an ASCII character, so next to one (9<U+200C>06, tok<U+200D>/s) they are removed too:
+# two digits on either side are one number, as a viewer shows them.
+_JOINERS = "\u034f\u180e\u200c\u200d"
+_JOINER_RE = f"(?<=[!-~])[{_JOINERS}]+|[{_JOINERS}]+(?=[!-~])"
+# (the quick test: any character of the classes below; _CONTROL_RE then says which are removed)
+_CONTROL_CHAR_RE = re.compile(f"[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}{_JOINERS}]")
 # A terminal escape sequence (CSI ``ESC [ … final``, OSC ``ESC ] … BEL|ESC \``, a two-byte
 # ``ESC X``), or one other C0/C1 control character — not NUL (handled above), tab or newline —
-# or an invisible character.
+# or an invisible character, or a run of joiners next to an ASCII character.
 _CONTROL_RE = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)?|\x1b[ -~]?|\x9b[0-?]*[ -/]*[@-~]?"
-    f"|[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]")
+    f"|[\\x01-\\x08\\x0b-\\x1f\\x7f-\\x9f{_INVISIBLE}]|{_JOINER_RE}")
+
+
+def drop_invisible(text: str) -> str:
+    """``text`` without the control, invisible and direction characters :func:`decode` removes
+    from a file (and ZWNJ, ZWJ, U+034F, U+180E next to an ASCII character), for text that
+    markup made after decoding: an HTML character reference (``4&#8203;09``, ``&#x202E;``,
+    ``&zwnj;``) is decoded by markdown-it or :mod:`html.parser`, so :mod:`kb.read.inline`
+    removes them again from the text it reads. No warning here: :func:`invisible_references`
+    names the lines."""
+    if text.isascii() or not _CONTROL_CHAR_RE.search(text):
+        return text
+    return _CONTROL_RE.sub("", text)
+
+
+# a Markdown code span, whose references stay as written (approximately: on one line)
+_CODE_SPAN_RE = re.compile(r"(`+).+?\1")
+_CHARREF_RE = re.compile(r"&(?:#[0-9]{1,8}|#[xX][0-9a-fA-F]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});")
+
+
+def invisible_references(text: str) -> list[int]:
+    """The 1-based lines of ``text`` (decoded) whose HTML character references stand for
+    characters :func:`drop_invisible` removes (``4&#8203;09``, ``&shy;``, ``&#x202E;``,
+    ``4&zwnj;13``; not in a code span), for one warning as :func:`decode` gives for the
+    characters themselves."""
+    if "&" not in text:
+        return []
+    out: list[int] = []
+    for n, ln in enumerate(text.split("\n"), 1):
+        if "&" in ln and _CHARREF_RE.search(ln):
+            plain = _CHARREF_RE.sub(lambda m: html.unescape(m.group()), _CODE_SPAN_RE.sub("", ln) if "`" in ln else ln)
+            if not plain.isascii() and _CONTROL_RE.search(plain):
+                out.append(n)
+    return out
 
 
 def _drop_controls(text: str, path: str, problems: list[Problem], *, keep_columns: bool) -> str:
@@ -138,6 +179,8 @@ def _drop_controls(text: str, path: str, problems: list[Problem], *, keep_column
         if _CONTROL_RE.search(ln):
             bad.append(i)
             lines[i] = _CONTROL_RE.sub((lambda m: " " * len(m.group(0))) if keep_columns else "", ln)
+    if not bad:
+        return text  # joiners, none next to an ASCII character: kept
     shown = ", ".join(str(i + 1) for i in bad[:5]) + (" …" if len(bad) > 5 else "")
     problems.append(Problem(path, bad[0] + 1, f"control characters or terminal escape sequences on {len(bad)} line(s) "
                             f"({shown}); removed", "warning", code="control"))

@@ -12,8 +12,7 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
   for comparing values; both keys stay subjects.
 * A name right after a host/baseline word is a host, never the subject.
 * A number belongs to the nearest subject before it in its clause, else (a table row whose first
-  cell names no subject) the entity heading its column (the parser's,
-  :func:`kb.read.tables._by_column`), else the claim's first.
+  cell names no subject) its column's entity (:func:`kb.read.tables._by_column`), else the claim's first.
 * A claim with no subject of its own takes the parser's inherited ids, else (list items and
   table rows only) the names in its innermost heading that has any.
 """
@@ -322,9 +321,8 @@ class Attributor:
             subjects = list(dict.fromkeys(self._by_title(k, claim) for k in subjects))
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
-        if claim.unit == "table-row" and not any(a.start < text.find(" | ") for a in own):
-            # a number in an entity-headed column, in a row whose label names no subject: that entity's
-            owners[:len(claim.quantities)] = [o or q.subject for o, q in zip(owners, claim.quantities)]
+        if claim.unit == "table-row" and not any(a.start < text.find(" | ") for a in own):  # its label names no one:
+            owners[:len(claim.quantities)] = [o or q.subject for o, q in zip(owners, claim.quantities)]  # column's
         if scope is not None:  # a number whose clause names no one is the scope's paper's (issue 20)
             owners = [o or self._by_title(scope, claim) for o in owners]
         qual = Qualifiers(claim)

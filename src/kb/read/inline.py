@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
+from kb.core.textio import drop_invisible
+
 _SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
 #: Quoted text and titles a sentence end inside does not end the sentence (issue 20: a ``?`` in
 #: 《Can Draft Models Verify?》 or "Is Prefill Enough?" cut the claim in two).
@@ -66,8 +68,9 @@ def _tag(raw: str) -> tuple[str, bool]:
 def _glued(before: str, after: str) -> bool:
     """Whether dropping a tag between ``before`` and ``after`` (the characters on either side)
     would join two words into one (``tok/s<span>ttft``); two CJK characters are never parted by
-    a space, nor is anything next to a space or a mark."""
-    if not (before.isalnum() and after.isalnum()):
+    a space, nor two digits (``7<b>06</b>`` is the one number 706, as a viewer shows it), nor is
+    anything next to a space or a mark."""
+    if not (before.isalnum() and after.isalnum()) or (before.isdecimal() and after.isdecimal()):
         return False
     return not (before >= "\u2e80" and after >= "\u2e80")
 
@@ -91,17 +94,20 @@ def _inline_text(tok: Token) -> _Inline:
     (markdown-it ``html_inline``): a tag of :data:`BLOCK_TAGS` (``<br>``, ``</p><p>``, ``<hr>``)
     or a comment parts the text around it with a space; any other tag is dropped, with a space
     only where it would join two words (``31 tok/s<span>ttft`` is ``31 tok/s ttft``,
-    ``<b>360</b> tok/s`` is ``360 tok/s``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
+    ``<b>360</b> tok/s`` is ``360 tok/s``; two digits are one number: ``7<b>06</b>`` is ``706``); ``<a href>`` gives its href and link span and ``<b>``/``<strong>``
     a bold span. A ``<sup>`` that opens with a digit or sign is ``^`` (``10<sup>3</sup>`` is
     ``10^3``, read as 1000 by :mod:`kb.extract.numbers`; ``1<sup>3</sup>`` is ``1^3``, never 13; a
     footnote ``throughput<sup>1</sup> 500`` is ``throughput^1 500``), one of letters stays part of
     the word (``2<sup>nd</sup>``); ``<sub>`` is ``_``. Struck-out
     text (``~~354 tok/s~~``, ``<del>``, ``<s>``, ``<strike>``) is a corrected value and is not
     read. ``**`` between two digits is a power (``2**10`` is ``2^10``, also when CommonMark paired
-    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`)."""
+    it with another as bold), never dropped so that the digits join (:func:`_drop_markers`). The invisible and
+    direction characters a character reference stands for (``4&#8203;09``, ``&#x202E;``) are
+    removed as :func:`kb.core.textio.decode` removes them written as they are
+    (:func:`kb.core.textio.drop_invisible`)."""
     children = tok.children
     if children and len(children) == 1 and children[0].type in ("text", "code_inline"):
-        text = children[0].content  # one run of plain text (most table cells and list items): no parts to join
+        text = drop_invisible(children[0].content)  # one run of plain text (most table cells and list items)
         if "**" not in text and "__" not in text:
             return _Inline(text, [], [], [], [])
     children = children or []
@@ -126,7 +132,7 @@ def _inline_text(tok: Token) -> _Inline:
         elif struck and t != "html_inline":
             continue
         elif t == "text" or t == "code_inline":
-            s = child.content
+            s = drop_invisible(child.content)
             if parts and s[:1].isspace() and last.isspace():
                 s = s[1:]  # after struck-out text or a separator: one space, not two
         elif t == "html_inline":

@@ -30,7 +30,7 @@ from kb.core.config import KbConfig
 from kb.core.moments import ACCEPTED, accepted
 from kb.core.parsed import Mention, ParsedFile
 from kb.core.paths import KNOWLEDGE_DIR
-from kb.core.textio import Problem, decode
+from kb.core.textio import Problem, decode, invisible_references
 from kb.extract.arxiv_ids import find_arxiv, scan_arxiv
 from kb.extract.dates import invalid_stamp, parse_stamp, stamp_warning
 from kb.extract.kinds import CueMatcher
@@ -40,6 +40,7 @@ from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.perf.mdrules import guard_rules
 from kb.read.cards import CARD_NUMBER, card_number_problems, pinned_version
+from kb.read.strike import single_tilde
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
@@ -73,10 +74,10 @@ MAX_NESTING = 100
 
 @lru_cache(maxsize=1)
 def _md() -> MarkdownIt:
-    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` and raw HTML, nesting up to
-    :data:`MAX_NESTING`."""
-    return guard_rules(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
-                       .enable(["table", "strikethrough"]))
+    """kb's Markdown: CommonMark with tables, ``~~strikethrough~~`` (and ``~single~``:
+    :mod:`kb.read.strike`) and raw HTML, nesting up to :data:`MAX_NESTING`."""
+    return guard_rules(single_tilde(MarkdownIt("commonmark", {"html": True, "maxNesting": MAX_NESTING})
+                                    .enable(["table", "strikethrough"])))
 
 
 class Parser:
@@ -120,6 +121,8 @@ class Parser:
         role = role_of(path)
         fm, body = frontmatter.split(text, path)
         problems.extend(fm.problems)
+        charrefs = invisible_references(body)  # removed from the text by kb.read.inline, as decode removes the characters
+        code: list[list[int]] = []  # the lines of code blocks, where a reference stays as written
         front = frontmatter.kept(fm)
         author = _str_or_none(front.get("author")) or _author_from_path(path, role)
         written = self._written_at(path, role, front, fm, problems)
@@ -162,11 +165,17 @@ class Parser:
         tokens: list[Token] = []
         for tokens in _blocks(_md(), body):  # one top-level block's tokens at a time
             deepest = max(deepest, _cover(tokens, covered))
+            if charrefs:
+                code += [t.map for t in tokens if t.type in ("fence", "code_block") and t.map]
             ctx.walk(tokens)
             if sink is not None and len(ctx.claims) >= batch:
                 sink(ctx.claims, ctx.mentions, ctx.written_at)
                 streamed += len(ctx.claims)
                 ctx.claims, ctx.mentions = [], []
+        if bad := [n for n in charrefs if not any(a < n <= b for a, b in code)]:
+            shown = ", ".join(map(str, bad[:5])) + (" …" if len(bad) > 5 else "")
+            problems.append(Problem(path, bad[0], f"character references to invisible or direction characters on "
+                                    f"{len(bad)} line(s) ({shown}); removed", "warning", code="control"))
         if tokens and (open_at := _never_closed(tokens[-1], ctx.lines)) is not None:
             what, first = open_at  # the last block runs to the end: the file's rest is code or a comment
             rest = sum(1 for n in range(first, len(ctx.lines)) if ctx.lines[n].strip())
@@ -234,9 +243,16 @@ class Parser:
         return datetime.combine(day, at or time(0, 0), self.tz)
 
 
+# CommonMark's HTML block of kind 1: opened by one of these tags, it ends at a line holding any of
+# their closing tags (or at the end of the document)
+_RAW_BLOCK_RE = re.compile(r"\s*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
+_RAW_BLOCK_END_RE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+
+
 def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
-    """``(what, line)`` when the block ``t`` (a file's last) is a code fence or HTML comment never
-    closed, which CommonMark runs to the end of the document, else None."""
+    """``(what, line)`` when the block ``t`` (a file's last) is a code fence, HTML comment or
+    ``<pre>``, ``<script>``, ``<style>`` or ``<textarea>`` element never closed, which CommonMark
+    runs to the end of the document, else None."""
     if not t.map or t.map[1] < len(lines) - 1:
         return None
     last = lines[t.map[1] - 1].strip(" \t>") if t.map[1] > t.map[0] + 1 else ""
@@ -244,6 +260,8 @@ def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
         return "code fence", t.map[0] + 1
     if t.type == "html_block" and t.content.lstrip().startswith("<!--") and "-->" not in t.content:
         return "HTML comment", t.map[0] + 1
+    if t.type == "html_block" and (m := _RAW_BLOCK_RE.match(t.content)) and not _RAW_BLOCK_END_RE.search(t.content):
+        return f"<{m.group(1).lower()}> element", t.map[0] + 1
     return None
 
 
