@@ -43,5 +43,7 @@ def test_piped_diff_prints_each_conflict_as_a_block(demo_kb: Path) -> None:
         "    1,300 万  window  inbox/spark/2026-07-31-llm-infra-e1prep.md:41, inbox/spark/2026-07-31-llm-infra-e1prep.md:84"]
     # 29: jay's "235B 参数的 MoE" is a model size (a set-up, issue 8), no figure to verify; DGX Spark's
     # 128 GB (GB10，128 GB) is read since issue 9
-    # 9 of them the living doc states citing a primary source (kb.facts.firsthand): first-hand cited there
-    assert lines[-1] == "29 secondhand-only numbers (9 first-hand cited by the living doc); 29 files checked"
+    # 8 of them the living doc states citing a primary source (kb.facts.firsthand): first-hand cited there;
+    # (jay's "DGX Spark 的 58.3 tok/s" names only the machine, hardware, for the figure the doc gives SGLang
+    # on it (DGX Spark 上 SGLang …): not matched, while the bench table's 58.3 is now SGLang's, as the doc's)
+    assert lines[-1] == "29 secondhand-only numbers (8 first-hand cited by the living doc); 29 files checked"

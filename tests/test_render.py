@@ -187,7 +187,7 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
         "  - §3 投机解码：vLLM、SGLang、DeepSeek-V4-Pro（383.7 tok/s）、Leviathan（arXiv:2211.17192）、Chen（arXiv:2302.01318） 等，另 20 个主体",
         # the subject a section's title names is not repeated: its values only (issue 8)
         "  - §5.1 CADENCE（arXiv:2607.16955）：62%",
-        "  - §1.2 vLLM：30%；另有 DGX Spark、DeepSeek-V4",
+        "  - §1.2 vLLM：30%；另有 DeepSeek-V4",
         "  - §1.1 六大主流框架：vLLM、SGLang、TensorRT-LLM、TGI（2025 年 12 月）、Ollama 等，另 1 个主体",
         "  - §8.1 共识：FlashInfer: Token-Operations Oriented Inference Kernels（arXiv:2606.20295）（31×）、TGI（2026 年 1 月）、"
         "SGLang（29%、3.1×）、DistServe（arXiv:2401.09670）、Mooncake（arXiv:2407.00079）",
@@ -200,7 +200,7 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
         # §10 版本记录 holds subjects the window speaks of tonight: not "untouched" (main's rule)
         "  - 其余 9 节（14 个主体）未被本窗口触及：§2.1、§2.2、§2.7、§2.10、§2.11、§6.3、§6.5、§6.6、§7.2"]
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
-    assert "  - §1.2 vLLM: 30%; also DGX Spark, DeepSeek-V4\n" in en
+    assert "  - §1.2 vLLM: 30%; also DeepSeek-V4\n" in en
 
 
 def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # noqa: ANN001

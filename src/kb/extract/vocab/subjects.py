@@ -55,9 +55,11 @@ ROLE_AFTER_WORDS: tuple[str, ...] = (
 HARDWARE_PATTERN = (r"(?:(?:NVIDIA|AMD|Intel|Google|Apple|Huawei)\s+)?"
                     r"(?:(?:GB|[ABHLV])\d{2,3}[A-Za-z]?(?:\s*NVL\d+)?|[LT]4|MI\d{3}[A-Za-z]?"
                     r"|RTX\s*(?:PRO\s*)?[A-Z]?\d{4}(?:\s*(?:Ti|Ada))?|TPU\s*v?\d\w*|Gaudi\s*\d|Ascend\s*\d{3}\w*"
-                    r"|M\d\s*(?:Pro|Max|Ultra))")
+                    r"|M\d\s*(?:Pro|Max|Ultra)|DGX\s*(?:Spark|Station|(?:GB|[ABH])\d{2,3})|HGX\s*(?:GB|[ABH])\d{2,3}"
+                    r"|Jetson\s*(?:AGX\s*)?(?:Orin|Thor|Xavier)(?:\s*Nano)?)")
 """An accelerator's name, a vendor's name before it or not (``H200``, ``GB200 NVL72``, ``A100``,
-``NVIDIA L40S``, ``MI300X``, ``RTX 4090``, ``Gaudi 3``, ``Ascend 910B``, ``M3 Ultra``): the hardware
+``NVIDIA L40S``, ``MI300X``, ``RTX 4090``, ``Gaudi 3``, ``Ascend 910B``, ``M3 Ultra``, NVIDIA's
+machines ``DGX Spark``, ``DGX H100``, ``HGX B200``, ``Jetson AGX Orin``): the hardware
 an experiment ran on, never the owner of its number (issue 20)."""
 
 MODEL_FAMILIES: tuple[str, ...] = (
