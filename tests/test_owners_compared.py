@@ -81,3 +81,19 @@ def test_the_diff_gives_each_side_its_own_value(parser: Parser) -> None:
              baseline={"path": DOC, "version": 1, "updated": None},
              doc_sections=[(s.line, s.label, s.title) for s in living.sections])
     assert ({s.key: s.outcome for s in r.subjects}, r.conflicts) == ({S: "covered", V: "covered"}, [])
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("vLLM TTFT 300 and 400 ms", [(0.3, "s", "ttft"), (0.4, "s", "ttft")]),
+    ("vLLM 吞吐 300 和 400 tok/s", [(300.0, "tok/s", "throughput"), (400.0, "tok/s", "throughput")]),
+    ("vLLM throughput 300 / 400 tok/s", [(300.0, "tok/s", "throughput"), (400.0, "tok/s", "throughput")]),
+    ("vLLM 显存 1,024 和 2,048 MB", [(1.024e9, "B", "memory"), (2.048e9, "B", "memory")]),
+])
+def test_a_lists_unit_written_once_is_every_values(parser: Parser, text: str, expected: list) -> None:
+    [claim] = parser.parse_text(INBOX, f"- {text}\n").claims
+    assert [(q.value, q.unit, q.metric) for q in claim.quantities] == expected
+
+
+def test_a_list_of_values_with_one_unit_pairs_with_a_list_of_names(parser: Parser) -> None:
+    assert _owned(parser, "vLLM and SGLang throughput 502 and 602 tok/s respectively") == [
+        (502.0, "tok/s", V), (602.0, "tok/s", S)]
