@@ -24,6 +24,7 @@ from itertools import pairwise
 from kb.core.claims import Quantity
 from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound, _bound_after
+from kb.extract.numbers import parse_number
 from kb.extract.vocab.metrics import MODEL_FAMILIES, SENTENCE_UNITS, SIM_WORDS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS, RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 
@@ -31,6 +32,11 @@ from kb.extract.vocab.quantities import ACCELERATOR_MODELS, RESPECTIVELY_AFTER, 
 _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,[ \t]*and)[ \t*_]*",
                        re.IGNORECASE)
 _SIGNS = "+-−负"
+#: Between two values sharing the unit written after the last: a conjunction or a slash, no bare comma
+#: (``接受长度 3.1 → 4.4，1.38×``: 4.4 is no ratio).
+_UNIT_LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|/|(?<![A-Za-z])(?:and|or)(?![A-Za-z]))[ \t*_]*", re.IGNORECASE)
+#: A number written plainly, digits and separators (a list's unit written once goes to such values).
+_PLAIN = re.compile(r"\d[\d,]*(?:\.\d+)?")
 #: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090, 4 块 4090).
 _ACCELERATOR = re.compile(r"[ \t]*(?:" + ACCELERATOR_MODELS + r"|TPU(?:v\d)?|GPUs?|NPUs?|昇腾|卡"
                           r"|[2-5]0[5-9]0(?:[ \t]?Ti)?(?!\d))", re.ASCII)  # 4 块 4090: a consumer card by its number
@@ -57,7 +63,15 @@ def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
     """``out`` with the bound, the decrease and the metric of a list's first value given to the values
     after it that have none of their own (same unit, joined by 和/与/、/and/or/a comma), and a set-up
     metric or a bound written after its last value given to the values before it (``70亿和130亿的参数``,
-    ``95% 和 90% 以上``: both ≥)."""
+    ``95% 和 90% 以上``: both ≥), and so is its unit to plain numbers before it (``300 and 400 ms``: both
+    ms, converted alike; ``吞吐 300 和 400 tok/s``)."""
+    for i in range(len(out) - 1, 0, -1):  # 300 and 400 ms, 吞吐 300 和 400 tok/s: the unit after the last is every value's
+        a, b = out[i - 1], out[i]
+        if a.unit is None and b.unit is not None and a.value is not None and b.value is not None \
+                and _PLAIN.fullmatch(a.raw) and (lead := _PLAIN.match(b.raw)) is not None \
+                and (a.metric is None or b.metric is None or a.metric == b.metric) and _UNIT_LIST_GAP.fullmatch(norm, a.end, b.start) \
+                and (written := parse_number(lead.group())):
+            out[i - 1] = a.model_copy(update={"unit": b.unit, "value": a.value * (b.value / written)})
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
         if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):

@@ -9,8 +9,11 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
+from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
+from kb.extract.vocab.units import ASCII_UNITS_CI, ASCII_UNITS_CS, TOKEN_RATE
 from kb.extract.vocab.subjects import (
     DATASET_NAMES,
     HARDWARE_PATTERN,
@@ -104,12 +107,38 @@ class Attribution:
 
 def is_host(text: str, start: int, end: int) -> bool:
     """True when the name at ``text[start:end]`` is a host or baseline (see :data:`HOST_BEFORE_RE`,
-    :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame)."""
+    :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame), unless its own figure follows it and ends
+    its clause (:func:`_states_own_figure`: ``vLLM 501 tok/s vs SGLang 601 tok/s``)."""
     before = text[max(0, start - 24):start]
     after = text[end:end + 40]
     if _HOST_BEFORE_SEARCH.search(before) or HOST_AFTER_RE.match(after):
-        return True
-    return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
+        return not _states_own_figure(text, start, end)
+    return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after)) and not _states_own_figure(text, start, end)
+
+
+#: A figure of the name's own right after it: ``SGLang 601 tok/s``, ``vLLM's 500 tok/s``, ``vLLM 的
+#: 52 ms`` (no colon: ``built on top of vLLM: 58.3 tok/s`` is the subject's): a number and an
+#: absolute unit (:mod:`kb.extract.vocab.units`; no ``%``, ``×``, ``pp``: a relative figure after a
+#: baseline is the subject's, ``比 vLLM 低 21%``).
+_ABSOLUTE_UNITS = sorted((u for u, n in ASCII_UNITS_CI.items() if n not in ("%", "pp", "×")), key=len, reverse=True)
+_OWN_FIGURE_RE = re.compile(
+    r"(?:['’]s)?[ \t]*(?:的|为|是|(?<![A-Za-z])(?:at|is|of|reaches)(?![A-Za-z]))?[ \t]*[~≈约]?[ \t]*"
+    r"\d[\d,]*(?:\.\d+)?[ \t]?(?:[kKMB](?![A-Za-z])[ \t]?)?"
+    r"(?:(?i:" + TOKEN_RATE + "|" + "|".join(map(re.escape, _ABSOLUTE_UNITS)) + ")|"
+    + "|".join(re.escape(u) for u in sorted(ASCII_UNITS_CS, key=len, reverse=True)) + r")(?![A-Za-z0-9])")
+
+
+def _states_own_figure(text: str, start: int, end: int) -> bool:
+    """The name at ``text[start:end]`` is followed by a figure of its own (:data:`_OWN_FIGURE_RE`)
+    and no other number stands after it in its clause: the name is a side of a comparison with its
+    own value (``vLLM 501 tok/s vs SGLang 601 tok/s``, ``faster than vLLM's 500 tok/s``), a subject
+    of that value, not a baseline of the subject's numbers (``比 vLLM 的 500 tok/s 高 40%`` keeps
+    vLLM a baseline: the 40% after it is the subject's)."""
+    m = _OWN_FIGURE_RE.match(text, end)
+    if m is None:
+        return False
+    _, stop = clause_bounds(text, start, end)
+    return not any(ch.isdigit() for ch in text[m.end():stop])
 
 
 def setup_kind(name: str) -> str | None:
@@ -258,22 +287,68 @@ def owner(own: Sequence[Anchor], text: str, start: int, end: int) -> str | None:
     return Owners(own, text).of(start, end)
 
 
+#: Between two names of a list (``vLLM and SGLang``, ``vLLM、SGLang``, ``vLLM / SGLang``).
+_NAME_GAP_RE = re.compile(r"\s*(?:和|与|及|、|,|，|/|&|(?<![A-Za-z])(?:and|or)(?![A-Za-z])|,\s*and)\s*", re.IGNORECASE)
+#: A number as written, digits and separators (what pairs a list of values with a list of names).
+_DIGITS_RE = re.compile(r"\d+(?:[.,]\d+)*")
+_RESP_BEFORE_RE = re.compile("|".join(RESPECTIVELY_BEFORE))
+_RESP_AFTER_RE = re.compile(r"[^\d。；;！？!?\n]{0,30}?(?<![A-Za-z])(?:" + "|".join(RESPECTIVELY_AFTER) + r")(?![A-Za-z])",
+                            re.IGNORECASE)
+
+
+def _respective(text: str, ordered: Sequence[tuple[int, int, str]]) -> dict[int, str]:
+    """Numbers paired in order with a list of names before them (start of the number's digits → key):
+    ``vLLM and SGLang reach 502 tok/s and 602 tok/s, respectively``, ``vLLM 和 SGLang 的吞吐分别为 502
+    tok/s 和 602 tok/s`` (:data:`~kb.extract.vocab.quantities.RESPECTIVELY_BEFORE` between the names and the
+    values, :data:`~kb.extract.vocab.quantities.RESPECTIVELY_AFTER` after the values), ``vLLM / SGLang: 504
+    / 604 tok/s`` (both lists by slashes): as many numbers in the names' clause as names, else none."""
+    out: dict[int, str] = {}
+    i, n = 0, len(ordered)
+    while i < n:
+        j = i
+        while j + 1 < n and _NAME_GAP_RE.fullmatch(text, ordered[j][1], ordered[j + 1][0]):
+            j += 1
+        names = ordered[i:j + 1]
+        i = j + 1
+        if len(names) < 2 or len({k for _, _, k in names}) < len(names):
+            continue
+        _, stop = clause_bounds(text, names[-1][0], names[-1][1])
+        if i < n and ordered[i][0] < stop:
+            stop = ordered[i][0]  # another name in the clause: its numbers are its own
+        runs = list(_DIGITS_RE.finditer(text, names[-1][1], stop))
+        if len(runs) != len(names):
+            continue
+        slashes = all(text[a[1]:b[0]].strip() == "/" for a, b in pairwise(names)) \
+            and all(text[a.end():b.start()].strip(" \t").startswith("/") and not text[a.end():b.start()].strip(" \t/")
+                    for a, b in pairwise(runs))
+        if _RESP_BEFORE_RE.search(text, names[-1][1], runs[0].start()) or _RESP_AFTER_RE.match(text, runs[-1].end()) \
+                or slashes:
+            out.update((r.start(), k) for r, (_, _, k) in zip(runs, names))
+    return out
+
+
 class Owners:
     """:func:`owner` for every number of one text: the anchors sorted once, each number answered
     by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
     (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
 
-    __slots__ = ("_keys", "_starts", "_text")
+    __slots__ = ("_keys", "_starts", "_text", "_respective")
 
     def __init__(self, own: Sequence[Anchor], text: str) -> None:
-        ordered = sorted((a.start, a.key) for a in own)
+        ordered = sorted((a.start, a.end, a.key) for a in own)
         self._text = text
-        self._starts = [a for a, _ in ordered]
-        self._keys = [k for _, k in ordered]
+        self._starts = [a for a, _, _ in ordered]
+        self._keys = [k for _, _, k in ordered]
+        self._respective = _respective(text, ordered) if len(ordered) > 1 else {}
 
     def of(self, start: int, end: int) -> str | None:
-        """The subject of the number at ``text[start:end]``: the last anchor (by start, then
-        key) that starts in its clause before it, else None."""
+        """The subject of the number at ``text[start:end]``: the name a list pairs it with
+        (:func:`_respective`), else the last anchor (by start, then key) that starts in its clause
+        before it, else None."""
+        if self._respective:
+            paired = next((k for s, k in self._respective.items() if start <= s < end), None)
+            if paired is not None:
+                return paired
         cs, _ = clause_bounds(self._text, start, end)
         i = bisect_left(self._starts, start) - 1
         return self._keys[i] if i >= 0 and self._starts[i] >= cs else None
