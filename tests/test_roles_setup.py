@@ -40,7 +40,7 @@ def test_kinds_read_from_the_name() -> None:
                                     "Mistral-7B", "LMDeploy", "llama.cpp", "HQQ", "NVIDIA L40S", "Ascend 910B",
                                     "V100", "DGX Spark")] == [
         "hardware", "hardware", "dataset", "dataset", "dataset", "dataset", "model", "model", None, None, None,
-        "hardware", "hardware", "hardware", None]
+        "hardware", "hardware", "hardware", "hardware"]  # DGX Spark: a machine (hardware); alone still a subject
 
 
 def test_the_engine_owns_its_number_on_hardware_zh() -> None:
