@@ -1,8 +1,9 @@
 """Quantities written in forms the main pattern of :mod:`kb.extract.numbers` does not hold, in
 digits and English or unit words: ``10- to 20-ms``, ``1 1/2 hours``, ``1½ h``, ``-5C``, ``a
 12-week simulation``, ``$1.2 per GPU-hour to $2.1 per GPU-hour``, a duration in parts (``1 h 30
-min``, ``1h30m``, ``2 min 30 s``, ``1小时30分钟``), a ratio led by its sign (``×1.5``, ``x1.5``) and a
-magnitude set apart from its number before a unit (``1.2 k tok/s``, ``2 T tokens``).
+min``, ``1h30m``, ``2 min 30 s``, ``1小时30分``, ``2 s 500 ms``), a ratio led by its sign (``×1.5``,
+``x1.5``), a magnitude set apart from its number before a unit or after a currency (``1.2 k tok/s``,
+``2 T tokens``, ``$3 M``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``).
 
 :func:`en_forms` is called by :func:`kb.extract.zh_quantities.more_quantities`, which merges its
 forms with the main pass's quantities (a form replaces the quantities it holds when it is
@@ -31,8 +32,9 @@ _PER_RANGE = re.compile(rf"(?P<c>[$€£])(?P<a>{_NUM})[ \t]+per[ \t]+(?P<w>[\w-
                         r"[ \t]+per[ \t]+(?P=w)(?![\w-])")
 
 #: The parts of a duration written in parts, largest first, as seconds (ISO 8601's order of
-#: week, day, hour, minute, second; then the millisecond). ``m`` is a minute only inside such a duration (``1h30m``, ``2m30s``);
-#: alone it is a metre or a million (kb.extract.numbers); 时 is no part (下午3时30分 is a clock time).
+#: week, day, hour, minute, second; then the millisecond). ``m`` is a minute only inside such a
+#: duration (``1h30m``, ``2m30s``); alone it is a metre or a million (kb.extract.numbers); 时 is
+#: no part (下午3时30分 is a clock time).
 _PART_SECONDS = (("weeks?|wks?|w|周|星期", 604800), ("days?|d|天", 86400), ("hours?|hrs?|h|小时", 3600),
                  ("minutes?|mins?|m|分钟|分", 60), ("seconds?|secs?|s|秒钟|秒", 1),
                  ("milliseconds?|msecs?|ms|毫秒", 0.001))
@@ -40,9 +42,9 @@ _PART = (r"(?P<n>\d+(?:\.\d+)?)[ \t]?(?:"
          + "|".join(f"(?P<p{i}>{words})" for i, (words, _) in enumerate(_PART_SECONDS)) + r")(?![A-Za-z])")
 _PART_RE = re.compile(_PART)
 _UNNAMED_PART = re.sub(r"\(\?P<\w+>", "(?:", _PART)
-# two to four parts, each a smaller unit than the one before it (checked in _durations), joined by
-# nothing, a space or "and" (1 hour and 30 minutes); digits first, their look-behind after them
-# (re skips to a digit in C)
+# two to five parts, each a smaller unit than the one before it (checked in _durations), joined by
+# nothing, a space, "and" (1 hour and 30 minutes) or 又 (1小时又30分钟); digits first, their
+# look-behind after them (re skips to a digit in C)
 _JOINED = r"(?:[ \t]?|[ \t]?,?[ \t]and[ \t]|[ \t]?又[ \t]?)"
 _DURATION = re.compile(r"\d(?<![A-Za-z0-9_.]\d)" + _UNNAMED_PART.replace(r"(?:\d+", r"(?:\d*", 1)
                        + r"(?:" + _JOINED + _UNNAMED_PART + "){1,4}(?![A-Za-z0-9_])")
