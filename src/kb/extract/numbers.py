@@ -26,6 +26,7 @@ from kb.extract.vocab.units import (
     COUNTERS,
     KB_OWN,
     MAGNITUDES,
+    PER_DEVICE_NOUNS,
     TOKEN_RATE,
 )
 
@@ -163,7 +164,7 @@ def _unit_of(written: str | None) -> str | None:
     if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
         return u
     if _TOKEN_RATE_RE.fullmatch(w):
-        return "tok/s/GPU" if w.lower().endswith(("gpu", "device", "card", "accelerator", "卡")) else "tok/s"
+        return "tok/s/GPU" if w.lower().endswith(PER_DEVICE_NOUNS) else "tok/s"
     return None
 
 

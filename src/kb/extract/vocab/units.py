@@ -57,8 +57,12 @@ ASCII_UNITS_CI: dict[str, str] = {
 """Written ASCII unit (lower case) → normalised unit, matched case-insensitively as whole words
 (a token rate is :data:`TOKEN_RATE`)."""
 
+PER_DEVICE_NOUNS: tuple[str, ...] = ("gpu", "device", "card", "accelerator", "卡")
+"""What a token rate is per when it is per accelerator (``tok/s/GPU``, ``tokens/s per card``,
+``tok/s/卡``), in lower case: the end of a :data:`TOKEN_RATE` that is ``tok/s/GPU``."""
+
 TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|[ \t]per[ \t]second|[ \t·]s(?:⁻¹|\^-1))"
-              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:gpu|device|card|accelerator|卡))?")
+              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:" + "|".join(PER_DEVICE_NOUNS) + "))?")
 """How a token rate is written after a number, matched case-insensitively as a whole word:
 ``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, with spaces round its slash (``500 tok /
 s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per accelerator
