@@ -1,0 +1,128 @@
+"""A blind night written from docs/ alone: the faults it found in how a number's metric, unit and
+conditions are read, each with the value an analyst expects.
+
+* a unit written in a table's header (``吞吐 (tok/s)``) is the unit of its column's bare numbers;
+* a percentile before a latency (``P99 TTFT``) names that latency, in a 指标 cell as in prose, and
+  two percentiles are two facts (P99 never conflicts with P50);
+* a set-up word (``100 并发``, ``at 32 concurrent requests``) is a condition: it neither takes the
+  metric nor hides the sentence's own;
+* one condition written in zh and en, or with a count glued to a GPU (``8xH100``, ``8 H100s``), is one
+  qualifier; a hit rate (命中率) is a metric.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kb.extract.metrics import DEFAULT_VOCAB
+from kb.extract.qualifiers import _conditions
+from kb.extract.quantities import find_quantities
+from kb.facts.same import same_setup
+from kb.read.tables import header_unit
+
+KB_YAML = """timezone: "+08:00"
+cutoff: "22:00"
+topics:
+  serving: [serving]
+entities:
+  SGLang: []
+  vLLM: []
+  LMCache: []
+"""
+FRONT = "---\ntopic: serving\nversion: 1\nupdated: 2026-11-29T05:00:00+08:00\n---\n# serving\n\n## §1 引擎\n\n"
+
+
+def _kb(root: Path, doc: str, night: str) -> Path:
+    (root / "organized" / "knowledge").mkdir(parents=True)
+    (root / "inbox" / "wei").mkdir(parents=True)
+    (root / "kb.yaml").write_text(KB_YAML, encoding="utf-8")
+    (root / "organized" / "knowledge" / "serving.md").write_text(FRONT + doc, encoding="utf-8")
+    (root / "inbox" / "wei" / "2026-11-30T1500-wei.md").write_text(night, encoding="utf-8")
+    return root
+
+
+def _conflicts(run_kb, root: Path) -> list[tuple]:  # noqa: ANN001
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root)
+    assert r.exit_code in (0, 1), r.stderr
+    return sorted((c["subject"], c["metric"], c["qualifier"], sorted(v["raw"] for v in c["values"]))
+                  for c in json.loads(r.stdout)["conflicts"])
+
+
+def _read(text: str) -> list[tuple]:
+    return [(q.raw, q.value, q.unit, q.metric) for q in find_quantities(text, vocab=DEFAULT_VOCAB)]
+
+
+@pytest.mark.parametrize(("cell", "unit"), [
+    ("吞吐 (tok/s)", "tok/s"), ("TTFT（ms）", "ms"), ("Memory [GB]", "GB"), ("延迟/ms", "ms"), ("显存 (GiB)", "GiB"),
+    ("提升 (%)", "%"), ("speedup (×)", "×"),
+    ("吞吐 / 延迟", None), ("Model (FP8)", None), ("Llama (70B)", None), ("SGLang v0.6", None), ("HF 票", None),
+])
+def test_the_unit_a_header_writes(cell: str, unit: str | None) -> None:
+    assert header_unit(cell, DEFAULT_VOCAB) == unit
+
+
+def test_a_bare_cell_under_a_header_with_a_unit_conflicts(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """Before, ``2,750`` under ``吞吐 (tok/s)`` had no unit, so 3,000 tok/s was an "update"."""
+    root = _kb(tmp_path, "| 引擎 | 吞吐 (tok/s) |\n|---|---|\n| SGLang | 2,750 |\n",
+               "- SGLang reportedly reaches 3,000 tok/s.\n")
+    assert _conflicts(run_kb, root) == [("entity:sglang", "throughput", None, ["2,750", "3,000 tok/s"])]
+    r = run_kb(["claims", "--file", "organized/", "--format", "json"], cwd=root)
+    (claim,) = json.loads(r.stdout)
+    assert [(q["raw"], q["value"], q["unit"], q["metric"], claim["text"][q["start"]:q["end"]])
+            for q in claim["quantities"]] == [("2,750", 2750.0, "tok/s", "throughput", "2,750")]
+
+
+def test_percentiles_name_their_latency_and_stay_apart(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A 指标 cell ``P99 TTFT`` is a TTFT (it named two metrics, so none); the window's P99 conflicts
+    with the doc's P99 only, never with its P50 (200 ms is not among the values)."""
+    root = _kb(tmp_path, "| 对象 | 指标 | 数值 |\n|---|---|---|\n| LMCache | P99 TTFT | 420 ms |\n"
+                         "| LMCache | P50 TTFT | 200 ms |\n",
+               "- LMCache P99 TTFT 610 ms。\n")
+    assert _conflicts(run_kb, root) == [("entity:lmcache", "ttft", "p99", ["420 ms", "610 ms"])]
+
+
+def test_conditions_written_two_ways_are_one(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- SGLang 在 8×H100 上吞吐 2,750 tok/s。\n- vLLM v0.30 单请求 TTFT 约 180 ms。\n"
+                         "- vLLM 并发 32 下 TTFT 300 ms。\n",
+               "- SGLang reaches 3,000 tok/s on 8xH100.\n- vLLM's TTFT is about 260 ms for a single request.\n"
+               "- vLLM TTFT at 32 concurrent requests is 400 ms.\n")
+    assert _conflicts(run_kb, root) == [
+        ("entity:sglang", "throughput", "h100", ["2,750 tok/s", "3,000 tok/s"]),
+        ("entity:vllm", "ttft", "conc32", ["300 ms", "400 ms"]),
+        ("entity:vllm", "ttft", "单请求", ["180 ms", "260 ms"]),
+    ]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("TTFT 据称在 100 并发下 P50 为 95 ms", [("100", 100.0, None, "concurrency"), ("95 ms", 0.095, "s", "ttft")]),
+    ("TTFT at 64 concurrent requests: P99 is 300 ms", [("64", 64.0, None, "concurrency"), ("300 ms", 0.3, "s", "ttft")]),
+    ("vLLM TTFT at 32 concurrent requests is 400 ms.", [("32", 32.0, None, "concurrency"), ("400 ms", 0.4, "s", "ttft")]),
+    ("TTFT 降低 30%，P99 延迟 95 ms", [("30%", -30.0, "%", "ttft"), ("95 ms", 0.095, "s", "latency")]),
+    ("TTFT 120 ms。P99 为 300 ms", [("120 ms", 0.12, "s", "ttft"), ("300 ms", 0.3, "s", "latency")]),
+    ("LMCache P99 TTFT 610 ms", [("610 ms", 0.61, "s", "ttft")]),
+    ("LMCache 命中率 64%", [("64%", 64.0, "%", "hit_rate")]),
+    ("vLLM's prefix cache hit rate is 90% on multi-turn chat", [("90%", 90.0, "%", "hit_rate")]),
+])
+def test_the_metric_of_a_number_beside_set_up_and_percentile_words(text: str, want: list[tuple]) -> None:
+    assert _read(text) == want
+
+
+@pytest.mark.parametrize(("clause", "want"), [
+    ("on 8 H100s", "h100"), ("on 8xH100", "h100"), ("8×H100", "h100"), ("H100 GPUs", "h100"),
+    ("for a single request", "单请求"), ("单请求", "单请求"), ("one request at a time", "单请求"),
+    ("P99 TTFT", "p99"), ("TTFT P50", "p50"), ("median TTFT", "p50"), ("TPOT 中位数", "p50"),
+    ("HP99", None), ("p999", None),
+])
+def test_conditions_of_a_clause(clause: str, want: str | None) -> None:
+    assert _conditions(clause) == want
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("p99", "p99", True), ("p50", "p99", False), ("conc32", "conc32+p50", True), ("conc32+p99", "conc32+p50", False),
+    ("h100+p99", "p99", True), (None, "p99", False),
+])
+def test_two_statistics_never_conflict(a: str | None, b: str | None, same: bool) -> None:
+    assert same_setup(a, b) is same
