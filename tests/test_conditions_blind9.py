@@ -7,7 +7,9 @@ conditions are read, each with the value an analyst expects.
 * a set-up word (``100 并发``, ``at 32 concurrent requests``) is a condition: it neither takes the
   metric nor hides the sentence's own;
 * one condition written in zh and en, or with a count glued to a GPU (``8xH100``, ``8 H100s``), is one
-  qualifier; a hit rate (命中率) is a metric.
+  qualifier; a hit rate (命中率) is a metric;
+* a quoted title with its id names the paper by its short name (``"ShardKV: …"（arXiv:…）``, then
+  ``ShardKV …``); B in ``A 为 B 的 N 倍`` is the baseline; ``两倍多`` is more than 2×.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
+from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.metrics import DEFAULT_VOCAB
+from kb.extract.names import id_names
 from kb.extract.qualifiers import _conditions
 from kb.extract.quantities import find_quantities
 from kb.facts.same import same_setup
@@ -126,3 +130,47 @@ def test_conditions_of_a_clause(clause: str, want: str | None) -> None:
 ])
 def test_two_statistics_never_conflict(a: str | None, b: str | None, same: bool) -> None:
     assert same_setup(a, b) is same
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ('昨晚热议的 "ShardKV: Elastic KV Sharding for Serving at Scale"（arXiv:2611.09915）。', [("arxiv:2611.09915", "ShardKV")]),
+    ("《KVFlow: Prefix-Aware Scheduling》(2611.09916)", [("arxiv:2611.09916", "KVFlow")]),
+    ('"Attention Is All You Need"（arXiv:1706.03762）', []),  # no short name before a colon
+    ("ShardKV（arXiv:2611.09915）", [("arxiv:2611.09915", "ShardKV")]),
+])
+def test_a_quoted_title_names_its_id_by_its_short_name(text: str, want: list[tuple[str, str]]) -> None:
+    refs = [(f"arxiv:{r.id}", r.start) for r in find_arxiv(text)]
+    assert id_names(text, refs) == want
+
+
+def test_the_name_of_a_quoted_title_is_the_papers_later(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n",
+               '## ShardKV\n\n- 热议的 "ShardKV: Elastic KV Sharding for Serving at Scale"（arXiv:2611.09915）。\n'
+               "- ShardKV claims up to 3.5x higher throughput than vLLM.\n- ShardKV 的 TTFT 据称 95 ms。\n")
+    r = run_kb(["claims", "--file", "inbox/", "--format", "json"], cwd=root)
+    assert [(c["subjects"], [(q["raw"], q["bound"]) for q in c["quantities"]]) for c in json.loads(r.stdout)] == [
+        (["arxiv:2611.09915"], []),
+        (["arxiv:2611.09915"], [("3.5x", "≤")]),
+        (["arxiv:2611.09915"], [("95 ms", None)]),
+    ]
+
+
+@pytest.mark.parametrize(("line", "owner", "bound"), [
+    ("vLLM 吞吐为 SGLang 的两倍多。", "entity:vllm", ">"),
+    ("vLLM 的吞吐是 SGLang 的 1.5 倍。", "entity:vllm", None),
+    ("vLLM's throughput is 2× that of SGLang.", "entity:vllm", None),
+    ("SGLang 的 2 倍加速来自 RadixAttention。", "entity:sglang", None),  # no copula: SGLang's own
+])
+def test_b_in_a_is_n_times_b_is_the_baseline(tmp_path: Path, run_kb, line: str, owner: str, bound: str | None) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", f"- {line}\n")
+    r = run_kb(["claims", "--file", "inbox/", "--format", "json"], cwd=root)
+    (claim,) = json.loads(r.stdout)
+    assert (claim["subjects"], [(q["subject"], q["bound"]) for q in claim["quantities"]]) == ([owner], [(owner, bound)])
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("两倍多", [("两倍", 2.0, "×", ">")]), ("2 倍多。", [("2 倍", 2.0, "×", ">")]),
+    ("1.5 GB 多", [("1.5 GB", 1.5e9, "B", ">")]), ("提升 3 倍多卡扩展", [("3 倍", 3.0, "×", None)]),
+])
+def test_duo_after_a_number_is_more_than(text: str, want: list[tuple]) -> None:
+    assert [(q.raw, q.value, q.unit, q.bound) for q in find_quantities(text, vocab=DEFAULT_VOCAB)] == want

@@ -89,9 +89,11 @@ BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
 """The same in English, matched as whole words (``up to 3×``, ``by under 1%``)."""
 
 BOUND_AFTER_WORDS: dict[str, tuple[str, ...]] = {"le": ("以内", "以下", "之内"), "ge": ("以上",),
+                                                 "gt": ("多(?![卡个张台块种项条位名])",),
                                                  "approx": ("左右", "上下(?!文)")}
-"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``); after the last value
-of a list they bound every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
+"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``, ``两倍多``: more
+than 2×, not before a counter: ``2 倍多卡`` is no bound); after the last value of a list they bound
+every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
 
 LEVEL_BOUND_WORDS_EN: tuple[str, ...] = ("under", "below", "above", "within")
 """English bound words that after a decrease word name the level reached, not the size of the
