@@ -174,3 +174,19 @@ def test_b_in_a_is_n_times_b_is_the_baseline(tmp_path: Path, run_kb, line: str, 
 ])
 def test_duo_after_a_number_is_more_than(text: str, want: list[tuple]) -> None:
     assert [(q.raw, q.value, q.unit, q.bound) for q in find_quantities(text, vocab=DEFAULT_VOCAB)] == want
+
+
+def test_a_section_naming_a_subject_only_as_a_baseline_is_no_place_to_correct_it(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """The doc's §3 names vLLM only as SplitServe's baseline (``相对 vLLM 共置部署``): vLLM's conflict
+    is to be corrected in §1, where the doc holds it (before: "改正 §1、§3")."""
+    doc = ("- vLLM 吞吐 2,400 tok/s。\n\n## §3 分离式部署\n\n| 系统 | 端到端加速 | 条件 |\n|---|---|---|\n"
+           "| SplitServe | 1.8× | 相对 vLLM 共置部署 |\n")
+    root = _kb(tmp_path, doc, "- vLLM 吞吐 2,650 tok/s。\n")
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root)
+    (s,) = [s for s in json.loads(r.stdout)["subjects"] if s["key"] == "entity:vllm"]
+    assert (s["outcome"], s["doc_sections"]) == ("conflict", ["§1"])
+    # named only as a baseline, it is still in the doc (its sections are those that name it)
+    root2 = _kb(tmp_path / "b", doc.split("\n\n", 1)[1], "- vLLM 吞吐 2,650 tok/s。\n")
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root2)
+    (s,) = [s for s in json.loads(r.stdout)["subjects"] if s["key"] == "entity:vllm"]
+    assert (s["outcome"], s["doc_sections"]) == ("update", ["§3"])
