@@ -24,6 +24,7 @@ from kb.extract.metrics import DEFAULT_VOCAB
 from kb.extract.names import id_names
 from kb.extract.qualifiers import _conditions
 from kb.extract.quantities import find_quantities
+from kb.facts.firsthand import primary_source
 from kb.facts.same import same_setup
 from kb.read.tables import header_unit
 
@@ -190,3 +191,12 @@ def test_a_section_naming_a_subject_only_as_a_baseline_is_no_place_to_correct_it
     r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root2)
     (s,) = [s for s in json.loads(r.stdout)["subjects"] if s["key"] == "entity:vllm"]
     assert (s["outcome"], s["doc_sections"]) == ("update", ["§3"])
+
+
+@pytest.mark.parametrize(("cited", "primary"), [
+    ("https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html", True),
+    ("https://lmcache.readthedocs.io/en/latest/", True),
+    ("https://blog.csdn.net/x/article/details/1", False),
+])
+def test_a_projects_docs_site_is_a_primary_source(cited: str, primary: bool) -> None:
+    assert primary_source(cited) is primary
