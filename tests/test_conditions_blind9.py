@@ -200,3 +200,11 @@ def test_a_section_naming_a_subject_only_as_a_baseline_is_no_place_to_correct_it
 ])
 def test_a_projects_docs_site_is_a_primary_source(cited: str, primary: bool) -> None:
     assert primary_source(cited) is primary
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("TTFT 减少了一半", [("一半", -50.0, "%", "ttft")]), ("显存节省一半", [("一半", -50.0, "%", "memory")]),
+    ("吞吐提升一半", [("一半", 50.0, "%", "throughput")]), ("一半的请求命中缓存", []), ("其中一半", []), ("省了一半", []),
+])
+def test_half_after_a_change_word(text: str, want: list[tuple]) -> None:
+    assert _read(text) == want

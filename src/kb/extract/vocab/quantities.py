@@ -68,6 +68,12 @@ ONE_TIMES_VERBS: tuple[str, ...] = ("快", "提升", "提高", "增加", "增长
 """zh change words before ``一倍`` (``快了一倍``, ``提升一倍``, ``翻一倍``): the value doubled, 2× (a
 change of 1× would be none; docs/claims.md says which reading kb takes of ``N 倍``)."""
 
+HALF_VERBS: tuple[str, ...] = ("减少", "降低", "下降", "缩短", "减小", "节省", "节约", "降", "提升", "提高", "增加",
+                               "增长")
+"""zh change words before ``一半`` (``减少了一半``, ``TTFT 降低一半``, ``显存节省一半``): a change of 50 %
+(a decrease word makes it −50 %, as it does any percentage: only words whose sign kb reads, so no
+省/少); ``一半`` alone (``一半的请求``) is no figure."""
+
 BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
     "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
     "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
