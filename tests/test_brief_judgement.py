@@ -257,8 +257,10 @@ def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> No
         "归属 §6.1（该节标题点名了数值的指标 cost：inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:26）",
         "- DGX Spark【作者降级】：「并发 32 那一行是新数字，但只有博主单次测量，不建议入文档。」 — "
         "inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:36；本应建议补，作者说暂不作增量；"
-        # DGX Spark is hardware: beside SGLang in §1.3's lines a set-up; §1.2 names it alone (支持 DGX Spark（GB10）)
-        "归属 §1.2（活文档已收于此）"]
+        # DGX Spark is hardware: a host in §1.2 (vLLM 支持 DGX Spark) and beside SGLang in §1.3 (DGX Spark 上
+        # SGLang … 58.3 tok/s); only §1.3:38 names it as a subject (DSpark：面向 DGX Spark 的单机部署预设), and
+        # §1.3 holds the benchmark the line speaks of
+        "归属 §1.3（活文档已收于此：organized/knowledge/inference.md:38）"]
     assert "DeepSeek-V4-Pro：383.7 tok/s" not in text
     assert "128 GB" not in text.split("## 1.", 1)[1] and "把 8 周" not in text
 

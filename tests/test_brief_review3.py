@@ -140,7 +140,8 @@ def test_caveated_items_are_listed_apart_with_the_authors_words(brief: str) -> N
         # a line about what the doc names (Halyard, §2) though kb.yaml does not: on topic
         f"- Halyard【活文档已有：§2】：「Halyard 新版支持热点键复制，读尾延迟降低 22%。」 — {ADA_PATH}:32；"
         "kb 未列为主体，活文档 organized/knowledge/cache.md:14 已写到它：【执行人判断：是否补入 §2】"]
-    assert (f"| {ADA_PATH} | 8 | Tarn（建议补）、Kestrel（净新增）、Quarry（作者降级）、Alder（作者降级）、Birch（作者降级）、"
+    # Tarn: 命中率 is a metric (hit_rate), so the reprint's 88% conflicts with the doc's first-hand 81%
+    assert (f"| {ADA_PATH} | 8 | Tarn（矛盾/待核实）、Kestrel（净新增）、Quarry（作者降级）、Alder（作者降级）、Birch（作者降级）、"
             "Cedar（作者降级）、Nimbus（作者观点）、Halyard（活文档 §2 已有） |") in brief
     assert "不涉及本主题" not in brief
 
@@ -160,10 +161,11 @@ def test_touched_has_one_definition(brief: str) -> None:
 def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
     assert _line(brief, "| 3 |") == ("| 3 | Kestrel：40% 被来源指为抄错或对不上（kb 不拿它们比较） | `secondhand` "
                                     "inbox/bo/2026-06-10T1700-bo-check.md:5 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
-    assert _line(brief, "来源记录") == "来源记录（kb sources）：ada：7 个数字，被来源指为有误 1 个（§2 第 3 项）"
+    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字，与活文档不符 1 个（§2 第 1 项）、"
+                                     "被来源指为有误 1 个（§2 第 3 项）")
     relay = brief.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个", 1)[0].splitlines()
-    assert relay == ["  1. Kestrel：先核对一手来源（§2 第 1 项），再入 【执行人定节】（增量 1）",
-                     "  2. Tarn：把 88% 补入 §1，但仅二手：先核对一手来源（§2 第 2 项）（增量 2）",
+    assert relay == ["  1. Kestrel：先核对一手来源（§2 第 2 项），再入 【执行人定节】（增量 1）",
+                     "  2. Tarn：核对转载（§2），§1 暂不改（增量 2）",
                      "- 本窗口触及的活文档条目：§3 的 O12：【执行人判断：今晚可回答或补证哪些】"]
 
 

@@ -59,7 +59,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     """
     r = night.result
     rd = Reading(night)
-    settle_night(night, rd)  # first-hand cited doc values and set-up values are no secondhand-only figures
+    settled = settle_night(night, rd)  # first-hand cited doc values and set-up values are no secondhand-only figures
     shonly: dict[str, list[str]] = defaultdict(list)
     for claim, raw in dict.fromkeys((s.claim, s.raw) for s in r.secondhand_only):  # (a list's `in` was N² on one line)
         shonly[claim].append(raw)
@@ -124,7 +124,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     steps = next_steps(night, conflicts, increments + others, arxiv_rows)
     relay = relay_actions(increments, conflicts, {r["key"]: r["n"] for r in verify_rows if r["type"] == "secondhand"})
     incr_cards = sum(1 for e in increments if e["card"])
-    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0)
+    # backed by a paper fact: neither secondhand only nor only first-hand cited by the doc (a blog, a repo)
+    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0) - settled["firsthand"] - settled["setup"]
     ctx = {
         "lang": lang, "topic": night.topic, "executor": executor, "generator": f"kb {__version__}",
         "night": night.window.label_date.isoformat(),
@@ -153,7 +154,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
                                    "outcome": o, "mood": mood_of.get(k)} for k, o in src.outcomes.items()]}
                     for src in r.sources_checked],
         "selfeval": {"increments": len(increments), "with_card": incr_cards, "pct_card": _pct(incr_cards, len(increments)),
-                     "numbers": r.counts.get("numbers", 0), "backed": backed,
+                     "numbers": r.counts.get("numbers", 0), "backed": backed, "cited": settled["firsthand"],
                      "pct_backed": _pct(backed, r.counts.get("numbers", 0)),
                      "secondhand_only": r.counts.get("secondhand_only", 0), "ids": len(arxiv_rows),
                      "unverified": sum(1 for a in arxiv_rows if a["verified"] is None), "conflicts": len(conflicts)},

@@ -28,7 +28,8 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
     source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
     values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
-    :returns: ``{"firsthand": n, "setup": n}``."""
+    :returns: ``{"firsthand": n, "setup": n}``, numbers dropped (as the diff counts them: per
+        subject, value and source) for a first-hand citation of the doc and as set-up or opinion."""
     r = night.result
     apart: dict[str, set[str]] = {}  # claim -> its set-up and opinion raws, read once (a line of N values: N items)
     for s in r.secondhand_only:
@@ -37,9 +38,12 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
             apart[s.claim] = rd.setup_raws([c]) | rd.opinion_raws([c])
     setup = {(s.subject, s.raw) for s in r.secondhand_only if s.raw in apart.get(s.claim, ())}
     firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
-    r.secondhand_only = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
+    cited = sum(1 for s in r.secondhand_only if (s.subject, s.raw) in firsthand - setup)
+    kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
+    dropped = len(r.secondhand_only) - len(kept)
+    r.secondhand_only = kept
     r.counts["secondhand_only"] = len(r.secondhand_only)
-    return {"firsthand": len(firsthand), "setup": len(setup)}
+    return {"firsthand": cited, "setup": dropped - cited}
 
 
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:

@@ -8,7 +8,9 @@
   written in its name (``Qwen2.5 72B``: ``params``); :data:`kb.extract.metrics.SETUP_METRICS`
   makes them qualifiers, never facts;
 * :func:`sentence_metrics`: a number its clause gives no metric takes the one metric its sentence
-  names (``Our TPOT rises as the batch doubles, about +9% per doubling``).
+  names (``Our TPOT rises as the batch doubles, about +9% per doubling``);
+* :func:`percentiles`: a percentile word names a latency only when its sentence names no finer
+  one (``TTFT 在 100 并发下 P50 为 95 ms``: 95 ms is a TTFT).
 
 Called by :func:`kb.extract.quantities.find_quantities` on text folded as it reads it.
 """
@@ -22,10 +24,10 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from kb.core.claims import Quantity
-from kb.extract.metrics import _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
+from kb.extract.metrics import SETUP_METRICS, _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound, _bound_after
 from kb.extract.numbers import parse_number
-from kb.extract.vocab.metrics import MODEL_FAMILIES, SENTENCE_UNITS, SIM_WORDS
+from kb.extract.vocab.metrics import MODEL_FAMILIES, PERCENTILE_OF, SENTENCE_UNITS, SIM_WORDS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS, RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 
 #: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
@@ -57,6 +59,8 @@ _LIST_SETUPS = frozenset({"params", "context_length"})
 #: The end of a sentence: 。!?, a newline, a point not before a digit or a letter (v0.11, llama.cpp).
 _SENTENCE_END = re.compile(r"[。!?！？\n]|\.(?![\dA-Za-z])")
 _SENTENCE_UNIT_ANY = frozenset().union(*SENTENCE_UNITS.values())
+#: A percentile word alone (p50, P99, p99.9), as :data:`kb.extract.vocab.metrics.BUILTIN_METRICS` lists it.
+_PERCENTILE = re.compile(r"p\d{2}(?:\.\d)?", re.IGNORECASE)
 
 
 def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
@@ -193,14 +197,16 @@ def _sentence_metric(sc: _Scan, norm: str, q: Quantity, others: list[tuple]) -> 
     change), no other quantity (``others``: start, end, unit, metric) stands between the phrase and
     ``q``, and every quantity of the sentence that has the metric has ``q``'s unit: ``38 ms TPOT
     …, which does not match the 45 ms`` (not ``1.6x throughput with 41% lower energy``). Phrases
-    of a condition or a title (rule 5 of ``metric_at``) and sentences naming two metrics give none."""
+    of a condition or a title (rule 5 of ``metric_at``) and sentences naming two metrics give none;
+    set-up words and sizes (:data:`~kb.extract.metrics.SETUP_METRICS`: ``at 32 concurrent
+    requests``) are conditions, neither a second metric nor a figure between."""
     s, e = q.start, q.end
     if (q.unit == "%" and norm[s] not in "+-") or not sc.starts:
         return None
     a = max([m.end() for m in _SENTENCE_END.finditer(norm, max(0, s - 2 * _WINDOW), s)], default=0)
     b = _SENTENCE_END.search(norm, e)
     b = b.start() if b else len(norm)
-    ks = range(bisect_left(sc.starts, a), bisect_left(sc.starts, b))
+    ks = [k for k in range(bisect_left(sc.starts, a), bisect_left(sc.starts, b)) if sc.metrics[k] not in SETUP_METRICS]
     if not ks or len({sc.metrics[k] for k in ks}) != 1 or q.unit not in SENTENCE_UNITS.get(sc.metrics[ks[0]], ()):
         return None  # (before the finer tests below, which only leave phrases out)
     found: dict[str, list[int]] = {}
@@ -215,6 +221,29 @@ def _sentence_metric(sc: _Scan, norm: str, q: Quantity, others: list[tuple]) -> 
         return None
     for k in ks:
         lo, hi = (sc.ends[k], s) if sc.ends[k] <= s else (e, sc.starts[k])
-        if not any(lo <= x and y <= hi for x, y, _, _ in others):
+        if not any(lo <= x and y <= hi and m not in SETUP_METRICS for x, y, _, m in others):
             return metric
     return None
+
+
+def percentiles(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> list[Quantity]:
+    """``out`` with a latency read from a percentile word (``P50 为 95 ms``) given the finer
+    latency (:data:`~kb.extract.vocab.metrics.PERCENTILE_OF`: TTFT, TPOT) that its sentence names
+    before that word with no other metric but set-up words between: ``TTFT 据称在 100 并发下 P50 为 95 ms`` is a TTFT
+    of 95 ms, as ``P50 TTFT 95 ms`` is. The percentile itself is a condition
+    (:mod:`kb.extract.qualifiers`). ``scan()`` gives the phrases of ``norm``."""
+    sc: _Scan | None = None
+    for i, q in enumerate(out):
+        if q.metric != "latency":
+            continue
+        sc = sc or scan()
+        k = bisect_left(sc.ends, q.start + 1) - 1  # the last phrase ending at or before q
+        if k < 1 or not _PERCENTILE.fullmatch(norm, sc.starts[k], sc.ends[k]):
+            continue
+        j = k - 1
+        while j >= 0 and (sc.metrics[j] in SETUP_METRICS or (sc.metrics[j] == "latency"
+                                                             and _PERCENTILE.fullmatch(norm, sc.starts[j], sc.ends[j]))):
+            j -= 1  # over set-up words (100 并发) and other percentiles (P50/P99)
+        if j >= 0 and sc.metrics[j] in PERCENTILE_OF and _SENTENCE_END.search(norm, sc.ends[j], sc.starts[k]) is None:
+            out[i] = q.model_copy(update={"metric": sc.metrics[j]})
+    return out

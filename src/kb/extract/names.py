@@ -195,7 +195,10 @@ def id_names(text: str, refs: Iterable[tuple[str, int]],
     a name-like token (:func:`_looks_like_name`) or one ``known`` names (a kb.yaml entity, as
     its canonical name): ``CacheGen（arXiv:2310.07240）`` names ``arxiv:2310.07240`` "CacheGen",
     ``Mooncake（arXiv:2407.00079）`` "Mooncake" (issue 8: the brief showed
-    ``arXiv:2310.07240（2310.07240）``). A word that is no name (``Channels (arXiv:…)``, the end
+    ``arXiv:2310.07240（2310.07240）``); a quoted title right before the id names it by the
+    short name before the title's colon (:func:`short_name`: ``"ShardKV: Elastic KV Sharding
+    for Serving at Scale"（arXiv:2611.09915）`` names it "ShardKV", so a later ``ShardKV cuts …``
+    is the paper's). A word that is no name (``Channels (arXiv:…)``, the end
     of a title) names nothing.
 
     :param refs: ``(key, start)`` of each id, ``start`` the offset of its digits in ``text``.
@@ -206,6 +209,9 @@ def id_names(text: str, refs: Iterable[tuple[str, int]],
             continue
         m = _NAME_BEFORE_ID_RE.search(text, max(0, start - 60), start)
         if m is None:
+            t = _TITLE_BEFORE_ID_RE.search(text, max(0, start - 240), start)
+            if t is not None and (name := short_name(t.group("title"))):
+                out.append((key, name))
             continue
         token = m.group("name").rstrip(".-_")
         name = known(token) or (token if _looks_like_name(token) else None)
@@ -213,6 +219,11 @@ def id_names(text: str, refs: Iterable[tuple[str, int]],
             out.append((key, name))
     return out
 
+
+#: A quoted title right before its id in brackets: ``"ShardKV: Elastic …"（arXiv:2611.09915）``,
+#: ``“…”(2611.09915)``, ``《…》（arXiv:…）``.
+_TITLE_BEFORE_ID_RE = re.compile(r"[\"“「《『*_]+(?P<title>[^\"“”「」《》『』\n]{3,200}?)[\"”」》』*_]+\s*[（(【\[]\s*"
+                                 r"(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
 
 #: A paper's short name before its title's colon: one token of 3-40 name characters (``GPTQ-Lite``).
 _SHORT_NAME_RE = re.compile(r"[A-Za-z][A-Za-z0-9.+#_-]{2,39}")

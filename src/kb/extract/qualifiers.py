@@ -12,7 +12,7 @@ from functools import lru_cache
 from kb.core.claims import Claim, Quantity
 from kb.extract.metrics import SETUP_METRICS
 from kb.extract.subjects import _OF_RE, Anchor, _clause_marks, clause_bounds
-from kb.extract.vocab.qualifiers import CONDITION_PATTERNS, PASSING_WORDS
+from kb.extract.vocab.qualifiers import CONDITION_PATTERNS, CONDITION_SAME, PASSING_WORDS
 
 #: Set-up conditions in a clause (:data:`~kb.extract.vocab.qualifiers.CONDITION_PATTERNS`).
 _COND_RE = re.compile("|".join(CONDITION_PATTERNS), re.IGNORECASE)
@@ -124,9 +124,11 @@ class Qualifiers:
 @lru_cache(maxsize=1024)
 def _conditions(clause: str) -> str | None:
     """The set-up conditions written in ``clause`` (GPUs, batch, precision, model size),
-    normalised and joined with ``+``; cached, since each number of a sentence asks about the
+    normalised (one token per condition: :data:`~kb.extract.vocab.qualifiers.CONDITION_SAME`)
+    and joined with ``+``; cached, since each number of a sentence asks about the
     same set-up clauses."""
-    found = sorted({re.sub(r"\s+", "", m.group(0).lower()) for m in _COND_RE.finditer(clause)})
+    found = sorted({CONDITION_SAME.get(k, k) for m in _COND_RE.finditer(clause)
+                    if (k := re.sub(r"\s+", "", m.group(0).lower()))})
     return "+".join(found) if found else None
 
 
@@ -137,14 +139,17 @@ def _norm_qual(q: str | None) -> str | None:
 def setup_token(metric: str | None, value: float | None, low: float | None = None, high: float | None = None,
                 bound: str | None = None) -> str | None:
     """The qualifier condition a set-up size stands for (``ctx128k``, ``params8b``, ``batch32``,
-    ``ctx≤32k``), or None when ``metric`` is no set-up size (:data:`~kb.extract.metrics.SIZE_METRICS`). ``batch32``
-    is the token the qualifier reads from ``batch 32`` too, so both spellings agree.
+    ``ctx≤32k``, ``conc100``), or None when ``metric`` is no set-up size (:data:`~kb.extract.metrics.SIZE_METRICS`)
+    nor a concurrency. ``batch32`` is the token the qualifier reads from ``batch 32`` too, so both
+    spellings agree; a concurrency is ``conc<n>`` however it is written (``并发 32``, ``32 并发``,
+    ``at 32 concurrent requests``).
 
     :param metric: the quantity's metric key.
     :param value: its value, or None for a range (then ``low``/``high``).
     :param bound: its bound (``≤`` of ``32K 以内``), kept in the token.
     """
-    prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus"}.get(metric or "")
+    prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus",
+              "concurrency": "conc"}.get(metric or "")
     if prefix is None:
         return None
     if value is not None:

@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, respectively, sentence_metrics, setups
+from kb.extract.bind import distribute, percentiles, respectively, sentence_metrics, setups
 from kb.extract.en_quantities import EN_HINT
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
@@ -285,7 +285,8 @@ def find_quantities(
         def phrases() -> _Scan:
             return scan or vocab._scan(norm, DATE_METRICS)
 
-        out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)), phrases)
+        out = percentiles(norm, sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)),
+                                                 phrases), phrases)
     return _transitions(norm, out) if out else out
 
 

@@ -23,6 +23,8 @@ from kb.extract.vocab.subjects import (
     MODEL_FAMILIES,
     PAIR_CLOSE_WORDS,
     PAIR_OPEN_WORDS,
+    RATIO_CLOSE,
+    RATIO_OPEN_WORDS,
     ROLE_AFTER_WORDS,
     ROLE_BEFORE_WORDS,
 )
@@ -42,6 +44,9 @@ _HOST_BEFORE_SEARCH = first_char_guard(HOST_BEFORE_RE)
 _PAIR_OPEN_RE = re.compile("(?:" + "|".join(PAIR_OPEN_WORDS) + r")\s*(?:(?:默认|原生|原版)(?:的)?\s*)?$")
 #: … and the closing word after it, in the same clause.
 _PAIR_CLOSE_RE = re.compile(r"^[^，,；;。！？!?|\n]{0,24}?(?:" + "|".join(PAIR_CLOSE_WORDS) + ")")
+#: "A 为 B 的 N 倍": the copula before B and the ratio after it (B is the baseline).
+_RATIO_OPEN_RE = re.compile("(?:" + "|".join(RATIO_OPEN_WORDS) + r")\s*$")
+_RATIO_CLOSE_RE = re.compile(RATIO_CLOSE)
 #: Words right after a name that make it a host, platform or baseline
 #: (:data:`~kb.extract.vocab.subjects.HOST_AFTER_WORDS`).
 HOST_AFTER_RE = re.compile(r"^\s*(?:v?\d+(?:\.\d+)*\s*)?(?:" + "|".join(HOST_AFTER_WORDS) + ")", re.IGNORECASE)
@@ -107,13 +112,15 @@ class Attribution:
 
 def is_host(text: str, start: int, end: int) -> bool:
     """True when the name at ``text[start:end]`` is a host or baseline (see :data:`HOST_BEFORE_RE`,
-    :data:`HOST_AFTER_RE` and the ``与 X … 相比`` frame), unless its own figure follows it and ends
+    :data:`HOST_AFTER_RE`, the ``与 X … 相比`` frame and the ``为 X 的 N 倍`` one), unless its own figure follows it and ends
     its clause (:func:`_states_own_figure`: ``vLLM 501 tok/s vs SGLang 601 tok/s``)."""
     before = text[max(0, start - 24):start]
     after = text[end:end + 40]
     if _HOST_BEFORE_SEARCH.search(before) or HOST_AFTER_RE.match(after):
         return not _states_own_figure(text, start, end)
-    return bool(_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after)) and not _states_own_figure(text, start, end)
+    return bool((_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
+                or (_RATIO_OPEN_RE.search(before) and _RATIO_CLOSE_RE.match(after))) \
+        and not _states_own_figure(text, start, end)
 
 
 #: A figure of the name's own right after it: ``SGLang 601 tok/s``, ``vLLM's 500 tok/s``, ``vLLM 的

@@ -40,6 +40,7 @@ from kb.extract.vocab.quantities import (
     BETWEEN_AND,
     BETWEEN_CLOSE,
     BETWEEN_OPEN,
+    HALF_VERBS,
     ONE_TIMES_VERBS,
     TIMES_WORDS_EN,
 )
@@ -65,6 +66,7 @@ ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分\dDdTtQq](?:(?<=[{ZH_DIGIT
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
+_HALF = re.compile("(?:" + "|".join(HALF_VERBS) + r")(?:了|掉)?[ \t]?(?P<half>一半)")
 _IDEOGRAPH_AFTER = re.compile(r"[\u4e00-\u9fff](?<![的以之左内多])")
 _TEMPERATURE = frozenset({"°C", "°F"})
 # A score as reviewers write it (issue 21: the feeds' 实用性：5分, 创新性：4.5/5, 综合评分: 6.05/10,
@@ -153,6 +155,9 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     got: list[dict] = []
     for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
+    if "一半" in norm:
+        for m in _HALF.finditer(norm):  # 减少了一半: a change of 50 % (the decrease word signs it)
+            got.append({"start": m.start("half"), "end": m.end(), "value": 50.0, "unit": "%"})
     for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end():
             continue

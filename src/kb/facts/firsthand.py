@@ -20,7 +20,10 @@ from kb.facts.fact import Fact
 #: A citation naming a primary source in words; a KB path or a relay site is none.
 _PRIMARY_WORDS = re.compile(r"官方博客|官方文档|官方公告|发布说明|README|\bdocs?\b|论文|official blog|release notes|\bpaper\b",
                             re.IGNORECASE)
-_PRIMARY_HOSTS = ("arxiv.org", "github.com", "gitlab.com", "huggingface.co", "doi.org")
+#: Paper and repository hosts, and the hosts of projects' own docs sites (GitHub Pages such as
+#: nvidia.github.io/TensorRT-LLM, Read the Docs).
+_PRIMARY_HOSTS = ("arxiv.org", "github.com", "gitlab.com", "huggingface.co", "doi.org", "github.io", "readthedocs.io",
+                  "readthedocs.org")
 _RELAY_HOSTS = ("csdn.net", "zhihu.com", "infoq.cn", "news.ycombinator.com", "substack.com", "medium.com", "reddit.com",
                 "twitter.com", "x.com", "weixin.qq.com")
 _SOURCE_LINE_RE = re.compile(r"^\W*(?:来源|出处|source|sources)\s*[:：]", re.IGNORECASE)
@@ -29,7 +32,8 @@ _CITED_RE = re.compile(r"https?://\S+|arXiv:\s?\d{4}\.\d{4,5}")
 
 def primary_source(cited: str) -> bool:
     """True when ``cited`` (a URL, ``arxiv:…``, ``doi:…``, a KB path or words) is a primary source:
-    an arXiv id or DOI, or a URL on a paper/repository host (arxiv.org, github.com, huggingface.co, …),
+    an arXiv id or DOI, or a URL on a paper/repository host (arxiv.org, github.com, huggingface.co, …)
+    or a project's docs site (``*.github.io``, ``*.readthedocs.io``),
     a ``docs.``/``blog.`` host or a ``/blog``, ``/docs``, ``/research``, ``/releases`` path; a
     relay site (csdn, zhihu, medium, …) never is."""
     low = cited.lower()

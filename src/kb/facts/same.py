@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kb.core.claims import DateRef, Quantity
+from kb.extract.vocab.qualifiers import STATISTICS
 from kb.facts.fact import Fact
 from kb.facts.near import NearIndex
 from kb.facts.values import Stated, same_value
@@ -119,13 +120,16 @@ def same_setup(a: str | None, b: str | None) -> bool:
     """Two qualifiers under which values can conflict: equal, or both stated and one holds all
     the other's conditions (``batch1+rtx4090`` ~ ``batch1+int4+rtx4090``); an unstated one
     matches only an unstated one (DESIGN.md §3: "1.29× in memory" and "2.06× with offload on an
-    RTX 5090" are two facts)."""
+    RTX 5090" are two facts). Two statistics (:data:`~kb.extract.vocab.qualifiers.STATISTICS`:
+    P50, P99 …) never conflict: a P99 TTFT and a P50 TTFT are two facts, while a TTFT of no
+    stated percentile may be either (``TPOT 中位数 45 ms`` against a release note's ``38 ms TPOT``)."""
     if a == b:
         return True
     if not a or not b:
         return False
     sa, sb = set(a.split("+")), set(b.split("+"))
-    return sa <= sb or sb <= sa
+    ta, tb = sa & STATISTICS, sb & STATISTICS
+    return (sa <= sb or sb <= sa) and (not ta or not tb or ta == tb)
 
 
 def comparable_key(x: Fact | Quantity | DateRef) -> tuple[Any, ...]:

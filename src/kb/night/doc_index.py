@@ -51,6 +51,7 @@ class DocIndex:
                  titled: Mapping[str, Sequence[tuple[int, bool]]], tol: float = 0.02) -> None:
         self.at = at
         self.mentioned: dict[str, list[str]] = defaultdict(list)
+        self.hosted: dict[str, list[str]] = defaultdict(list)  # named only as a host or baseline
         self.nodes: dict[str, list[str]] = defaultdict(list)
         self.facts: dict[str, list[Fact]] = defaultdict(list)
         lines = [line for line, _, _ in sections]
@@ -69,8 +70,10 @@ class DocIndex:
                 for f in v.facts:
                     self.facts[f.group].append(f)
                 continue
-            for key in (*v.subjects, *v.hosts):
+            for key in v.subjects:
                 _add(self.mentioned[key], label)
+            for key in v.hosts:
+                _add(self.hosted[key], label)
             for key in v.leads:  # "- vLLM：…" is a node; "- 其他如 llama.cpp …" names it in passing
                 _add(self.nodes[key], label)
             for f in v.facts:
@@ -85,24 +88,28 @@ class DocIndex:
                 _add(self.mentioned[key], label)
                 if item:
                     _add(self.nodes[key], label)
-        for index in (self.mentioned, self.nodes):
+        for index in (self.mentioned, self.nodes, self.hosted):
             for key in list(index):
                 if at.group(key) != key:
                     for label in index[key]:
                         _add(index[at.group(key)], label)
 
     def has(self, key: str) -> bool:
-        """True when the doc mentions ``key`` or a key of its group."""
-        return key in self.mentioned or self.at.group(key) in self.mentioned
+        """True when the doc mentions ``key`` or a key of its group (as a baseline or host too)."""
+        g = self.at.group(key)
+        return key in self.mentioned or g in self.mentioned or key in self.hosted or g in self.hosted
 
     def is_node(self, key: str) -> bool:
         """True when ``key`` (or its group) heads a section, list item or table row."""
         return bool(self.nodes.get(key) or self.nodes.get(self.at.group(key)))
 
     def sections(self, key: str) -> list[str]:
-        """Section labels mentioning ``key``: node sections first, then the others."""
+        """Section labels mentioning ``key``: node sections first, then the others; sections that
+        name it only as a host or baseline (``相对 vLLM 共置部署``) only when no section holds it
+        otherwise: they are no place to correct or add its values."""
         keys = (key, self.at.group(key))
-        return list(dict.fromkeys(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s))
+        own = list(dict.fromkeys(s for k in keys for s in (*self.nodes.get(k, ()), *self.mentioned.get(k, ())) if s))
+        return own or list(dict.fromkeys(s for k in keys for s in self.hosted.get(k, ()) if s))
 
 
 #: A name a line leads with: Latin letters and digits (``DeepEP``, ``Dynamo``, ``H200``), after a

@@ -44,17 +44,45 @@ def _column(text: str, at: int) -> int:
 _BARE_CELL_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
+#: A unit written at the end of a header cell, in brackets (``吞吐 (tok/s)``, ``TTFT（ms）``,
+#: ``Memory [GB]``) or after a slash (``延迟/ms``).
+_HEADER_UNIT_RE = re.compile(r"(?:[(（\[【]\s*([^()（）\[\]【】]{1,16}?)\s*[)）\]】]|/\s*([^/\s]{1,12}))\s*$")
+
+
+def header_unit(cell: str, vocab: Any) -> str | None:
+    """The unit a table header cell gives the bare numbers of its column, as written
+    (``吞吐 (tok/s)`` → ``tok/s``, ``TTFT（ms）`` → ``ms``, ``延迟/ms`` → ``ms``), or None: the
+    text in brackets or after a slash at the cell's end is a unit when the one quantity reader
+    (:func:`kb.extract.quantities.find_quantities`) reads ``1 <text>`` as one number with a
+    unit (``吞吐 / 延迟`` and ``Model (FP8)`` give none).
+
+    :param cell: a header cell, as written.
+    :param vocab: the metric vocabulary, passed on to the reader.
+    """
+    m = _HEADER_UNIT_RE.search(cell)
+    if m is None:
+        return None
+    token = (m.group(1) or m.group(2)).strip()
+    got = find_quantities("1 " + token, vocab=vocab)
+    return token if len(got) == 1 and got[0].unit and got[0].end == len(token) + 2 else None
+
+
 def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
-                      vocab: Any, skip: Sequence[tuple[int, int]]) -> list[Quantity]:
+                      vocab: Any, skip: Sequence[tuple[int, int]], units: Sequence[str | None] = ()) -> list[Quantity]:
     """A table row's numbers with the metric of their column (issue 8; the metric is decided by
     :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
     takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
     alone names no metric, is read as written after that metric's first phrase (``HF 票 96``)
-    by the one quantity reader, so it is a quantity of that metric."""
+    by the one quantity reader, so it is a quantity of that metric; with the unit its header
+    writes (``units``, per cell: :func:`header_unit`) after it (``2,750`` under ``吞吐 (tok/s)``
+    is read as ``吞吐 2,750 tok/s``)."""
     out = [replaced(q, metric=m) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
            else q for q in quantities]
     if " | ".join(cells) != text:
         return out
+    rebare = {k for k, c in enumerate(cells) if k < len(units) and units[k] and _BARE_CELL_RE.fullmatch(c.strip())}
+    if rebare:  # a bare number under a header with a unit: read again below, with that unit
+        out = [q for q in out if q.unit is not None or _column(text, q.start) not in rebare]
     taken = {_column(text, q.start) for q in out}
     at = 0
     for k, cell in enumerate(cells):
@@ -66,10 +94,13 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):
             continue  # an id or a date, not a figure
         label = vocab.phrases[m][0] + " "
-        for q in find_quantities(label + cell.strip(), vocab=vocab):
+        unit = units[k] if k < len(units) else None
+        bare = cell.strip()
+        for q in find_quantities(label + bare + (" " + unit if unit else ""), vocab=vocab):
             if q.start >= len(label) and q.metric == m:
                 d = start - len(label)
-                out.append(replaced(q, start=q.start + d, end=q.end + d))
+                out.append(replaced(q, raw=q.raw[:len(bare)] if unit else q.raw, start=q.start + d,
+                                    end=min(q.end, len(label) + len(bare)) + d))
     out.sort(key=lambda q: q.start)
     return out
 

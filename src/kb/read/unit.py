@@ -161,7 +161,7 @@ class _UnitMaker:
               inherited: list[str], forced: tuple[Kind, str] | None = None,
               col_subjects: list[str | None] | None = None, *, links: Sequence[tuple[int, int]] = (),
               bold: Sequence[tuple[int, int]] = (), lead: bool = False,
-              table: tuple[list[str], list[str | None], dict[int, str]] | None = None) -> Claim | None:
+              table: tuple[list[str], list[str | None], dict[int, str], list[str | None]] | None = None) -> Claim | None:
         """One unit to a claim, or None when it is none (no anchor and no tag or kind column;
         a byline or title, :func:`~kb.extract.kinds.non_claim`).
 
@@ -169,9 +169,10 @@ class _UnitMaker:
         :param links: spans of link texts and title cells in ``text`` (no cue text).
         :param bold: spans of bold texts in ``text`` (no cue text when they read as titles).
         :param lead: the unit is the single-line first block of the file's body.
-        :param table: a table row's ``(cells, metric per cell, rating columns)``:
-            :meth:`~kb.extract.metrics.MetricVocab.table_metrics` and the columns headed by
-            a rating cue (column → header).
+        :param table: a table row's ``(cells, metric per cell, rating columns, header units)``:
+            :meth:`~kb.extract.metrics.MetricVocab.table_metrics`, the columns headed by
+            a rating cue (column → header) and the unit each header writes
+            (:func:`~kb.read.tables.header_unit`).
         """
         raw = text
         norm = "\n" in text or "  " in text
@@ -212,7 +213,7 @@ class _UnitMaker:
             skip += [(a, b) for a, b, _ in unread]
         quantities = find_quantities(text, skip=skip, vocab=self.p.vocab)
         if table is not None and any(table[1]):
-            quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip)
+            quantities = _by_metric_column(text, table[0], quantities, table[1], self.p.vocab, skip, table[3])
             if (forced is None and quantities and table[2]
                     and {_column(text, q.start) for q in quantities} <= table[2].keys()):
                 forced = ("internal-rating", f"column:{table[2][_column(text, quantities[0].start)]}")

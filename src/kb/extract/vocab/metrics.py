@@ -9,9 +9,10 @@ from __future__ import annotations
 
 BUILTIN_METRICS: dict[str, tuple[str, ...]] = {
     "throughput": ("吞吐", "吞吐量", "throughput", "TPS", "tok/s", "tokens/s", "tokens/sec"),
-    "ttft": ("TTFT", "TTFT P50", "TTFT P90", "TTFT P95", "TTFT P99", "TTFT 的 P50", "TTFT 的 P99", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
-    "tpot": ("TPOT", "TPOT P50", "TPOT P90", "TPOT P95", "TPOT P99", "TPOT 的 P50", "TPOT 的 P99", "ITL", "inter-token latency", "inter-token"),
+    "ttft": ("TTFT", "P50 TTFT", "P90 TTFT", "P95 TTFT", "P99 TTFT", "TTFT P50", "TTFT P90", "TTFT P95", "TTFT P99", "TTFT 的 P50", "TTFT 的 P99", "首 token 延迟", "首 token 时延", "首字延迟", "time to first token", "time-to-first-token"),
+    "tpot": ("TPOT", "P50 TPOT", "P90 TPOT", "P95 TPOT", "P99 TPOT", "TPOT P50", "TPOT P90", "TPOT P95", "TPOT P99", "TPOT 的 P50", "TPOT 的 P99", "ITL", "inter-token latency", "inter-token"),
     "latency": ("延迟", "时延", "latency", "tail latency", "p99", "p95", "p90", "p50", "尾延迟"),
+    "hit_rate": ("命中率", "缓存命中率", "hit rate", "hit ratio", "hit-rate", "cache hit rate", "cache hits"),
     "accuracy": ("准确率", "精度", "accuracy", "acc"),
     "speedup": ("加速", "加速比", "提速", "速度提升", "速度提高", "speedup", "speed-up", "speedups", "speed-ups", "faster"),
     "memory": ("显存", "内存", "memory", "VRAM"),
@@ -85,6 +86,10 @@ MODEL_FAMILIES: tuple[str, ...] = ("Llama", "Qwen", "Mistral", "Mixtral", "Gemma
                                    "Kimi", "MiniCPM", "Vicuna", "StarCoder", "CodeLlama")
 """Model families whose name may stand alone before a size (``Llama 70B``); a name with letters
 and digits (``Qwen2.5 72B``, ``DeepSeek-V3 671B``) needs no list."""
+
+PERCENTILE_OF: frozenset[str] = frozenset({"ttft", "tpot"})
+"""Latencies a percentile word (``p50``, ``P99``) refines when its sentence names one before it:
+``TTFT 在 100 并发下 P50 为 95 ms`` is a TTFT (:func:`kb.extract.bind.percentiles`)."""
 
 DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
 """Metric keys whose values are dates, never quantities."""

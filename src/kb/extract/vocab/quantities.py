@@ -68,6 +68,12 @@ ONE_TIMES_VERBS: tuple[str, ...] = ("快", "提升", "提高", "增加", "增长
 """zh change words before ``一倍`` (``快了一倍``, ``提升一倍``, ``翻一倍``): the value doubled, 2× (a
 change of 1× would be none; docs/claims.md says which reading kb takes of ``N 倍``)."""
 
+HALF_VERBS: tuple[str, ...] = ("减少", "降低", "下降", "缩短", "减小", "节省", "节约", "降", "提升", "提高", "增加",
+                               "增长")
+"""zh change words before ``一半`` (``减少了一半``, ``TTFT 降低一半``, ``显存节省一半``): a change of 50 %
+(a decrease word makes it −50 %, as it does any percentage: only words whose sign kb reads, so no
+省/少); ``一半`` alone (``一半的请求``) is no figure."""
+
 BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
     "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
     "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
@@ -89,9 +95,11 @@ BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
 """The same in English, matched as whole words (``up to 3×``, ``by under 1%``)."""
 
 BOUND_AFTER_WORDS: dict[str, tuple[str, ...]] = {"le": ("以内", "以下", "之内"), "ge": ("以上",),
+                                                 "gt": ("多(?![卡个张台块种项条位名])",),
                                                  "approx": ("左右", "上下(?!文)")}
-"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``); after the last value
-of a list they bound every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
+"""zh bound words written after a number (``32K 以内``, ``99% 以上``, ``3 千左右``, ``两倍多``: more
+than 2×, not before a counter: ``2 倍多卡`` is no bound); after the last value of a list they bound
+every value (``分别在 300 ms 和 20 ms 以内``: both ≤)."""
 
 LEVEL_BOUND_WORDS_EN: tuple[str, ...] = ("under", "below", "above", "within")
 """English bound words that after a decrease word name the level reached, not the size of the

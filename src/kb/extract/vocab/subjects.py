@@ -15,7 +15,7 @@ HOST_BEFORE_WORDS: tuple[str, ...] = (
     "领先", "优于", "快于", "慢于", "高于", "低于", "超过", "胜过", "强于", "弱于",
     r"vs\.?", "versus", "baselines?", "基线", "integrated into", "merged into", "on top of", "built on",
     "compared (?:with|to)", "relative to",
-    "than", "over", "against", "outperforms?", "beats?",
+    "than", "over", "against", "outperforms?", "beats?", "that of", "those of",
 )
 """Words right before a name that make it a host or baseline (``集成到 SGLang``, ``than vLLM``)."""
 
@@ -34,6 +34,13 @@ PAIR_OPEN_WORDS: tuple[str, ...] = ("与", "和", "跟", "同", "较之?", "相�
 
 PAIR_CLOSE_WORDS: tuple[str, ...] = ("相比", "相较", "对比", "比较", "比起来", "比")
 """The closing word of "与 X … 相比", after the name in the same clause."""
+
+RATIO_OPEN_WORDS: tuple[str, ...] = ("为", "是", "达到?", "相当于", "约为", "仅为", "只有", "不到")
+"""The copula of "A 为 B 的 N 倍" (A is N times B), right before B: with :data:`RATIO_CLOSE` after
+B it makes B the baseline of the ratio, never its owner (``vLLM 吞吐为 SGLang 的两倍多`` is vLLM's)."""
+
+RATIO_CLOSE: str = r"\s*的\s*(?:约\s*)?[\d.一二两三四五六七八九十半几]+\s*(?:倍|%|成)"
+"""What follows B in "A 为 B 的 N 倍" (also ``的 80%``, ``的八成``), right after the name."""
 
 ROLE_BEFORE_WORDS: tuple[str, ...] = (
     "for", "on", "with", "using", "in", "at", "across", "under", "via", "atop", "inside", "running",

@@ -1,0 +1,210 @@
+"""A blind night written from docs/ alone: the faults it found in how a number's metric, unit and
+conditions are read, each with the value an analyst expects.
+
+* a unit written in a table's header (``吞吐 (tok/s)``) is the unit of its column's bare numbers;
+* a percentile before a latency (``P99 TTFT``) names that latency, in a 指标 cell as in prose, and
+  two percentiles are two facts (P99 never conflicts with P50);
+* a set-up word (``100 并发``, ``at 32 concurrent requests``) is a condition: it neither takes the
+  metric nor hides the sentence's own;
+* one condition written in zh and en, or with a count glued to a GPU (``8xH100``, ``8 H100s``), is one
+  qualifier; a hit rate (命中率) is a metric;
+* a quoted title with its id names the paper by its short name (``"ShardKV: …"（arXiv:…）``, then
+  ``ShardKV …``); B in ``A 为 B 的 N 倍`` is the baseline; ``两倍多`` is more than 2×.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kb.extract.arxiv_ids import find_arxiv
+from kb.extract.metrics import DEFAULT_VOCAB
+from kb.extract.names import id_names
+from kb.extract.qualifiers import _conditions
+from kb.extract.quantities import find_quantities
+from kb.facts.firsthand import primary_source
+from kb.facts.same import same_setup
+from kb.read.tables import header_unit
+
+KB_YAML = """timezone: "+08:00"
+cutoff: "22:00"
+topics:
+  serving: [serving]
+entities:
+  SGLang: []
+  vLLM: []
+  LMCache: []
+"""
+FRONT = "---\ntopic: serving\nversion: 1\nupdated: 2026-11-29T05:00:00+08:00\n---\n# serving\n\n## §1 引擎\n\n"
+
+
+def _kb(root: Path, doc: str, night: str) -> Path:
+    (root / "organized" / "knowledge").mkdir(parents=True)
+    (root / "inbox" / "wei").mkdir(parents=True)
+    (root / "kb.yaml").write_text(KB_YAML, encoding="utf-8")
+    (root / "organized" / "knowledge" / "serving.md").write_text(FRONT + doc, encoding="utf-8")
+    (root / "inbox" / "wei" / "2026-11-30T1500-wei.md").write_text(night, encoding="utf-8")
+    return root
+
+
+def _conflicts(run_kb, root: Path) -> list[tuple]:  # noqa: ANN001
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root)
+    assert r.exit_code in (0, 1), r.stderr
+    return sorted((c["subject"], c["metric"], c["qualifier"], sorted(v["raw"] for v in c["values"]))
+                  for c in json.loads(r.stdout)["conflicts"])
+
+
+def _read(text: str) -> list[tuple]:
+    return [(q.raw, q.value, q.unit, q.metric) for q in find_quantities(text, vocab=DEFAULT_VOCAB)]
+
+
+@pytest.mark.parametrize(("cell", "unit"), [
+    ("吞吐 (tok/s)", "tok/s"), ("TTFT（ms）", "ms"), ("Memory [GB]", "GB"), ("延迟/ms", "ms"), ("显存 (GiB)", "GiB"),
+    ("提升 (%)", "%"), ("speedup (×)", "×"),
+    ("吞吐 / 延迟", None), ("Model (FP8)", None), ("Llama (70B)", None), ("SGLang v0.6", None), ("HF 票", None),
+])
+def test_the_unit_a_header_writes(cell: str, unit: str | None) -> None:
+    assert header_unit(cell, DEFAULT_VOCAB) == unit
+
+
+def test_a_bare_cell_under_a_header_with_a_unit_conflicts(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """Before, ``2,750`` under ``吞吐 (tok/s)`` had no unit, so 3,000 tok/s was an "update"."""
+    root = _kb(tmp_path, "| 引擎 | 吞吐 (tok/s) |\n|---|---|\n| SGLang | 2,750 |\n",
+               "- SGLang reportedly reaches 3,000 tok/s.\n")
+    assert _conflicts(run_kb, root) == [("entity:sglang", "throughput", None, ["2,750", "3,000 tok/s"])]
+    r = run_kb(["claims", "--file", "organized/", "--format", "json"], cwd=root)
+    (claim,) = json.loads(r.stdout)
+    assert [(q["raw"], q["value"], q["unit"], q["metric"], claim["text"][q["start"]:q["end"]])
+            for q in claim["quantities"]] == [("2,750", 2750.0, "tok/s", "throughput", "2,750")]
+
+
+def test_percentiles_name_their_latency_and_stay_apart(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A 指标 cell ``P99 TTFT`` is a TTFT (it named two metrics, so none); the window's P99 conflicts
+    with the doc's P99 only, never with its P50 (200 ms is not among the values)."""
+    root = _kb(tmp_path, "| 对象 | 指标 | 数值 |\n|---|---|---|\n| LMCache | P99 TTFT | 420 ms |\n"
+                         "| LMCache | P50 TTFT | 200 ms |\n",
+               "- LMCache P99 TTFT 610 ms。\n")
+    assert _conflicts(run_kb, root) == [("entity:lmcache", "ttft", "p99", ["420 ms", "610 ms"])]
+
+
+def test_conditions_written_two_ways_are_one(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- SGLang 在 8×H100 上吞吐 2,750 tok/s。\n- vLLM v0.30 单请求 TTFT 约 180 ms。\n"
+                         "- vLLM 并发 32 下 TTFT 300 ms。\n",
+               "- SGLang reaches 3,000 tok/s on 8xH100.\n- vLLM's TTFT is about 260 ms for a single request.\n"
+               "- vLLM TTFT at 32 concurrent requests is 400 ms.\n")
+    assert _conflicts(run_kb, root) == [
+        ("entity:sglang", "throughput", "h100", ["2,750 tok/s", "3,000 tok/s"]),
+        ("entity:vllm", "ttft", "conc32", ["300 ms", "400 ms"]),
+        ("entity:vllm", "ttft", "单请求", ["180 ms", "260 ms"]),
+    ]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("TTFT 据称在 100 并发下 P50 为 95 ms", [("100", 100.0, None, "concurrency"), ("95 ms", 0.095, "s", "ttft")]),
+    ("TTFT at 64 concurrent requests: P99 is 300 ms", [("64", 64.0, None, "concurrency"), ("300 ms", 0.3, "s", "ttft")]),
+    ("vLLM TTFT at 32 concurrent requests is 400 ms.", [("32", 32.0, None, "concurrency"), ("400 ms", 0.4, "s", "ttft")]),
+    ("TTFT 降低 30%，P99 延迟 95 ms", [("30%", -30.0, "%", "ttft"), ("95 ms", 0.095, "s", "latency")]),
+    ("TTFT 120 ms。P99 为 300 ms", [("120 ms", 0.12, "s", "ttft"), ("300 ms", 0.3, "s", "latency")]),
+    ("LMCache P99 TTFT 610 ms", [("610 ms", 0.61, "s", "ttft")]),
+    ("LMCache 命中率 64%", [("64%", 64.0, "%", "hit_rate")]),
+    ("vLLM's prefix cache hit rate is 90% on multi-turn chat", [("90%", 90.0, "%", "hit_rate")]),
+])
+def test_the_metric_of_a_number_beside_set_up_and_percentile_words(text: str, want: list[tuple]) -> None:
+    assert _read(text) == want
+
+
+@pytest.mark.parametrize(("clause", "want"), [
+    ("on 8 H100s", "h100"), ("on 8xH100", "h100"), ("8×H100", "h100"), ("H100 GPUs", "h100"),
+    ("for a single request", "单请求"), ("单请求", "单请求"), ("one request at a time", "单请求"),
+    ("P99 TTFT", "p99"), ("TTFT P50", "p50"), ("median TTFT", "p50"), ("TPOT 中位数", "p50"),
+    ("HP99", None), ("p999", None),
+])
+def test_conditions_of_a_clause(clause: str, want: str | None) -> None:
+    assert _conditions(clause) == want
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("p99", "p99", True), ("p50", "p99", False), ("conc32", "conc32+p50", True), ("conc32+p99", "conc32+p50", False),
+    ("h100+p99", "p99", True), (None, "p99", False),
+])
+def test_two_statistics_never_conflict(a: str | None, b: str | None, same: bool) -> None:
+    assert same_setup(a, b) is same
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ('昨晚热议的 "ShardKV: Elastic KV Sharding for Serving at Scale"（arXiv:2611.09915）。', [("arxiv:2611.09915", "ShardKV")]),
+    ("《KVFlow: Prefix-Aware Scheduling》(2611.09916)", [("arxiv:2611.09916", "KVFlow")]),
+    ('"Attention Is All You Need"（arXiv:1706.03762）', []),  # no short name before a colon
+    ("ShardKV（arXiv:2611.09915）", [("arxiv:2611.09915", "ShardKV")]),
+])
+def test_a_quoted_title_names_its_id_by_its_short_name(text: str, want: list[tuple[str, str]]) -> None:
+    refs = [(f"arxiv:{r.id}", r.start) for r in find_arxiv(text)]
+    assert id_names(text, refs) == want
+
+
+def test_the_name_of_a_quoted_title_is_the_papers_later(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n",
+               '## ShardKV\n\n- 热议的 "ShardKV: Elastic KV Sharding for Serving at Scale"（arXiv:2611.09915）。\n'
+               "- ShardKV claims up to 3.5x higher throughput than vLLM.\n- ShardKV 的 TTFT 据称 95 ms。\n")
+    r = run_kb(["claims", "--file", "inbox/", "--format", "json"], cwd=root)
+    assert [(c["subjects"], [(q["raw"], q["bound"]) for q in c["quantities"]]) for c in json.loads(r.stdout)] == [
+        (["arxiv:2611.09915"], []),
+        (["arxiv:2611.09915"], [("3.5x", "≤")]),
+        (["arxiv:2611.09915"], [("95 ms", None)]),
+    ]
+
+
+@pytest.mark.parametrize(("line", "owner", "bound"), [
+    ("vLLM 吞吐为 SGLang 的两倍多。", "entity:vllm", ">"),
+    ("vLLM 的吞吐是 SGLang 的 1.5 倍。", "entity:vllm", None),
+    ("vLLM's throughput is 2× that of SGLang.", "entity:vllm", None),
+    ("SGLang 的 2 倍加速来自 RadixAttention。", "entity:sglang", None),  # no copula: SGLang's own
+])
+def test_b_in_a_is_n_times_b_is_the_baseline(tmp_path: Path, run_kb, line: str, owner: str, bound: str | None) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", f"- {line}\n")
+    r = run_kb(["claims", "--file", "inbox/", "--format", "json"], cwd=root)
+    (claim,) = json.loads(r.stdout)
+    assert (claim["subjects"], [(q["subject"], q["bound"]) for q in claim["quantities"]]) == ([owner], [(owner, bound)])
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("两倍多", [("两倍", 2.0, "×", ">")]), ("2 倍多。", [("2 倍", 2.0, "×", ">")]),
+    ("1.5 GB 多", [("1.5 GB", 1.5e9, "B", ">")]), ("提升 3 倍多卡扩展", [("3 倍", 3.0, "×", None)]),
+])
+def test_duo_after_a_number_is_more_than(text: str, want: list[tuple]) -> None:
+    assert [(q.raw, q.value, q.unit, q.bound) for q in find_quantities(text, vocab=DEFAULT_VOCAB)] == want
+
+
+def test_a_section_naming_a_subject_only_as_a_baseline_is_no_place_to_correct_it(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """The doc's §3 names vLLM only as SplitServe's baseline (``相对 vLLM 共置部署``): vLLM's conflict
+    is to be corrected in §1, where the doc holds it (before: "改正 §1、§3")."""
+    doc = ("- vLLM 吞吐 2,400 tok/s。\n\n## §3 分离式部署\n\n| 系统 | 端到端加速 | 条件 |\n|---|---|---|\n"
+           "| SplitServe | 1.8× | 相对 vLLM 共置部署 |\n")
+    root = _kb(tmp_path, doc, "- vLLM 吞吐 2,650 tok/s。\n")
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root)
+    (s,) = [s for s in json.loads(r.stdout)["subjects"] if s["key"] == "entity:vllm"]
+    assert (s["outcome"], s["doc_sections"]) == ("conflict", ["§1"])
+    # named only as a baseline, it is still in the doc (its sections are those that name it)
+    root2 = _kb(tmp_path / "b", doc.split("\n\n", 1)[1], "- vLLM 吞吐 2,650 tok/s。\n")
+    r = run_kb(["diff", "serving", "--date", "2026-11-30", "--format", "json"], cwd=root2)
+    (s,) = [s for s in json.loads(r.stdout)["subjects"] if s["key"] == "entity:vllm"]
+    assert (s["outcome"], s["doc_sections"]) == ("update", ["§3"])
+
+
+@pytest.mark.parametrize(("cited", "primary"), [
+    ("https://nvidia.github.io/TensorRT-LLM/performance/perf-overview.html", True),
+    ("https://lmcache.readthedocs.io/en/latest/", True),
+    ("https://blog.csdn.net/x/article/details/1", False),
+])
+def test_a_projects_docs_site_is_a_primary_source(cited: str, primary: bool) -> None:
+    assert primary_source(cited) is primary
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("TTFT 减少了一半", [("一半", -50.0, "%", "ttft")]), ("显存节省一半", [("一半", -50.0, "%", "memory")]),
+    ("吞吐提升一半", [("一半", 50.0, "%", "throughput")]), ("一半的请求命中缓存", []), ("其中一半", []), ("省了一半", []),
+])
+def test_half_after_a_change_word(text: str, want: list[tuple]) -> None:
+    assert _read(text) == want
