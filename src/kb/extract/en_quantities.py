@@ -18,7 +18,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from kb.extract.number_words import _FROM
-from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.numbers import _NUM, _UNIT, BRACKET_SIGNED, _canonical, _number, _pint_unit, _unit_of
 from kb.extract.vocab.metrics import SIM_WORDS
 from kb.extract.vocab.units import COUNTERS, KB_OWN
 
@@ -73,10 +73,9 @@ _ROMAN = "\u2160-\u217f"
 _VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.{_ROMAN}])(?:(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])|(?P<r>[{_ROMAN}])(?![{_ROMAN}]))")
 _VULGAR_HINT = re.compile(f"[{_VULGAR}{_ROMAN}]")
 # a number alone in brackets before its unit: (1,200) tok/s; not before a percentage or a currency,
-# where brackets may mark a negative (an accountant's (3.5)%, (1,200) 元)
+# where brackets may mark a negative (BRACKET_SIGNED: an accountant's (3.5)%, (1,200) 元)
 _BRACKETED = re.compile(rf"(?<![A-Za-z0-9_.])\((?P<n>{_NUM})\)")
 _BRACKETED_HINT = re.compile(r"\)(?<=\d\))")
-_SIGNED_UNITS = frozenset({"%", "pp", "$", "¥", "£", "€"})
 #: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
 #: ½ s): find_quantities does not stop early on it
 EN_HINT = re.compile(rf"[xX{_VULGAR}{_ROMAN}](?:(?<=[{_VULGAR}{_ROMAN}])|(?=\d+\.\d))")
@@ -110,7 +109,7 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
     for m in (_BRACKETED.finditer(norm) if "(" in norm and _BRACKETED_HINT.search(norm) else ()):
         u = _unit_after(norm, m.end(), ratio=True)  # (1,200) tok/s
-        if u is not None and u[0] not in _SIGNED_UNITS:
+        if u is not None and u[0] not in BRACKET_SIGNED:
             unit, conv, e = u
             v = _number(None, m["n"], None)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})

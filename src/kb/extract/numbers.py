@@ -69,6 +69,7 @@ _UNIT = (
     rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
+_UNIT_RE = re.compile(_UNIT)
 # an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
 # (a glued x/X is the ratio sign, 1e-400x, a glued unit its unit, 9e999tok/s; any other glued
 # letter or digit makes it no number)
@@ -269,7 +270,8 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     (``1_000 tok/s``), no digit before the point (``.5 s``), a power of another base than ten (``2^10
     tok/s``, ``2**10 tok/s``), hexadecimal (``0x10 tok/s``), an exponent and a magnitude together
     (``1e3k tok/s``: 1e3 or 1.3k?); and a number whose unit of kb's words is raised to a power
-    (``1200 tok/s^2``, ``5 GB²``: pint's units keep theirs, ``9.8 m/s^2``). Which value was meant
+    (``1200 tok/s^2``, ``5 GB²``: pint's units keep theirs, ``9.8 m/s^2``) or alone in brackets
+    before a percentage or a currency (``(3.5)%``: :data:`BRACKET_SIGNED`). Which value was meant
     is unknown, so none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of
     these.
 
@@ -285,7 +287,20 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
             found.append((*m.span(), why))
     if ("^" in text or "**" in text or not text.isascii()) and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
+    if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
+        for m in _BRACKETED_RE.finditer(text):
+            if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
+                found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
     return sorted(found)
+
+
+#: The units before which a number alone in brackets may be a negative, as accountants write one
+#: (``(3.5)%``, ``(1,200) 元``): unread, with a warning; before any other unit the brackets only
+#: set it apart (``(1,200) tok/s`` → 1,200 ``tok/s``: :mod:`kb.extract.en_quantities`)
+BRACKET_SIGNED = frozenset({"%", "pp", "$", "¥", "£", "€"})
+_BRACKETED_RE = re.compile(r"(?<![A-Za-z0-9_.])\((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)")
+_BRACKETED_HINT_RE = re.compile(r"\)(?<=\d\))")
+_BRACKETED_WHY = "is in brackets before a percentage or a currency (a negative, as accountants write one?)"
 
 
 # before a unit, a number in a form kb does not read (unread_numbers)
