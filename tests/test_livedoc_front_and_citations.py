@@ -41,8 +41,8 @@ def test_kb109_counts_only_the_citation_kb_reads(tmp_path: Path, run_kb) -> None
     root = _kb(tmp_path / "b", citations=6)
     res = run_kb(["lint"], cwd=root)
     assert [line for line in res.stdout.splitlines() if "KB109" in line] == [
-        "organized/knowledge/serving.md:5:12: KB109 [error] citations is 6 but the document cites 1 distinct sources: "
-        "set `citations: 1` (kb lint --fix) (citation-count-stale)"]
+        ("organized/knowledge/serving.md:5:12: KB109 [error] citations is 6 but the document cites 1 distinct sources: "
+         "set `citations: 1` (kb lint --fix) (citation-count-stale)")]
 
 
 @pytest.mark.parametrize(("value", "why"), [

@@ -16,7 +16,13 @@ import pytest
 from conftest import write_files
 from test_numbers_forms import _read  # the one row reader of the number tests
 
-from kb.extract.numbers import _UNREAD_FORM_RE, _may_be_unread, unread_numbers
+from kb.extract.numbers import (
+    _UNIT_POWER_HINT_RE,
+    _UNIT_POWER_RE,
+    _UNREAD_FORM_RE,
+    _may_be_unread,
+    unread_numbers,
+)
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -35,6 +41,9 @@ def test_forms_read_right(text: str, expected: list) -> None:
     assert _read(text) == expected
 
 
+BRACKETED_WHY = "is in brackets before a percentage or a currency (a negative, as accountants write one?)"
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("Quokka throughput 1e3k tok/s", [("1e3k", "has both an exponent and a magnitude (1e3k: 1e3 or 1.3k?)")]),
     ("Quokka throughput 2e2 M tok/s", [("2e2 M", "has both an exponent and a magnitude (1e3k: 1e3 or 1.3k?)")]),
@@ -42,10 +51,8 @@ def test_forms_read_right(text: str, expected: list) -> None:
     ("Quokka KV 5 GB²", [("5 GB²", "has a unit raised to a power kb does not read")]),
     ("Quokka rate 7 ms^-1", [("7 ms^-1", "has a unit raised to a power kb does not read")]),
     ("Quokka rate 1.5k tok/s**2", [("1.5k tok/s**2", "has a unit raised to a power kb does not read")]),
-    ("Quokka margin (3.5)%", [("(3.5)%", "is in brackets before a percentage or a currency "
-                                         "(a negative, as accountants write one?)")]),
-    ("Quokka cost (1,200) 元", [("(1,200) 元", "is in brackets before a percentage or a currency "
-                                              "(a negative, as accountants write one?)")]),
+    ("Quokka margin (3.5)%", [("(3.5)%", BRACKETED_WHY)]),
+    ("Quokka cost (1,200) 元", [("(1,200) 元", BRACKETED_WHY)]),
     # read, no warning: pint's own unit with its power, a footnote's mark, a price in brackets, a
     # percentage inside the brackets, a rate written as a power
     ("Quokka g 9.8 m/s^2", []),
@@ -62,6 +69,13 @@ def test_the_quick_test_never_hides_an_exponent_beside_a_magnitude() -> None:
     for text in ("1e3k tok/s", "2.5E-1 K tok/s", "3e2M tokens"):
         assert _UNREAD_FORM_RE.search(text) is not None, text
         assert _may_be_unread(text), text
+
+
+def test_the_quick_test_never_hides_a_unit_raised_to_a_power() -> None:
+    for text in ("9 tok/s^2", "9 GB²", "9 ms^-1", "9 tok/s**2", "吞吐 9 倍^2", "9 ‰³", "9 TB⁻¹"):
+        assert _UNIT_POWER_RE.search(text) is not None, text
+        assert _UNIT_POWER_HINT_RE.search(text) is not None, text
+    assert _UNIT_POWER_HINT_RE.search("5 ms*2 and 2^10") is None
 
 
 def test_a_glued_exponent_out_of_range_is_named() -> None:
@@ -105,10 +119,10 @@ def test_ingest_reads_or_warns_each_form_and_pairs_the_list(tmp_path: Path, run_
     res = run_kb(["ingest"], cwd=root)
     assert res.exit_code == 0
     assert [line for line in res.stderr.splitlines() if "0900-n.md" in line] == [
-        "warning: inbox/ana/2026-07-31T0900-n.md:3: number '1e3k' has both an exponent and a magnitude "
-        "(1e3k: 1e3 or 1.3k?); no quantity",
-        "warning: inbox/ana/2026-07-31T0900-n.md:7: number '1200 tok/s^2' has a unit raised to a power kb "
-        "does not read; no quantity",
+        ("warning: inbox/ana/2026-07-31T0900-n.md:3: number '1e3k' has both an exponent and a magnitude "
+         "(1e3k: 1e3 or 1.3k?); no quantity"),
+        ("warning: inbox/ana/2026-07-31T0900-n.md:7: number '1200 tok/s^2' has a unit raised to a power kb "
+         "does not read; no quantity"),
     ]
     res = run_kb(["claims", "--format", "json", "--file", "inbox/ana/2026-07-31T0900-n.md"], cwd=root)
     got = [[(q["value"], q["unit"], q["bound"], q["subject"]) for q in c["quantities"]] for c in json.loads(res.stdout)]

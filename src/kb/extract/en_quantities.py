@@ -18,7 +18,15 @@ import unicodedata
 from collections.abc import Sequence
 
 from kb.extract.number_words import _FROM
-from kb.extract.numbers import _NUM, _UNIT, BRACKET_SIGNED, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.numbers import (
+    _NUM,
+    _UNIT,
+    BRACKET_SIGNED,
+    _canonical,
+    _number,
+    _pint_unit,
+    _unit_of,
+)
 from kb.extract.vocab.metrics import SIM_WORDS
 from kb.extract.vocab.units import COUNTERS, KB_OWN
 

@@ -285,7 +285,8 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
                 continue  # 1,234 tok/s: read
             why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
             found.append((*m.span(), why))
-    if ("^" in text or "**" in text or not text.isascii()) and _UNIT_POWER_HINT_RE.search(text) is not None:
+    if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
+            and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
     if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
         for m in _BRACKETED_RE.finditer(text):
@@ -314,7 +315,10 @@ _UNREAD_FORM_RE = re.compile(
 #: power of 1 is a footnote's mark (``tok/s<sup>1</sup>``), not a power
 _UNIT_POWER_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.,^])" + _NUM + "(?:" + _MAG + ")?(?:" + _UNIT + r")"
                             r"(?:(?:\^|\*\*)(?:-\d+|\+?(?!1(?!\d))\d+)|[²³⁴⁵⁶⁷⁸⁹⁻])")
-_UNIT_POWER_HINT_RE = re.compile(r"[A-Za-z\u4e00-\u9fff×%](?:\^|\*\*|[²³⁴⁵⁶⁷⁸⁹⁻])")
+#: What every match of _UNIT_POWER_RE holds: a power sign after a unit's last character (the sign
+#: first: re skips to it in C), checked only when the text holds a power sign at all
+_UNIT_POWER_HINT_RE = re.compile(r"[\^*²³⁴⁵⁶⁷⁸⁹⁻](?<=[A-Za-z\u4e00-\u9fff×%‰][\^*²³⁴⁵⁶⁷⁸⁹⁻])(?:(?<=\*)(?=\*)|(?<!\*))")
+_SUPERSCRIPT_RE = re.compile("[²³⁴⁵⁶⁷⁸⁹⁻]")
 _UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the

@@ -148,7 +148,8 @@ class LivingDoc:
     def body_text(self) -> str:
         """The body as kb reads it, line numbers kept: front matter and what the parser never reads
         as text blanked (:func:`kb.read.parse.unread_blanked`: code, HTML comments, ``<pre>``)."""
-        from kb.read.parse import unread_blanked  # (lazy: the Markdown parser, loaded only here)
+        # (lazy: the Markdown parser is loaded only here)
+        from kb.read.parse import unread_blanked
 
         end = self.parsed.front_end if self.front_present else 0
         lines = self.text.split("\n")
