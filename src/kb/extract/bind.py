@@ -35,8 +35,12 @@ _LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|,|;|/|&|(?<![A-Za-z])
                        re.IGNORECASE)
 _SIGNS = "+-−负"
 #: Between two values sharing the unit written after the last: a conjunction or a slash, no bare comma
-#: (``接受长度 3.1 → 4.4，1.38×``: 4.4 is no ratio).
-_UNIT_LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|/|(?<![A-Za-z])(?:and|or)(?![A-Za-z]))[ \t*_]*", re.IGNORECASE)
+#: (``接受长度 3.1 → 4.4，1.38×``: 4.4 is no ratio) but before values a conjunction joins (``502, 602
+#: and 702 tok/s``: :data:`_COMMA_GAP`).
+_UNIT_LIST_GAP = re.compile(r"[ \t*_]*(?:和|与|及|以及|、|/|,?[ \t]*(?<![A-Za-z])(?:and|or)(?![A-Za-z]))[ \t*_]*", re.IGNORECASE)
+_COMMA_GAP = re.compile(r"[ \t*_]*,[ \t*_]*")
+_UNIT_LIST_NEXT = re.compile(r"(?:" + _UNIT_LIST_GAP.pattern + "|" + _COMMA_GAP.pattern + r")(?=\d)", re.IGNORECASE)
+_NAME_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9_])(?=[\w.-]*[A-Z])[A-Za-z][\w.-]*[ \t]$")
 #: A number written plainly, digits and separators (a list's unit written once goes to such values).
 _PLAIN = re.compile(r"\d[\d,]*(?:\.\d+)?")
 #: An accelerator written after a count (4 张 A100, 8 块 H800, 2×MI300X, 8 x RTX 4090, 4 块 4090).
@@ -63,19 +67,40 @@ _SENTENCE_UNIT_ANY = frozenset().union(*SENTENCE_UNITS.values())
 _PERCENTILE = re.compile(r"p\d{2}(?:\.\d)?", re.IGNORECASE)
 
 
-def distribute(norm: str, out: list[Quantity]) -> list[Quantity]:
+def shares_unit(norm: str, s: int, e: int) -> bool:
+    """Whether the plain number at ``norm[s:e]`` may be one of a list that shares the unit written
+    after its last value (``502 and 602 tok/s``): a conjunction, a slash or a comma, then a digit; not
+    a decimal right after a name (``SGLang 0.4 and 600 tok/s``: a version). The quantity finder keeps
+    such a number with no metric word beside it for :func:`distribute` (``loose``)."""
+    if _UNIT_LIST_NEXT.match(norm, e) is None:
+        return False
+    return "." not in norm[s:e] or _NAME_WORD_BEFORE.search(norm, max(0, s - 40), s) is None
+
+
+def distribute(norm: str, out: list[Quantity], loose: frozenset[tuple[int, int]] = frozenset()) -> list[Quantity]:
     """``out`` with the bound, the decrease and the metric of a list's first value given to the values
     after it that have none of their own (same unit, joined by 和/与/、/and/or/a comma), and a set-up
     metric or a bound written after its last value given to the values before it (``70亿和130亿的参数``,
     ``95% 和 90% 以上``: both ≥), and so is its unit to plain numbers before it (``300 and 400 ms``: both
-    ms, converted alike; ``吞吐 300 和 400 tok/s``)."""
+    ms, converted alike; ``吞吐 300 和 400 tok/s``; ``502, 602 and 702 tok/s``), whatever word stands
+    before them: a number whose ``(start, end)`` is one of ``loose`` (:func:`shares_unit`: no metric
+    word beside it) takes the last value's metric too (``they reach 502 and 602 tok/s``: both
+    throughput) and is dropped when no unit reaches it (``between 2 and 4 GPUs``: 2 is no figure)."""
+    joined: set[int] = set()  # values given the unit of a list after them (a comma may join more before)
     for i in range(len(out) - 1, 0, -1):  # 300 and 400 ms, 吞吐 300 和 400 tok/s: the unit after the last is every value's
         a, b = out[i - 1], out[i]
         if a.unit is None and b.unit is not None and a.value is not None and b.value is not None \
                 and _PLAIN.fullmatch(a.raw) and (lead := _PLAIN.match(b.raw)) is not None \
-                and (a.metric is None or b.metric is None or a.metric == b.metric) and _UNIT_LIST_GAP.fullmatch(norm, a.end, b.start) \
+                and (a.metric is None or b.metric is None or a.metric == b.metric) \
+                and (_UNIT_LIST_GAP.fullmatch(norm, a.end, b.start) or (i in joined and _COMMA_GAP.fullmatch(norm, a.end, b.start))) \
                 and (written := parse_number(lead.group())):
-            out[i - 1] = a.model_copy(update={"unit": b.unit, "value": a.value * (b.value / written)})
+            joined.add(i - 1)
+            update = {"unit": b.unit, "value": a.value * (b.value / written)}
+            if (a.start, a.end) in loose:
+                update["metric"] = a.metric or b.metric
+            out[i - 1] = a.model_copy(update=update)
+    if loose:
+        out = [q for q in out if q.unit is not None or (q.start, q.end) not in loose]
     for i in range(1, len(out)):
         a, b = out[i - 1], out[i]
         if a.unit != b.unit or not _LIST_GAP.fullmatch(norm, a.end, b.start):

@@ -3,7 +3,8 @@ digits and English or unit words: ``10- to 20-ms``, ``1 1/2 hours``, ``1½ h``, 
 12-week simulation``, ``$1.2 per GPU-hour to $2.1 per GPU-hour``, a duration in parts (``1 h 30
 min``, ``1h30m``, ``2 min 30 s``, ``1小时30分``, ``2 s 500 ms``), a ratio led by its sign (``×1.5``,
 ``x1.5``), a magnitude set apart from its number before a unit or after a currency (``1.2 k tok/s``,
-``2 T tokens``, ``$3 M``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``).
+``2 T tokens``, ``$3 M``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``),
+a number alone in brackets before its unit (``(1,200) tok/s``).
 
 :func:`en_forms` is called by :func:`kb.extract.zh_quantities.more_quantities`, which merges its
 forms with the main pass's quantities (a form replaces the quantities it holds when it is
@@ -17,7 +18,15 @@ import unicodedata
 from collections.abc import Sequence
 
 from kb.extract.number_words import _FROM
-from kb.extract.numbers import _NUM, _UNIT, _canonical, _number, _pint_unit, _unit_of
+from kb.extract.numbers import (
+    _NUM,
+    _UNIT,
+    BRACKET_SIGNED,
+    _canonical,
+    _number,
+    _pint_unit,
+    _unit_of,
+)
 from kb.extract.vocab.metrics import SIM_WORDS
 from kb.extract.vocab.units import COUNTERS, KB_OWN
 
@@ -71,6 +80,10 @@ _VULGAR = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 _ROMAN = "\u2160-\u217f"
 _VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.{_ROMAN}])(?:(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])|(?P<r>[{_ROMAN}])(?![{_ROMAN}]))")
 _VULGAR_HINT = re.compile(f"[{_VULGAR}{_ROMAN}]")
+# a number alone in brackets before its unit: (1,200) tok/s; not before a percentage or a currency,
+# where brackets may mark a negative (BRACKET_SIGNED: an accountant's (3.5)%, (1,200) 元)
+_BRACKETED = re.compile(rf"(?<![A-Za-z0-9_.])\((?P<n>{_NUM})\)")
+_BRACKETED_HINT = re.compile(r"\)(?<=\d\))")
 #: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
 #: ½ s): find_quantities does not stop early on it
 EN_HINT = re.compile(rf"[xX{_VULGAR}{_ROMAN}](?:(?<=[{_VULGAR}{_ROMAN}])|(?=\d+\.\d))")
@@ -101,6 +114,12 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             got.append({"start": m.start(), "end": m.end(), "value": v, "unit": m["cur"]})
         elif (u := _unit_after(norm, m.end())) is not None and (m["m"] != "m" or u[0] in KB_OWN):
             unit, conv, e = u  # (1.2 m tok/s is a million; 100 m s-1 is a speed)
+            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
+    for m in (_BRACKETED.finditer(norm) if "(" in norm and _BRACKETED_HINT.search(norm) else ()):
+        u = _unit_after(norm, m.end(), ratio=True)  # (1,200) tok/s
+        if u is not None and u[0] not in BRACKET_SIGNED:
+            unit, conv, e = u
+            v = _number(None, m["n"], None)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
     if not norm.isascii() and _VULGAR_HINT.search(norm):
         for m in _VULGAR_RE.finditer(norm):

@@ -49,16 +49,12 @@ _POW10 = r"[ \t]?[×xX*][ \t]?10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶�
 _BARE_POW10 = r"10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
 # digits grouped in threes by a space or an apostrophe before a unit (12 345 tok/s: ISO 80000-1's
 # grouping, a thin or no-break space folded to one; 1'234 tok/s, the Swiss one) are one number;
-# _UNIT_AHEAD is filled in below
+# so is an exponent glued to a unit (1.2e3tok/s, as 1200tok/s is); _UNIT_AHEAD is filled in below
 _NUM = (r"(?>" + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
-        r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))|" + _POW10 + r")?)"
+        r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?={_UNIT_AHEAD}))|" + _POW10 + r")?)"
         r"(?![\d]|[.,]\d)")
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-# an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
-# (a glued x/X is the ratio sign, 1e-400x; any other glued letter or digit makes it no number)
-_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.^])(?:" + _BARE_POW10.replace("{1,3}", "+") + r"|\d+(?:\.\d+)?(?:[eE][-+]?\d+|"
-                          + _POW10.replace("{1,3}", "+") + r"))(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z]))")
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
@@ -73,6 +69,12 @@ _UNIT = (
     rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
+_UNIT_RE = re.compile(_UNIT)
+# an exponent too large or too small for a float (9e999999, 1e-400): out of range, no quantity
+# (a glued x/X is the ratio sign, 1e-400x, a glued unit its unit, 9e999tok/s; any other glued
+# letter or digit makes it no number)
+_EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.^])(?:" + _BARE_POW10.replace("{1,3}", "+") + r"|\d+(?:\.\d+)?(?:[eE][-+]?\d+|"
+                          + _POW10.replace("{1,3}", "+") + r"))(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?=" + _UNIT + "))")
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
 _TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
@@ -266,8 +268,12 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     form kb does not read: more than one decimal point (``1.2.3 tok/s``, ``1.000.000 tok/s``), a
     decimal comma or a grouping other than threes (``3,5 tok/s``, ``1,23,456 tok/s``), underscores
     (``1_000 tok/s``), no digit before the point (``.5 s``), a power of another base than ten (``2^10
-    tok/s``, ``2**10 tok/s``), hexadecimal (``0x10 tok/s``). Which value was meant is unknown, so
-    none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of these.
+    tok/s``, ``2**10 tok/s``), hexadecimal (``0x10 tok/s``), an exponent and a magnitude together
+    (``1e3k tok/s``: 1e3 or 1.3k?); and a number whose unit of kb's words is raised to a power
+    (``1200 tok/s^2``, ``5 GB²``: pint's units keep theirs, ``9.8 m/s^2``) or alone in brackets
+    before a percentage or a currency (``(3.5)%``: :data:`BRACKET_SIGNED`). Which value was meant
+    is unknown, so none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of
+    these.
 
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
         range``, ``has more than one decimal point`` …).
@@ -279,14 +285,41 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
                 continue  # 1,234 tok/s: read
             why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
             found.append((*m.span(), why))
+    if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
+            and _UNIT_POWER_HINT_RE.search(text) is not None:
+        found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
+    if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
+        for m in _BRACKETED_RE.finditer(text):
+            if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
+                found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
     return sorted(found)
+
+
+#: The units before which a number alone in brackets may be a negative, as accountants write one
+#: (``(3.5)%``, ``(1,200) 元``): unread, with a warning; before any other unit the brackets only
+#: set it apart (``(1,200) tok/s`` → 1,200 ``tok/s``: :mod:`kb.extract.en_quantities`)
+BRACKET_SIGNED = frozenset({"%", "pp", "$", "¥", "£", "€"})
+_BRACKETED_RE = re.compile(r"(?<![A-Za-z0-9_.])\((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)")
+_BRACKETED_HINT_RE = re.compile(r"\)(?<=\d\))")
+_BRACKETED_WHY = "is in brackets before a percentage or a currency (a negative, as accountants write one?)"
 
 
 # before a unit, a number in a form kb does not read (unread_numbers)
 _UNREAD_FORM_RE = re.compile(
     r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)"
     r"|(?P<comma>\d+(?:\.\d{3})+,\d+|\d{1,3}(?:[ '’]\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
-    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+)|(?P<hex>0[xX][0-9A-Fa-f]+))(?=" + _UNIT + ")")
+    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+)|(?P<hex>0[xX][0-9A-Fa-f]+)"
+    r"|(?P<expmag>\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[kKMBT](?![A-Za-z])))(?=" + _UNIT + ")")
+#: A number whose unit of kb's own words is raised to a power (``1200 tok/s^2``, ``5 GB²``): not
+#: that unit, and kb models no other (pint reads its own units with powers: ``9.8 m/s^2``); a
+#: power of 1 is a footnote's mark (``tok/s<sup>1</sup>``), not a power
+_UNIT_POWER_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.,^])" + _NUM + "(?:" + _MAG + ")?(?:" + _UNIT + r")"
+                            r"(?:(?:\^|\*\*)(?:-\d+|\+?(?!1(?!\d))\d+)|[²³⁴⁵⁶⁷⁸⁹⁻])")
+#: What every match of _UNIT_POWER_RE holds: a power sign after a unit's last character (the sign
+#: first: re skips to it in C), checked only when the text holds a power sign at all
+_UNIT_POWER_HINT_RE = re.compile(r"[\^*²³⁴⁵⁶⁷⁸⁹⁻](?<=[A-Za-z\u4e00-\u9fff×%‰][\^*²³⁴⁵⁶⁷⁸⁹⁻])(?:(?<=\*)(?=\*)|(?<!\*))")
+_SUPERSCRIPT_RE = re.compile("[²³⁴⁵⁶⁷⁸⁹⁻]")
+_UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the
 #: unit after it, or a power sign or ``0x`` (:func:`_may_be_unread`): tests/test_robust_unread.py
@@ -305,7 +338,10 @@ def _may_be_unread(text: str) -> bool:
         return True
     if "0x" in text or "0X" in text:  # 0x10 tok/s: hexadecimal
         return True
+    if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
+        return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
+_EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
     "dots": "has more than one decimal point",
@@ -314,6 +350,7 @@ _UNREAD_WHY = {
     "lead": "has no digit before its decimal point",
     "power": "is a power kb does not read (only a power of ten is: 10^6)",
     "hex": "is hexadecimal",
+    "expmag": "has both an exponent and a magnitude (1e3k: 1e3 or 1.3k?)",
 }
 
 

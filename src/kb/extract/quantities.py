@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, percentiles, respectively, sentence_metrics, setups
+from kb.extract.bind import distribute, percentiles, respectively, sentence_metrics, setups, shares_unit
 from kb.extract.en_quantities import EN_HINT
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
@@ -164,6 +164,7 @@ def find_quantities(
     scan: _Scan | None = None  # the text's metric phrases, scanned when a number first needs them
     n = len(norm)
     out: list[Quantity] = []
+    loose: set[tuple[int, int]] = set()  # bare numbers kept for a unit written after a list (kb.extract.bind.distribute)
     carry: list | None = None  # B of a change A → B: [its offset, the unit written on A, A kept]
     while m is not None:
         g = m.groupdict()
@@ -251,7 +252,10 @@ def find_quantities(
                     and not _names_bare(how, norm[scan.starts[k]:scan.ends[k]] if k >= 0 else "") \
                     and not (metric == "batch_size" and _BATCH_BEFORE.search(norm, max(0, s - 16), s)) \
                     and not ((b := _BRACKETED_SCORE.match(norm, s)) and b.end() == e):
-                q = None
+                if shares_unit(norm, s, e):
+                    loose.add((s, e))  # 502 and 602 tok/s: the unit after the list may be its (distribute)
+                else:
+                    q = None
             elif k >= 0 and e + 1 < n and norm[e + 1].isupper() and how != "setup" and _TITLE_AFTER.match(norm, e) \
                     and (not norm[scan.starts[k]].isalpha() or _in_title(norm, scan.starts[k], scan.ends[k])):
                 metric = None  # Agent Memory: 11x Token Reduction, Void $250M Contract: a headline names no metric
@@ -285,8 +289,8 @@ def find_quantities(
         def phrases() -> _Scan:
             return scan or vocab._scan(norm, DATE_METRICS)
 
-        out = percentiles(norm, sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out), phrases)),
-                                                 phrases), phrases)
+        out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out, frozenset(loose)), phrases)), phrases)
+        out = percentiles(norm, out, phrases)
     return _transitions(norm, out) if out else out
 
 

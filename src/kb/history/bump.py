@@ -27,6 +27,7 @@ from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
 from kb.core.paths import doc_path, history_dir, regular_file, write_target
 from kb.core.textio import write_atomic_all
+from kb.read.livedoc import version_problem
 from kb.read.versions import git_first_revision, git_show
 from kb.store.locks import writer_lock
 
@@ -178,6 +179,9 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     old = int(front["version"])
     if old < 1:
         raise InputError(f"version: {old} is not a version (versions start at 1)", path,
+                         front.lc.value("version")[0] + 2)
+    if (why := version_problem(old)) is not None:  # 99999999999999999999999: no version to bump
+        raise InputError(f"front matter 'version' {why}; correct it, then run kb bump again", path,
                          front.lc.value("version")[0] + 2)
     zone = tz or timezone.utc
     moment = (now or datetime.now(zone)).astimezone(zone)

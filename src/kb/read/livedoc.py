@@ -52,11 +52,31 @@ class Section:
         return f"§{self.number}" if self.numbered else self.title
 
 
+#: The highest front-matter ``version`` kb reads (as :data:`kb.read.cards.MAX_CARD` for card numbers):
+#: a doc bumped every night reaches it in 2,700 years, so a version past it is a typo.
+MAX_DOC_VERSION = 999_999
+
+
+def version_problem(value: object) -> str | None:
+    """Why a front-matter ``version`` is none kb reads, else None: the one rule of a living doc's
+    version (a whole number from 1 to :data:`MAX_DOC_VERSION`; not ``True``, not ``1.0``), for the
+    doc read (:attr:`LivingDoc.version`), the parser's warning, lint KB101 and ``kb bump``.
+
+    :returns: the end of a message after ``'version'``: ``must be a positive integer such as 45,
+        got 'v45'``, ``is 100,000,000 …, over 999,999, …``.
+    """
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        return f"must be a positive integer such as 45, got {value!r}"
+    if value > MAX_DOC_VERSION:
+        return f"is {value:,}, over {MAX_DOC_VERSION:,}, the highest version kb reads (a typo?)"
+    return None
+
+
 @dataclass(slots=True)
 class LivingDoc:
     """A parsed living document.
 
-    :ivar version: front-matter ``version`` (int) or None when missing/invalid.
+    :ivar version: front-matter ``version`` (int) or None when missing or invalid (:func:`version_problem`).
     :ivar updated: front-matter ``updated`` as an aware datetime, or None.
     :ivar citations: front-matter ``citations`` (int) or None.
     :ivar notes: remarks such as headings without ``§`` numbered by position.
@@ -126,30 +146,20 @@ class LivingDoc:
         return out
 
     def body_text(self) -> str:
-        """The text with front-matter and fenced-code lines blanked (line numbers kept)."""
-        lines = self.text.split("\n")
+        """The body as kb reads it, line numbers kept: front matter and what the parser never reads
+        as text blanked (:func:`kb.read.parse.unread_blanked`: code, HTML comments, ``<pre>``)."""
+        # (lazy: the Markdown parser is loaded only here)
+        from kb.read.parse import unread_blanked
+
         end = self.parsed.front_end if self.front_present else 0
-        out = [""] * end
-        fence: str | None = None
-        for line in lines[end:]:
-            m = _FENCE_RE.match(line)
-            if fence is None and m:
-                fence = m.group(1)[0] * len(m.group(1))
-                out.append("")
-            elif fence is not None:
-                if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                    fence = None
-                out.append("")
-            else:
-                out.append(line)
-        return "\n".join(out)
+        lines = self.text.split("\n")
+        return unread_blanked("\n" * end + "\n".join(lines[end:]))
 
     def cited_sources(self) -> set[str]:
         """Distinct sources the body cites anywhere (see :func:`citations_of`)."""
         return citations_of(self.body_text())
 
 
-_FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _ARXIV_URL_RE = re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf|html)/", re.IGNORECASE)
 _DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)$", re.IGNORECASE)
 
@@ -258,7 +268,7 @@ def parse_living_doc(parser: Parser | LazyParser, path: str, data: bytes | str,
     return LivingDoc(
         path=path,
         topic=_str(front.get("topic")),
-        version=front.get("version") if isinstance(front.get("version"), int) and not isinstance(front.get("version"), bool) else None,
+        version=front.get("version") if version_problem(front.get("version")) is None else None,
         updated=_dt(front.get("updated"), parser),
         citations=front.get("citations") if isinstance(front.get("citations"), int) else None,
         front=front,

@@ -40,6 +40,8 @@ from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.perf.mdrules import guard_rules
 from kb.read.cards import CARD_NUMBER, card_number_problems, pinned_version
+from kb.read.htmlblock import SKIPPED_TAGS
+from kb.read.livedoc import version_problem
 from kb.read.strike import single_tilde
 from kb.read.walk import _FileCtx, file_scope, section_ids
 
@@ -143,6 +145,9 @@ class Parser:
                 problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "
                                         "version (e.g. 2 or v2); the card names no version", "warning"))
 
+        elif role == "living-doc" and "version" in fm.data and (why := version_problem(fm.data["version"])) is not None:
+            problems.append(Problem(path, fm.key_lines.get("version", 1), f"version {why}; the document's version is "
+                                    "unknown", "warning"))
         elif role in ("inbox", "other"):
             ctx.default_subjects = file_scope(front, body)  # a paper note (issue 20)
             ctx.section_ids = section_ids(body)  # "## <Title>" … its one paper link
@@ -263,6 +268,30 @@ def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:
     if t.type == "html_block" and (m := _RAW_BLOCK_RE.match(t.content)) and not _RAW_BLOCK_END_RE.search(t.content):
         return f"<{m.group(1).lower()}> element", t.map[0] + 1
     return None
+
+
+def unread_blanked(text: str) -> str:
+    """``text`` (Markdown) with what the parser never reads as text blanked, lines kept: fenced and
+    indented code, HTML comments (blocks and inline), and the HTML elements whose text is not read
+    (:data:`kb.read.htmlblock.SKIPPED_TAGS`: ``<pre>``, ``<script>`` …; a block of them or a comment
+    never closed runs to the end, as CommonMark's does). Block structure is the parser's
+    (:func:`_md`). What a living doc cites is counted in it (KB109, ``kb diff --from/--to``)."""
+    if "`" not in text and "~" not in text and "<" not in text and "    " not in text and "\t" not in text:
+        return text
+    lines = text.split("\n")
+    for tok in _md().parse(text):
+        if tok.map is not None and tok.type in ("fence", "code_block", "html_block"):
+            a, b = tok.map
+            if tok.type != "html_block" or _SKIPPED_BLOCK_RE.match(lines[a]):
+                lines[a:b] = [""] * (b - a)
+    text = "\n".join(lines)
+    return _SKIPPED_INLINE_RE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group()), text) if "<" in text else text
+
+
+_SKIPPED_BLOCK_RE = re.compile(r"\s*<(?:!--|(?:" + "|".join(SKIPPED_TAGS) + r")(?:[\s>]|$))", re.IGNORECASE)
+_SKIPPED_INLINE_RE = re.compile(r"<!--.*?-->|<(" + "|".join(SKIPPED_TAGS) + r")(?:[\s/][^>]*)?>.*?</\1\s*>",
+                                re.IGNORECASE | re.DOTALL)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 
 
 def _str_or_none(value: Any) -> str | None:

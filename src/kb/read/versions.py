@@ -28,6 +28,7 @@ from kb.read.livedoc import (
     ParsedFiles,
     load_living_doc,
     parse_living_doc,
+    version_problem,
 )
 
 if TYPE_CHECKING:
@@ -165,6 +166,10 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
         if unread is not None:  # (updated: …T25:00 made the whole front matter unreadable, version too)
             current.notes.append(f"the living document has no readable front matter ({unread}); "
                                  "fix it: its version and updated are unknown")
+        elif "version" in current.front:  # version: 99999999999999999999999, v45
+            current.notes.append(f"the living document has no readable version ({current.path}:"
+                                 f"{current.front_lines.get('version', 1)}: 'version' {version_problem(current.front['version'])}); "
+                                 "fix it: its version is unknown")
         else:
             current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
                                  "add topic/version/updated")

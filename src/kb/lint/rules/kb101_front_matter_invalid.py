@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from kb.lint.base import LintContext, Rule, Violation
+from kb.read.livedoc import version_problem
 
 
 class FrontMatterInvalid(Rule):
@@ -80,8 +81,8 @@ class FrontMatterInvalid(Rule):
         version = front.get("version")
         if version is None:
             yield Violation(end, "front matter has no 'version': add `version: 1` (an integer)")
-        elif isinstance(version, bool) or not isinstance(version, int) or version < 1:
-            yield Violation(at("version"), f"'version' must be a positive integer such as 45, got {version!r}")
+        elif (why := version_problem(version)) is not None:
+            yield Violation(at("version"), f"'version' {why}")
         updated = front.get("updated")
         if updated is None:
             yield Violation(end, "front matter has no 'updated': add e.g. `updated: 2026-07-31T05:00:00+08:00`")

@@ -7,35 +7,18 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from kb.lint.base import Edit, LintContext, Rule, Violation
-from kb.lint.lines import LineIndex
-from kb.read.livedoc import citations_of
 
 _VALUE_RE = re.compile(r"^(citations[ \t]*:[ \t]*)(\d+)(?=[ \t]*(?:#.*)?$)")
-
-
-def distinct_sources(lines: list[str], index: LineIndex) -> set[str]:
-    """The document's distinct cited sources: :func:`kb.read.livedoc.citations_of` over the body
-    outside front matter and fenced code (the one definition kb uses everywhere).
-
-    :param lines: the document's decoded lines.
-    :param index: their :class:`~kb.lint.lines.LineIndex`.
-    :returns: source keys: ``arxiv:<id>``, ``doi:<doi>``, URLs, KB paths.
-    """
-    code = index.in_code
-    start = index.front_end
-    if any(code):
-        body = "\n".join("" if code[i] else lines[i] for i in range(start, len(lines)))
-    else:
-        body = "\n".join(lines[start:])
-    return citations_of(body)
 
 
 class CitationCountStale(Rule):
     """## What it does
     Compares the front-matter `citations` figure with the number of distinct sources the
     document cites anywhere in its body: arXiv ids (any version, any form; an arxiv.org link
-    counts as its id), DOIs, other URLs and KB paths (`inbox/…`, `paper_cards/…`). Fenced
-    code does not count. `kb lint --fix` writes the count.
+    counts as its id), DOIs, other URLs and KB paths (`inbox/…`, `paper_cards/…`). What kb
+    does not read as text does not count: code (fenced, indented), HTML comments and the
+    text of `<pre>`, `<script>`, `<style>` (the living doc's `cited_sources`, as `kb diff
+    --from/--to` counts them). `kb lint --fix` writes the count.
 
     ## Why is this bad?
     The header figure is what a reader checks first to see whether a version grew. Updated
@@ -83,7 +66,7 @@ class CitationCountStale(Rule):
         stated = ctx.doc.citations
         if stated is None or isinstance(stated, bool):
             return
-        count = len(distinct_sources(ctx.lines, ctx.index))
+        count = len(ctx.doc.cited_sources())
         if count == stated:
             return
         line = ctx.doc.front_lines.get("citations", 1)
