@@ -208,3 +208,14 @@ def test_a_projects_docs_site_is_a_primary_source(cited: str, primary: bool) -> 
 ])
 def test_half_after_a_change_word(text: str, want: list[tuple]) -> None:
     assert _read(text) == want
+
+
+def test_a_kv_transfer_size_is_traffic_and_conflicts(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """传输/transfer name the traffic metric: a size with no metric never conflicts, so 0.75 GB against
+    800 MB (both per request at 32K context) was an update."""
+    root = _kb(tmp_path, "- LMCache 每请求 KV 传输 0.75 GB（32K 上下文）。\n",
+               "- LMCache 每请求 KV 传输 800 MB（32K 上下文）。\n")
+    assert _conflicts(run_kb, root) == [("entity:lmcache", "traffic", "ctx32k", ["0.75 GB", "800 MB"])]
+    en = _kb(tmp_path / "en", "- LMCache 每请求 KV 传输 0.75 GB（32K 上下文）。\n",
+             "- LMCache's KV transfer is 768 MB per request at 32K context.\n")  # 0.75 GiB: the same value
+    assert _conflicts(run_kb, en) == []
