@@ -219,3 +219,15 @@ def test_a_kv_transfer_size_is_traffic_and_conflicts(tmp_path: Path, run_kb) -> 
     en = _kb(tmp_path / "en", "- LMCache 每请求 KV 传输 0.75 GB（32K 上下文）。\n",
              "- LMCache's KV transfer is 768 MB per request at 32K context.\n")  # 0.75 GiB: the same value
     assert _conflicts(run_kb, en) == []
+
+
+def test_a_conflict_inside_a_wider_one_is_listed_once(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """jay's 3,000 tok/s (8 H100, Llama-3.1-70B) against wei's and the doc's 2,750: one conflict, not a
+    second one under the narrower set-up ``gpus8+h100`` with the same two values."""
+    root = _kb(tmp_path, "| 引擎 | 硬件 | 模型 | 吞吐 (tok/s) |\n|---|---|---|---|\n| SGLang | 8 张 H100 | Llama-3.1-70B | 2,750 |\n",
+               "- SGLang 在 8 张 H100 上吞吐 2,750 tok/s。\n")
+    (root / "inbox" / "jay").mkdir()
+    (root / "inbox" / "jay" / "2026-11-30T1700-jay.md").write_text(
+        "- SGLang on 8 H100 GPUs with Llama-3.1-70B reportedly reaches 3,000 tok/s.\n", encoding="utf-8")
+    assert _conflicts(run_kb, root) == [
+        ("entity:sglang", "throughput", "gpus8+h100+llama-3.1-70b", ["2,750", "3,000 tok/s"])]
