@@ -208,3 +208,56 @@ def test_a_projects_docs_site_is_a_primary_source(cited: str, primary: bool) -> 
 ])
 def test_half_after_a_change_word(text: str, want: list[tuple]) -> None:
     assert _read(text) == want
+
+
+def test_a_kv_transfer_size_is_traffic_and_conflicts(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """传输/transfer name the traffic metric: a size with no metric never conflicts, so 0.75 GB against
+    800 MB (both per request at 32K context) was an update."""
+    root = _kb(tmp_path, "- LMCache 每请求 KV 传输 0.75 GB（32K 上下文）。\n",
+               "- LMCache 每请求 KV 传输 800 MB（32K 上下文）。\n")
+    assert _conflicts(run_kb, root) == [("entity:lmcache", "traffic", "ctx32k", ["0.75 GB", "800 MB"])]
+    en = _kb(tmp_path / "en", "- LMCache 每请求 KV 传输 0.75 GB（32K 上下文）。\n",
+             "- LMCache's KV transfer is 768 MB per request at 32K context.\n")  # 0.75 GiB: the same value
+    assert _conflicts(run_kb, en) == []
+
+
+def test_a_conflict_inside_a_wider_one_is_listed_once(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """jay's 3,000 tok/s (8 H100, Llama-3.1-70B) against wei's and the doc's 2,750: one conflict, not a
+    second one under the narrower set-up ``gpus8+h100`` with the same two values."""
+    root = _kb(tmp_path, "| 引擎 | 硬件 | 模型 | 吞吐 (tok/s) |\n|---|---|---|---|\n| SGLang | 8 张 H100 | Llama-3.1-70B | 2,750 |\n",
+               "- SGLang 在 8 张 H100 上吞吐 2,750 tok/s。\n")
+    (root / "inbox" / "jay").mkdir()
+    (root / "inbox" / "jay" / "2026-11-30T1700-jay.md").write_text(
+        "- SGLang on 8 H100 GPUs with Llama-3.1-70B reportedly reaches 3,000 tok/s.\n", encoding="utf-8")
+    assert _conflicts(run_kb, root) == [
+        ("entity:sglang", "throughput", "gpus8+h100+llama-3.1-70b", ["2,750", "3,000 tok/s"])]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # a token count is no latency: the latency is the time after it (blind night 10, r2)
+    ("SGLang per-request end-to-end latency for a 512-token answer is 6.2 s on H100.",
+     [("512-token", 512.0, "tokens", None, None), ("6.2 s", 6.2, "s", "latency", None)]),
+    # a set-up size right before a phrase does not own it (r4)
+    ("vLLM batch 1 加速 2.0×。", [("1", 1.0, None, "batch_size", None), ("2.0×", 2.0, "×", "speedup", None)]),
+    ("1109 tokens/sec 13M", [("1109 tokens/sec", 1109.0, "tok/s", "throughput", None)]),
+    # a prompt's length is a context length, a set-up (r5)
+    ("LMCache 在 32K prompt 上 TTFT 为 500 ms（H100）。",
+     [("32K", 32000.0, None, "context_length", None), ("500 ms", 0.5, "s", "ttft", None)]),
+    # a latency per output token is a TPOT (r12)
+    ("SGLang latency is 12 ms per token on H100.", [("12 ms", 0.012, "s", "tpot", None)]),
+    ("latency 12 ms/token", [("12 ms", 0.012, "s", "tpot", None)]),
+    ("latency is 120 ms per request", [("120 ms", 0.12, "s", "latency", None)]),
+    # tops is more than; tops out at, peaks at are at most (r14)
+    ("SGLang accept rate tops 90% on short chat prompts", [("90%", 90.0, "%", "acceptance_rate", ">")]),
+    ("throughput tops out at 900 tok/s", [("900 tok/s", 900.0, "tok/s", "throughput", "≤")]),
+    # Mem is memory (a table header Mem [GiB], r1)
+    ("Mem 9.5 GiB", [("9.5 GiB", 10200547328.0, "B", "memory", None)]),
+])
+def test_blind_night_10_metrics_and_bounds(text: str, want: list[tuple]) -> None:
+    assert [(q.raw, q.value, q.unit, q.metric, q.bound) for q in find_quantities(text, vocab=DEFAULT_VOCAB)] == want
+
+
+def test_a_mem_column_with_its_unit_is_read(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "| Engine | GPU | Mem [GiB] |\n|---|---|---|\n| vLLM | H100 | 9.5 |\n",
+               "- vLLM memory is 11 GiB on H100.\n")
+    assert _conflicts(run_kb, root) == [("entity:vllm", "memory", "h100", ["11 GiB", "9.5"])]

@@ -10,7 +10,9 @@
 * :func:`sentence_metrics`: a number its clause gives no metric takes the one metric its sentence
   names (``Our TPOT rises as the batch doubles, about +9% per doubling``);
 * :func:`percentiles`: a percentile word names a latency only when its sentence names no finer
-  one (``TTFT 在 100 并发下 P50 为 95 ms``: 95 ms is a TTFT).
+  one (``TTFT 在 100 并发下 P50 为 95 ms``: 95 ms is a TTFT);
+* :func:`token_counts`: a count of tokens is no time, rate or size: the metric it took passes to the
+  next number of its clause that has none (``latency for a 512-token answer is 6.2 s``).
 
 Called by :func:`kb.extract.quantities.find_quantities` on text folded as it reads it.
 """
@@ -63,6 +65,11 @@ _LIST_SETUPS = frozenset({"params", "context_length"})
 #: The end of a sentence: 。!?, a newline, a point not before a digit or a letter (v0.11, llama.cpp).
 _SENTENCE_END = re.compile(r"[。!?！？\n]|\.(?![\dA-Za-z])")
 _SENTENCE_UNIT_ANY = frozenset().union(*SENTENCE_UNITS.values())
+#: The end of a clause between two numbers (a token count's metric does not pass it).
+_CLAUSE_END = re.compile(r"[，,；;。!?！？\n|]|\.(?![\dA-Za-z])")
+#: Right after a time: per output token (``12 ms per token``, ``12 ms/token``, ``每 token 12 ms`` is a phrase).
+_PER_TOKEN = re.compile(r"[ \t]*(?:(?:per|/|an?)[ \t]*(?:output[ \t]+|generated[ \t]+)?tok(?:en)?(?![A-Za-z])|每[ \t]*(?:个[ \t]*)?(?:输出[ \t]*)?token)",
+                        re.IGNORECASE)
 #: A percentile word alone (p50, P99, p99.9), as :data:`kb.extract.vocab.metrics.BUILTIN_METRICS` lists it.
 _PERCENTILE = re.compile(r"p\d{2}(?:\.\d)?", re.IGNORECASE)
 
@@ -256,7 +263,8 @@ def percentiles(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> li
     latency (:data:`~kb.extract.vocab.metrics.PERCENTILE_OF`: TTFT, TPOT) that its sentence names
     before that word with no other metric but set-up words between: ``TTFT 据称在 100 并发下 P50 为 95 ms`` is a TTFT
     of 95 ms, as ``P50 TTFT 95 ms`` is. The percentile itself is a condition
-    (:mod:`kb.extract.qualifiers`). ``scan()`` gives the phrases of ``norm``."""
+    (:mod:`kb.extract.qualifiers`). A latency per output token (``latency is 12 ms per token``,
+    ``12 ms/token``) is a TPOT. ``scan()`` gives the phrases of ``norm``."""
     sc: _Scan | None = None
     for i, q in enumerate(out):
         if q.metric != "latency":
@@ -271,4 +279,28 @@ def percentiles(norm: str, out: list[Quantity], scan: Callable[[], _Scan]) -> li
             j -= 1  # over set-up words (100 并发) and other percentiles (P50/P99)
         if j >= 0 and sc.metrics[j] in PERCENTILE_OF and _SENTENCE_END.search(norm, sc.ends[j], sc.starts[k]) is None:
             out[i] = q.model_copy(update={"metric": sc.metrics[j]})
+    for i, q in enumerate(out):  # a latency per token is a TPOT (latency is 12 ms per token)
+        if q.metric == "latency" and q.unit == "s" and _PER_TOKEN.match(norm, q.end):
+            out[i] = q.model_copy(update={"metric": "tpot"})
+    return out
+
+
+def token_counts(norm: str, out: list[Quantity]) -> list[Quantity]:
+    """``out`` where a ``tokens`` count that took a metric measured in other units
+    (:data:`~kb.extract.vocab.metrics.SENTENCE_UNITS`: a latency, a throughput, a memory) has none,
+    and that metric goes to the next number of its clause with no metric whose unit is one of it:
+    ``end-to-end latency for a 512-token answer is 6.2 s`` is a latency of 6.2 s, the answer's
+    length a condition (the phrase stood right before the count: rule 1 of ``metric_at``)."""
+    for i, q in enumerate(out):
+        allowed = SENTENCE_UNITS.get(q.metric or "")
+        if q.unit != "tokens" or allowed is None or "tokens" in allowed:
+            continue
+        out[i] = q.model_copy(update={"metric": None})
+        for j in range(i + 1, len(out)):
+            o = out[j]
+            if _CLAUSE_END.search(norm, q.end, o.start):
+                break
+            if o.metric is None and o.unit in allowed:
+                out[j] = o.model_copy(update={"metric": q.metric})
+                break
     return out

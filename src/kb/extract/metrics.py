@@ -119,8 +119,8 @@ _SETUP_AFTER_GAP = re.compile(r"[\s*_-]*+(?:(?:以内|以下|以上|左右)[\s*_
 # highest-tested word (``上下文长度：最高测试至 170K tokens``), an example word (``模型（如 13B）``).
 _SETUP_BEFORE_GAP = re.compile(r"(?:[\s*_=:（(]|为|长度|最高|最大|最长|测试至|测试到|可达|高达|达|如|从|由|(?<![A-Za-z])(?:of|is|e\.g\.|from)(?![A-Za-z]))*+",
                                re.IGNORECASE)
-
-
+#: A set-up phrase's gap and its size, right before a phrase (``batch 1 加速``: :meth:`MetricVocab._after_setup`).
+_SETUP_THEN_NUMBER = re.compile(_SETUP_BEFORE_GAP.pattern + r"\d[\d,.]*(?:\s*[kKMBT])?[ \t*]*", re.IGNORECASE)
 _SIZE_NUMBER = re.compile(r"\d[\d,.]*(?:\s*[kKMBT](?![A-Za-z]))?")
 """A number as a set-up size is written (``32K``, ``128k``, ``8B``, ``1,024``): for the clause rule."""
 _MAGNITUDE = re.compile(r"\d\s*[kKMBT](?![A-Za-z])|亿|万|(?<![A-Za-z])(?:million|billion|trillion)(?![A-Za-z])", re.IGNORECASE)
@@ -292,8 +292,8 @@ class MetricVocab:
                 and (setup != "params" or _MAGNITUDE.search(norm, s, e)):
             return setup, "setup", -1  # a model size is written with a magnitude (8B, 400 million), not "3 个模型"
         i = bisect_right(sc.ends, s) - 1  # last phrase ending at or before s
-        if i >= 0 and _tied(norm, sc.starts[i]):
-            i = -1
+        if i >= 0 and _tied(norm, sc.starts[i]) and not (sc.setup_ends and self._after_setup(sc, norm, sc.starts[i])):
+            i = -1  # (a set-up size is no number a phrase belongs to: batch 1 加速 2.0×)
         if i >= 0 and s - sc.ends[i] <= _MAX_BEFORE_GAP and _BEFORE_GAP.fullmatch(norm, sc.ends[i], s):
             k = bisect_left(sc.starts, e)
             if unit is None and k < len(sc.starts) and sc.starts[k] - e <= 1 and norm[e:sc.starts[k]].isspace() \
@@ -324,6 +324,12 @@ class MetricVocab:
             if best is None or sc.starts[k] - e < best[0]:
                 best = (sc.starts[k] - e, k)
         return (sc.metrics[best[1]], "clause", best[1]) if best else (None, "none", -1)
+
+    @staticmethod
+    def _after_setup(sc: _Scan, norm: str, p: int) -> bool:
+        """Whether a set-up phrase and its size stand right before ``norm[p]`` (``batch 1 加速``)."""
+        k = bisect_right(sc.setup_ends, p) - 1
+        return k >= 0 and _SETUP_THEN_NUMBER.fullmatch(norm, sc.setup_ends[k], p) is not None
 
     def _free_number(self, sc: _Scan, norm: str, a: int, b: int) -> bool:
         """A free-standing number in ``norm[a:b]`` that is no set-up size: the clause rule does
@@ -381,9 +387,8 @@ METRIC_COLUMN_HEADERS: frozenset[str] = frozenset(
 """Header names of a table column whose cells name the metric of their row (folded, no spaces)."""
 
 DEFAULT_VOCAB: MetricVocab
-"""The built-in vocabulary, for callers without a ``kb.yaml``; built on first use (the module's
-``__getattr__``): a look-up that imports this module for the Attributor's set-up tokens builds
-no vocabulary (its trie of phrases: ~5 ms of ``kb claims --subject``, issue 11)."""
+"""The built-in vocabulary, for callers without a ``kb.yaml``; built on first use (``__getattr__``): an import
+for the Attributor's set-up tokens builds no trie of phrases (~5 ms of ``kb claims --subject``)."""
 
 
 def __getattr__(name: str) -> MetricVocab:

@@ -13,7 +13,7 @@ from itertools import accumulate
 
 from kb.core.claims import Quantity
 from kb.extract import units as _units
-from kb.extract.bind import distribute, percentiles, respectively, sentence_metrics, setups, shares_unit
+from kb.extract.bind import distribute, percentiles, respectively, sentence_metrics, setups, shares_unit, token_counts
 from kb.extract.en_quantities import EN_HINT
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
@@ -290,7 +290,7 @@ def find_quantities(
             return scan or vocab._scan(norm, DATE_METRICS)
 
         out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out, frozenset(loose)), phrases)), phrases)
-        out = percentiles(norm, out, phrases)
+        out = percentiles(norm, token_counts(norm, out), phrases)
     return _transitions(norm, out) if out else out
 
 

@@ -110,8 +110,29 @@ def find_conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Su
                     continue
                 record(f, "living-doc", [(f, "window"), *((d, "living-doc") for d in doc_facts if comparable(f, d))])
         _window_conflicts(grouped, tol, record)
+    _drop_contained(groups)
     return [ConflictOut(subject=subject, metric=metric, qualifier=qualifier or None, against=sorted(entry["against"]),
                         values=value_groups(entry["members"], tol)) for (subject, metric, qualifier), entry in sorted(groups.items())]
+
+
+def _drop_contained(groups: dict[tuple[str, str, str], dict[str, Any]]) -> None:
+    """Drop a conflict whose values are all in another conflict of the same subject and metric
+    (its qualifier one set-up of the other's: ``gpus8+h100`` beside ``gpus8+h100+llama-3.1-70b``,
+    the same 3,000 and 2,750 listed twice), its ``against`` joined to the one kept. Past 64
+    qualifiers of one subject and metric, all are kept (the check is pairwise)."""
+    by_metric: dict[tuple[str, str], list[tuple[str, str, str]]] = defaultdict(list)
+    for key in groups:
+        by_metric[key[:2]].append(key)
+    for keys in by_metric.values():
+        if not 1 < len(keys) <= 64:
+            continue
+        ids = {k: {(id(f), side) for f, side in groups[k]["members"]} for k in keys}
+        for k in sorted(keys, key=lambda k: len(ids[k])):
+            if k not in groups:
+                continue
+            wider = next((o for o in keys if o != k and o in groups and ids[k] <= ids[o]), None)
+            if wider is not None:
+                groups[wider]["against"] |= groups.pop(k)["against"]
 
 
 def _window_conflicts(grouped: Mapping[str, Grouped], tol: float,

@@ -87,8 +87,8 @@ fragments; a longer word before its prefix (``超过`` before ``超``)."""
 
 BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
     "ge": ("at least",),
-    "le": ("up to", "at most", "within", "no more than"),
-    "gt": ("over", "more than", "greater than", "above", "exceed(?:s|ing)?"),
+    "le": ("up to", "at most", "within", "no more than", "(?:tops|topped|peaks|peaked) out at", "peaks? at", "peaked at"),
+    "gt": ("over", "more than", "greater than", "above", "exceed(?:s|ing)?", "tops", "topped", "topping"),
     "lt": ("under", "less than", "fewer than", "below"),
     "approx": ("about", "around", r"approx\.?", "approximately", "roughly", "nearly", "almost", "circa"),
 }
