@@ -64,3 +64,24 @@ def test_identical_bodies_change_nothing(tmp_path: Path, run_kb) -> None:  # noq
     assert (d["subjects_added"], d["subjects_removed"], d["sections_changed"]) == ([], [], [])
     text = run_kb(["diff", "specdec", "--from", "v1", "--to", "v2"], cwd=kb).stdout
     assert "title:" not in text and "subjects: +0\nsubjects: -0\n" in text
+
+
+def test_a_change_log_entry_is_a_line_not_a_value(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A value only the change log states is no value of the doc (docs/diff.md): the new entry is
+    listed as an added line, its date and figures are no value change of SGLang."""
+    log = "\n## §2 Changelog\n\n- v1 (2026-12-03): first table.\n"
+    kb = write_files(tmp_path / "kb", {
+        "kb.yaml": KB_YAML,
+        "organized/knowledge/history/specdec/v1.md": _front(1, "2026-12-03T05:00:00+08:00") + BODY.format(sglang="11.8") + log,
+        "organized/knowledge/specdec.md": _front(2, "2026-12-04T23:36:47+08:00") + BODY.format(sglang="11.2") + log
+        + "- v2 (2026-12-05): SGLang TPOT 11.8 → 11.2 ms.\n",
+    })
+    r = run_kb(["diff", "specdec", "--from", "v1", "--to", "v2", "--format", "json"], cwd=kb)
+    assert r.exit_code == 0, r.stderr
+    d = json.loads(r.stdout)
+    log_sec = next(s for s in d["sections_changed"] if s["label"] == "§2")
+    assert [c["text"] for c in log_sec["claims_added"]] == ["v2 (2026-12-05): SGLang TPOT 11.8 → 11.2 ms."]
+    assert (log_sec["values_added"], log_sec["values_removed"], log_sec["values_changed"]) == ([], [], [])
+    body = next(s for s in d["sections_changed"] if s["label"] == "§1")
+    assert [(v["subject"], v["metric"], v["old"], v["new"]) for v in body["values_changed"]] == [
+        ("entity:sglang", "tpot", ["11.8"], ["11.2"])]
