@@ -262,7 +262,9 @@ def test_raw_cell_count_is_the_number_of_raw_cells(line: str) -> None:
         ("inbox/jay/2026-07-31-a.md", "inbox"),
         ("organized/paper_cards/681-2607-26627.md", "card"),
         ("organized/knowledge/inference.md", "living-doc"),
-        ("organized/knowledge/history/inference/v44.md", "other"),
+        ("organized/knowledge/history/inference/v44.md", "living-doc"),  # a kept version reads as the doc
+        ("organized/knowledge/history/inference/notes.md", "other"),
+        ("organized/knowledge/history/inference/.bumped-in/v45.md", "other"),
     ],
 )
 def test_role_of(path: str, role: str) -> None:

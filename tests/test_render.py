@@ -15,7 +15,8 @@ import pytest
 from markdown_it import MarkdownIt
 
 from kb.core.errors import ExitCode, TemplateError
-from kb.brief.render import cell, clip, md, render, template_dirs
+from kb.brief.lookup import template_dirs
+from kb.brief.render import cell, clip, md, render
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "demo-2026-07-31"
 GENERATED = Path(__file__).resolve().parent / "golden" / "generated-2026-07-31"

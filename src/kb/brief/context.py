@@ -14,16 +14,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from kb import __version__
-from kb.brief.papers import (
-    arxiv_entries,
-    card_stats,
-    collapse_offtopic,
-    next_candidates,
-)
+from kb.brief.bounds import bounded
+from kb.brief.papers import arxiv_entries, card_stats, collapse_offtopic, next_candidates
 from kb.brief.reading import Reading, without_requests
 from kb.brief.revised import revised_papers
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
-from kb.brief.shaping import bounded, merge_tables, settle_night, shape
+from kb.brief.shaping import merge_tables, settle_night, shape
 from kb.brief.snapshot import doc_named, snapshot_of
 from kb.brief.steps import (
     check_rows,

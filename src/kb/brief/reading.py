@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from kb.brief.bounds import Bounds
 from kb.core.claims import Claim, Quantity
 from kb.core.textio import Problem
 from kb.extract.caveats import is_heading, is_opinion, line_mood
@@ -40,7 +41,6 @@ _TITLE_HEADS = ("标题", "论文", "论文标题", "题目", "title", "paper", 
 _NEW_ID_RE = re.compile(r"\d{4}\.\d{4,5}")
 #: A name written just before a bracketed arXiv id (``ShardSpec（arXiv:``), ending where the id starts.
 _NAMED_ID_RE = re.compile(r"(?P<name>[A-Za-z][\w.+-]{2,40})\s*[（(]\s*arxiv\s*[:：]?\s*\Z", re.IGNORECASE)
-BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 
 
 def without_requests(text: str) -> str:
@@ -332,15 +332,17 @@ class Reading:
         return not any(q.metric or q.unit for q in c.quantities) and bool(_CARD_NOTE_RE.search(c.text))
 
     # -- bounds ------------------------------------------------------------------------
-    def bounds(self) -> dict[str, str]:
-        """raw -> the raw with its bound as written (``40%`` -> ``>40%``, ``4.1 tok/s`` -> ``~4.1 tok/s``)
-        for every quantity of the night's claims stated with one (the first bound seen wins)."""
-        out: dict[str, str] = {}
+    def bounds(self) -> Bounds:
+        """How each raw of the night's claims is shown with its bound (``40%`` -> ``>40%``), per
+        claim, per subject (the Attributor's owners, else the claim's first subject) and
+        night-wide (:class:`kb.brief.bounds.Bounds`)."""
+        at = self.night.attributor
+        rows: list[tuple[Claim, list[str | None]]] = []
         for c in (*self.night.claims.values(), *self.night.doc.claims):
-            for q in c.quantities:
-                if q.bound and q.bound in BOUNDS:
-                    out.setdefault(q.raw, f"{BOUNDS[q.bound]}{q.raw}")
-        return out
+            v = at.view(c)
+            first = v.subjects[0] if v.subjects else None
+            rows.append((c, [o or first for o in v.owners[:len(c.quantities)]]))
+        return Bounds(rows)
 
     # -- a card's limits and non-numeric results -------------------------------------------
     def card_notes(self, path: str) -> dict[str, list[dict[str, Any]]]:

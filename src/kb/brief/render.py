@@ -24,7 +24,6 @@ import re
 import signal
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -32,6 +31,7 @@ from urllib.parse import quote
 import jinja2
 
 import kb
+from kb.brief.lookup import not_found, shipped_dirs, template_dirs
 from kb.brief.sandbox import MAX_VALUE, Sandbox
 from kb.core.errors import TemplateError
 from kb.core.paths import is_inside, resolved
@@ -113,34 +113,6 @@ def clip(value: Any, width: int = 160) -> str:
     return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
-def template_dirs(templates_dir: Path | None = None, extra: Path | None = None) -> list[Path]:
-    """Existing template folders in lookup order (see the module docstring)."""
-    dirs: list[Path] = []
-    if extra is not None:
-        dirs.append(extra)
-    if templates_dir is not None:
-        dirs.append(templates_dir)
-    dirs += _shipped_dirs()
-    seen: list[Path] = []
-    for d in dirs:
-        if d.is_dir() and d.resolve() not in [s.resolve() for s in seen]:
-            seen.append(d)
-    return seen
-
-
-def _shipped_dirs() -> list[Path]:
-    """The templates kb ships: package data of a wheel, the repo's ``templates/`` (editable)."""
-    dirs: list[Path] = []
-    try:
-        shipped = resources.files("kb") / "templates"
-        if shipped.is_dir():
-            dirs.append(Path(str(shipped)))
-    except (ModuleNotFoundError, TypeError):  # pragma: no cover - exotic loaders
-        pass
-    dirs.append(Path(kb.__file__).resolve().parents[2] / "templates")
-    return [d for d in dirs if d.is_dir()]
-
-
 class _Loader(jinja2.FileSystemLoader):
     """FileSystemLoader of one folder: a template it lacks is "not found" (so the
     ChoiceLoader asks the next folder: a KB's ``templates_dir`` may override one file and
@@ -209,7 +181,7 @@ def environment(dirs: Iterable[Path], limit: int = MAX_VALUE) -> jinja2.Environm
     StrictUndefined, no autoescape, filters ``md``/``cell``/``clip``; compiled templates cached
     by :func:`_bytecode_cache`."""
     dirs = list(dirs)
-    shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in _shipped_dirs()}]
+    shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in shipped_dirs()}]
     loaders: list[jinja2.BaseLoader] = [_Loader(str(d)) for d in dirs]
     if shipped:  # "kb/e1prep.en.md.j2" is always the shipped file, even when a user overrides that name
         loaders.append(jinja2.PrefixLoader({"kb": jinja2.ChoiceLoader([_Loader(str(d)) for d in shipped])}))
@@ -226,7 +198,7 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
     """Render a brief template, within ``seconds`` of time and ``max_bytes`` of output
     (None: no limit), its long lines folded (:func:`fold_lines`).
 
-    :param template: a template name (``e1prep.zh.md.j2``) looked up in :func:`template_dirs`,
+    :param template: a template name (``e1prep.zh.md.j2``) looked up in :func:`kb.brief.lookup.template_dirs`,
         or a path to a template file (its folder is searched first, for its includes too).
     :param context: the values (see :func:`kb.brief.context.build_context`); a list under
         ``claims`` is how an undefined value is traced to a claim index.
@@ -252,8 +224,7 @@ def render(template: str | Path, context: Mapping[str, Any], *, templates_dir: P
     except TemplateError:
         raise
     except jinja2.TemplateNotFound as exc:
-        where = ", ".join(str(d) for d in template_dirs(templates_dir, extra))
-        raise TemplateError(f"template {exc.name!r} not found (searched: {where})") from exc
+        raise TemplateError(not_found(str(exc.name), templates_dir, extra)) from exc
     except jinja2.TemplateSyntaxError as exc:
         raise TemplateError(f"{exc.filename or exc.name or name}:{exc.lineno}: {exc.message}") from exc
     except jinja2.UndefinedError as exc:

@@ -5,7 +5,7 @@ and set-up values kept out of "secondhand-only", a card's limits under its incre
 on every listed value.
 
 :func:`settle_night` runs once before the context is built; :func:`shape` once per subject
-entry (:func:`kb.brief.context._subject`); :func:`bounded` once on the finished context.
+entry (:func:`kb.brief.context._subject`); :func:`kb.brief.bounds.bounded` once on the finished context.
 """
 
 from __future__ import annotations
@@ -138,31 +138,6 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     entry["limits"] = notes["limits"]
     entry["notes"] = [n for n in notes["results"] if not any(n["text"] in t or t in n["text"] for t in shown)]
     return entry
-
-
-_LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup", "opinion")
-
-
-def bounded(value: Any, bounds: dict[str, str]) -> Any:
-    """``value`` (the context) with every listed raw value shown with its bound (``>40%``):
-    lists under ``raws``, ``new_values``, ``secondhand_only``, ``contested``, ``setup``, the
-    ``raw`` of a value, an increment's ``detail`` and ``row_secondhand``. Mutates in place."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k in _LISTS and isinstance(v, list):
-                value[k] = [bounds.get(x, x) if isinstance(x, str) else x for x in v]
-            elif k == "raw" and isinstance(v, str):
-                value[k] = bounds.get(v, v)
-            elif k == "detail" and isinstance(v, str) and value.get("rule") in ("doc-new-values", "doc-conflict"):
-                value[k] = ", ".join(bounds.get(x, x) for x in v.split(", ")) if v else v
-            elif k == "row_secondhand" and isinstance(v, dict):
-                value[k] = {i: [bounds.get(x, x) for x in xs] for i, xs in v.items()}
-            else:
-                bounded(v, bounds)
-    elif isinstance(value, list):
-        for v in value:
-            bounded(v, bounds)
-    return value
 
 
 def merge_tables(increments: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -280,11 +280,11 @@ def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dic
         if not raws or s["outcome"] not in INCREMENT_OUTCOMES:
             continue  # the other subjects' secondhand-only figures stay listed in §2
         if s["id"]:
-            steps.append({"type": "paper", "label": s["label"], "id": s["id"], "raws": raws})
+            steps.append({"type": "paper", "key": s["key"], "label": s["label"], "id": s["id"], "raws": raws})
         else:
             urls = urls_of(night.claims[i] for i in _claim_ids(s) if i in night.claims)
             # a line citing the first-hand source itself (release notes, the repo): check that one
-            steps.append({"type": "source", "label": s["label"], "raws": raws, "urls": urls,
+            steps.append({"type": "source", "key": s["key"], "label": s["label"], "raws": raws, "urls": urls,
                           "primary": [u for u in urls if primary_source(u)]})
     # ids of increments not verified yet, ids verify already found wrong, mistyped ids
     todo = [a["id"] for a in arxiv_rows

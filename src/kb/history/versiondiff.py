@@ -7,7 +7,9 @@ written anywhere in the body (arXiv ids, with arxiv.org URLs folded into their i
 other URLs, KB paths), compared with the front-matter ``citations`` figure. Within each
 section the claims (one unit = one claim, compared by their text with spaces folded) and the
 values (quantities and dates, keyed by subject and metric) are listed as added, removed or
-changed, so the diff shows *what* changed, not only where.
+changed, so the diff shows *what* changed, not only where. A change-log section's values are not
+compared (:func:`kb.night.doc_index.changelog_ranges`: a value only the change log states is no
+value of the doc); its added and removed lines are listed.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from kb.core.errors import UsageError
+from kb.night.doc_index import changelog_ranges
 from kb.read.livedoc import LivingDoc, Section, citations_of
 from kb.read.parse import Parser
 from kb.read.versions import load_version
@@ -169,12 +172,20 @@ def _subjects(doc: LivingDoc, at: Any = None) -> set[str]:
     return {k for s in doc.sections for c in s.claims for k in at.view(c).subjects}
 
 
-def _fill(ref: SectionRef, old: Section | None, new: Section | None, at: Any = None) -> SectionRef:
-    """Set the claims and values added, removed and changed from ``old`` to ``new`` on ``ref``."""
+def _logs(doc: LivingDoc) -> set[int]:
+    """Heading lines of the doc's change-log sections and their subsections."""
+    return {a for a, _ in changelog_ranges([(s.line, s.label, s.title) for s in doc.sections])}
+
+
+def _fill(ref: SectionRef, old: Section | None, new: Section | None, at: Any = None,
+          logs: tuple[set[int], set[int]] = (set(), set())) -> SectionRef:
+    """Set the claims and values added, removed and changed from ``old`` to ``new`` on ``ref``
+    (no values of a change-log section: ``logs``, the heading lines of the old and new doc's)."""
     a, b = _claim_texts(old), _claim_texts(new)
     ref.claims_added = [ClaimRef(line=line, text=t) for t, line in b.items() if t not in a]
     ref.claims_removed = [ClaimRef(line=line, text=t) for t, line in a.items() if t not in b]
-    va, vb = _values(old, at), _values(new, at)
+    va = _values(old, at) if old is None or old.line not in logs[0] else {}
+    vb = _values(new, at) if new is None or new.line not in logs[1] else {}
     for key, vals in vb.items():
         subject, metric = key
         if key not in va:
@@ -199,6 +210,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> 
     out = VersionDiff(topic=topic, from_version=old.version or 0, to_version=new.version or 0,
                       from_path=old.path, to_path=new.path)
     old_by = {_key(s): s for s in old.sections}
+    logs = (_logs(old), _logs(new))
     matched_old: set[str] = set()
     matched_new: set[str] = set()
     for s in new.sections:
@@ -207,7 +219,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> 
             matched_old.add(_key(o))
             matched_new.add(_key(s))
             if _body(old, o) != _body(new, s):
-                out.sections_changed.append(_fill(_ref(s, body_changed=True), o, s, at))
+                out.sections_changed.append(_fill(_ref(s, body_changed=True), o, s, at, logs))
     old_titles = {_title(s): s for s in old.sections if _key(s) not in matched_old}
     for s in new.sections:
         if _key(s) in matched_new:
@@ -216,10 +228,10 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> 
         if o is not None:
             matched_old.add(_key(o))
             out.sections_renumbered.append(_fill(_ref(s, old_label=o.label, body_changed=_body(old, o) != _body(new, s)),
-                                                 o, s, at))
+                                                 o, s, at, logs))
         else:
-            out.sections_added.append(_fill(_ref(s), None, s, at))
-    out.sections_removed = [_fill(_ref(s), s, None, at) for s in old.sections if _key(s) not in matched_old]
+            out.sections_added.append(_fill(_ref(s), None, s, at, logs))
+    out.sections_removed = [_fill(_ref(s), s, None, at, logs) for s in old.sections if _key(s) not in matched_old]
     old_subjects, new_subjects = _subjects(old, at), _subjects(new, at)
     out.subjects_added = sorted(new_subjects - old_subjects)
     out.subjects_removed = sorted(old_subjects - new_subjects)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from kb.core.config import KbConfig
+from kb.facts.attributor import View
 from kb.facts.query import attributor
 from kb.lint.lines import LineIndex
 from kb.read.livedoc import LivingDoc, Section
@@ -149,17 +150,30 @@ class LintContext:
     """``(line, column of the first NUL, message)`` of every line that held NUL bytes (now spaces)."""
     _starts: list[int] = field(default_factory=list)
     _claims: list[Any] | None = None
+    _views: list[View] | None = None
 
     def claims(self) -> list[Any]:
         """The doc's claims with the subjects and number owners ``kb diff`` gives them
         (:meth:`kb.facts.attributor.Attributor.attributed`, built by :func:`kb.facts.query.attributor`: kb.yaml entities, card names, baselines,
         name–id pairs), so a lint rule and the diff say the same of a line. Built once per file."""
         if self._claims is None:
-            at = attributor(None, config=self.config, cards=getattr(self.kb, "cards", None) or [],
-                            headings=[s.title for s in self.doc.sections])
-            at.learn(self.doc.claims)
-            self._claims = [at.attributed(c) for c in self.doc.claims]
-        return self._claims
+            self._attribute()
+        return self._claims or []
+
+    def views(self) -> list[View]:
+        """The doc's claims as the diff sees them (:class:`kb.facts.attributor.View`: subjects,
+        owners and :attr:`~kb.facts.attributor.View.facts`, the facts the diff compares, built by
+        :func:`kb.facts.fact.facts_of`), one per claim in :meth:`claims` order. Built once per file."""
+        if self._views is None:
+            self._attribute()
+        return self._views or []
+
+    def _attribute(self) -> None:
+        at = attributor(None, config=self.config, cards=getattr(self.kb, "cards", None) or [],
+                        headings=[s.title for s in self.doc.sections])
+        at.learn(self.doc.claims)
+        self._views = [at.view(c) for c in self.doc.claims]
+        self._claims = [at.attributed(c) for c in self.doc.claims]
 
     def section_at(self, line: int) -> Section | None:
         """The section whose heading is the last one at or before ``line`` (bisect; O(log n))."""

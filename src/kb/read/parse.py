@@ -58,14 +58,20 @@ Sink = Callable[[list[Claim], list["Mention"], "str | None"], None]
 
 
 def role_of(path: str) -> Role:
-    """File role from its KB-relative path (DESIGN.md §1)."""
+    """File role from its KB-relative path (DESIGN.md §1). A version ``kb bump`` kept
+    (``organized/knowledge/history/<topic>/v<N>.md``, never ingested) is a living doc too: a
+    version diff and a night's older baseline read it as the current doc is read (a note's
+    ``# Title`` is no subject of it)."""
     if path.startswith("inbox/"):
         return "inbox"
     if path.startswith("organized/paper_cards/"):
         return "card"
-    if path.startswith(KNOWLEDGE_DIR + "/") and "/history/" not in path:  # (kb.store.db.Store.heading_texts_in reads them there)
-        return "living-doc"
+    if path.startswith(KNOWLEDGE_DIR + "/") and ("/history/" not in path or _SNAPSHOT_RE.fullmatch(path)):
+        return "living-doc"  # (kb.store.db.Store.heading_texts_in reads them there)
     return "other"
+
+
+_SNAPSHOT_RE = re.compile(re.escape(KNOWLEDGE_DIR) + r"/history/[^/]+/v\d+\.md")
 
 
 #: Deepest token nesting markdown-it follows, two per list or quote level (its default, 20,

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from kb.core.claims import Claim, DateRef, Quantity
+from kb.facts.fact import Fact
 from kb.facts.same import comparable_key
 from kb.facts.values import same_value
 from kb.lint.base import LintContext, Rule, Violation
@@ -24,8 +24,9 @@ def subject_label(key: str, entities: Mapping[str, Any] | None = None) -> str:
 
 class ConflictingValues(Rule):
     """## What it does
-    Groups the numbers and dates of the document by subject, metric, unit and qualifier
-    (the subject is the one the parser attached to the value, else the claim's only subject)
+    Groups the facts of the document (the values `kb diff` compares: no plan, disputed quote,
+    count or set-up size such as `batch 32`) by subject, metric, unit, setting and qualifier,
+    as the diff reads them (`kb.facts.fact.facts_of`, `kb.facts.same.comparable_key`)
     and reports each statement that disagrees with the first one of its group: two values
     further apart than `tolerance` of `kb.yaml`, a value outside a stated range, two ranges
     with different ends, a value a stated bound excludes (`>80%` vs `70%`), or two dates that differ at the precision both state (`2025 年
@@ -70,34 +71,25 @@ class ConflictingValues(Rule):
     def check(self, ctx: LintContext, opts: Mapping[str, Any]) -> Iterator[Violation]:
         ignore = set(opts["ignore_metrics"])
         tol = ctx.config.tolerance
-        first: dict[tuple[Any, ...], tuple[Quantity | DateRef, Claim]] = {}
-        for c in ctx.claims():
-            keyed: list[tuple[tuple[Any, ...], Quantity | DateRef]] = []
-            for v in (*c.quantities, *c.dates):
-                if not v.metric or v.metric in ignore or v.mood is not None:
-                    continue  # a plan or a disputed quote states no value of the doc
-                subj = v.subject or (c.subjects[0] if len(c.subjects) == 1 else None)
-                if subj is None:
-                    continue
-                keyed.append(((subj, *comparable_key(v)), v))
+        first: dict[tuple[Any, ...], tuple[Fact, int]] = {}
+        for view in ctx.views():
+            # the facts the diff compares (kb.facts.fact.facts_of): no plan, disputed quote, count or set-up size
+            keyed = [((f.group, *comparable_key(f)), f) for f in view.facts if f.metric and f.metric not in ignore]
             seen = Counter(k for k, _ in keyed)
-            for key, v in keyed:
+            p = view.claim.provenance
+            for key, f in keyed:
                 if seen[key] > 1:
                     continue  # two values of one thing in one sentence: a before/after or a comparison
-                subj = key[0]
                 if key not in first:
-                    first[key] = (v, c)
+                    first[key] = (f, p.line)
                     continue
-                v0, c0 = first[key]
-                if same_value(v0, v, tol):
+                f0, line0 = first[key]
+                if same_value(f0, f, tol):
                     continue
-                p0 = c0.provenance.line
-                line, col = ctx.index.locate(c.provenance.line, v.raw, c.provenance.end_line)
-                yield Violation(line, f"{subject_label(subj, ctx.config.entities)} {v.metric}: {_show(v)} here, but {_show(v0)} "
-                                      f"at line {p0}: settle on one value (or say what differs)", col)
+                line, col = ctx.index.locate(p.line, f.raw, p.end_line)
+                yield Violation(line, f"{subject_label(f.subject, ctx.config.entities)} {f.metric}: {_show(f)} here, "
+                                      f"but {_show(f0)} at line {line0}: settle on one value (or say what differs)", col)
 
 
-def _show(v: Quantity | DateRef) -> str:
-    if isinstance(v, DateRef):
-        return v.value
-    return v.raw
+def _show(f: Fact) -> str:
+    return f.date if f.date is not None else f.raw
