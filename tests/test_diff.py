@@ -242,11 +242,25 @@ def test_counts_of_named_things_are_not_figures() -> None:
     assert r.subjects[0].new_values == ["64 个"]
 
 
-def test_possessive_puts_the_owned_subject_first() -> None:
-    doc = [C("SGLang v0.5.16 的 vLLM 投机解码，8×H200 单请求 383.7 tok/s", path=DOC, line=3,
+def test_possessive_puts_the_owned_model_first() -> None:
+    # "X 的 Y" with Y a model: the model leads (SGLang v0.5.16 的 DeepSeek-V4-Pro …)
+    cfg = KbConfig(topics=CFG.topics, entities={**CFG.entities, "DeepSeek-V4-Pro": []})
+    doc = [C("SGLang v0.5.16 的 DeepSeek-V4-Pro 投机解码，8×H200 单请求 383.7 tok/s", path=DOC, line=3,
              q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))]
-    r = run([C("vLLM | 383.7 tok/s", unit="table-row", q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))], doc=doc)
-    assert outcomes(r) == {"entity:vllm": "covered"}
+    r = run([C("DeepSeek-V4-Pro | 383.7 tok/s", unit="table-row", q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))],
+            doc=doc, config=cfg)
+    assert outcomes(r) == {"entity:deepseek-v4-pro": "covered"}
+
+
+def test_an_engine_owns_the_method_it_runs() -> None:
+    # "X 的 Y" with X an engine and Y a method it runs (no model, hardware or dataset): X owns the
+    # figure, as the row | SGLang | EAGLE3 | 83 | would give it to SGLang
+    cfg = KbConfig(topics=CFG.topics, entities={**CFG.entities, "EAGLE3": []})
+    doc = [C("SGLang 的 EAGLE3 投机解码，8×H200 单请求 383.7 tok/s", path=DOC, line=3,
+             q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))]
+    r = run([C("SGLang | 383.7 tok/s", unit="table-row", q=(("383.7 tok/s", 383.7, "tok/s", "throughput"),))],
+            doc=doc, config=cfg)
+    assert outcomes(r) == {"entity:sglang": "covered"}
 
 
 def test_entity_named_like_a_card_compares_with_the_card() -> None:

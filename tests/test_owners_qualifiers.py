@@ -1,6 +1,7 @@
 """Owners and Qualifiers answer every number of a unit at once (issue 11: no input is
 super-linear): their answers must equal the one-number definitions they replaced, which are
-written out here as the reference (the nearest own anchor before the number in its clause; the
+written out here as the reference (the nearest own anchor before the number in its clause, or the
+first of the subjects joined to it; the
 number's clause conditions + set-up sizes in it + the conditions of clauses stating no figure)."""
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import re
 import pytest
 
 from kb.core.config import KbConfig
-from kb.extract.subjects import Anchor, Owners, _clause_marks, clause_bounds
+from kb.extract.subjects import Anchor, Owners, _clause_marks, _joined, clause_bounds
 from kb.extract.qualifiers import Qualifiers, _conditions, _norm_qual, setup_token
 from kb.extract.metrics import SETUP_METRICS
 from kb.read.parse import Parser
@@ -20,7 +21,14 @@ from kb.read.parse import Parser
 def _owner_reference(own: list[Anchor], text: str, start: int, end: int) -> str | None:
     cs, _ = clause_bounds(text, start, end)
     inside = [(a.start, a.key) for a in own if cs <= a.start < start]
-    return max(inside)[1] if inside else None
+    if not inside:
+        return None
+    # then back to the first of the subjects joined to it in the clause (an engine before its method)
+    ordered = sorted((a.start, a.end, a.key) for a in own)
+    i = max(j for j, (s, _, k) in enumerate(ordered) if (s, k) == max(inside))
+    while i > 0 and ordered[i - 1][0] >= cs and _joined(text, ordered[i - 1], ordered[i]):
+        i -= 1
+    return ordered[i][2]
 
 
 def _qualifier_reference(claim, q) -> str | None:

@@ -15,6 +15,7 @@ from kb.extract.bylines import BYLINE_RE, METADATA_RE, TITLE_WORD_RE
 from kb.extract.doc_refs import names_doc, quotes_doc
 from kb.extract.fold import lower_same_length
 from kb.extract.vocab.kinds import (
+    AUTHOR_MEDIA,
     BUILTIN_CUES,
     COLUMN_VALUES,
     DISPUTE_CUES,
@@ -38,6 +39,10 @@ _FIGURE_CUE_RE = (r"(?<![a-z0-9])(?:table|tab\.|fig\.|figure)\s*\d+"
                   # … unless it is a figure of a blog post, thread or article ("Fig. 7 of the Dynamo post")
                   r"(?!\s+(?:of|in|from)\s+(?:the|a|an|this|that)?\s*(?:[\w.-]+\s+){0,3}"
                   r"(?:post|blog|article|thread|tweet|newsletter|video|slides?|talk)s?(?![a-z]))")
+# What the authors said outside their paper ("according to the authors' talk"): a strong
+# secondhand cue (AUTHOR_MEDIA), so that "according to the authors" is no paper-fact there.
+_AUTHOR_MEDIA_CUE_RE = (r"(?<![a-z0-9])(?:(?:according\s+to|per|from|in)\s+)?(?:the\s+|their\s+)?authors?(?:['’]s?|\s+own)\s+(?:own\s+)?(?:"
+                        + "|".join(sorted(AUTHOR_MEDIA, key=len, reverse=True)) + r")s?(?![a-z])")
 # A CJK cue right after a negation is none: "非原文" (not the original), "非转述", "未经论文报告".
 _NEGATION = "非不未无没"
 # (the look-behind sits after the letter, so that re skips to a C, Q or O: 5x faster than
@@ -164,6 +169,8 @@ class CueMatcher:
                 # changes with the hash seed): the same pattern, and the same guard group first, every run
                 allp = sorted(sorted({p.lower() for p in (*phrases, *more) if p.strip()}), key=len, reverse=True)
                 alts = _alternatives(allp)
+                if strength == 0 and kind == "secondhand":
+                    alts.append(_AUTHOR_MEDIA_CUE_RE)
                 if strength == 1 and kind == "secondhand":
                     alts.append(_JU_RE.pattern)
                 if strength == 1 and kind == "paper-fact":
@@ -257,7 +264,8 @@ _PART_RE = re.compile(r"[。；;！？!?|]|\.(?=\s)")
 def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None = None) -> list[Mood | None]:
     """The mood of each figure at ``spans`` of ``text``: ``"plan"``, ``"disputed"`` or None.
 
-    * ``plan``: a plan, advice or forecast word (:data:`~kb.extract.vocab.kinds.PLAN_CUES`) in the figure's clause.
+    * ``plan``: a plan, advice or forecast word (:data:`~kb.extract.vocab.kinds.PLAN_CUES`) in the
+      figure's clause, or a to-do label leading the unit (``next:``, ``todo:``, ``下一步：``: every figure).
     * ``disputed``: a dispute or doubt word (:data:`~kb.extract.vocab.kinds.DISPUTE_CUES`,
       :data:`~kb.extract.vocab.kinds.DOUBT_CUES`) in the figure's sentence or table
       cell (:data:`_PART_RE`: it quotes values to say they disagree). When the part names the
@@ -274,8 +282,10 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
     low = lower_same_length(text) if spans else ""
     if spans and _ANY_MOOD_HINT is not None and _ANY_MOOD_HINT.search(low) is None:
         return [None] * len(spans)  # no plan, dispute or doubt word
-    found = [(m.start(), m.lastgroup) for m in _MOOD_RE.finditer(low)] \
-        if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
+    matches = list(_MOOD_RE.finditer(low)) if spans and (_MOOD_HINT is None or _MOOD_HINT.search(low)) else []
+    found = [(m.start(), m.lastgroup) for m in matches]
+    # a to-do label leading the unit ("next: …", "下一步：…") makes all of it a plan, commas included
+    todo = any(m.lastgroup == "plan" and m.start() < 4 and low[m.end() - 1] in ":：" for m in matches)
     if spans and (_DOUBT_HINT is None or _DOUBT_HINT.search(low)):
         found = sorted(found + [(m.start(), "disputed") for m in _DOUBT_RE.finditer(low)])
     if not found:
@@ -298,7 +308,7 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
             # the value quoted to be disputed is the reference's ("活文档的 2.03×", "the doc's
             # 2.03×"); the other one is what the source now reports, a value of its own
             if _any_in(disputes, plo, phi):
-                if quotes_doc(text, plo, phi, a, b):
+                if quotes_doc(text, plo, phi, a, b, disputes):
                     disputed = True
                 else:
                     if (plo, phi) not in doc_ref:
@@ -314,7 +324,7 @@ def moods(text: str, spans: Sequence[tuple[int, int]], cues: CueMatcher | None =
         elif disputed:
             out.append("disputed")
             continue
-        out.append("plan" if _any_in(plans, lo, hi) else None)
+        out.append("plan" if todo or _any_in(plans, lo, hi) else None)
     return out
 
 

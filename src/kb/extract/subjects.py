@@ -251,8 +251,9 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     if scoped is not None and not paper:
         own, setups = _setup_hosts(text, own)
         hosts += setups
-    while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]):
-        own = own[1:] + own[:1]  # "X 的 Y": Y leads, X stays a subject
+    while len(own) > 1 and not own[0].is_id and _OF_RE.match(text[own[0].end:own[1].start]) \
+            and not _joined(text, (own[0].start, own[0].end, own[0].key), (own[1].start, own[1].end, own[1].key)):
+        own = own[1:] + own[:1]  # "X 的 Y": Y leads (a model: SGLang 的 DeepSeek-V4-Pro), X stays a subject
     keys = {a.key for a in own}
     return Attribution(own, [h for h in dict.fromkeys(hosts) if h not in keys], pairs)
 
@@ -289,7 +290,7 @@ def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
 
 def owner(own: Sequence[Anchor], text: str, start: int, end: int) -> str | None:
     """The subject a number at ``text[start:end]`` belongs to: the nearest own anchor before it
-    in its clause, else None (then: the claim's first subject). For many numbers of one text,
+    in its clause (or the engine that anchor's method is joined to: :func:`_joined`), else None (then: the claim's first subject). For many numbers of one text,
     build one :class:`Owners`."""
     return Owners(own, text).of(start, end)
 
@@ -334,12 +335,36 @@ def _respective(text: str, ordered: Sequence[tuple[int, int, str]]) -> dict[int,
     return out
 
 
+#: Between an engine and the method it runs, one clause and no list, comparison or figure
+#: (``vLLM with EAGLE3``, ``vLLM EAGLE3``, ``SGLang 的 EAGLE3``, ``TensorRT-LLM v1.4 cuts Medusa``):
+#: a version (``v1.4``) is the only number it may hold.
+_JOIN_GAP_RE = re.compile(r"[^\d，,；;。！？!?、/|\n]{1,40}")
+_VERSION_RE = re.compile(r"(?<![A-Za-z0-9])v?\d+(?:\.\d+)+(?![\d.])|(?<![A-Za-z0-9])v\d+(?![\d.])")
+_JOIN_STOP_RE = re.compile(r"(?:^|[^A-Za-z])(?:and|or|nor|but|while|whereas|respectively)(?![A-Za-z])|[和与及或&；]|"
+                           + "|".join(RESPECTIVELY_BEFORE), re.IGNORECASE)
+
+
+def _joined(text: str, first: tuple[int, int, str], then: tuple[int, int, str]) -> bool:
+    """Whether the subject ``then`` is what the subject ``first`` runs or is configured with, the
+    two written one after the other in a clause (:data:`_JOIN_GAP_RE`): both kb.yaml entities of no
+    set-up kind (no model, hardware or dataset: :func:`setup_kind`; a paper's name or id is its own
+    subject), no list or comparison word between. Then ``first`` owns the numbers after ``then``,
+    as a table row's first cell owns the row (``vLLM with EAGLE3 gets 2x`` ~ ``| vLLM | EAGLE3 | 2.0 |``)."""
+    if not (first[2].startswith("entity:") and then[2].startswith("entity:")):
+        return False
+    raw = text[first[1]:then[0]]
+    gap = _VERSION_RE.sub("", raw)
+    if not raw or (gap.strip() and (not _JOIN_GAP_RE.fullmatch(gap) or _JOIN_STOP_RE.search(gap))):
+        return False
+    return all(setup_kind(text[a:b]) is None and setup_kind(k[7:]) is None for a, b, k in (first, then))
+
+
 class Owners:
     """:func:`owner` for every number of one text: the anchors sorted once, each number answered
     by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
     (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
 
-    __slots__ = ("_keys", "_starts", "_text", "_respective")
+    __slots__ = ("_keys", "_starts", "_text", "_respective", "_lead")
 
     def __init__(self, own: Sequence[Anchor], text: str) -> None:
         ordered = sorted((a.start, a.end, a.key) for a in own)
@@ -347,15 +372,25 @@ class Owners:
         self._starts = [a for a, _, _ in ordered]
         self._keys = [k for _, _, k in ordered]
         self._respective = _respective(text, ordered) if len(ordered) > 1 else {}
+        # per anchor: the first of the run of subjects joined to it (:func:`_joined`), its owner
+        lead = list(range(len(ordered)))
+        for i in range(1, len(ordered)):
+            if _joined(text, ordered[i - 1], ordered[i]):
+                lead[i] = lead[i - 1]
+        self._lead = lead
 
     def of(self, start: int, end: int) -> str | None:
         """The subject of the number at ``text[start:end]``: the name a list pairs it with
         (:func:`_respective`), else the last anchor (by start, then key) that starts in its clause
-        before it, else None."""
+        before it — or the first of the subjects joined to that one in the clause, an engine
+        before the method it runs (:func:`_joined`) — else None."""
         if self._respective:
             paired = next((k for s, k in self._respective.items() if start <= s < end), None)
             if paired is not None:
                 return paired
         cs, _ = clause_bounds(self._text, start, end)
         i = bisect_left(self._starts, start) - 1
-        return self._keys[i] if i >= 0 and self._starts[i] >= cs else None
+        if i < 0 or self._starts[i] < cs:
+            return None
+        j = self._lead[i]
+        return self._keys[j if self._starts[j] >= cs else i]

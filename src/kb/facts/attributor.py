@@ -11,7 +11,7 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
   entity name makes the two keys one *group* (``entity:flashinfer`` ~ ``arxiv:2606.20295``)
   for comparing values; both keys stay subjects.
 * A name right after a host/baseline word is a host, never the subject.
-* A number belongs to the nearest subject before it in its clause, else (a table row whose first
+* A number belongs to its owner in its clause (:func:`kb.extract.subjects.owner`), else (a table row whose first
   cell names no subject) its column's entity (:func:`kb.read.tables._by_column`), else the claim's first.
 * A claim with no subject of its own takes the parser's inherited ids, else (list items and
   table rows only) the names in its innermost heading that has any.

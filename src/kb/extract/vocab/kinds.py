@@ -74,6 +74,15 @@ a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要
 ("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
 """
 
+AUTHOR_MEDIA: tuple[str, ...] = (
+    "talk", "keynote", "presentation", "slides?", "deck", "video", "podcast", "interview", "blog", "blog post",
+    "post", "tweet", "thread", "newsletter", "webinar", "livestream",
+)
+"""What the authors said outside their paper: after ``the authors'`` (``according to the authors'
+talk``, ``per the authors' blog``) a strong secondhand cue, which outranks the paper-fact cue
+``according to the authors`` (a talk or a post relayed by an analyst is no paper's table). Regex
+fragments over lower-cased text."""
+
 WEAK_CUES: dict[Kind, tuple[str, ...]] = {
     "secondhand": ("according to", "claims that"),
     "paper-fact": (),
@@ -91,12 +100,14 @@ PLAN_CUES = (
     r"(?<![a-z])(?:forecasts?|forecasted|projected|eta|upcoming)(?![a-z])",
     r"(?<![a-z])(?:we\s+)?(?:recommend|recommends|recommended|suggest|suggests)(?![a-z])",
     r"(?<![a-z])next\s+(?:week|month|quarter|year|release)(?![a-z])",
-    r"^\W*(?:proposed|proposal|plan|todo)\s*[:：]", r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])",
+    r"^\W*(?:proposed|proposal|plans?|to-?do|next(?:\s+steps?)?|follow-?ups?|下一步|待办|后续)\s*[:：]", r"(?<![a-z])schedule\s+(?:a|an|the)(?![a-z])",
 )
 """Words that make the figures of their clause a plan, advice or forecast (issue 8: "建议排 3–6
 个月迁移", "预计 12-03 出结果" were listed as figures to verify). ``目标`` not before 模型/网络
 (a speculative decoder's target model), ``拟`` only as 拟于/拟在/拟将 (not 模拟/拟合).
-Regex fragments over lower-cased text."""
+A unit led by a to-do label (``next:``, ``todo:``, ``下一步：``) is a plan as a whole: ``next:
+re-run on H200 to confirm TPOT under 10 ms`` states no measured TPOT. Regex fragments over
+lower-cased text."""
 
 DISPUTE_CUES = (
     r"对不上", r"不一致", r"不符", r"矛盾", r"有出入", r"打架", r"不匹配", r"相悖", r"存疑", r"有误", r"写错",
