@@ -26,7 +26,7 @@ from kb.extract.qualifiers import _conditions
 from kb.extract.quantities import find_quantities
 from kb.facts.firsthand import primary_source
 from kb.facts.same import same_setup
-from kb.read.tables import header_unit
+from kb.read.tables import header_column, header_unit
 
 KB_YAML = """timezone: "+08:00"
 cutoff: "22:00"
@@ -261,3 +261,19 @@ def test_a_mem_column_with_its_unit_is_read(tmp_path: Path, run_kb) -> None:  # 
     root = _kb(tmp_path, "| Engine | GPU | Mem [GiB] |\n|---|---|---|\n| vLLM | H100 | 9.5 |\n",
                "- vLLM memory is 11 GiB on H100.\n")
     assert _conflicts(run_kb, root) == [("entity:vllm", "memory", "h100", ["11 GiB", "9.5"])]
+
+
+@pytest.mark.parametrize(("cell", "unit", "setup"), [
+    ("Batch", None, "batch_size"), ("batch size", None, "batch_size"), ("上下文", None, "context_length"),
+    ("并发", None, "concurrency"), ("Speedup (×)", "×", None), ("吞吐 / batch", None, None), ("GPU", None, "gpu_count"),
+])
+def test_what_a_header_gives_its_bare_numbers(cell: str, unit: str | None, setup: str | None) -> None:
+    assert header_column(cell, DEFAULT_VOCAB) == (unit, setup)
+
+
+def test_a_bare_cell_under_batch_is_the_rows_batch(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """``| vLLM | H100 | 1 | 2.0 |`` under ``| Engine | GPU | Batch | Speedup (×) |``: batch 1 is a condition
+    of the row, so 1.3× at batch 32 is another set-up (before: a false conflict) and 2.5× at batch 1 conflicts."""
+    root = _kb(tmp_path, "| Engine | GPU | Batch | Speedup (×) |\n|---|---|---|---|\n| vLLM | H100 | 1 | 2.0 |\n",
+               "- vLLM speedup is only 1.3× at batch 32 on H100.\n- vLLM speedup 2.5× at batch 1 on H100.\n")
+    assert _conflicts(run_kb, root) == [("entity:vllm", "speedup", "batch1+h100", ["2.0", "2.5×"])]

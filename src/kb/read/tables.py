@@ -6,11 +6,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 
 from kb.core.claims import Quantity
+from kb.extract.fold import normalise
+from kb.extract.metrics import SETUP_METRICS
 from kb.extract.quantities import find_quantities
 from kb.perf.models import replaced
 from kb.read.inline import _Inline, _inline_text
@@ -67,21 +69,44 @@ def header_unit(cell: str, vocab: Any) -> str | None:
     return token if len(got) == 1 and got[0].unit and got[0].end == len(token) + 2 else None
 
 
+class HeaderColumn(NamedTuple):
+    """What a table header cell gives the bare numbers of its column: a unit
+    (:func:`header_unit`) and a set-up (:data:`~kb.extract.metrics.SETUP_METRICS`: ``Batch`` →
+    ``batch_size``, ``Context`` → ``context_length``, ``并发`` → ``concurrency``)."""
+
+    unit: str | None
+    setup: str | None
+
+
+def header_column(cell: str, vocab: Any) -> HeaderColumn:
+    """:class:`HeaderColumn` of a header cell: its unit, and the set-up it names when it names
+    one metric and that is a set-up (``Batch``, ``batch size``, ``上下文``; not ``吞吐 / batch``).
+
+    :param cell: a header cell, as written; :param vocab: the metric vocabulary."""
+    sc = vocab._scan(normalise(cell))
+    found = {*sc.metrics, *sc.setup_metrics}
+    setup = found.pop() if len(found) == 1 else None
+    return HeaderColumn(header_unit(cell, vocab), setup if setup in SETUP_METRICS else None)
+
+
 def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
-                      vocab: Any, skip: Sequence[tuple[int, int]], units: Sequence[str | None] = ()) -> list[Quantity]:
+                      vocab: Any, skip: Sequence[tuple[int, int]], columns: Sequence[HeaderColumn] = ()) -> list[Quantity]:
     """A table row's numbers with the metric of their column (issue 8; the metric is decided by
     :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
     takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
     alone names no metric, is read as written after that metric's first phrase (``HF 票 96``)
     by the one quantity reader, so it is a quantity of that metric; with the unit its header
-    writes (``units``, per cell: :func:`header_unit`) after it (``2,750`` under ``吞吐 (tok/s)``
-    is read as ``吞吐 2,750 tok/s``)."""
+    writes (``columns``, per cell: :func:`header_column`) after it (``2,750`` under ``吞吐 (tok/s)``
+    is read as ``吞吐 2,750 tok/s``). A bare number under a header naming a set-up (``1`` under
+    ``Batch``) is that set-up's size (read as ``batch 1``): a condition of the row, no figure."""
+    units = [c.unit for c in columns]
     out = [replaced(q, metric=m) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
            else q for q in quantities]
     if " | ".join(cells) != text:
         return out
-    rebare = {k for k, c in enumerate(cells) if k < len(units) and units[k] and _BARE_CELL_RE.fullmatch(c.strip())}
-    if rebare:  # a bare number under a header with a unit: read again below, with that unit
+    rebare = {k for k, c in enumerate(cells) if k < len(columns) and (columns[k].unit or columns[k].setup)
+              and _BARE_CELL_RE.fullmatch(c.strip())}
+    if rebare:  # a bare number under a header with a unit or a set-up: read again below, with it
         out = [q for q in out if q.unit is not None or _column(text, q.start) not in rebare]
     taken = {_column(text, q.start) for q in out}
     at = 0
@@ -89,6 +114,8 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         m = metrics[k] if k < len(metrics) else None
         start = at + (len(cell) - len(cell.lstrip()))
         at += len(cell) + 3
+        if m is None and k < len(columns) and columns[k].setup is not None:
+            m = columns[k].setup
         if m is None or k in taken or not _BARE_CELL_RE.fullmatch(cell.strip()) or not vocab.phrases.get(m):
             continue
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):

@@ -37,7 +37,7 @@ from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.extract.sections import hinted_section, section_spans
 from kb.extract.subjects import Anchor, Owners, attribute
 from kb.perf.models import built, replaced
-from kb.read.tables import _by_column, _by_metric_column, _column
+from kb.read.tables import HeaderColumn, _by_column, _by_metric_column, _column
 
 if TYPE_CHECKING:
     from kb.read.parse import Parser
@@ -161,7 +161,7 @@ class _UnitMaker:
               inherited: list[str], forced: tuple[Kind, str] | None = None,
               col_subjects: list[str | None] | None = None, *, links: Sequence[tuple[int, int]] = (),
               bold: Sequence[tuple[int, int]] = (), lead: bool = False,
-              table: tuple[list[str], list[str | None], dict[int, str], list[str | None]] | None = None) -> Claim | None:
+              table: tuple[list[str], list[str | None], dict[int, str], list[HeaderColumn]] | None = None) -> Claim | None:
         """One unit to a claim, or None when it is none (no anchor and no tag or kind column;
         a byline or title, :func:`~kb.extract.kinds.non_claim`).
 
@@ -171,8 +171,8 @@ class _UnitMaker:
         :param lead: the unit is the single-line first block of the file's body.
         :param table: a table row's ``(cells, metric per cell, rating columns, header units)``:
             :meth:`~kb.extract.metrics.MetricVocab.table_metrics`, the columns headed by
-            a rating cue (column → header) and the unit each header writes
-            (:func:`~kb.read.tables.header_unit`).
+            a rating cue (column → header) and the unit or set-up each header gives its bare numbers
+            (:func:`~kb.read.tables.header_column`).
         """
         raw = text
         norm = "\n" in text or "  " in text

@@ -26,7 +26,7 @@ from kb.extract.subjects import PAPER_KEY_PREFIXES, Anchor, attribute
 from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.htmlblock import html_tokens
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
-from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row, header_unit
+from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row, header_column
 from kb.read.unit import _dedupe, _UnitMaker
 
 
@@ -184,7 +184,7 @@ class _FileCtx(_UnitMaker):
         # a column headed by a rating cue (HF 票, HF votes, upvotes) holds ratings, not facts
         rating_cols = {k: h for k, h in enumerate(header)
                        if (cue := self.p.cues.match(h)) is not None and cue[0] == "internal-rating"}
-        units = [header_unit(h, self.p.vocab) for h in header]  # 吞吐 (tok/s): its bare numbers' unit
+        units = [header_column(h, self.p.vocab) for h in header]  # 吞吐 (tok/s), Batch: its bare numbers'
         for line, cells, row_hrefs, infos in rows:
             raw = self._line(line)
             raw_cells = _raw_cells(raw) if header and _raw_count(raw) > len(header) else None
