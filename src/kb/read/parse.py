@@ -40,8 +40,9 @@ from kb.extract.vocab.metrics import DATE_METRICS
 from kb.perf.mdblocks import _LAZY_LINES_MIN, _blocks, _cover, _Lines, _unread_lines
 from kb.perf.mdrules import guard_rules
 from kb.read.cards import CARD_NUMBER, card_number_problems, pinned_version
+from kb.read.scopes import file_scope, section_ids
 from kb.read.strike import single_tilde
-from kb.read.walk import _FileCtx, file_scope, section_ids
+from kb.read.walk import _FileCtx
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
 # the list and quote marks that open a line (a line past the nesting limit is read without them)
