@@ -57,6 +57,11 @@ _ZH_QTY_RE = re.compile(
 #: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
 #: after it: re skips to one in C; _ZH_QTY_RE, led by a look-behind, gives it no first character).
 _ZH_QTY_START = re.compile(rf"[负零百千翻十{ZH_DIGITS}\d](?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億].)")
+#: Where :func:`_zh_forms` looks: :data:`_ZH_QTY_START` but ASCII digits alone (``2.5`` before no digit,
+#: point or Chinese part: a numeral, 分之, 多/余, a magnitude, 成/番/倍): their match is the main pass's,
+#: :func:`_zh_one` reads none, and no other start is inside it (most numbers of a text: not looked at).
+_ZH_FORM_START = re.compile(_ZH_QTY_START.pattern
+                            + r"(?!(?<=[0-9])[0-9]*(?:\.[0-9]+)?(?![\d.]|[ \t]?[十百千万亿萬億零分多余成番倍]))")
 #: Only a text with one of these characters can hold a form of this module (a cheap test: a
 #: yes or no, its match is never read). One class, each form told by a look-behind: re skips in C
 #: to such a character. The class holds the character that ends each form's hint, not the digit or
@@ -156,7 +161,7 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     got: list[dict] = []
     for m in _ONE_TIMES.finditer(norm) if "倍" in norm else ():  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
-    for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, norm):
+    for m in _led_matches(_ZH_FORM_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end():
             continue
         f = _zh_one(m, norm)
