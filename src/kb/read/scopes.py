@@ -57,12 +57,12 @@ def section_ids(body: str) -> dict[int, str]:
 
     def close(level: int) -> None:
         while open_ and open_[-1][0] >= level:
-            _, at, ids = open_.pop()
+            _, heading, ids = open_.pop()
             if len(ids) == 1:
-                out[at] = next(iter(ids))
+                out[heading] = next(iter(ids))
 
-    text = "\n" + body  # (each line after a newline)
-    n, at = 0, 0  # the 1-based line that begins after offset `at` of text
+    text = "\n" + body  # (each line after a newline: a match starts at the one before its line)
+    n, at = 0, 0  # the body's line n (1-based) starts at offset `at` of text (none yet: 0, 0)
     for m in _SECTION_LINE_RE.finditer(text):
         start = m.start()
         n += text.count("\n", at, start + 1)
