@@ -41,7 +41,9 @@ def test_hints_find_the_same_first_place() -> None:
             a, b = new.search(text), old.search(text)
             assert (a is None) == (b is None), (text, new.pattern)
             if a is not None and b is not None:
-                assert a.start() == b.start(), (text, new.pattern)
+                # (ZH_HINT is a yes or no, its match never read: led by the end of each hint, it may
+                # stop later; tests/test_zh_hints.py)
+                assert a.start() == b.start() or new is ZH_HINT, (text, new.pattern)
                 hits += 1
     assert hits > 60000
     assert ZH_HINT.search("throughput Doubled") is not None and ZH_HINT.search("3 x") is None

@@ -14,7 +14,7 @@ from kb.extract.subjects import is_role
 from kb.facts.attributor import Attributor
 from kb.night.rules import _TopicNames
 from kb.read.parse import parse_file
-from kb.read.walk import file_scope, section_ids
+from kb.read.scopes import file_scope, section_ids
 
 CONFIG = KbConfig.model_validate({"entities": {"vLLM": []}})
 

@@ -12,7 +12,7 @@ from conftest import write_files
 from kb.core.config import KbConfig
 from kb.extract.titles import paper_title, title_key
 from kb.read.parse import parse_file
-from kb.read.walk import file_scope
+from kb.read.scopes import file_scope
 
 CONFIG = KbConfig.model_validate({"entities": {"vLLM": [], "SGLang": []}})
 

@@ -8,7 +8,7 @@ from kb.core.config import KbConfig
 from kb.extract.subjects import Anchor, attribute, is_role
 from kb.extract.titles import numbered_item, paper_title
 from kb.read.parse import parse_file
-from kb.read.walk import file_scope
+from kb.read.scopes import file_scope
 
 CONFIG = KbConfig.model_validate({"entities": {"vLLM": []}})
 

@@ -11,6 +11,7 @@ from functools import lru_cache
 from kb.core.claims import ArxivRef
 from kb.extract.vocab.arxiv import KNOWN_ARCHIVES, OTHER_ARCHIVES
 from kb.perf.lazyre import lazy
+from kb.perf.models import built
 
 # --- patterns ---------------------------------------------------------------------------------
 # An id (with its version) ends where no ASCII word character and no ".<digit>" follows;
@@ -331,20 +332,12 @@ def find_arxiv(text: str) -> list[ArxivRef]:
                 and (cand.version is None or nxt.version is None or cand.version == nxt.version)
             ):
                 version = cand.version if cand.version is not None else nxt.version
-                refs.append(
-                    ArxivRef(
-                        id=cand.id,
-                        version=version,
-                        raw=text[raw_start - 1 : nxt_end + 1],
-                        start=cand.start,
-                        end=cand.end,
-                    )
-                )
+                refs.append(built(ArxivRef, id=cand.id, version=version, raw=text[raw_start - 1 : nxt_end + 1],
+                                  start=cand.start, end=cand.end))
                 i += 2
                 continue
-        refs.append(
-            ArxivRef(id=cand.id, version=cand.version, raw=cand.raw, start=cand.start, end=cand.end)
-        )
+        # (values of their fields' types, from the scan: no validation, kb.perf.models.built)
+        refs.append(built(ArxivRef, id=cand.id, version=cand.version, raw=cand.raw, start=cand.start, end=cand.end))
         i += 1
     return refs
 

@@ -137,7 +137,7 @@ _CJK_RE = re.compile(f"[{_CJK}]")
 def numbered_item(heading: str) -> bool:
     """A heading numbered as a list's item (``### 40. <headline>``, ``(3) …``, ``1️⃣ …``): one
     entry of a digest, whatever its language (a paper's item when its section links one paper:
-    :func:`kb.read.walk.section_ids`)."""
+    :func:`kb.read.scopes.section_ids`)."""
     return _NUMBERED_RE.match(heading) is not None
 
 

@@ -58,11 +58,19 @@ _ZH_QTY_RE = re.compile(
 #: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
 #: after it: re skips to one in C; _ZH_QTY_RE, led by a look-behind, gives it no first character).
 _ZH_QTY_START = re.compile(rf"[负零百千翻十{ZH_DIGITS}\d](?<![几数第A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億].)")
-#: Only a text with one of these characters can hold a form of this module (a cheap test).
-#: (One class of the forms' first characters, each form told by a look-behind: re skips in C to
-#: such a character, where an alternation led by classes gave it none; a match is one character.)
-ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分\dDdTtQq](?:(?<=[{ZH_DIGITS}十负成番倍分])|(?<=\d)(?=[ \t]?[万亿萬億千百十零余多])"
-                     r"|(?<=[Dd])(?=oubl)|(?<=[Tt])(?=ripl)|(?<=[Qq])(?=uadrupl))")
+#: Where :func:`_zh_forms` looks: :data:`_ZH_QTY_START` but ASCII digits alone (``2.5`` before no digit,
+#: point or Chinese part: a numeral, 分之, 多/余, a magnitude, 成/番/倍): their match is the main pass's,
+#: :func:`_zh_one` reads none, and no other start is inside it (most numbers of a text: not looked at).
+_ZH_FORM_START = re.compile(_ZH_QTY_START.pattern
+                            + r"(?!(?<=[0-9])[0-9]*(?:\.[0-9]+)?(?![\d.]|[ \t]?[十百千万亿萬億零分多余成番倍]))")
+#: Only a text with one of these characters can hold a form of this module (a cheap test: a
+#: yes or no, its match is never read). One class, each form told by a look-behind: re skips in C
+#: to such a character. The class holds the character that ends each form's hint, not the digit or
+#: letter that starts it (digits and d/t/q are many, these few): a numeral character, a magnitude
+#: after a digit (``3万``, ``3 千``), ``doubl``, ``tripl``, ``quadrupl``.
+ZH_HINT = re.compile(rf"[{ZH_DIGITS}十负成番倍分万亿萬億千百余多l](?:(?<=[{ZH_DIGITS}十负成番倍分])"
+                     r"|(?<=\d[万亿萬億千百余多])|(?<=\d[ \t][万亿萬億千百余多])"
+                     r"|(?<=[Dd]oubl)|(?<=[Tt]ripl)|(?<=[Qq]uadrupl))")
 _UNIT_AT = re.compile(_UNIT)
 _PLAIN = re.compile(r"\d+(?:\.\d+)?[千万亿]?")
 _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one>一倍)|(?P<fan>翻倍)")
@@ -153,12 +161,12 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     quantity the main pass read to its end: a form of digits it read whole is not read again
     (``25万6千``: no cn2an import for it)."""
     got: list[dict] = []
-    for m in _ONE_TIMES.finditer(norm):  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
+    for m in _ONE_TIMES.finditer(norm) if "倍" in norm else ():  # 快了一倍, 提升一倍, 翻倍: doubled (docs/claims.md)
         got.append({"start": m.start("one") if m["one"] else m.start(), "end": m.end(), "value": 2.0, "unit": "×"})
     if "一半" in norm:
         for m in _HALF.finditer(norm):  # 减少了一半: a change of 50 % (the decrease word signs it)
             got.append({"start": m.start("half"), "end": m.end(), "value": 50.0, "unit": "%"})
-    for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, norm):
+    for m in _led_matches(_ZH_FORM_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end():
             continue
         f = _zh_one(m, norm)
@@ -248,6 +256,11 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
 #: 度 or 性), led by one class: re skips to one in C, where _SCORE_RE, an alternation led by a
 #: group and look-behinds, gives it no first character.
 _SCORE_START = re.compile(r"[:：为评得打\d](?:(?<=[:：为评得打])|(?<=[度性]\d))")
+#: What a text holds where :data:`_SCORE_RE` may match (a cheap test, one scan led by one class):
+#: ``:``, ``：``, ``为`` or the ``分`` ending 评分/得分/打分, spaces, then a run of 1-3 digits (a score's
+#: whole part is its run: a digit after it matches none of the endings), or 度/性 right before a run of
+#: 1-2. Most units have a colon and no score (``arXiv:2603.18642``): no Python step per colon for them.
+_SCORE_HINT = re.compile(r"[:：为分度性](?:(?<=[度性])\d{1,2}|(?<=[:：为分])[ \t]*\d{1,3})(?!\d)")
 
 
 def _score_matches(norm: str) -> Iterator[re.Match[str]]:
@@ -272,6 +285,8 @@ def _led_matches(start: re.Pattern[str], pattern: re.Pattern[str], norm: str) ->
 def _scores(norm: str) -> list[dict]:
     """The scores in ``norm`` (:data:`_SCORE_RE`): value on the writer's scale, no unit, no metric."""
     got: list[dict] = []
+    if _SCORE_HINT.search(norm) is None:
+        return got
     for m in _score_matches(norm):
         if m["g"] is not None:
             got.append({"start": m.start("g"), "end": m.end("g"), "value": float(m["g"]), "unit": None, "score": True})

@@ -42,8 +42,9 @@ from kb.perf.mdrules import guard_rules
 from kb.read.cards import CARD_NUMBER, card_number_problems, pinned_version
 from kb.read.htmlblock import SKIPPED_TAGS
 from kb.read.livedoc import version_problem
+from kb.read.scopes import file_scope, section_ids
 from kb.read.strike import single_tilde
-from kb.read.walk import _FileCtx, file_scope, section_ids
+from kb.read.walk import _FileCtx
 
 #: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
 # the list and quote marks that open a line (a line past the nesting limit is read without them)

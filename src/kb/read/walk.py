@@ -17,7 +17,6 @@ from markdown_it.token import Token
 from kb.core.claims import Claim, Kind, Unit
 from kb.core.parsed import Heading
 from kb.core.textio import Problem
-from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.kinds import column_kind, is_kind_header, is_title_header
 from kb.extract.names import NameMatcher, id_names
 from kb.extract.refs import find_dois
@@ -26,6 +25,7 @@ from kb.extract.subjects import PAPER_KEY_PREFIXES, Anchor, attribute
 from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.htmlblock import html_tokens
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
+from kb.read.scopes import _ID_LINE_RE
 from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row, header_column
 from kb.read.unit import _dedupe, _UnitMaker
 
@@ -46,7 +46,7 @@ class _FileCtx(_UnitMaker):
     """The names this file wrote with their own id, as a matcher (None: none yet)."""
     _local_names: dict[str, str] | None = None
     section_ids: dict[int, str] = {}
-    """Heading line → the one paper its section links (:func:`section_ids`; set by the parser)."""
+    """Heading line → the one paper its section links (:func:`kb.read.scopes.section_ids`; set by the parser)."""
 
     # -- walking ----------------------------------------------------------------------------
 
@@ -293,107 +293,5 @@ class _FileCtx(_UnitMaker):
         return None
 
 
-#: A unit that gives the paper of the title above it: a labelled id or link (``🔗 arXiv: 2602.17664``,
-#: ``**URL**: http://arxiv.org/abs/…``, ``[PDF](https://arxiv.org/pdf/…)``, ``arXiv:2611.04455``).
-_ID_LINE_RE = re.compile(r"^[\W_]*(?:arxiv|url|paper|link|pdf|abs|论文|链接|原文|地址|https?://(?:www\.)?arxiv)",
-                         re.IGNORECASE)
-#: A line at a file's top that labels the paper's link and holds nothing else: ``**URL**: http://arxiv.org/abs/…``,
-#: ``- arXiv: 2611.04455``, ``论文链接：…``, ``[Link to the paper](https://arxiv.org/abs/…)`` (alone on its line:
-#: ``- A router ([paper](…arxiv…)) …`` is an item about one paper, not the file's).
-_PAPER_LINE_RE = re.compile(
-    r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*(?:url|link|paper|arxiv|pdf|论文(?:链接|地址)?|原文(?:链接)?|链接)[ \t]*"
-    r"(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*\S+[ \t]*$"
-    r"|^[ \t]*(?:[-*+][ \t]+)?\[(?:link to (?:the )?paper|paper|arxiv|pdf|论文|原文)[^\]]{0,20}\]\(\s*\S*arxiv\S*\)\s*$",
-    re.IGNORECASE | re.MULTILINE)
 #: A title's short name: one to three name-like words before its colon (``Fast KVzip: …``).
 _SHORT_NAME_RE = re.compile(r"^\s*([A-Z0-9][\w.+-]*(?: [A-Za-z0-9][\w.+-]*){0,2})\s*[:：]\s")
-_ATX_RE = re.compile(r"^ {0,3}(#{1,6})[ \t]+\S")
-_FENCE_RE = re.compile(r"^ {0,3}(?:```|~~~)")
-#: A line that is only a link (``[到论文主页查看详情](https://huggingface.co/papers/2309.05793)``,
-#: ``- [PDF](https://arxiv.org/pdf/…)``).
-_LINK_LINE_RE = re.compile(r"^\s*(?:[-*+]\s+|>\s*)?\[[^\]\n]*\]\(\s*(\S+?)\s*\)\s*$")
-
-
-def section_ids(body: str) -> dict[int, str]:
-    """The one paper each heading's section links, by the heading's 1-based line (issue 20).
-
-    A daily report lists a paper as ``## <Title>``, its notes, then a line that is only a link to
-    the paper (an arXiv or ``huggingface.co/papers/<id>`` URL: Hugging Face paper ids are arXiv
-    ids) or a labelled id line (``**arXiv:** 2309.05793``). A heading whose section (up to the
-    next heading of its level or higher) holds such lines naming exactly one id gets that id;
-    several ids (a digest's top heading) give none. The caller decides whether the heading is
-    a paper title. Fenced code is skipped."""
-    if "arxiv" not in body.lower() and "huggingface.co/papers/" not in body:
-        return {}
-    open_: list[tuple[int, int, set[str]]] = []  # (level, line, ids) of the headings above
-    out: dict[int, str] = {}
-    fenced = False
-
-    def close(level: int) -> None:
-        while open_ and open_[-1][0] >= level:
-            _, at, ids = open_.pop()
-            if len(ids) == 1:
-                out[at] = next(iter(ids))
-
-    for n, raw in enumerate(body.split("\n"), 1):
-        if _FENCE_RE.match(raw):
-            fenced = not fenced
-            continue
-        if fenced:
-            continue
-        h = _ATX_RE.match(raw)
-        if h:
-            close(len(h.group(1)))
-            open_.append((len(h.group(1)), n, set()))
-            continue
-        if not open_:
-            continue
-        link = _LINK_LINE_RE.match(raw)
-        if link is None and not _ID_LINE_RE.match(raw.strip()):
-            continue
-        keys = {r.key for r in find_arxiv(link.group(1) if link else raw) if r.key.startswith("arxiv:")}
-        for _, _, ids in open_:
-            ids.update(keys)
-    close(0)
-    return out
-
-
-#: Files larger than this are no paper note (a file scope is looked for in smaller ones only).
-_SCOPE_MAX = 200_000
-#: Front-matter keys that link a paper note's paper.
-_FRONT_LINKS = ("url", "link", "arxiv", "paper", "pdf", "abs", "arxiv_url", "pdf_url", "paper_url", "source")
-
-
-def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
-    """The paper a whole file is about (issue 20: paper-per-file notes), else ``[]``.
-
-    A file is about one paper when its top (first 30 lines, above the first section heading) names
-    one: a labelled line linking one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to
-    the paper](…)``), or a front matter ``title`` or first ``# Title`` that is a paper title
-    (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter) names,
-    or with none the title (``title:…``). A digest (several ids, no labelled line) has none."""
-    if len(body) > _SCOPE_MAX:
-        return []
-    title = None
-    raw = front.get("title")
-    if isinstance(raw, str):
-        title = paper_title(raw, numbered_only=False)
-    lines = body.lstrip("\n")[:6000].split("\n", 30)
-    if title is None and lines[0].startswith("# "):
-        title = paper_title(lines[0][2:], numbered_only=False)
-    # the top ends at its first section heading: a line under `### 2. <item>` is that item's
-    top = "\n".join(lines[:next((k for k, ln in enumerate(lines[1:30], 1) if _ATX_RE.match(ln)), 30)])
-    for m in _PAPER_LINE_RE.finditer(top) if "arxiv" in top or "arXiv" in top or "ARXIV" in top else ():
-        line_ids = {r.key for r in find_arxiv(m.group(0))}  # the one line the pattern matched
-        if len(line_ids) == 1:  # the labelled line links one paper
-            return list(line_ids)
-    if title is None:
-        return []
-    extra = " ".join(str(front.get(k)) for k in _FRONT_LINKS if front.get(k) is not None)
-    linked = {r.key for r in find_arxiv(extra) if r.key.startswith("arxiv:")}
-    if len(linked) == 1:  # front matter `pdf: https://arxiv.org/pdf/2601.09527v1`: the note's paper
-        return list(linked)
-    ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
-    if len(ids) == 1:
-        return ids
-    return [title_key(title)] if not ids else []
