@@ -277,3 +277,9 @@ def test_a_bare_cell_under_batch_is_the_rows_batch(tmp_path: Path, run_kb) -> No
     root = _kb(tmp_path, "| Engine | GPU | Batch | Speedup (×) |\n|---|---|---|---|\n| vLLM | H100 | 1 | 2.0 |\n",
                "- vLLM speedup is only 1.3× at batch 32 on H100.\n- vLLM speedup 2.5× at batch 1 on H100.\n")
     assert _conflicts(run_kb, root) == [("entity:vllm", "speedup", "batch1+h100", ["2.0", "2.5×"])]
+
+
+@pytest.mark.parametrize("text", ["翻9999番", "0分之3", "〇分之五 tok/s", "零分之一", "百分之零分之一"])
+def test_zh_forms_that_are_no_number_give_none_and_never_raise(text: str) -> None:
+    """2^9999 overflowed and a zero denominator divided by zero: the file failed to ingest."""
+    assert find_quantities(text, vocab=DEFAULT_VOCAB) == []

@@ -190,6 +190,8 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     try:
         value = zh_value(num)
         if num2 is not None:
+            if value == 0:
+                return None  # 0分之3: no part of nothing (a slip, not a figure)
             value = zh_value(num2) / value  # 三分之二: two of three parts
     except ValueError:
         return None
@@ -203,7 +205,9 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             value /= 10
         return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": "%", "bound": ">" if more else None}
     if word == "番":
-        return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"} if pre and pre.startswith("翻") else None
+        if not (pre and pre.startswith("翻")) or not 0 < value <= 64:
+            return None  # 翻9999番 is no figure (2^9999 overflows; the field doubles a few times at most)
+        return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"}
     if word == "成":
         if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e):
             return None  # 八成是: probably
