@@ -1,0 +1,233 @@
+"""The nights of every topic over one window, for the source ledger (``kb sources`` without a
+topic): each topic's diff reads only the claims whose numbers it can settle otherwise than the
+topics before it, so the work grows with topics x (claims of each topic), not topics x claims.
+
+A number's fate (:mod:`kb.night.ledger`) is the best over the topics' nights, the first night
+giving it kept. In a night of topic *t*, the fate of a number about subject *S* (its facts'
+group *g*) depends on *t* only through: whether *S* is listed (the doc mentions it, else it
+has no card or its card's category is one of *t*'s), *t*'s doc facts of *g* and whether the
+doc mentions *S*, *g* or a card whose paper-facts state values of *g* (that card's listing
+decides its support), and which of those cards are listed. So per topic:
+
+* *touched* subjects (the doc mentions *S* or *g*, states values of *g*, or mentions such a
+  card) are diffed, unless no number of *S* can get a better fate there: each is backed
+  already, or contradicted and nothing (a paper-fact of the window, of a card or of this doc)
+  states a value of *g*;
+* any other listed subject is diffed in the first topic with the same listed cards of *g*
+  (none, for a subject without cards around it: once): the other topics give the same fates.
+
+The diff of a topic reads the claims about those subjects (and about the cards of their
+groups, the paper-facts of their groups, the claims with a suspected typo), with the
+Attributor all topics share. A topic whose night could read a claim otherwise is diffed
+whole, as :func:`kb.night.run.run_night` (exact, topics x claims): its own briefs are in the
+window, its baseline has headings the stored docs do not, or its doc writes a name with an id
+that the window's claims did not already group (:meth:`kb.facts.attributor.Attributor.learn`).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import TypeVar
+
+from kb.core.claims import Claim
+from kb.core.paths import KNOWLEDGE_DIR, is_own_brief
+from kb.core.window import Window
+from kb.extract.subjects import attribute
+from kb.facts.attributor import Attributor, View
+from kb.facts.query import attributor
+from kb.night.apart import apart_claims
+from kb.night.doc_index import DocIndex
+from kb.night.rules import diff
+from kb.night.run import (
+    Night, doc_title_citations, first_mention_before, night_cards, night_doc, title_claims, window_claims, window_files,
+)
+from kb.night.share import NightShare, topic_paths
+from kb.read.cards import Card
+from kb.store.titles import known_titles
+from kb.store.workspace import Kb
+
+N = TypeVar("N")
+
+#: Subject keys that name a paper (as :mod:`kb.facts.attributor` scopes a claim by them).
+_PAPERS = ("arxiv:", "doi:", "title:")
+
+
+class _Claims:
+    """The window's claims as the shared Attributor views them, indexed by subject and group."""
+
+    def __init__(self, at: Attributor, claims: list[Claim], card_claims: Callable[[Card], list[Claim]]) -> None:
+        self.claims = claims
+        self.views: list[View] = [at.view(c) for c in claims]
+        cards = set(at.cards)
+        self.typos = {m["cited"] for v in self.views for m in v.mismatches} - cards
+        self.flagged = [i for i, v in enumerate(self.views) if v.mismatches]  # every diff reads them (typos)
+        self.listing: dict[str, list[int]] = defaultdict(list)  # subject -> claims listing it
+        self.stating: dict[str, list[int]] = defaultdict(list)  # subject -> claims with a fact of it
+        self.papers: dict[str, list[int]] = defaultdict(list)  # group -> paper-fact claims stating it
+        numbered: set[str] = set()
+        for i, v in enumerate(self.views):
+            for s in dict.fromkeys(v.subjects):
+                if s not in self.typos:
+                    self.listing[s].append(i)
+            for s in dict.fromkeys(f.subject for f in v.facts):
+                self.stating[s].append(i)
+            if v.claim.kind == "paper-fact":
+                for g in dict.fromkeys(f.group for f in v.facts):
+                    self.papers[g].append(i)
+            if v.claim.kind == "secondhand":
+                numbered.update(f.subject for f in v.facts if not f.is_date)
+        self.subjects = [s for s in self.listing if s in numbered]  # subjects that have numbers
+        self.group = {s: at.group(s) for s in self.listing}
+        # cards a diff may list whose paper-facts support a group (diff(): support of listed cards)
+        self.cards_of: dict[str, set[str]] = defaultdict(set)
+        for key in self.listing:
+            card = at.card_of(key)
+            if card is not None:
+                for c in card_claims(card):
+                    if c.kind == "paper-fact":
+                        for f in at.view(c).facts:
+                            self.cards_of[f.group].add(key)
+        self.near: dict[str, list[str]] = defaultdict(list)  # doc key -> subjects it touches
+        for s in self.subjects:
+            g = self.group[s]
+            keys = {s, g}
+            for k in self.cards_of.get(g, ()):
+                keys.update((k, self.group[k]))
+            for k in keys:
+                self.near[k].append(s)
+
+    def around(self, subjects: Iterable[str]) -> list[Claim]:
+        """The claims a diff needs to settle the numbers of ``subjects`` as the whole window
+        would: those listing or stating them or a card of their groups, the paper-facts of their
+        groups, the claims with a suspected typo; in the window's order."""
+        want = set(subjects)
+        for s in list(want):
+            want.update(self.cards_of.get(self.group[s], ()))
+        idx = set(self.flagged)
+        for s in want:
+            idx.update(self.listing.get(s, ()))
+            idx.update(self.stating.get(s, ()))
+            idx.update(self.papers.get(self.group.get(s, s), ()))
+        return [self.claims[i] for i in sorted(idx)]
+
+
+def _adds_names(at: Attributor, claims: Sequence[Claim]) -> bool:
+    """Whether learning ``claims`` (a doc's) may group a name with an id otherwise than the
+    window's claims did (``Name（arXiv:…）``: :meth:`Attributor.learn`, :func:`attribute` pairs)."""
+    for c in claims:
+        scoped = c.role != "card" and any(s.startswith(_PAPERS) for s in c.subjects)
+        for name, paper in attribute(c.text, at.anchors(c.text, c), scoped).pairs:
+            if not name.startswith("arxiv:") and at.group(name) != paper:
+                return True
+    return False
+
+
+def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
+          numbers: Callable[[Night], list[N]], whole: Callable[[str], list[N]],
+          key: Callable[[N], Hashable], subject: Callable[[N], str], rank: Callable[[N], int],
+          best: int, held_fate: int) -> list[N]:
+    """The numbers of every topic's night over ``window``, topic by topic, each night's
+    numbers of the subjects it diffed (see the module docstring): what the nights diffed whole
+    would give, as far as the best fate of each number and the first night giving it go.
+
+    :param numbers: a night's numbers (:func:`kb.night.ledger.night_numbers`).
+    :param whole: a topic's numbers from its whole night (:func:`kb.night.ledger.topic_numbers`).
+    :param key: a number's identity; :param subject: its subject; :param rank: its fate's rank
+        (lower is better); :param best: the rank no night improves (``backed``);
+        :param held_fate: the rank only a stated paper value improves (``contradicted``).
+    """
+    cfg = kb.config
+    lived = set(kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc"))
+    briefs = [p for p, *_ in share.once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
+        window.since_iso, window.until_iso, ("inbox", "card"))) if p.endswith("-e1prep.md")]
+    own = {t for t in topics if any(is_own_brief(p, t) for p in briefs)}
+    fast = [t for t in topics if t not in own]
+    if not fast:
+        return [n for t in topics for n in whole(t)]
+    files = window_files(kb, window, fast[0], share)
+    claims = window_claims(kb, window, fast[0], share)
+    cards = night_cards(kb)
+    titles = known_titles(kb.store, cards)
+    claims = sorted([*claims, *title_claims(kb, files, claims, titles)], key=lambda c: (c.provenance.path, c.provenance.line))
+    at = attributor(kb, None, cards=cards, titles=titles)
+    at.learn(claims)
+    read: dict[str, list[Claim]] = {}
+
+    def card_claims(card: Card) -> list[Claim]:
+        if card.path not in read:
+            read[card.path] = kb.store.claims(path=card.path, kind="paper-fact")
+        return read[card.path]
+
+    ix = _Claims(at, claims, card_claims)
+    apart = apart_claims(kb, claims, share.apart)
+    stated = set(ix.papers) | set(ix.cards_of)  # groups a paper-fact of the window or of a card states
+    roles = {f.path: f.role for f in files}
+    best_rank: dict[Hashable, int] = {}
+    of_subject: dict[str, set[Hashable]] = {}  # numbers of a subject, from a night that listed it
+    done: set[tuple[str, frozenset[str]]] = set()
+    out: list[N] = []
+
+    def matches(card_key: str, cats: set[str]) -> bool:
+        card = at.card_of(card_key)
+        return card is not None and (card.category in cats or bool(cats & set(card.also)))
+
+    for t in topics:
+        doc = night_doc(kb, t, window) if t not in own else None
+        if doc is None or not {s.title for s in doc.sections} <= lived or _adds_names(at, doc.claims):
+            found = whole(t)
+        else:
+            found = []
+            cats = set(cfg.topic_categories(t))
+            doc_views = [at.view(c) for c in doc.claims]
+            titled = doc_title_citations(kb, doc, cards, titles)
+            sections = [(s.line, s.label, s.title) for s in doc.sections]
+            index = DocIndex(at, doc_views, sections, titled, cfg.tolerance)
+            doc_papers = {f.group for v in doc_views if v.claim.kind == "paper-fact" for f in v.facts}
+            touched = {s for k in (*index.mentioned, *index.facts, *doc_papers) for s in ix.near.get(k, ())}
+            wanted: list[str] = []
+            for s in ix.subjects:
+                card = at.card_of(s)
+                if s in touched:
+                    if not (index.has(s) or card is None or matches(s, cats)):
+                        continue
+                    seen = of_subject.get(s)
+                    backable = ix.group[s] in stated or ix.group[s] in doc_papers
+                    if seen is not None and all(best_rank[k] <= best or (best_rank[k] <= held_fate and not backable)
+                                                for k in seen):
+                        continue
+                    wanted.append(s)
+                elif card is None or matches(s, cats):
+                    sig = (s, frozenset(k for k in ix.cards_of.get(ix.group[s], ()) if matches(k, cats)))
+                    if sig not in done:
+                        done.add(sig)
+                        wanted.append(s)
+            if wanted:
+                sub = ix.around(wanted)
+                paths = list(dict.fromkeys(c.provenance.path for c in sub))
+                result = diff(
+                    sub, doc.claims, cards, cfg, window, t, at=at,
+                    baseline={"path": doc.path, "version": doc.version,
+                              "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations},
+                    first_mention=first_mention_before(kb, window.since_iso, titles, t), card_claims=card_claims,
+                    files=[(p, roles.get(p, "inbox")) for p in paths], doc_sections=sections,
+                    topic_paths=topic_paths(kb, paths, [t, *cfg.topic_categories(t)], share.fronts),
+                    title_citations=titled, titles=titles, doc_lines=doc.text.splitlines(), apart=apart)
+                night = Night(kb=kb, topic=t, window=window, doc=doc, result=result,
+                              claims={c.id: c for c in sub}, cards={c.key: c for c in cards}, files=[],
+                              attributor=at)
+                keep = set(wanted)
+                found = [n for n in numbers(night) if subject(n) in keep]
+                for s in keep & {r.key for r in result.subjects}:
+                    of_subject.setdefault(s, set())
+                for n in found:
+                    if subject(n) in of_subject:
+                        of_subject[subject(n)].add(key(n))
+        for n in found:
+            k = key(n)
+            best_rank[k] = min(best_rank.get(k, rank(n)), rank(n))
+        out.extend(found)
+    return out
+
+
+__all__ = ["sweep"]
