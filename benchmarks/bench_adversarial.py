@@ -14,7 +14,8 @@ hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
 has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
 heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
-with a living doc and an inbox file naming vLLM (``topics``), ``kb digest`` and ``kb diff`` of a
+with a living doc and an inbox file naming vLLM (``topics``; ``--steps 4``: 50 to 400 topics), the
+same with each topic's own subject (``own topics``: one night per topic reads that subject's claims), ``kb digest`` and ``kb diff`` of a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
 ``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
@@ -215,6 +216,22 @@ def _topics(n: int) -> dict[str, str]:
     return out
 
 
+def _own_topics(n: int) -> dict[str, str]:
+    """n kb.yaml topics, each with a living doc stating the throughput of a system of its own
+    (``Sys7q``) and an inbox file stating another: each topic's night diffs its own subject's
+    claims (kb.night.sweep), the subjects no doc names once for all topics."""
+    yaml = KB_YAML.replace("topics: {inference: [inference-systems]}",
+                           "topics: {" + ", ".join(f"t{i}: [t{i}]" for i in range(n)) + "}").replace(
+        "entities: {vLLM: [], SGLang: []}", "entities: {" + ", ".join(f"Sys{i}q: []" for i in range(n)) + "}")
+    out = {"kb.yaml": yaml}
+    for i in range(n):
+        out[f"organized/knowledge/t{i}.md"] = (f"---\ntopic: t{i}\nversion: 1\nupdated: 2026-07-30T05:00:00+08:00\n---\n"
+                                               f"# t{i}\n\n## 共识\n\n- Sys{i}q throughput {i + 1} tok/s\n")
+        out[f"inbox/a/2026-07-31-{i // 60 % 24:02d}{i % 60:02d}-x{i}.md"] = (
+            f"- 据悉 Sys{i}q throughput {i + 2} tok/s https://s{i}.example.com\n- 据悉 Sys{(i + 1) % n}q throughput 9 tok/s\n")
+    return out
+
+
 def _doc_rows(n: int) -> dict[str, str]:
     """A living doc whose table holds n throughputs of vLLM and a night of n items, one value
     each (each new value looked up among the doc's, not compared with every row)."""
@@ -293,6 +310,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
         ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
         ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
+        ("own topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _own_topics(n)), "sources")),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
