@@ -18,10 +18,13 @@ decides its support), and which of those cards are listed. So per topic:
 
 The diff of a topic reads the claims about those subjects (and about the cards of their
 groups, the paper-facts of their groups, the claims with a suspected typo), with the
-Attributor all topics share. A topic whose night could read a claim otherwise is diffed
-whole, as :func:`kb.night.run.run_night` (exact, topics x claims): its own briefs are in the
-window, its baseline has headings the stored docs do not, or its doc writes a name with an id
-that the window's claims did not already group (:meth:`kb.facts.attributor.Attributor.learn`).
+Attributor all topics share. A doc that writes a name with an id the window's claims did not
+group (``LMCache（arXiv:…）``: :meth:`kb.facts.attributor.Attributor.learn`) moves that name's
+values into the id's group in its own night only: that night reads with an Attributor of its
+own (taught the window's name–id pairs, then the doc's), and every subject of the two groups
+counts as touched. A topic whose night could read a claim otherwise is diffed whole, as
+:func:`kb.night.run.run_night` (topics x claims): its own briefs are in the window, or its
+baseline has headings the stored docs do not.
 """
 
 from __future__ import annotations
@@ -89,38 +92,60 @@ class _Claims:
                         for f in at.view(c).facts:
                             self.cards_of[f.group].add(key)
         self.near: dict[str, list[str]] = defaultdict(list)  # doc key -> subjects it touches
+        self.members: dict[str, list[str]] = defaultdict(list)  # group -> its subjects
         for s in self.subjects:
             g = self.group[s]
+            self.members[g].append(s)
             keys = {s, g}
             for k in self.cards_of.get(g, ()):
                 keys.update((k, self.group[k]))
             for k in keys:
                 self.near[k].append(s)
+        # the claims that group a name with its id (all a doc's night must learn again)
+        self.pairing = [c for c in claims if _pairs(at, c)]
 
-    def around(self, subjects: Iterable[str]) -> list[Claim]:
+    def around(self, subjects: Iterable[str], moved: dict[str, str]) -> list[Claim]:
         """The claims a diff needs to settle the numbers of ``subjects`` as the whole window
         would: those listing or stating them or a card of their groups, the paper-facts of their
-        groups, the claims with a suspected typo; in the window's order."""
+        groups, the claims with a suspected typo; in the window's order. ``moved``: name ->
+        the id whose group it joins in this night (its group's claims count for both)."""
+        into: dict[str, set[str]] = defaultdict(set)
+        for name, paper in moved.items():
+            into[paper].add(name)
+
+        def groups(s: str) -> set[str]:
+            g = moved.get(s, self.group.get(s, s))
+            return {g, *into.get(g, ())}
+
         want = set(subjects)
         for s in list(want):
-            want.update(self.cards_of.get(self.group[s], ()))
+            for g in groups(s):
+                want.update(self.cards_of.get(g, ()))
         idx = set(self.flagged)
         for s in want:
             idx.update(self.listing.get(s, ()))
             idx.update(self.stating.get(s, ()))
-            idx.update(self.papers.get(self.group.get(s, s), ()))
+            for g in groups(s):
+                idx.update(self.papers.get(g, ()))
         return [self.claims[i] for i in sorted(idx)]
 
 
-def _adds_names(at: Attributor, claims: Sequence[Claim]) -> bool:
-    """Whether learning ``claims`` (a doc's) may group a name with an id otherwise than the
-    window's claims did (``Name（arXiv:…）``: :meth:`Attributor.learn`, :func:`attribute` pairs)."""
+def _pairs(at: Attributor, c: Claim) -> list[tuple[str, str]]:
+    """The ``(name, id)`` pairs :meth:`Attributor.learn` reads in claim ``c`` (``Name（arXiv:…）``,
+    :func:`attribute`), names that are no arXiv id."""
+    scoped = c.role != "card" and any(s.startswith(_PAPERS) for s in c.subjects)
+    return [(n, p) for n, p in attribute(c.text, at.anchors(c.text, c), scoped).pairs if not n.startswith("arxiv:")]
+
+
+def _moved(at: Attributor, claims: Sequence[Claim]) -> dict[str, str]:
+    """name -> id of the names that learning ``claims`` (a doc's) after the window's would
+    group, first pair first (names the window grouped already stay as they are)."""
+    out: dict[str, str] = {}
     for c in claims:
-        scoped = c.role != "card" and any(s.startswith(_PAPERS) for s in c.subjects)
-        for name, paper in attribute(c.text, at.anchors(c.text, c), scoped).pairs:
-            if not name.startswith("arxiv:") and at.group(name) != paper:
-                return True
-    return False
+        for name, paper in _pairs(at, c):
+            if at.group(name) == name:
+                out.setdefault(name, paper)
+    return out
 
 
 def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
@@ -174,17 +199,26 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
 
     for t in topics:
         doc = night_doc(kb, t, window) if t not in own else None
-        if doc is None or not {s.title for s in doc.sections} <= lived or _adds_names(at, doc.claims):
+        if doc is None or not {s.title for s in doc.sections} <= lived:
             found = whole(t)
         else:
             found = []
             cats = set(cfg.topic_categories(t))
-            doc_views = [at.view(c) for c in doc.claims]
+            moved = _moved(at, doc.claims)
+            at_t = at
+            if moved:  # this night's own Attributor: the window's pairs, then the doc's (diff() learns those)
+                at_t = attributor(kb, None, cards=cards, titles=titles)
+                at_t.learn(ix.pairing)
+                at_t.learn(doc.claims)
+            doc_views = [at_t.view(c) for c in doc.claims]
             titled = doc_title_citations(kb, doc, cards, titles)
             sections = [(s.line, s.label, s.title) for s in doc.sections]
-            index = DocIndex(at, doc_views, sections, titled, cfg.tolerance)
+            index = DocIndex(at_t, doc_views, sections, titled, cfg.tolerance)
             doc_papers = {f.group for v in doc_views if v.claim.kind == "paper-fact" for f in v.facts}
             touched = {s for k in (*index.mentioned, *index.facts, *doc_papers) for s in ix.near.get(k, ())}
+            shaken = {s for name, paper in moved.items()  # every subject of both groups, the name itself
+                      for s in (*ix.members.get(paper, ()), *ix.members.get(name, ()), name)}
+            touched |= shaken
             wanted: list[str] = []
             for s in ix.subjects:
                 card = at.card_of(s)
@@ -193,8 +227,8 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                         continue
                     seen = of_subject.get(s)
                     backable = ix.group[s] in stated or ix.group[s] in doc_papers
-                    if seen is not None and all(best_rank[k] <= best or (best_rank[k] <= held_fate and not backable)
-                                                for k in seen):
+                    if seen is not None and s not in shaken and all(
+                            best_rank[k] <= best or (best_rank[k] <= held_fate and not backable) for k in seen):
                         continue
                     wanted.append(s)
                 elif card is None or matches(s, cats):
@@ -203,10 +237,10 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                         done.add(sig)
                         wanted.append(s)
             if wanted:
-                sub = ix.around(wanted)
+                sub = ix.around(wanted, moved)
                 paths = list(dict.fromkeys(c.provenance.path for c in sub))
                 result = diff(
-                    sub, doc.claims, cards, cfg, window, t, at=at,
+                    sub, doc.claims, cards, cfg, window, t, at=at_t,
                     baseline={"path": doc.path, "version": doc.version,
                               "updated": doc.updated.isoformat() if doc.updated else None, "citations": doc.citations},
                     first_mention=first_mention_before(kb, window.since_iso, titles, t), card_claims=card_claims,
@@ -215,7 +249,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                     title_citations=titled, titles=titles, doc_lines=doc.text.splitlines(), apart=apart)
                 night = Night(kb=kb, topic=t, window=window, doc=doc, result=result,
                               claims={c.id: c for c in sub}, cards={c.key: c for c in cards}, files=[],
-                              attributor=at)
+                              attributor=at_t)
                 keep = set(wanted)
                 found = [n for n in numbers(night) if subject(n) in keep]
                 for s in keep & {r.key for r in result.subjects}:
