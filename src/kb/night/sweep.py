@@ -190,7 +190,10 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
     roles = {f.path: f.role for f in files}
     best_rank: dict[Hashable, int] = {}
     of_subject: dict[str, set[Hashable]] = {}  # numbers of a subject, from a night that listed it
+    tally: dict[str, list[int]] = {}  # subject -> its numbers not backed, worse than contradicted
     done: set[tuple[str, frozenset[str]]] = set()
+    carded = [s for s in ix.subjects if at.card_of(s) is not None or ix.cards_of.get(ix.group[s])]
+    pending = set(ix.subjects) - set(carded)
     out: list[N] = []
 
     def matches(card_key: str, cats: set[str]) -> bool:
@@ -201,7 +204,9 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
         doc = night_doc(kb, t, window) if t not in own else None
         if doc is None or not {s.title for s in doc.sections} <= lived:
             found = whole(t)
+            listed = set()
         else:
+            listed = set()
             found = []
             cats = set(cfg.topic_categories(t))
             moved = _moved(at, doc.claims)
@@ -220,18 +225,17 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                       for s in (*ix.members.get(paper, ()), *ix.members.get(name, ()), name)}
             touched |= shaken
             wanted: list[str] = []
-            for s in ix.subjects:
-                card = at.card_of(s)
-                if s in touched:
-                    if not (index.has(s) or card is None or matches(s, cats)):
-                        continue
-                    seen = of_subject.get(s)
-                    backable = ix.group[s] in stated or ix.group[s] in doc_papers
-                    if seen is not None and s not in shaken and all(
-                            best_rank[k] <= best or (best_rank[k] <= held_fate and not backable) for k in seen):
-                        continue
+            for s in touched:
+                if not (index.has(s) or at.card_of(s) is None or matches(s, cats)):
+                    continue
+                left = tally.get(s)  # its numbers not backed, and worse than contradicted
+                backable = ix.group[s] in stated or ix.group[s] in doc_papers
+                if left is None or s in shaken or not (left[0] == 0 or (left[1] == 0 and not backable)):
                     wanted.append(s)
-                elif card is None or matches(s, cats):
+            wanted.extend(s for s in pending if s not in touched)  # no card around: one night for all
+            pending.difference_update(wanted)
+            for s in carded:
+                if s not in touched and (at.card_of(s) is None or matches(s, cats)):
                     sig = (s, frozenset(k for k in ix.cards_of.get(ix.group[s], ()) if matches(k, cats)))
                     if sig not in done:
                         done.add(sig)
@@ -252,14 +256,23 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                               attributor=at_t)
                 keep = set(wanted)
                 found = [n for n in numbers(night) if subject(n) in keep]
-                for s in keep & {r.key for r in result.subjects}:
-                    of_subject.setdefault(s, set())
-                for n in found:
-                    if subject(n) in of_subject:
-                        of_subject[subject(n)].add(key(n))
+                listed = keep & {r.key for r in result.subjects}
         for n in found:
-            k = key(n)
-            best_rank[k] = min(best_rank.get(k, rank(n)), rank(n))
+            k, r, s = key(n), rank(n), subject(n)
+            old = best_rank.get(k)
+            if old is None or r < old:
+                best_rank[k] = r
+                if old is not None and k in of_subject.get(s, ()):
+                    tally[s][0] -= old > best >= r
+                    tally[s][1] -= old > held_fate >= r
+        for s in listed:  # a subject's numbers, as a night that listed it found them
+            tally.setdefault(s, [0, 0])
+        for n in found:
+            k, s = key(n), subject(n)
+            if s in listed and k not in of_subject.setdefault(s, set()):
+                of_subject[s].add(k)
+                tally[s][0] += best_rank[k] > best
+                tally[s][1] += best_rank[k] > held_fate
         out.extend(found)
     return out
 
