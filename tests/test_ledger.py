@@ -299,3 +299,29 @@ def test_topics_sharing_one_subject_diff_it_once_when_its_fates_are_settled(tmp_
     assert diffs == ["t0"]
     assert swept.as_dict() == alone.as_dict()
     assert [(r.source, r.numbers, r.contradicted) for r in swept.records][:2] == [("a", 5, 5), ("s0.example.com", 1, 1)]
+
+
+def test_ledger_of_several_topics_since_a_date_backs_with_cards_out_of_the_window(tmp_path: Path) -> None:
+    """:func:`test_ledger_of_several_topics_is_each_topics_night_merged`'s KB since 2026-07-31:
+    KVTide's card (written 2026-07-20) is no window file, yet it backs tom's 1.8× (the card's
+    paper-facts count whenever it was written), in every topic that lists it."""
+    from datetime import datetime
+
+    from conftest import write_files
+
+    from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
+    from kb.store.workspace import open_kb
+
+    root = write_files(tmp_path / "kb", _TOPICS_KB)
+    kb = open_kb(root)
+    try:
+        topics = ["serve", "cache", "edge", "news"]
+        window = all_time(kb, datetime(2026, 7, 31, tzinfo=kb.config.tzinfo))
+        alone = ledger_of(topics, [n for t in topics for n in topic_numbers(kb, t, window)])
+        swept = build_ledger(kb, None, window)
+    finally:
+        kb.close()
+    assert [(n.subject, n.raw, n.source, n.fate, n.against) for n in swept.numbers] == [
+        (n.subject, n.raw, n.source, n.fate, n.against) for n in alone.numbers]
+    assert [(n.source.rsplit("/", 1)[1], n.fate) for n in swept.numbers if n.subject == "arxiv:2607.11111"] == [
+        ("2026-07-31-0930-kv.md:1", "contradicted"), ("2026-07-31-1000-misc.md:2", "backed")]

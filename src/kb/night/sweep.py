@@ -81,6 +81,7 @@ class _Claims:
             if v.claim.kind == "secondhand":
                 numbered.update(f.subject for f in v.facts if not f.is_date)
         self.subjects = [s for s in self.listing if s in numbered]  # subjects that have numbers
+        self.numbered = set(self.subjects)
         self.group = {s: at.group(s) for s in self.listing}
         # cards a diff may list whose paper-facts support a group (diff(): support of listed cards)
         self.cards_of: dict[str, set[str]] = defaultdict(set)
@@ -181,7 +182,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
 
     def card_claims(card: Card) -> list[Claim]:
         if card.path not in read:
-            read[card.path] = kb.store.claims(path=card.path, kind="paper-fact")
+            read[card.path] = list(kb.store.claims(path=card.path, kind="paper-fact"))
         return read[card.path]
 
     ix = _Claims(at, claims, card_claims)
@@ -222,7 +223,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
             doc_papers = {f.group for v in doc_views if v.claim.kind == "paper-fact" for f in v.facts}
             touched = {s for k in (*index.mentioned, *index.facts, *doc_papers) for s in ix.near.get(k, ())}
             shaken = {s for name, paper in moved.items()  # every subject of both groups, the name itself
-                      for s in (*ix.members.get(paper, ()), *ix.members.get(name, ()), name)}
+                      for s in (*ix.members.get(paper, ()), *ix.members.get(name, ()), name) if s in ix.numbered}
             touched |= shaken
             wanted: list[str] = []
             for s in touched:
