@@ -159,15 +159,18 @@ def window_files(kb: Kb, window: Window, topic: str, share: NightShare | None = 
     return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
 
 
-def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
-                        titles: list[tuple[str, str]] | None = None) -> dict[str, list[tuple[int, bool]]]:
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card], titles: list[tuple[str, str]] | None = None,
+                        index: TitleIndex | None = None) -> dict[str, list[tuple[int, bool]]]:
     """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
 
     Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
     (:func:`kb.store.titles.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
+    ``index``: their :class:`kb.store.titles.TitleIndex`, when the caller holds it (the nights
+    of every topic: read once, not once per doc).
     """
-    index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
-                            kb.config.diff.title_threshold)
+    if index is None:
+        index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
+                                kb.config.diff.title_threshold)
     front = doc.parsed.front_end if doc.front_present else 0
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 

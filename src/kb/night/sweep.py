@@ -47,7 +47,7 @@ from kb.night.run import (
 )
 from kb.night.share import NightShare, topic_paths
 from kb.read.cards import Card
-from kb.store.titles import known_titles
+from kb.store.titles import TitleIndex, known_titles
 from kb.store.workspace import Kb
 
 N = TypeVar("N")
@@ -186,6 +186,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
         return read[card.path]
 
     ix = _Claims(at, claims, card_claims)
+    title_index = TitleIndex.kept(kb.store, titles, cfg.diff.title_threshold)
     apart = apart_claims(kb, claims, share.apart)
     stated = set(ix.papers) | set(ix.cards_of)  # groups a paper-fact of the window or of a card states
     roles = {f.path: f.role for f in files}
@@ -217,7 +218,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                 at_t.learn(ix.pairing)
                 at_t.learn(doc.claims)
             doc_views = [at_t.view(c) for c in doc.claims]
-            titled = doc_title_citations(kb, doc, cards, titles)
+            titled = doc_title_citations(kb, doc, cards, titles, title_index)
             sections = [(s.line, s.label, s.title) for s in doc.sections]
             index = DocIndex(at_t, doc_views, sections, titled, cfg.tolerance)
             doc_papers = {f.group for v in doc_views if v.claim.kind == "paper-fact" for f in v.facts}
