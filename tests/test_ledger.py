@@ -232,18 +232,21 @@ _TOPICS_KB = {
 }
 
 
-def test_ledger_of_several_topics_is_each_topics_night_merged(tmp_path: Path) -> None:
+def test_ledger_of_several_topics_is_each_topics_night_merged(tmp_path: Path, monkeypatch) -> None:
     """Four topics (kb.night.sweep): vLLM in two docs at 100 and 120 (jay's 120 is in cache's
     doc but against serve's 100: contradicted; tom's 100 likewise), SGLang in serve's doc at 90
     (95 and 5200 contradicted), KVTide's card (category caching) states 1.8× (tom's 1.8× backed,
     jay's 2.5× contradicted by it), LMCache 60% in edge's doc (in-doc; edge's doc writes LMCache
-    with an id the inbox does not: that night is diffed whole), Colibri in no doc (unsettled),
-    serve's own brief (a source of the other topics: 130 contradicted by cache's 120). The
-    ledger is the one of every topic's whole night merged, number by number."""
+    with an id the inbox does not: that night groups them, the others do not), Colibri in no
+    doc (unsettled), serve's own brief (left out of serve's night, a source of the others: 130
+    contradicted by cache's 120). The ledger is the one of every topic's whole night merged,
+    number by number."""
     from conftest import write_files
 
     from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
     from kb.store.workspace import open_kb
+
+    import kb.night.ledger as ledger_mod
 
     root = write_files(tmp_path / "kb", _TOPICS_KB)
     kb = open_kb(root)
@@ -251,9 +254,12 @@ def test_ledger_of_several_topics_is_each_topics_night_merged(tmp_path: Path) ->
         topics = ["serve", "cache", "edge", "news"]
         window = all_time(kb)
         alone = ledger_of(topics, [n for t in topics for n in topic_numbers(kb, t, window)])
+        wholes: list[str] = []
+        monkeypatch.setattr(ledger_mod, "topic_numbers", lambda kb, t, *a: wholes.append(t) or topic_numbers(kb, t, *a))
         swept = build_ledger(kb)
     finally:
         kb.close()
+    assert wholes == []  # no topic's night is diffed whole (its brief left out, its doc's pair its own)
     assert swept.as_dict() == alone.as_dict()
     assert [(n.subject, n.raw, n.fate, n.against) for n in swept.numbers] == [
         (n.subject, n.raw, n.fate, n.against) for n in alone.numbers]

@@ -22,9 +22,11 @@ Attributor all topics share. A doc that writes a name with an id the window's cl
 group (``LMCache（arXiv:…）``: :meth:`kb.facts.attributor.Attributor.learn`) moves that name's
 values into the id's group in its own night only: that night reads with an Attributor of its
 own (taught the window's name–id pairs, then the doc's), and every subject of the two groups
-counts as touched. A topic whose night could read a claim otherwise is diffed whole, as
-:func:`kb.night.run.run_night` (topics x claims): its own briefs are in the window, or its
-baseline has headings the stored docs do not.
+counts as touched. A topic's own briefs (sources of the other topics) are left out of its
+night, and the subjects they speak of count as touched there, their numbers kept apart from
+the ones of the whole window. A topic whose night could read a claim otherwise is diffed
+whole, as :func:`kb.night.run.run_night` (topics x claims): its baseline has headings the
+stored docs do not, or leaving its briefs out drops a suspected typo or regroups a name.
 """
 
 from __future__ import annotations
@@ -102,14 +104,43 @@ class _Claims:
                 keys.update((k, self.group[k]))
             for k in keys:
                 self.near[k].append(s)
-        # the claims that group a name with its id (all a doc's night must learn again)
-        self.pairing = [c for c in claims if _pairs(at, c)]
+        # the claims that group a name with its id (all a doc's night must learn again), and
+        # per name the claims pairing it, in order (the first one groups it: Attributor.learn)
+        self.pairs_of = {i: p for i, c in enumerate(claims) if (p := _pairs(at, c))}
+        self.pairing = [claims[i] for i in self.pairs_of]
+        self.paired: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        for i, p in self.pairs_of.items():
+            for name, paper in p:
+                self.paired[name].append((i, paper))
+        self.at_path: dict[str, list[int]] = defaultdict(list)
+        for i, c in enumerate(claims):
+            self.at_path[c.provenance.path].append(i)
 
-    def around(self, subjects: Iterable[str], moved: dict[str, str]) -> list[Claim]:
+    def left_out(self, idx: set[int]) -> set[str] | None:
+        """The subjects whose night changes when the claims ``idx`` (a topic's own briefs) are
+        left out: those the claims list or state, of the groups they state, or whose group's
+        cards they list; None when leaving them out changes more (a suspected typo goes, or a
+        name is grouped with another id or none: the night is then diffed whole)."""
+        if idx & set(self.flagged):
+            return None
+        for i in idx & self.pairs_of.keys():
+            for name, _ in self.pairs_of[i]:
+                rest = next((p for j, p in self.paired[name] if j not in idx), None)
+                if rest != self.paired[name][0][1]:
+                    return None
+        keys: set[str] = set()
+        for i in idx:
+            v = self.views[i]
+            keys.update(v.subjects)
+            keys.update(k for f in v.facts for k in (f.subject, f.group))
+        return {s for k in keys for s in self.near.get(k, ())}
+
+    def around(self, subjects: Iterable[str], moved: dict[str, str], out: set[int]) -> list[Claim]:
         """The claims a diff needs to settle the numbers of ``subjects`` as the whole window
         would: those listing or stating them or a card of their groups, the paper-facts of their
-        groups, the claims with a suspected typo; in the window's order. ``moved``: name ->
-        the id whose group it joins in this night (its group's claims count for both)."""
+        groups, the claims with a suspected typo; in the window's order, ``out`` left out (the
+        topic's own briefs). ``moved``: name -> the id whose group it joins in this night (its
+        group's claims count for both)."""
         into: dict[str, set[str]] = defaultdict(set)
         for name, paper in moved.items():
             into[paper].add(name)
@@ -128,7 +159,7 @@ class _Claims:
             idx.update(self.stating.get(s, ()))
             for g in groups(s):
                 idx.update(self.papers.get(g, ()))
-        return [self.claims[i] for i in sorted(idx)]
+        return [self.claims[i] for i in sorted(idx - out)]
 
 
 def _pairs(at: Attributor, c: Claim) -> list[tuple[str, str]]:
@@ -167,12 +198,9 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
     lived = set(kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc"))
     briefs = [p for p, *_ in share.once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
         window.since_iso, window.until_iso, ("inbox", "card"))) if p.endswith("-e1prep.md")]
-    own = {t for t in topics if any(is_own_brief(p, t) for p in briefs)}
-    fast = [t for t in topics if t not in own]
-    if not fast:
-        return [n for t in topics for n in whole(t)]
-    files = window_files(kb, window, fast[0], share)
-    claims = window_claims(kb, window, fast[0], share)
+    own = {t: [p for p in briefs if is_own_brief(p, t)] for t in topics}
+    files = window_files(kb, window, None, share)
+    claims = window_claims(kb, window, None, share)
     cards = night_cards(kb)
     titles = known_titles(kb.store, cards)
     claims = sorted([*claims, *title_claims(kb, files, claims, titles)], key=lambda c: (c.provenance.path, c.provenance.line))
@@ -203,8 +231,10 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
         return card is not None and (card.category in cats or bool(cats & set(card.also)))
 
     for t in topics:
-        doc = night_doc(kb, t, window) if t not in own else None
-        if doc is None or not {s.title for s in doc.sections} <= lived:
+        doc = night_doc(kb, t, window)
+        out_idx = {i for p in own[t] for i in ix.at_path.get(p, ())}
+        partial = ix.left_out(out_idx) if out_idx else set()
+        if partial is None or not {s.title for s in doc.sections} <= lived:
             found = whole(t)
             listed = set()
         else:
@@ -225,6 +255,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
             touched = {s for k in (*index.mentioned, *index.facts, *doc_papers) for s in ix.near.get(k, ())}
             shaken = {s for name, paper in moved.items()  # every subject of both groups, the name itself
                       for s in (*ix.members.get(paper, ()), *ix.members.get(name, ()), name) if s in ix.numbered}
+            shaken |= partial  # subjects the topic's own briefs speak of: their numbers differ here
             touched |= shaken
             wanted: list[str] = []
             for s in touched:
@@ -243,7 +274,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                         done.add(sig)
                         wanted.append(s)
             if wanted:
-                sub = ix.around(wanted, moved)
+                sub = ix.around(wanted, moved, out_idx)
                 paths = list(dict.fromkeys(c.provenance.path for c in sub))
                 result = diff(
                     sub, doc.claims, cards, cfg, window, t, at=at_t,
@@ -258,7 +289,7 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                               attributor=at_t)
                 keep = set(wanted)
                 found = [n for n in numbers(night) if subject(n) in keep]
-                listed = keep & {r.key for r in result.subjects}
+                listed = (keep - partial) & {r.key for r in result.subjects}  # whole numbers only
         for n in found:
             k, r, s = key(n), rank(n), subject(n)
             old = best_rank.get(k)
