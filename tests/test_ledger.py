@@ -331,3 +331,27 @@ def test_ledger_of_several_topics_since_a_date_backs_with_cards_out_of_the_windo
         (n.subject, n.raw, n.source, n.fate, n.against) for n in alone.numbers]
     assert [(n.source.rsplit("/", 1)[1], n.fate) for n in swept.numbers if n.subject == "arxiv:2607.11111"] == [
         ("2026-07-31-0930-kv.md:1", "contradicted"), ("2026-07-31-1000-misc.md:2", "backed")]
+
+
+def test_a_number_only_one_topics_own_brief_states_counts_through_the_other_topic(tmp_path: Path) -> None:
+    """ta's own brief alone states Colibri's TTFT (no doc names Colibri): ta's night leaves the
+    brief out, tb's reads it, so the number is counted once, unsettled (tb's night)."""
+    from conftest import write_files
+
+    from kb.night.ledger import build_ledger
+    from kb.store.workspace import open_kb
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nexecutor: ana\nentities:\n  vLLM: []\n  Colibri: []\ntopics:\n  ta: [ta]\n  tb: [tb]\n',
+        "organized/knowledge/ta.md": _DOC.format(t="ta", body="- vLLM throughput 10 tok/s\n"),
+        "organized/knowledge/tb.md": _DOC.format(t="tb", body="- vLLM throughput 12 tok/s\n"),
+        "inbox/ana/2026-07-31-ta-e1prep.md": "- 据悉 Colibri ttft 60 ms https://s1.example.com/x\n",
+        "inbox/jay/2026-07-31-0900-x.md": "- 据悉 vLLM throughput 10 tok/s\n",
+    })
+    kb = open_kb(root)
+    try:
+        ledger = build_ledger(kb)
+    finally:
+        kb.close()
+    assert [(n.subject, n.raw, n.fate) for n in ledger.numbers] == [
+        ("entity:colibri", "60 ms", "unsettled"), ("entity:vllm", "10 tok/s", "contradicted")]

@@ -265,8 +265,9 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
                 backable = ix.group[s] in stated or ix.group[s] in doc_papers
                 if left is None or s in shaken or not (left[0] == 0 or (left[1] == 0 and not backable)):
                     wanted.append(s)
-            wanted.extend(s for s in pending if s not in touched)  # no card around: one night for all
-            pending.difference_update(wanted)
+            calm = [s for s in pending if s not in touched]  # no card around: one night for all
+            wanted.extend(calm)
+            pending.difference_update(calm)
             for s in carded:
                 if s not in touched and (at.card_of(s) is None or matches(s, cats)):
                     sig = (s, frozenset(k for k in ix.cards_of.get(ix.group[s], ()) if matches(k, cats)))
