@@ -198,7 +198,12 @@ def sweep(kb: Kb, topics: list[str], window: Window, share: NightShare, *,
     lived = set(kb.store.heading_texts_in(KNOWLEDGE_DIR, "living-doc"))
     briefs = [p for p, *_ in share.once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
         window.since_iso, window.until_iso, ("inbox", "card"))) if p.endswith("-e1prep.md")]
-    own = {t: [p for p in briefs if is_own_brief(p, t)] for t in topics}
+    own: dict[str, list[str]] = {t: [] for t in topics}
+    for p in briefs:  # ``…-<topic>-e1prep.md``: the topics its name may end with (a topic may hold ``-``)
+        stem = p.rsplit("/", 1)[-1]
+        for t in {stem[i + 1:].removesuffix("-e1prep.md") for i, ch in enumerate(stem) if ch == "-"} & own.keys():
+            if is_own_brief(p, t):
+                own[t].append(p)
     files = window_files(kb, window, None, share)
     claims = window_claims(kb, window, None, share)
     cards = night_cards(kb)
