@@ -15,7 +15,8 @@ arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose f
 has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
 heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
 with a living doc and an inbox file naming vLLM (``topics``; ``--steps 4``: 50 to 400 topics), the
-same with each topic's own subject (``own topics``: one night per topic reads that subject's claims), ``kb digest`` and ``kb diff`` of a
+same with each topic's own subject (``own topics``: one night per topic reads that subject's claims) and
+with each topic's own brief in the inbox too (``brief topics``), ``kb digest`` and ``kb diff`` of a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
 ``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
@@ -232,6 +233,16 @@ def _own_topics(n: int) -> dict[str, str]:
     return out
 
 
+def _brief_topics(n: int) -> dict[str, str]:
+    """:func:`_own_topics` with each topic's own brief in the inbox (``…-t7-e1prep.md``, left out
+    of that topic's night, a source of the others), as a KB that runs ``kb digest`` nightly has."""
+    out = _own_topics(n)
+    for i in range(n):
+        out[f"inbox/ana/2026-07-31-t{i}-e1prep.md"] = (f"- 据悉 Sys{i}q throughput {i + 3} tok/s\n"
+                                                       f"- 据悉 Sys{(i + 2) % n}q throughput 9 tok/s\n")
+    return out
+
+
 def _doc_rows(n: int) -> dict[str, str]:
     """A living doc whose table holds n throughputs of vLLM and a night of n items, one value
     each (each new value looked up among the doc's, not compared with every row)."""
@@ -311,6 +322,7 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
         ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
         ("own topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _own_topics(n)), "sources")),
+        ("brief topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _brief_topics(n)), "sources")),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),
