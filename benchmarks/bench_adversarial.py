@@ -14,7 +14,9 @@ hundreds of arXiv ids (``dense line``), ``kb digest`` of a night of N lines each
 arXiv id and no value (``ids``), ``kb digest`` of a night holding a file whose front matter
 has N keys (``front keys``), ``kb trace`` and ``kb digest`` of a night of N sections each a
 heading naming vLLM over a one-value paragraph (``headings``), ``kb sources`` of N topics each
-with a living doc and an inbox file naming vLLM (``topics``), ``kb digest`` and ``kb diff`` of a
+with a living doc and an inbox file naming vLLM (``topics``; ``--steps 4``: 50 to 400 topics), the
+same with each topic's own subject (``own topics``: one night per topic reads that subject's claims) and
+with each topic's own brief in the inbox too (``brief topics``), ``kb digest`` and ``kb diff`` of a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
 ``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
@@ -200,18 +202,23 @@ def _headings(n: int) -> dict[str, str]:
         f"{'#' * (i % 6 + 1)} vLLM part {i}\n\nthroughput {i + 2} tok/s\n\n" for i in range(n))}
 
 
-def _topics(n: int) -> dict[str, str]:
+def _topics(n: int, own: bool = False, briefs: bool = False) -> dict[str, str]:
     """n kb.yaml topics, each with a living doc stating vLLM's throughput and an inbox file of
     its own (front matter ``topic:``) stating another: ``kb sources`` diffs every topic over
-    every file, the per-file work read once for all topics."""
+    every file, the per-file work read once for all topics. ``own``: each topic about a system of
+    its own (``Sys7q``; its file names the next one's too); ``briefs``: each topic's own brief too."""
+    name = [f"Sys{i}q" if own else "vLLM" for i in range(n)]
     yaml = KB_YAML.replace("topics: {inference: [inference-systems]}",
                            "topics: {" + ", ".join(f"t{i}: [t{i}]" for i in range(n)) + "}")
-    out = {"kb.yaml": yaml}
+    out = {"kb.yaml": yaml.replace("vLLM: [], SGLang: []", ", ".join(f"{x}: []" for x in name)) if own else yaml}
     for i in range(n):
         out[f"organized/knowledge/t{i}.md"] = (f"---\ntopic: t{i}\nversion: 1\nupdated: 2026-07-30T05:00:00+08:00\n---\n"
-                                               f"# t{i}\n\n## 共识\n\n- vLLM throughput {i + 1} tok/s\n")
+                                               f"# t{i}\n\n## 共识\n\n- {name[i]} throughput {i + 1} tok/s\n")
         out[f"inbox/a/2026-07-31-{i // 60 % 24:02d}{i % 60:02d}-x{i}.md"] = (
-            f"---\ntopic: t{i}\n---\n- vLLM throughput {i + 2} tok/s https://s{i}.example.com\n")
+            f"---\ntopic: t{i}\n---\n- {name[i]} throughput {i + 2} tok/s https://s{i}.example.com\n"
+            + (f"- {name[(i + 1) % n]} throughput 9 tok/s\n" if own else ""))
+        if briefs:
+            out[f"inbox/ana/2026-07-31-t{i}-e1prep.md"] = f"- {name[i]} throughput {i + 3} tok/s\n"
     return out
 
 
@@ -293,6 +300,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("headings (kb trace)", 2000, lambda root, n: _kb_command(_kb(root, _headings(n)), "trace", "vLLM")),
         ("headings (kb digest)", 2000, lambda root, n: _digest(root, _headings(n))),
         ("topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n)), "sources")),
+        ("own topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n, True)), "sources")),
+        ("brief topics (kb sources)", 50, lambda root, n: _kb_command(_kb(root, _topics(n, True, True)), "sources")),
         ("entities (kb digest)", 500, lambda root, n: _digest(root, _entities(n))),
         ("sites (kb digest)", 1000, lambda root, n: _digest(root, _sites(n))),
         ("one line (kb history)", 4000, lambda root, n: _kb_command(_kb(root, _one_line(n)), "history", "vLLM")),

@@ -208,3 +208,150 @@ def test_every_topic_ledger_reads_each_file_once_and_counts_as_topic_by_topic(tm
     assert [(n.source, n.raw, n.fate) for n in tb] == [(f"{brief}:1", "3 tok/s", "contradicted"),
                                                        ("inbox/jay/2026-07-31-0900-x.md:1", "2 tok/s", "in-doc")]
     assert [(n.source, n.raw, n.fate) for n in ta] == [("inbox/jay/2026-07-31-0900-x.md:1", "2 tok/s", "contradicted")]
+
+
+_DOC = "---\ntopic: {t}\nversion: 1\nupdated: 2026-07-30T05:00:00+08:00\n---\n# {t}\n\n## 共识\n\n{body}"
+_TOPICS_KB = {
+    "kb.yaml": 'timezone: "+08:00"\nexecutor: ana\nentities:\n  vLLM: []\n  SGLang: []\n  LMCache: []\n  Colibri: []\n'
+               'topics:\n  serve: [serving]\n  cache: [caching]\n  edge: [edge]\n  news: [news]\n',
+    "organized/paper_cards/801-2607-11111.md": '---\ncard: 801\narxiv: "2607.11111"\ntitle: "KVTide: Tidal KV Cache Paging"\n'
+        'category: caching\ncreated: 2026-07-20T10:00:00+08:00\n---\n# 801 · KVTide\n\n- 论文报告 KVTide 吞吐提升 1.8×。\n',
+    "organized/knowledge/serve.md": _DOC.format(t="serve", body="- vLLM throughput 100 tok/s\n- SGLang throughput 90 tok/s\n"),
+    "organized/knowledge/cache.md": _DOC.format(t="cache", body="- KVTide（arXiv:2607.11111）吞吐提升 1.8×\n"
+                                                "- vLLM throughput 120 tok/s\n"),
+    "organized/knowledge/edge.md": _DOC.format(t="edge", body="- LMCache（arXiv:2607.22222）hit rate 60%\n"),
+    "organized/knowledge/news.md": _DOC.format(t="news", body="- 本周无新数字\n"),
+    "inbox/jay/2026-07-31-0900-engines.md": "- 据悉 vLLM throughput 120 tok/s https://a.example.com/x\n"
+        "- 据悉 SGLang throughput 95 tok/s https://b.example.com/y\n",
+    "inbox/jay/2026-07-31-0930-kv.md": "- 据悉 KVTide（arXiv:2607.11111）吞吐提升 2.5× https://blog.kvtide.dev/a\n"
+        "- 据悉 LMCache hit rate 60% https://b.example.com/z\n",
+    "inbox/tom/2026-07-31-1000-misc.md": "- 据悉 vLLM throughput 100 tok/s https://www.c.example.com/p\n"
+        "- 据悉 KVTide（arXiv:2607.11111）吞吐提升 1.8×\n- 据悉 SGLang throughput 5200 tok/s\n"
+        "- 据悉 Colibri throughput 7 tok/s\n",
+    "inbox/ana/2026-07-31-serve-e1prep.md": "- 据悉 vLLM throughput 130 tok/s https://d.example.com/q\n",
+}
+
+
+def test_ledger_of_several_topics_is_each_topics_night_merged(tmp_path: Path, monkeypatch) -> None:
+    """Four topics (kb.night.sweep): vLLM in two docs at 100 and 120 (jay's 120 is in cache's
+    doc but against serve's 100: contradicted; tom's 100 likewise), SGLang in serve's doc at 90
+    (95 and 5200 contradicted), KVTide's card (category caching) states 1.8× (tom's 1.8× backed,
+    jay's 2.5× contradicted by it), LMCache 60% in edge's doc (in-doc; edge's doc writes LMCache
+    with an id the inbox does not: that night groups them, the others do not), Colibri in no
+    doc (unsettled), serve's own brief (left out of serve's night, a source of the others: 130
+    contradicted by cache's 120). The ledger is the one of every topic's whole night merged,
+    number by number."""
+    from conftest import write_files
+
+    from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
+    from kb.store.workspace import open_kb
+
+    import kb.night.ledger as ledger_mod
+
+    root = write_files(tmp_path / "kb", _TOPICS_KB)
+    kb = open_kb(root)
+    try:
+        topics = ["serve", "cache", "edge", "news"]
+        window = all_time(kb)
+        alone = ledger_of(topics, [n for t in topics for n in topic_numbers(kb, t, window)])
+        wholes: list[str] = []
+        monkeypatch.setattr(ledger_mod, "topic_numbers", lambda kb, t, *a: wholes.append(t) or topic_numbers(kb, t, *a))
+        swept = build_ledger(kb)
+    finally:
+        kb.close()
+    assert wholes == []  # no topic's night is diffed whole (its brief left out, its doc's pair its own)
+    assert swept.as_dict() == alone.as_dict()
+    assert [(n.subject, n.raw, n.fate, n.against) for n in swept.numbers] == [
+        (n.subject, n.raw, n.fate, n.against) for n in alone.numbers]
+    rows = [(r.source, r.numbers, r.backed, r.contradicted, r.in_doc, r.unsettled) for r in swept.records]
+    assert rows == [("jay", 4, 0, 3, 1, 0), ("tom", 4, 1, 2, 0, 1), ("ana", 1, 0, 1, 0, 0),
+                    ("b.example.com", 2, 0, 1, 1, 0), ("a.example.com", 1, 0, 1, 0, 0),
+                    ("blog.kvtide.dev", 1, 0, 1, 0, 0), ("c.example.com", 1, 0, 1, 0, 0),
+                    ("d.example.com", 1, 0, 1, 0, 0)]
+    assert [(n.source.rsplit("/", 1)[1], n.fate) for n in swept.numbers] == [
+        ("2026-07-31-serve-e1prep.md:1", "contradicted"), ("2026-07-31-0900-engines.md:1", "contradicted"), ("2026-07-31-0900-engines.md:2", "contradicted"),
+        ("2026-07-31-0930-kv.md:1", "contradicted"), ("2026-07-31-0930-kv.md:2", "in-doc"),
+        ("2026-07-31-1000-misc.md:1", "contradicted"), ("2026-07-31-1000-misc.md:2", "backed"),
+        ("2026-07-31-1000-misc.md:3", "contradicted"), ("2026-07-31-1000-misc.md:4", "unsettled")]
+
+
+def test_topics_sharing_one_subject_diff_it_once_when_its_fates_are_settled(tmp_path: Path, monkeypatch) -> None:
+    """Five topics whose docs all state vLLM's throughput (1..5 tok/s) and five files stating
+    another each (2..6): the first topic's night contradicts every number and no paper states a
+    value, so no later night can better a fate: one diff, not one per topic (topics x claims),
+    and the ledger of every whole night."""
+    from conftest import write_files
+
+    import kb.night.sweep as sweep_mod
+    from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
+    from kb.store.workspace import open_kb
+
+    files = {"kb.yaml": 'timezone: "+08:00"\nexecutor: x\nentities:\n  vLLM: []\ntopics:\n'
+                        + "".join(f"  t{i}: [t{i}]\n" for i in range(5))}
+    for i in range(5):
+        files[f"organized/knowledge/t{i}.md"] = _DOC.format(t=f"t{i}", body=f"- vLLM throughput {i + 1} tok/s\n")
+        files[f"inbox/a/2026-07-31-000{i}-x{i}.md"] = f"---\ntopic: t{i}\n---\n- vLLM throughput {i + 2} tok/s https://s{i}.example.com\n"
+    root = write_files(tmp_path / "kb", files)
+    diffs: list[str] = []
+    real = sweep_mod.diff
+    monkeypatch.setattr(sweep_mod, "diff", lambda claims, *a, **k: diffs.append(a[4]) or real(claims, *a, **k))
+    kb = open_kb(root)
+    try:
+        window = all_time(kb)
+        swept = build_ledger(kb)
+        alone = ledger_of(swept.topics, [n for t in swept.topics for n in topic_numbers(kb, t, window)])
+    finally:
+        kb.close()
+    assert diffs == ["t0"]
+    assert swept.as_dict() == alone.as_dict()
+    assert [(r.source, r.numbers, r.contradicted) for r in swept.records][:2] == [("a", 5, 5), ("s0.example.com", 1, 1)]
+
+
+def test_ledger_of_several_topics_since_a_date_backs_with_cards_out_of_the_window(tmp_path: Path) -> None:
+    """:func:`test_ledger_of_several_topics_is_each_topics_night_merged`'s KB since 2026-07-31:
+    KVTide's card (written 2026-07-20) is no window file, yet it backs tom's 1.8× (the card's
+    paper-facts count whenever it was written), in every topic that lists it."""
+    from datetime import datetime
+
+    from conftest import write_files
+
+    from kb.night.ledger import all_time, build_ledger, ledger_of, topic_numbers
+    from kb.store.workspace import open_kb
+
+    root = write_files(tmp_path / "kb", _TOPICS_KB)
+    kb = open_kb(root)
+    try:
+        topics = ["serve", "cache", "edge", "news"]
+        window = all_time(kb, datetime(2026, 7, 31, tzinfo=kb.config.tzinfo))
+        alone = ledger_of(topics, [n for t in topics for n in topic_numbers(kb, t, window)])
+        swept = build_ledger(kb, None, window)
+    finally:
+        kb.close()
+    assert [(n.subject, n.raw, n.source, n.fate, n.against) for n in swept.numbers] == [
+        (n.subject, n.raw, n.source, n.fate, n.against) for n in alone.numbers]
+    assert [(n.source.rsplit("/", 1)[1], n.fate) for n in swept.numbers if n.subject == "arxiv:2607.11111"] == [
+        ("2026-07-31-0930-kv.md:1", "contradicted"), ("2026-07-31-1000-misc.md:2", "backed")]
+
+
+def test_a_number_only_one_topics_own_brief_states_counts_through_the_other_topic(tmp_path: Path) -> None:
+    """ta's own brief alone states Colibri's TTFT (no doc names Colibri): ta's night leaves the
+    brief out, tb's reads it, so the number is counted once, unsettled (tb's night)."""
+    from conftest import write_files
+
+    from kb.night.ledger import build_ledger
+    from kb.store.workspace import open_kb
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\nexecutor: ana\nentities:\n  vLLM: []\n  Colibri: []\ntopics:\n  ta: [ta]\n  tb: [tb]\n',
+        "organized/knowledge/ta.md": _DOC.format(t="ta", body="- vLLM throughput 10 tok/s\n"),
+        "organized/knowledge/tb.md": _DOC.format(t="tb", body="- vLLM throughput 12 tok/s\n"),
+        "inbox/ana/2026-07-31-ta-e1prep.md": "- 据悉 Colibri ttft 60 ms https://s1.example.com/x\n",
+        "inbox/jay/2026-07-31-0900-x.md": "- 据悉 vLLM throughput 10 tok/s\n",
+    })
+    kb = open_kb(root)
+    try:
+        ledger = build_ledger(kb)
+    finally:
+        kb.close()
+    assert [(n.subject, n.raw, n.fate) for n in ledger.numbers] == [
+        ("entity:colibri", "60 ms", "unsettled"), ("entity:vllm", "10 tok/s", "contradicted")]

@@ -37,6 +37,7 @@ from kb.facts.same import SameFacts
 from kb.night.model import ConflictOut, ValueOut
 from kb.night.run import Night, check_topic, run_night
 from kb.night.share import NightShare
+from kb.night.sweep import sweep
 from kb.store.workspace import Kb
 
 Fate = Literal["backed", "contradicted", "in-doc", "unsettled"]
@@ -266,7 +267,14 @@ def build_ledger(kb: Kb, topic: str | None = None, window: Window | None = None)
     topics = ledger_topics(kb, topic)
     window = window if window is not None else all_time(kb)
     share = NightShare()  # every topic's night reads the same files: read once (not once per topic)
-    return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window, share)))
+    if len(topics) < 2:
+        return ledger_of(topics, (n for t in topics for n in topic_numbers(kb, t, window, share)))
+    # several topics: each night diffs the claims whose fates it can change (kb.night.sweep)
+    rank = {f: i for i, f in enumerate(FATES)}
+    return ledger_of(topics, sweep(
+        kb, topics, window, share, numbers=night_numbers, whole=lambda t: topic_numbers(kb, t, window, share),
+        key=lambda n: (n.subject, n.raw, n.source), subject=lambda n: n.subject, rank=lambda n: rank[n.fate],
+        best=rank["backed"], held_fate=rank["contradicted"]))
 
 
 def ledger_of(topics: list[str], found: Iterable[Number]) -> Ledger:

@@ -151,23 +151,26 @@ def check_topic(kb: Kb, topic: str) -> None:
     raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")
 
 
-def window_files(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[WindowFile]:
-    """Inbox files and cards written in the window, by path (own briefs of the topic left out;
-    the rows read once per ``share``)."""
+def window_files(kb: Kb, window: Window, topic: str | None, share: NightShare | None = None) -> list[WindowFile]:
+    """Inbox files and cards written in the window, by path (own briefs of the topic left out,
+    every brief kept for ``topic`` None; the rows read once per ``share``)."""
     rows = (share or NightShare()).once(("files", window.since_iso, window.until_iso), lambda: kb.store.files_written(
         window.since_iso, window.until_iso, ("inbox", "card")))
-    return [WindowFile(*r) for r in rows if not is_own_brief(r[0], topic)]
+    return [WindowFile(*r) for r in rows if topic is None or not is_own_brief(r[0], topic)]
 
 
-def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card],
-                        titles: list[tuple[str, str]] | None = None) -> dict[str, list[tuple[int, bool]]]:
+def doc_title_citations(kb: Kb, doc: LivingDoc, cards: list[Card], titles: list[tuple[str, str]] | None = None,
+                        index: TitleIndex | None = None) -> dict[str, list[tuple[int, bool]]]:
     """Papers the living doc cites by title: key -> ``(line, item or row)`` (docs/diff.md "Title citations").
 
     Titles come from ``cards``, arXiv-link texts of the KB and the arXiv cache
     (:func:`kb.store.titles.known_titles`); the threshold is ``kb.yaml`` ``diff.title_threshold``.
+    ``index``: their :class:`kb.store.titles.TitleIndex`, when the caller holds it (the nights
+    of every topic: read once, not once per doc).
     """
-    index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
-                            kb.config.diff.title_threshold)
+    if index is None:
+        index = TitleIndex.kept(kb.store, known_titles(kb.store, cards) if titles is None else titles,
+                                kb.config.diff.title_threshold)
     front = doc.parsed.front_end if doc.front_present else 0
     return cited_by_title(doc.text.split("\n"), index, skip=range(1, front + 1))
 
@@ -334,13 +337,14 @@ def night_doc(kb: Kb, topic: str, window: Window, held: Any = None) -> LivingDoc
     return doc
 
 
-def window_claims(kb: Kb, window: Window, topic: str, share: NightShare | None = None) -> list[Claim]:
+def window_claims(kb: Kb, window: Window, topic: str | None, share: NightShare | None = None) -> list[Claim]:
     """The stored claims of the inbox files and cards written in the window, by path and line
-    (the topic's own briefs and derived claims left out; the claims read once per ``share``)."""
+    (the topic's own briefs and derived claims left out, every brief kept for ``topic`` None;
+    the claims read once per ``share``)."""
     every = (share or NightShare()).once(("claims", window.since_iso, window.until_iso), lambda: sorted(
         [c for role in SOURCE_ROLES for c in kb.store.claims(since=window.since_iso, until=window.until_iso, role=role)
          if not is_derived(c)], key=_place))
-    return [c for c in every if not is_own_brief(c.provenance.path, topic)]
+    return [c for c in every if topic is None or not is_own_brief(c.provenance.path, topic)]
 
 
 def night_cards(kb: Kb, held: Any = None) -> list[Card]:
