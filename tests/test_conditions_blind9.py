@@ -283,3 +283,14 @@ def test_a_bare_cell_under_batch_is_the_rows_batch(tmp_path: Path, run_kb) -> No
 def test_zh_forms_that_are_no_number_give_none_and_never_raise(text: str) -> None:
     """2^9999 overflowed and a zero denominator divided by zero: the file failed to ingest."""
     assert find_quantities(text, vocab=DEFAULT_VOCAB) == []
+
+
+def test_a_value_only_the_change_log_states_is_not_in_the_doc_for_kb_sources(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """As the diff reads it (a change log holds no value of the doc): the reddit 2× was "in doc" in
+    ``kb sources`` while ``kb diff`` called it new."""
+    root = _kb(tmp_path, "- vLLM speedup drops to 1.3× at batch 32.\n\n## §2 Changelog\n\n- v1 (2026-11-26): vLLM speedup 2x recorded.\n",
+               "- A r/LocalLLaMA thread reports a 2× speedup for vLLM (https://www.reddit.com/r/LocalLLaMA/x).\n")
+    r = run_kb(["sources", "--format", "json"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    got = {(x["source"], x["numbers"], x["in_doc"], x["unsettled"]) for x in json.loads(r.stdout)["sources"]}
+    assert got == {("wei", 1, 0, 1), ("reddit.com", 1, 0, 1)}

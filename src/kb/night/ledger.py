@@ -34,6 +34,7 @@ from kb.core.paths import doc_path, regular_file
 from kb.core.window import HISTORY_WINDOWS, Window
 from kb.facts.attributor import Fact
 from kb.facts.same import SameFacts
+from kb.night.doc_index import changelog_ranges
 from kb.night.model import ConflictOut, ValueOut
 from kb.night.run import Night, check_topic, run_night
 from kb.night.share import NightShare
@@ -194,7 +195,10 @@ def night_numbers(night: Night) -> list[Number]:
     at = night.attributor
     at.learn([*claims, *night.doc.claims])
     doc_facts: dict[str, list[Fact]] = {}
+    logs = changelog_ranges([(x.line, x.label, x.title) for x in night.doc.sections])
     for c in night.doc.claims:
+        if any(a <= c.provenance.line <= b for a, b in logs):
+            continue  # a value only the change log states is no value of the doc (DocIndex, the diff's rule)
         for f in at.view(c).facts:
             doc_facts.setdefault(f.group, []).append(f)
     tol = kb.config.tolerance
