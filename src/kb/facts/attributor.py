@@ -19,6 +19,7 @@ and the qualifier a number is conditional on (``offload 到 RTX 5090 时 2.06×`
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from kb.core.claims import Claim
 from kb.core.config import KbConfig
 from kb.extract.arxiv_ids import find_arxiv
 from kb.extract.names import (
-    NameMatcher, _fold, entity_key, entity_names, heading_labels, heading_names, id_names, short_name,
+    NameMatcher, _fold, entity_key, id_names,
 )
 from kb.extract.qualifiers import Qualifiers, _leads
 from kb.extract.refs import find_dois
@@ -35,7 +36,7 @@ from kb.extract.sections import hinted_section
 from kb.extract.subjects import _ID_GAP_RE, Anchor, Attribution, Owners, attribute, is_host, is_role
 from kb.extract.titles import paper_title, title_key
 from kb.facts.fact import Fact, facts_of
-from kb.perf.digest import code_digest
+from kb.facts.known import known_names, names_code
 from kb.read.cards import Card
 from kb.store.db import Store
 from kb.store.titles import TitleIndex
@@ -64,60 +65,6 @@ class View:
     cell), not those named in passing (``其他如 llama.cpp``, ``such as llama.cpp``)."""
 
 
-def _names(config: KbConfig, cards: Sequence[Card], titles: Sequence[tuple[str, str]],
-           headings: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str], set[str]]:
-    """What an :class:`Attributor` knows by name, from its inputs alone (``cards`` by path):
-    ``(names: name -> key for the matcher, groups: entity key -> card key, titles: key -> a
-    title, labels: key -> heading label or kb.yaml canonical name, card names: the names a
-    matcher takes as written, :class:`kb.extract.names.NameMatcher` ``as_written``)``."""
-    spelt: set[str] = set()
-    names = entity_names(config)  # as written: a mixed-case name matches only as written
-    lower: dict[str, str] = {}
-    for n, k in names.items():
-        lower.setdefault(n.lower(), k)
-
-    def add(name: str, key: str) -> None:
-        """``name`` as written for ``key``; a name another key has (any case) is passed over."""
-        if lower.setdefault(name.lower(), key) == key:
-            names.setdefault(name, key)
-
-    for name, key in heading_names(headings):
-        add(name, key)
-    labels = {**heading_labels(headings), **{entity_key(c): c for c in config.entities}}
-    known: dict[str, str] = {}
-    group: dict[str, str] = {}
-    for card in cards:
-        for n in card.names():
-            low = n.strip().lower()
-            if len(low) < 3 or low.replace(".", "").isdigit():
-                continue
-            other = lower.get(low)
-            if other is not None and other.startswith("entity:"):
-                group.setdefault(other, card.key)  # type: ignore[arg-type]
-            else:
-                add(n.strip(), card.key)  # type: ignore[arg-type]
-                spelt.add(n.strip())
-    # a paper cited by title only is the same subject (DESIGN.md §3): link texts of the KB
-    # and arXiv cache titles, whole titles only (12+ characters), never over a name above
-    for key, title in titles:
-        low = " ".join(title.strip().strip("*_.。 ").split()).lower()
-        if title.strip():
-            known.setdefault(key, " ".join(title.split()))
-        if len(low) >= 12:
-            add(low, key)
-        if (short := short_name(title)) is not None and short.lower() not in lower:  # ``GPTQ-Lite: Accurate …``
-            add(short, key)
-            spelt.add(short)
-    return names, group, known, labels, spelt
-
-
-def names_code() -> str:
-    """The digest of the code :func:`_names` reads names with (this module and what it imports:
-    :func:`kb.perf.digest.code_digest`): the kept names of :class:`Attributor` are built again
-    when any of it changes."""
-    return code_digest("kb.facts.attributor")
-
-
 class Attributor:
     """Subject attribution for one KB (config entities + cards); see the module docstring.
 
@@ -131,7 +78,7 @@ class Attributor:
         (:func:`kb.store.titles.known_titles`: cards, arXiv link texts, the arXiv cache).
     :param headings: the living docs' heading texts: the names they give a node of their own
         are known subjects too (:func:`heading_names`; DESIGN.md §2: "living-doc headings").
-    :param store: when given, what the Attributor knows by name (:func:`_names`) is kept in it
+    :param store: when given, what the Attributor knows by name (:func:`kb.facts.known.known_names`) is kept in it
         between runs (:meth:`kb.store.db.Store.kept`, keyed by the entities, every card's key,
         title and aliases, the titles, the headings and the code): a night on a KB of
         thousands of cards reads it back instead of building it; any changed input builds it.
@@ -154,7 +101,7 @@ class Attributor:
         built: list[NameMatcher] = []
 
         def build() -> list[object]:
-            names, group, known, labels, spelt = _names(config, cards, titles, headings)
+            names, group, known, labels, spelt = known_names(config, cards, titles, headings)
             built.append(NameMatcher(names, spelt))
             return [built[0].state(), group, known, labels]
 
@@ -178,6 +125,17 @@ class Attributor:
         self._threshold = config.diff.title_threshold
         self._index: TitleIndex | None = None
         self._resolved: dict[str, str] = {}
+
+    def fork(self) -> Attributor:
+        """A copy that shares what this one knows by name (the matcher, labels, titles: built once)
+        and learns on its own: what :meth:`learn` adds to the copy (name–id groups, names) and its
+        caches stay in it. ``kb lint`` forks one Attributor per document instead of building the
+        KB's names again for each (docs × cards before)."""
+        other = copy.copy(self)
+        other._group, other._named, other._learnt = dict(self._group), dict(self._named), set(self._learnt)
+        other._views, other._atts, other._names_in, other._heading_anchors = {}, {}, {}, {}
+        other._resolved = dict(self._resolved)
+        return other
 
     def group(self, key: str) -> str:
         """The key values of ``key`` are compared under (an entity named like a card, or written

@@ -169,8 +169,9 @@ class LintContext:
         return self._views or []
 
     def _attribute(self) -> None:
-        at = attributor(None, config=self.config, cards=getattr(self.kb, "cards", None) or [],
-                        headings=[s.title for s in self.doc.sections])
+        headings = [s.title for s in self.doc.sections]
+        at = self.kb.attributor_for(self.config, headings) if hasattr(self.kb, "attributor_for") else \
+            attributor(None, config=self.config, cards=[], headings=headings)
         at.learn(self.doc.claims)
         self._views = [at.view(c) for c in self.doc.claims]
         self._claims = [at.attributed(c) for c in self.doc.claims]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kb.core.config import KbConfig
+from kb.core.paths import KNOWLEDGE_DIR
 from kb.core.textio import Problem
+from kb.facts.attributor import Attributor
 from kb.facts.fact import is_fact
+from kb.facts.query import attributor
 from kb.facts.revised import latest_of
 from kb.read.cards import CARD_NUMBER
 from kb.store.cards import duplicate_message, duplicate_numbers, load_cards
@@ -52,6 +57,22 @@ class KbFacts:
     latest: dict[str, Any] = field(default_factory=dict)
     """Canonical id -> :class:`kb.facts.revised.Latest` (arXiv's cached latest version, else a
     card's), for every id the KB cites with a version (KB118)."""
+    headings: list[str] = field(default_factory=list)
+    """The heading texts of the KB's living docs (as the diff's Attributor knows them)."""
+    _base: Attributor | None = None
+
+    def attributor_for(self, config: KbConfig, doc_headings: Sequence[str]) -> Attributor:
+        """An :class:`kb.facts.attributor.Attributor` for one linted doc, knowing what the diff's
+        does (kb.yaml entities, every card, the living docs' headings): a fork of one built once
+        per run (:meth:`~kb.facts.attributor.Attributor.fork`) when the doc's headings are the
+        KB's (a doc in the store), else one built for it (docs × cards before: 61 of 80 s of
+        ``kb lint`` on 1,600 topics)."""
+        known = set(self.headings)
+        if all(h in known for h in doc_headings):
+            if self._base is None:
+                self._base = attributor(None, config=config, cards=self.cards, headings=self.headings)
+            return self._base.fork()
+        return attributor(None, config=config, cards=self.cards, headings=[*self.headings, *doc_headings])
 
 
 def load_facts(root: Path, store: Store) -> KbFacts:
@@ -64,6 +85,7 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     out = KbFacts(root)
     card_key: dict[str, str] = {}
     out.cards = [c for c in load_cards(store) if c.key]
+    out.headings = store.heading_texts_in(KNOWLEDGE_DIR, "living-doc")
     out.card_problems = [(p.path, p.line, p.message) for f in store.files(role="card") for p in map(_problem, f.problems)
                          if p.code == CARD_NUMBER]
     out.card_problems += [(card.path, _card_line(root, card.path), duplicate_message(card, first))

@@ -32,7 +32,8 @@ from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
 from kb.extract.kinds import CueMatcher, explicit_tag, kind_by_cue
 from kb.extract.names import NameMatcher
-from kb.facts.attributor import Attributor, names_code
+from kb.facts.attributor import Attributor
+from kb.facts.known import names_code
 from kb.facts.query import attributor
 from kb.night.apart import apart_claims
 from kb.night.model import DiffResult
