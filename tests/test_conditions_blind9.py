@@ -64,6 +64,8 @@ def _read(text: str) -> list[tuple]:
     ("吞吐 (tok/s)", "tok/s"), ("TTFT（ms）", "ms"), ("Memory [GB]", "GB"), ("延迟/ms", "ms"), ("显存 (GiB)", "GiB"),
     ("提升 (%)", "%"), ("speedup (×)", "×"),
     ("吞吐 / 延迟", None), ("Model (FP8)", None), ("Llama (70B)", None), ("SGLang v0.6", None), ("HF 票", None),
+    # the unit is the longest tail that reads as one (a breaker's tok/s headers were read as seconds)
+    ("tok/s", "tok/s"), ("吞吐 / tok/s", "tok/s"), ("Throughput (tok/s", "tok/s"), ("k tok/s", "k tok/s"), ("TTFT/ms/req", None),
 ])
 def test_the_unit_a_header_writes(cell: str, unit: str | None) -> None:
     assert header_unit(cell, DEFAULT_VOCAB) == unit
@@ -294,3 +296,37 @@ def test_a_value_only_the_change_log_states_is_not_in_the_doc_for_kb_sources(tmp
     assert r.exit_code == 0, r.stderr
     got = {(x["source"], x["numbers"], x["in_doc"], x["unsettled"]) for x in json.loads(r.stdout)["sources"]}
     assert got == {("wei", 1, 0, 1), ("reddit.com", 1, 0, 1)}
+
+
+def test_bare_cells_with_a_bound_or_a_range_take_the_headers_unit(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "| Engine | 吞吐 / tok/s | HF 票 |\n|---|---|---|\n| vLLM | ~50 | 96 |\n| SGLang | >1,000 | 3 |\n"
+                         "| TGI | 40–80 | 1 |\n| LMCache | 1200+ | 2 |\n", "- x\n")
+    r = run_kb(["claims", "--file", "organized/", "--format", "json"], cwd=root)
+    got = [[(q["raw"], q["value"], q["low"], q["high"], q["unit"], q["metric"], q["bound"]) for q in c["quantities"]]
+           for c in json.loads(r.stdout)]
+    assert got == [
+        [("50", 50.0, None, None, "tok/s", "throughput", "~"), ("96", 96.0, None, None, None, "votes", None)],
+        [("1,000", 1000.0, None, None, "tok/s", "throughput", ">"), ("3", 3.0, None, None, None, "votes", None)],
+        [("40–80", None, 40.0, 80.0, "tok/s", "throughput", None), ("1", 1.0, None, None, None, "votes", None)],
+        [("1200+", 1200.0, None, None, "tok/s", "throughput", "≥"), ("2", 2.0, None, None, None, "votes", None)],
+    ]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("vLLM throughput 0分之3", []), ("显存节省3分之1", []),  # the 0 and the 3 were stored alone
+    ("5分之3 tok/s", [("5分之3 tok/s", 0.6, "tok/s")]),
+    ("吞吐提升两倍半", [("两倍半", 2.5, "×")]), ("三倍半的吞吐", [("三倍半", 3.5, "×")]), ("2倍半", [("2倍半", 2.5, "×")]),
+])
+def test_zh_fractions_and_halves(text: str, want: list[tuple]) -> None:
+    assert [(q.raw, q.value, q.unit) for q in find_quantities(text, vocab=DEFAULT_VOCAB)] == want
+
+
+def test_bump_refuses_a_next_version_over_the_range(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", "- x\n")
+    doc = root / "organized" / "knowledge" / "serving.md"
+    doc.write_text(doc.read_text(encoding="utf-8").replace("version: 1\n", "version: 999999\n"), encoding="utf-8")
+    before = doc.read_bytes()
+    r = run_kb(["bump", "serving"], cwd=root)
+    assert r.exit_code == 2
+    assert "organized/knowledge/serving.md:3: front matter 'version' 999999 + 1 is 1,000,000, over 999,999" in r.stderr
+    assert doc.read_bytes() == before

@@ -122,6 +122,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         s, e = f["start"], f["end"]
         if any(a < e and s < b for a, b in skip):
             continue
+        if f.get("drop"):
+            out = [q for q in out if not (s <= q.start and q.end <= e)]
+            continue
         inside = [q for q in out if s <= q.start and q.end <= e]
         if any(q.start < e and s < q.end and q not in inside for q in out) or \
                 any(q.start == s and q.end == e for q in inside):
@@ -167,11 +170,13 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
         for m in _HALF.finditer(norm):  # 减少了一半: a change of 50 % (the decrease word signs it)
             got.append({"start": m.start("half"), "end": m.end(), "value": 50.0, "unit": "%"})
     for m in _led_matches(_ZH_FORM_START, _ZH_QTY_RE, norm):
-        if read.get(m.start(), -1) >= m.end():
+        if read.get(m.start(), -1) >= m.end() and not norm.startswith("倍半", m.end() - 1):
             continue
         f = _zh_one(m, norm)
         if f is not None:
             got.append(f)
+        elif m["num2"] is not None:  # 5分之3 read as no figure: nor is its 5 (the main pass read it alone)
+            got.append({"start": m.start(), "end": m.end(), "drop": True})
     return got
 
 
@@ -215,6 +220,8 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
     if word == "倍":
         if pre or num2 or num == "一":
             return None
+        if norm.startswith("半", e):  # 两倍半: 2.5×
+            value, e = value + 0.5, e + 1
         return {"start": s, "end": e, "value": value, "unit": "×", "bound": ">" if more else None}
     unit = None
     conv = None

@@ -180,9 +180,10 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
     if old < 1:
         raise InputError(f"version: {old} is not a version (versions start at 1)", path,
                          front.lc.value("version")[0] + 2)
-    if (why := version_problem(old)) is not None:  # 99999999999999999999999: no version to bump
-        raise InputError(f"front matter 'version' {why}; correct it, then run kb bump again", path,
-                         front.lc.value("version")[0] + 2)
+    if (why := version_problem(old)) is not None or (why := version_problem(old + 1)) is not None:
+        # 99999999999999999999999: no version to bump; 999999: its next one is over the range kb reads
+        raise InputError(f"front matter 'version' {'' if version_problem(old) else f'{old} + 1 '}{why}; "
+                         "correct it, then run kb bump again", path, front.lc.value("version")[0] + 2)
     zone = tz or timezone.utc
     moment = (now or datetime.now(zone)).astimezone(zone)
     before = front.get("updated")

@@ -43,30 +43,38 @@ def _column(text: str, at: int) -> int:
     return text.count(" | ", 0, at + 1) if at >= 0 else 0
 
 
-_BARE_CELL_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
+#: A cell that is only a number, with a bound or as a range (``96``, ``~50``, ``>1,000``, ``40–80``): no unit, no word.
+_BARE_CELL_RE = re.compile(r"(?:[~≈<>≤≥]|约)?\s*\d[\d,]*(?:\.\d+)?(?:\s*[-–—~～]\s*\d[\d,]*(?:\.\d+)?)?\+?")
 
 
-#: A unit written at the end of a header cell, in brackets (``吞吐 (tok/s)``, ``TTFT（ms）``,
-#: ``Memory [GB]``) or after a slash (``延迟/ms``).
-_HEADER_UNIT_RE = re.compile(r"(?:[(（\[【]\s*([^()（）\[\]【】]{1,16}?)\s*[)）\]】]|/\s*([^/\s]{1,12}))\s*$")
+#: A unit written at the end of a header cell in brackets, closed or not (``吞吐 (tok/s)``,
+#: ``TTFT（ms）``, ``Memory [GB]``, ``Throughput (tok/s``).
+_HEADER_BRACKET_RE = re.compile(r"[(（\[【]\s*([^()（）\[\]【】]{1,16}?)\s*[)）\]】]?\s*$")
 
 
 def header_unit(cell: str, vocab: Any) -> str | None:
     """The unit a table header cell gives the bare numbers of its column, as written
-    (``吞吐 (tok/s)`` → ``tok/s``, ``TTFT（ms）`` → ``ms``, ``延迟/ms`` → ``ms``), or None: the
-    text in brackets or after a slash at the cell's end is a unit when the one quantity reader
-    (:func:`kb.extract.quantities.find_quantities`) reads ``1 <text>`` as one number with a
-    unit (``吞吐 / 延迟`` and ``Model (FP8)`` give none).
+    (``吞吐 (tok/s)`` → ``tok/s``, ``TTFT（ms）`` → ``ms``, ``延迟/ms`` → ``ms``, ``tok/s`` →
+    ``tok/s``), or None. Candidates, first that reads: the text in brackets at the cell's end,
+    the whole cell, then what follows each ``/`` from the first (``吞吐 / tok/s`` → ``tok/s``,
+    never the ``s`` of ``tok/s``); a candidate is a unit when the one quantity reader
+    (:func:`kb.extract.quantities.find_quantities`) reads ``1 <text>`` as one number with a unit
+    spanning it all (``吞吐 / 延迟`` and ``Model (FP8)`` give none).
 
     :param cell: a header cell, as written.
     :param vocab: the metric vocabulary, passed on to the reader.
     """
-    m = _HEADER_UNIT_RE.search(cell)
-    if m is None:
-        return None
-    token = (m.group(1) or m.group(2)).strip()
-    got = find_quantities("1 " + token, vocab=vocab)
-    return token if len(got) == 1 and got[0].unit and got[0].end == len(token) + 2 else None
+    cell = cell.strip()
+    m = _HEADER_BRACKET_RE.search(cell)
+    tails = [cell[i + 1:] for i, c in enumerate(cell) if c == "/"]
+    for token in ([m.group(1)] if m else []) + [cell] + tails:
+        token = token.strip()
+        if not token or len(token) > 16:
+            continue
+        got = find_quantities("1 " + token, vocab=vocab)
+        if len(got) == 1 and got[0].unit and got[0].start == 0 and got[0].end == len(token) + 2:
+            return token
+    return None
 
 
 class HeaderColumn(NamedTuple):
@@ -107,7 +115,7 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
     rebare = {k for k, c in enumerate(cells) if k < len(columns) and (columns[k].unit or columns[k].setup)
               and _BARE_CELL_RE.fullmatch(c.strip())}
     if rebare:  # a bare number under a header with a unit or a set-up: read again below, with it
-        out = [q for q in out if q.unit is not None or _column(text, q.start) not in rebare]
+        out = [q for q in out if q.unit not in (None, "+") or _column(text, q.start) not in rebare]  # 1200+: '+' is none
     taken = {_column(text, q.start) for q in out}
     at = 0
     for k, cell in enumerate(cells):
@@ -123,11 +131,11 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         label = vocab.phrases[m][0] + " "
         unit = units[k] if k < len(units) else None
         bare = cell.strip()
-        for q in find_quantities(label + bare + (" " + unit if unit else ""), vocab=vocab):
+        read = label + bare + (" " + unit if unit else "")
+        for q in find_quantities(read, vocab=vocab):
             if q.start >= len(label) and q.metric == m:
-                d = start - len(label)
-                out.append(replaced(q, raw=q.raw[:len(bare)] if unit else q.raw, start=q.start + d,
-                                    end=min(q.end, len(label) + len(bare)) + d))
+                d, end = start - len(label), min(q.end, len(label) + len(bare))
+                out.append(replaced(q, raw=read[q.start:end].strip(), start=q.start + d, end=end + d))
     out.sort(key=lambda q: q.start)
     return out
 
