@@ -1,6 +1,7 @@
 """Each value the brief lists carries its own statement's bound (claims.md: "Each end keeps its
 bound"), never the bound another subject's line writes for the same raw (blind night: EAGLE3's
-``从 80% 提升到 83%`` was listed as ``≥80%`` because Ladder's line in the same file said ``不低于 80%``)."""
+``从 80% 提升到 83%`` was listed as ``≥80%`` because Ladder's line in the same file said ``不低于 80%``;
+the blind line said ``SGLang 的 EAGLE3 接受率 …``, which is now SGLang's: kb.extract.subjects' engine rule)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ updated: 2026-12-03T05:00:00+08:00
 """
 INBOX = """\
 - Ladder 接受率不低于 80%。
-- SGLang 的 EAGLE3 接受率从 80% 提升到 83%（提升 3 个百分点），H100，batch 1。
+- EAGLE3 接受率从 80% 提升到 83%（提升 3 个百分点），H100，batch 1。
 """
 
 
