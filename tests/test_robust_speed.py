@@ -51,7 +51,8 @@ def test_near_index_finds_every_value_that_is_the_same() -> None:
 
 
 def _pairwise(views: list[Any], tol: float) -> dict[tuple[str, str, str], tuple[set[str], set[tuple[str, str]]]]:
-    """The window conflicts as issue 10's code found them: disjoint_from of every ordered pair."""
+    """The window conflicts as issue 10's code found them: disjoint_from of every ordered pair; then
+    those whose values all sit in a wider one dropped (kb.night.conflicts._drop_contained)."""
     by_path: dict[str, list[Fact]] = defaultdict(list)
     for v in views:
         for f in v.facts:
@@ -65,6 +66,11 @@ def _pairwise(views: list[Any], tol: float) -> dict[tuple[str, str, str], tuple[
                 entry = out.setdefault((f.subject, f.metric or "", f.qualifier or ""), (set(), set()))
                 entry[0].add("window")
                 entry[1].update({(f.source, f.raw), *((g.source, g.raw) for g in by_path[other] if comparable(f, g))})
+    # a conflict whose values all sit in another of its subject and metric is listed once, in that one
+    for key in sorted(out, key=lambda k: (len(out[k][1]), len(k[2]), k[2])):
+        wider = next((o for o in out if o != key and o[:2] == key[:2] and out[key][1] <= out[o][1]), None)
+        if wider is not None:
+            out[wider][0].update(out.pop(key)[0])
     return out
 
 

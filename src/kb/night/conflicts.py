@@ -118,7 +118,8 @@ def find_conflicts(views: Sequence[View], doc: DocIndex, listed: Mapping[str, Su
 def _drop_contained(groups: dict[tuple[str, str, str], dict[str, Any]]) -> None:
     """Drop a conflict whose values are all in another conflict of the same subject and metric
     (its qualifier one set-up of the other's: ``gpus8+h100`` beside ``gpus8+h100+llama-3.1-70b``,
-    the same 3,000 and 2,750 listed twice), its ``against`` joined to the one kept. Past 64
+    the same 3,000 and 2,750 listed twice), its ``against`` joined to the one kept; of two with the
+    same values, the one with the finer qualifier (more written) stays. Past 64
     qualifiers of one subject and metric, all are kept (the check is pairwise)."""
     by_metric: dict[tuple[str, str], list[tuple[str, str, str]]] = defaultdict(list)
     for key in groups:
@@ -127,7 +128,7 @@ def _drop_contained(groups: dict[tuple[str, str, str], dict[str, Any]]) -> None:
         if not 1 < len(keys) <= 64:
             continue
         ids = {k: {(id(f), side) for f, side in groups[k]["members"]} for k in keys}
-        for k in sorted(keys, key=lambda k: len(ids[k])):
+        for k in sorted(keys, key=lambda k: (len(ids[k]), len(k[2]), k[2])):  # of two alike, the finer set-up stays
             if k not in groups:
                 continue
             wider = next((o for o in keys if o != k and o in groups and ids[k] <= ids[o]), None)
