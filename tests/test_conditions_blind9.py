@@ -330,3 +330,24 @@ def test_bump_refuses_a_next_version_over_the_range(tmp_path: Path, run_kb) -> N
     assert r.exit_code == 2
     assert "organized/knowledge/serving.md:3: front matter 'version' 999999 + 1 is 1,000,000, over 999,999" in r.stderr
     assert doc.read_bytes() == before
+
+
+@pytest.mark.parametrize(("form", "shown", "why"), [
+    ("1⁄0 tok/s", "1⁄0", "is a fraction written with the fraction slash ⁄, which kb does not read"),
+    ("1200 tok/s/s", "1200 tok/s/s", "has a rate per second of a rate (tok/s/s), a unit kb does not read"),
+    ("5 k/s", "5 k/s", "has a magnitude per second with no noun (k/s: thousands of what?)"),
+    ("1e3万 tok/s", "1e3万", "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)"),
+    ("1.2万k tok/s", "1.2万k", "has two magnitudes (1.2万k)"),
+])
+def test_forms_kb_does_not_read_are_warned_and_give_no_value(tmp_path: Path, run_kb, form: str, shown: str,  # noqa: ANN001
+                                                            why: str) -> None:
+    """A breaker's forms that gave a wrong value with no word (0 tok/s, 1200 tok/s, 5, 1e7, 12,000)."""
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", f"- vLLM throughput {form}\n")
+    r = run_kb(["ingest"], cwd=root)
+    assert f"inbox/wei/2026-11-30T1500-wei.md:1: number '{shown}' {why}; no quantity" in r.stderr
+    r = run_kb(["claims", "--file", "inbox/", "--format", "json"], cwd=root)
+    assert [c["quantities"] for c in json.loads(r.stdout)] in ([], [[]])
+
+
+def test_half_a_point_is_no_five() -> None:
+    assert find_quantities("vLLM 点五 tok/s", vocab=DEFAULT_VOCAB) == []

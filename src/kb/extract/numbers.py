@@ -288,12 +288,29 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
+    if "/s" in text or "⁄" in text or "0.000" in text or not text.isascii():
+        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in _ODD_FORM_RE.finditer(text)]
     if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
         for m in _BRACKETED_RE.finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
                 found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
     return sorted(found)
 
+
+#: More forms kb reads as no quantity (unread_numbers): ``1⁄0 tok/s``, ``1200 tok/s/s``, ``5 k/s``
+#: (thousands of what?), ``1e3万`` and ``1.2万k`` (as ``1e3k``), ``0.`` and 300 zeros before a digit.
+_ODD_FORM_RE = re.compile(
+    r"(?P<slash>(?<![\w.])\d+[ \t]?⁄[ \t]?\d+)"
+    r"|(?P<perper>(?<![\w.])\d[\d,]*(?:\.\d+)?[ \t]?(?:[kKMG][ \t]?)?(?:tok(?:en)?s?|req(?:uest)?s?|[kKMGT]?i?B)/s/s(?![A-Za-z]))"
+    r"|(?P<magps>(?<![\w.])\d[\d,]*(?:\.\d+)?[ \t]?[kKM]/s(?![A-Za-z]))"
+    r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
+    r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?[ \t]?[万亿萬億][ \t]?[kKMBT](?![A-Za-z]))"
+    r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
+_ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
+            "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
+            "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
+            "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
+            "twomag": "has two magnitudes (1.2万k)", "tiny": "is out of range (a float reads it as 0)"}
 
 #: The units before which a number alone in brackets may be a negative, as accountants write one
 #: (``(3.5)%``, ``(1,200) 元``): unread, with a warning; before any other unit the brackets only
