@@ -351,3 +351,9 @@ def test_forms_kb_does_not_read_are_warned_and_give_no_value(tmp_path: Path, run
 
 def test_half_a_point_is_no_five() -> None:
     assert find_quantities("vLLM 点五 tok/s", vocab=DEFAULT_VOCAB) == []
+
+
+def test_a_zh_magnitude_chain_that_overflows_gives_no_value() -> None:
+    """41 亿 in a row made an infinite value, listed in kb diff and the brief as a conflicting value."""
+    assert find_quantities("vLLM 吞吐 1" + "亿" * 41 + " tok/s", vocab=DEFAULT_VOCAB) == []
+    assert [(q.value, q.unit) for q in find_quantities("vLLM 吞吐 1" + "亿" * 10 + " tok/s", vocab=DEFAULT_VOCAB)] == [(1e80, "tok/s")]

@@ -18,6 +18,7 @@ measurement; ``2 周`` in digits is read).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Sequence
 
@@ -122,9 +123,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         s, e = f["start"], f["end"]
         if any(a < e and s < b for a, b in skip):
             continue
-        if f.get("drop"):
+        if f.get("drop") or not all(math.isfinite(x) for x in (f.get("value"), f.get("low"), f.get("high")) if x is not None):
             out = [q for q in out if not (s <= q.start and q.end <= e)]
-            continue
+            continue  # 1亿亿…亿 (41 of them) overflows a float: no figure, nor any part of it
         inside = [q for q in out if s <= q.start and q.end <= e]
         if any(q.start < e and s < q.end and q not in inside for q in out) or \
                 any(q.start == s and q.end == e for q in inside):
