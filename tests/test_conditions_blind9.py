@@ -357,3 +357,16 @@ def test_a_zh_magnitude_chain_that_overflows_gives_no_value() -> None:
     """41 亿 in a row made an infinite value, listed in kb diff and the brief as a conflicting value."""
     assert find_quantities("vLLM 吞吐 1" + "亿" * 41 + " tok/s", vocab=DEFAULT_VOCAB) == []
     assert [(q.value, q.unit) for q in find_quantities("vLLM 吞吐 1" + "亿" * 10 + " tok/s", vocab=DEFAULT_VOCAB)] == [(1e80, "tok/s")]
+
+
+def test_a_new_users_mistakes_get_a_way_out(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A new user's tryout: a typo in a topic, a --kb that does not exist or is the kb.yaml file."""
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", "- x\n")
+    r = run_kb(["diff", "servng"], cwd=root)
+    assert r.exit_code == 2
+    assert "unknown topic 'servng' (kb.yaml topics: serving); did you mean 'serving'? Or add it to kb.yaml `topics:`" in r.stderr
+    r = run_kb(["--kb", str(tmp_path / "nope"), "claims"], cwd=root)
+    assert (r.exit_code, r.stderr.strip()) == (2, f"error: --kb {tmp_path / 'nope'}: no such folder")
+    r = run_kb(["--kb", str(root / "kb.yaml"), "claims"], cwd=root)
+    assert (r.exit_code, r.stderr.strip()) == (
+        2, f"error: --kb {root / 'kb.yaml'}: a file, not a folder: pass the folder that holds it (--kb {root})")

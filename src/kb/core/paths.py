@@ -32,6 +32,18 @@ def is_kb_root(folder: Path) -> bool:
     return (folder / CONFIG_NAME).is_file() or (folder / "organized").is_dir()
 
 
+def not_a_kb_folder(path: Path) -> str | None:
+    """Why ``--kb PATH`` names no folder, as an error's end, else None: it does not exist, or it is
+    a file (``--kb kb.yaml``: the KB is the folder that holds it)."""
+    if path.is_dir():
+        return None
+    if not path.exists():
+        return "no such folder"
+    if path.name == "kb.yaml":
+        return f"a file, not a folder: pass the folder that holds it (--kb {path.parent or '.'})"
+    return "a file, not a folder"
+
+
 def find_root(start: Path | None = None) -> Path:
     """Walk up from ``start`` (default: cwd) to the folder holding ``kb.yaml`` or ``organized/``.
 

@@ -14,6 +14,7 @@ from kb.core.paths import (
     file_kind,
     find_root,
     is_kb_root,
+    not_a_kb_folder,
     regular_file,
     write_target,
 )
@@ -76,8 +77,8 @@ def lint_paths(paths: Sequence[Path], *, kb: Path | None = None, select: Sequenc
         written (the file is left as it was; files fixed before it are named).
     """
     if kb is not None:
-        if not kb.is_dir():
-            raise UsageError("{0} {kb}: not a folder", options=("kb",), kb=str(kb))
+        if (why := not_a_kb_folder(kb)) is not None:
+            raise UsageError("{0} {kb}: {why}", options=("kb",), kb=str(kb), why=why)
         root = find_root(kb)
         if not is_kb_root(root):
             raise UsageError("{0} {kb}: not a KB (no kb.yaml or organized/ in it or above it)", options=("kb",), kb=str(kb))

@@ -9,6 +9,7 @@ KB. :func:`kb.brief.context.build_context` turns the result into what the templa
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -148,8 +149,10 @@ def check_topic(kb: Kb, topic: str) -> None:
     check_topic_name(topic)
     if topic in kb.config.topic_names() or regular_file(kb.root, doc_path(topic)):
         return
-    known = ", ".join(kb.config.topic_names()) or "none"
-    raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {known}); add it to kb.yaml `topics:`")
+    names = kb.config.topic_names()
+    near = difflib.get_close_matches(topic, names, n=1)
+    hint = f"did you mean {near[0]!r}? Or add" if near else "add"
+    raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {', '.join(names) or 'none'}); {hint} it to kb.yaml `topics:`")
 
 
 def window_files(kb: Kb, window: Window, topic: str | None, share: NightShare | None = None) -> list[WindowFile]:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from kb import __version__
 from kb.core.config_kept import kept_dump
 from kb.core.errors import InputError
-from kb.core.paths import find_root, is_kb_root
+from kb.core.paths import find_root, is_kb_root, not_a_kb_folder
 from kb.core.textio import Problem
 from kb.perf.digest import code_digest
 from kb.perf.gc import no_gc_passes
@@ -125,8 +125,8 @@ def resolve_root(path: Path | None) -> Path:
     :raises InputError: ``path`` is not a folder, or no folder from there up holds
         ``kb.yaml`` or ``organized/`` (kb never makes a store in a folder that is no KB).
     """
-    if path is not None and not path.is_dir():
-        raise InputError("{0} {folder}: not a folder", options=("kb",), folder=str(path))
+    if path is not None and (why := not_a_kb_folder(path)) is not None:
+        raise InputError("{0} {folder}: {why}", options=("kb",), folder=str(path), why=why)
     root = find_root(path)
     if not is_kb_root(root):
         where = "{0} {folder}" if path is not None else "{cwd}"
