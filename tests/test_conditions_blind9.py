@@ -370,3 +370,12 @@ def test_a_new_users_mistakes_get_a_way_out(tmp_path: Path, run_kb) -> None:  # 
     r = run_kb(["--kb", str(root / "kb.yaml"), "claims"], cwd=root)
     assert (r.exit_code, r.stderr.strip()) == (
         2, f"error: --kb {root / 'kb.yaml'}: a file, not a folder: pass the folder that holds it (--kb {root})")
+
+
+def test_an_unknown_subject_names_the_argument_typed_and_the_nearest_name(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- vLLM 吞吐 2,400 tok/s。\n", "- x\n")
+    r = run_kb(["history", "vLLMM"], cwd=root)
+    assert (r.exit_code, r.stderr.strip()) == (2, "error: SUBJECT 'vLLMM': not an arXiv id, DOI, kb.yaml entity, card alias "
+                                                  "or living-doc heading name (did you mean 'vLLM'?)")
+    r = run_kb(["claims", "--subject", "vLLMM"], cwd=root)
+    assert r.exit_code == 2 and "error: --subject 'vLLMM':" in r.stderr and "(did you mean 'vLLM'?)" in r.stderr

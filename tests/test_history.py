@@ -171,7 +171,7 @@ def test_as_of_a_doc_without_updated_is_read_as_it_is_and_said_so(run_kb, tmp_pa
 
 @pytest.mark.parametrize(("args", "message"), [
     (["history", "FooServe", "--metric", "speed of light"], "--metric 'speed of light': not a metric key or phrase"),
-    (["history", "Nobody"], "--subject 'Nobody': not an arXiv id"),
+    (["history", "Nobody"], "SUBJECT 'Nobody': not an arXiv id"),  # the argument typed, not an option
     (["history", "FooServe", "--as-of", "2026-13-01"], "--as-of '2026-13-01': expected an ISO date"),
     (["claims", "--as-of", " "], "--as-of is empty"),
     (["history", "FooServe", "--topic", "nope"], "unknown topic 'nope'"),

@@ -209,7 +209,7 @@ def test_ambiguous_and_later_references_are_reported_not_guessed(tmp_path: Path,
 
 def test_unknown_subject_is_a_usage_error(relay_kb: Path, run_kb) -> None:  # noqa: ANN001
     res = run_kb(["--kb", str(relay_kb), "trace", "Wombat"])
-    assert res.exit_code == 2 and "--subject 'Wombat'" in res.stderr
+    assert res.exit_code == 2 and "SUBJECT 'Wombat'" in res.stderr  # the argument typed
 
 
 def test_a_section_source_line_naming_a_kb_file_is_a_citation(tmp_path: Path, run_kb) -> None:  # noqa: ANN001

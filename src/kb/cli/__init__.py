@@ -35,7 +35,7 @@ def option_name(param: str) -> str:
     """The option that gives the library parameter ``param`` (``as_of`` -> ``--as-of``,
     ``day`` -> ``--date``); a name that is an option already is kept. A
     :class:`kb.core.errors.KbError` names parameters, not options (:meth:`~kb.core.errors.KbError.naming`)."""
-    if param.startswith("-"):
+    if param.startswith("-") or param.isupper():  # an option already, or an argument (SUBJECT)
         return param
     return OPTION_OF.get(param) or "--" + param.replace("_", "-")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,8 +57,9 @@ def card_aliases(kb: Kb) -> dict[str, str]:
     return out
 
 
-def resolve_subject(kb: Kb, text: str) -> list[str]:
-    """Subject keys meant by what a user typed.
+def resolve_subject(kb: Kb, text: str, param: str = "subject") -> list[str]:
+    """Subject keys meant by what a user typed (``param``: the parameter that gave it, for the
+    error: ``subject`` of ``--subject``, ``SUBJECT`` of a command's argument).
 
     ``arXiv:2607.26627v2``, an abs/pdf URL, ``doi:10.1145/…``, ``entity:tgi``, an entity
     name or alias from ``kb.yaml`` (``Text Generation Inference``), a card title/alias
@@ -87,9 +90,11 @@ def resolve_subject(kb: Kb, text: str) -> list[str]:
     named = {n.lower(): k for n, k in heading_names(headings)}.get(t.lower())
     if named:  # a name a living doc's heading gives (### §1.1 EAGLE-3（arXiv:…）), as kb diff reads it
         return [named]
+    near = difflib.get_close_matches(t, [*entity_names(kb.config), *(n for n, _ in heading_names(headings))], n=1)
     raise OptionError(
         "{0} {text!r}: not an arXiv id, DOI, kb.yaml entity, card alias or living-doc heading name "
-        "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)", "subject", text=text)
+        + (f"(did you mean {near[0]!r}?)" if near else
+           "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)"), param, text=text)
 
 
 def resolve_metric(kb: Kb, given: str) -> str:

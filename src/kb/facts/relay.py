@@ -371,7 +371,7 @@ def trace(kb: Kb, subject: str, *, metric: str | None = None, topic: str | None 
     :param topic: keep only chains with a hop in a file of this topic.
     :raises UsageError: unknown subject, metric or topic.
     """
-    keys = resolve_subject(kb, subject)
+    keys = resolve_subject(kb, subject, "SUBJECT")
     if metric is not None:
         metric = resolve_metric(kb, metric)
     if topic is not None and topic not in kb.config.topic_names():
