@@ -379,3 +379,20 @@ def test_an_unknown_subject_names_the_argument_typed_and_the_nearest_name(tmp_pa
                                                   "or living-doc heading name (did you mean 'vLLM'?)")
     r = run_kb(["claims", "--subject", "vLLMM"], cwd=root)
     assert r.exit_code == 2 and "error: --subject 'vLLMM':" in r.stderr and "(did you mean 'vLLM'?)" in r.stderr
+
+
+@pytest.mark.parametrize(("text", "unit"), [
+    ("vLLM 30 tok/s per user", "tok/s/user"), ("per-user throughput 30 tok/s", "tok/s/user"),
+    ("每用户解码速度 35 tok/s", "tok/s/user"), ("40 tokens/s/req", "tok/s/user"),
+    ("vLLM 514 tok/s（每 GPU）", "tok/s/GPU"), ("vLLM 514 tok/s (per GPU)", "tok/s/GPU"),
+    ("KTransformers 单用户解码吞吐为 12 tok/s", "tok/s"), ("vLLM 514 tok/s (H100)", "tok/s"),
+])
+def test_a_rate_per_user_or_per_gpu_is_no_systems_rate(text: str, unit: str) -> None:
+    """A breaker's per-user, per-request and bracketed per-GPU rates conflicted with a system's 4000 tok/s."""
+    (q,) = find_quantities(text, vocab=DEFAULT_VOCAB)
+    assert (q.unit, q.metric) == (unit, "throughput")
+
+
+def test_a_per_user_rate_does_not_conflict_with_the_systems(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _kb(tmp_path, "- SGLang throughput 4000 tok/s。\n", "- SGLang decodes 35 tok/s per user.\n")
+    assert _conflicts(run_kb, root) == []

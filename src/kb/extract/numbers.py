@@ -27,6 +27,7 @@ from kb.extract.vocab.units import (
     KB_OWN,
     MAGNITUDES,
     PER_DEVICE_NOUNS,
+    PER_STREAM_NOUNS,
     TOKEN_RATE,
 )
 
@@ -166,7 +167,7 @@ def _unit_of(written: str | None) -> str | None:
     if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
         return u
     if _TOKEN_RATE_RE.fullmatch(w):
-        return "tok/s/GPU" if w.lower().endswith(PER_DEVICE_NOUNS) else "tok/s"
+        return "tok/s/GPU" if (low := w.lower()).endswith(PER_DEVICE_NOUNS) else "tok/s/user" if low.endswith(PER_STREAM_NOUNS) else "tok/s"
     return None
 
 

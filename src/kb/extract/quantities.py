@@ -40,7 +40,7 @@ from kb.extract.numbers import (
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
-from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_DEVICE_BEFORE, PER_SECOND_BEFORE
+from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_DEVICE_BEFORE, PER_SECOND_BEFORE, PER_STREAM_BEFORE
 from kb.perf.models import built
 
 # An accelerator model glued after × (8×H200, 4×A100, 2×MI300X, 8×B200): a device count.
@@ -65,7 +65,9 @@ _DEVICES_AFTER = re.compile(r"[ \t]+(?:" + ACCELERATOR_MODELS + r")s?(?![A-Za-z0
                             r"(?![ \t]+(?:nodes?|servers?|machines?|boxes|clusters?|pods?|instances?|racks?)(?![A-Za-z]))")
 _PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 # 每卡吞吐 502 tok/s, throughput per GPU: 509 tok/s: a per-device word in the token rate's clause
-_PER_DEVICE = re.compile("(?i:" + "|".join(re.escape(w) for w in PER_DEVICE_BEFORE) + r")[^。；;，,\n|]*$")
+_PER_AFTER = re.compile(r"[ \t]*[（(][ \t]*(?:每|单|per[ \t-]?)[ \t]*(?:GPU|卡|张卡|device|card|accelerator)[ \t]*[)）]", re.I)
+_PER_DEVICE = re.compile("(?i:(" + "|".join(map(re.escape, PER_STREAM_BEFORE)) + ")|"
+                         + "|".join(re.escape(w) for w in PER_DEVICE_BEFORE) + r")[^。；;，,\n|]*$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
 
@@ -237,8 +239,8 @@ def find_quantities(
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
             if unit == "tokens" and _PER_SECOND.search(norm, max(0, s - 8), s):
                 unit = "tok/s"  # 每秒 3,200 个 token: a rate
-            if unit == "tok/s" and _PER_DEVICE.search(norm, max(0, s - 24), s):
-                unit = "tok/s/GPU"  # 每卡吞吐 502 tok/s: a rate per accelerator
+            if unit == "tok/s" and ((per := _PER_DEVICE.search(norm, max(0, s - 24), s)) or (per := _PER_AFTER.match(norm, e))):
+                unit = "tok/s/user" if per.re is _PER_DEVICE and per.group(1) else "tok/s/GPU"  # 每卡吞吐 502 tok/s; per-user
             f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)

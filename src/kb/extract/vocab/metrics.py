@@ -98,7 +98,7 @@ DATE_METRICS: frozenset[str] = frozenset({"eol_date", "release_date"})
 
 UNIT_DEFAULTS: dict[str, str] = {
     "tok/s": "throughput", "tokens/s": "throughput", "tokens/sec": "throughput", "TPS": "throughput",
-    "tok/s/GPU": "throughput",
+    "tok/s/GPU": "throughput", "tok/s/user": "throughput",
 }
 """Units whose metric is known when no phrase names one (the brief's rule): the normalised unit
 and the written forms a caller may pass instead. A ratio (×, 倍) has none: "2.4×" names no metric
@@ -106,7 +106,7 @@ and the written forms a caller may pass instead. A ratio (×, 倍) has none: "2.
 
 SENTENCE_UNITS: dict[str, frozenset[str]] = {
     "ttft": frozenset({"s", "%"}), "tpot": frozenset({"s", "%"}), "latency": frozenset({"s", "%"}),
-    "throughput": frozenset({"tok/s", "tok/s/GPU", "req/s", "%"}), "memory": frozenset({"B", "%"}),
+    "throughput": frozenset({"tok/s", "tok/s/GPU", "tok/s/user", "req/s", "%"}), "memory": frozenset({"B", "%"}),
 }
 """Units a number may have to take its metric from a phrase outside its clause, in its sentence
 (:func:`kb.extract.bind.sentence_metrics`): a time is a latency's, a percentage a

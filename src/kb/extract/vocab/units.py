@@ -61,14 +61,24 @@ PER_DEVICE_NOUNS: tuple[str, ...] = ("gpu", "device", "card", "accelerator", "�
 """What a token rate is per when it is per accelerator (``tok/s/GPU``, ``tokens/s per card``,
 ``tok/s/卡``), in lower case: the end of a :data:`TOKEN_RATE` that is ``tok/s/GPU``."""
 
+PER_STREAM_NOUNS: tuple[str, ...] = ("user", "request", "req", "sequence", "seq", "stream", "用户", "请求")
+"""What a token rate is per when it is per user or request (``30 tok/s per user``, ``tok/s/req``): the
+end of a :data:`TOKEN_RATE` that is ``tok/s/user``, a decode speed, never a system's rate."""
+
 TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|[ \t]per[ \t]second|[ \t·]s(?:⁻¹|\^-1))"
-              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:" + "|".join(PER_DEVICE_NOUNS) + "))?")
+              r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:" + "|".join((*PER_DEVICE_NOUNS, *PER_STREAM_NOUNS)) + "))?")
 """How a token rate is written after a number, matched case-insensitively as a whole word:
 ``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, with spaces round its slash (``500 tok /
 s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per accelerator
 (``369 tok/s/GPU``, ``370 tokens/s per GPU``, ``tokens/sec/card``, ``tok/s/卡``) → ``tok/s/GPU``,
 kb's own unit, never compared with a whole system's rate (so is a token rate after
-:data:`PER_DEVICE_BEFORE`)."""
+:data:`PER_DEVICE_BEFORE`); per user or request (``30 tok/s per user``) → ``tok/s/user``."""
+
+PER_STREAM_BEFORE: tuple[str, ...] = ("每用户", "每个用户", "per-user", "per user", "每请求", "每个请求",
+                                      "per-request", "per request", "per-sequence", "per sequence")
+"""Words before a token rate, in its clause, that make it a rate per user or request (``per-user
+throughput 30 tok/s``, ``每用户解码速度 35 tok/s`` → ``tok/s/user``). Not 单用户/单请求: a single user's
+rate is a set-up (``单用户解码吞吐为 12 tok/s`` is the system's rate serving one user)."""
 
 PER_DEVICE_BEFORE: tuple[str, ...] = ("每卡", "单卡", "每张卡", "每 GPU", "每GPU", "单 GPU", "单GPU", "per-GPU", "per GPU",
                                       "per-device", "per device", "per-card", "per card", "per accelerator")
@@ -89,7 +99,7 @@ ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "u
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
-KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "tok/s/GPU", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
+KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "tok/s/GPU", "tok/s/user", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
                                     "+", "devices", "FLOPs", "星",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
 """kb's own units as stored, which convert to nothing else (never looked up in pint: the
