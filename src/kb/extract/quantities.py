@@ -66,7 +66,7 @@ _DEVICES_AFTER = re.compile(r"[ \t]+(?:" + ACCELERATOR_MODELS + r")s?(?![A-Za-z0
 _PER_SECOND = re.compile("(?:" + "|".join(PER_SECOND_BEFORE) + r")[ \t]*(?:(?:达到|约|为|有)[ \t]*)?$")
 # 每卡吞吐 502 tok/s, throughput per GPU: 509 tok/s: a per-device word in the token rate's clause
 _PER_AFTER = re.compile(r"[ \t]*[（(][ \t]*(?:每|单|per[ \t-]?)[ \t]*(?:GPU|卡|张卡|device|card|accelerator)[ \t]*[)）]", re.I)
-_PER_DEVICE = re.compile("(?i:(" + "|".join(map(re.escape, PER_STREAM_BEFORE)) + ")|"
+_PER_BEFORE = re.compile("(?i:(" + "|".join(map(re.escape, PER_STREAM_BEFORE)) + ")|"
                          + "|".join(re.escape(w) for w in PER_DEVICE_BEFORE) + r")[^。；;，,\n|]*$")
 _GLUED_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*")
 
@@ -239,8 +239,8 @@ def find_quantities(
             unit, bare, signed = q.pop("unit"), q.pop("bare"), q.pop("signed")
             if unit == "tokens" and _PER_SECOND.search(norm, max(0, s - 8), s):
                 unit = "tok/s"  # 每秒 3,200 个 token: a rate
-            if unit == "tok/s" and ((per := _PER_DEVICE.search(norm, max(0, s - 24), s)) or (per := _PER_AFTER.match(norm, e))):
-                unit = "tok/s/user" if per.re is _PER_DEVICE and per.group(1) else "tok/s/GPU"  # 每卡吞吐 502 tok/s; per-user
+            if unit == "tok/s" and ((per := _PER_BEFORE.search(norm, max(0, s - 24), s)) or (per := _PER_AFTER.match(norm, e))):
+                unit = "tok/s/user" if per.re is _PER_BEFORE and per.group(1) else "tok/s/GPU"  # 每卡吞吐 502 tok/s; per-user
             f = _FROM.search(norm, max(0, s - 12), s) if end_of == "from" else None
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)

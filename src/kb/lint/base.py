@@ -170,7 +170,7 @@ class LintContext:
 
     def _attribute(self) -> None:
         headings = [s.title for s in self.doc.sections]
-        at = self.kb.attributor_for(self.config, headings) if hasattr(self.kb, "attributor_for") else \
+        at = self.kb.attributor_for(self.config, headings) if self.kb is not None else \
             attributor(None, config=self.config, cards=[], headings=headings)
         at.learn(self.doc.claims)
         self._views = [at.view(c) for c in self.doc.claims]
