@@ -35,6 +35,7 @@ from kb.extract.numbers import unread_numbers
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.extract.sections import hinted_section, section_spans
+from kb.extract.vocab.kinds import RATING_MARKS
 from kb.extract.subjects import Anchor, Owners, attribute
 from kb.perf.models import built, replaced
 from kb.read.tables import HeaderColumn, _by_column, _by_metric_column, _column
@@ -181,7 +182,8 @@ class _UnitMaker:
             return None
         tag = explicit_tag(text) if ("[" in text or "【" in text) else None
         ents = self._names(text)
-        if (not ents and tag is None and forced is None and not _DIGIT_RE.search(text)
+        rated = any(m in text for m in RATING_MARKS)  # a rating is a claim, whatever it names
+        if (not ents and tag is None and forced is None and not rated and not _DIGIT_RE.search(text)
                 and not any(_DIGIT_RE.search(h) for h in hrefs)):
             return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
         refs = self._arxiv(text, hrefs, line, end_line)
@@ -217,7 +219,7 @@ class _UnitMaker:
             if (forced is None and quantities and table[2]
                     and {_column(text, q.start) for q in quantities} <= table[2].keys()):
                 forced = ("internal-rating", f"column:{table[2][_column(text, quantities[0].start)]}")
-        if not (refs or quantities or dates or dois or ents or tag or forced):
+        if not (refs or quantities or dates or dois or ents or tag or forced or rated):
             return None
         if (dates and unit != "table-row" and not (refs or quantities or dois or tag or forced)
                 and non_claim(text, [(d.start, d.end) for d in dates], first=lead,

@@ -74,6 +74,12 @@ a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要
 ("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
 """
 
+RATING_MARKS = ("★", "☆")
+"""Rating stars: a unit that carries them is the team's rating of what it names, a claim even
+with no id, number, date or kb.yaml name (``KVServe：★★★☆☆，值得跟进`` names its paper by a card
+alias, which the parser does not know; kb finds the subject when it reads the KB). Source: the
+seeds' rating lines (``★★ 建议补``)."""
+
 AUTHOR_MEDIA: tuple[str, ...] = (
     "talk", "keynote", "presentation", "slides?", "deck", "video", "podcast", "interview", "blog", "blog post",
     "post", "tweet", "thread", "newsletter", "webinar", "livestream",
