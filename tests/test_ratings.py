@@ -67,3 +67,22 @@ def test_a_score_after_a_quality_word_and_a_space_needs_its_scale() -> None:
     assert read("推荐度 7/5") == []  # 7 is out of a scale of 5
     assert read("推荐度 4") == []  # no scale, no colon: no score
     assert read("密度 2 倍") == [(2.0, "×", 3, 6)]
+
+
+def test_kb_verify_lists_the_lines_that_name_the_paper_by_alias(tmp_path: Path, run_kb) -> None:
+    root = _kb(tmp_path)
+    write_files(root, {"inbox/mia/2026-11-30-2200-ids.md": "# ids\n\n- arXiv:2611.30001 的解码延迟降低 21%\n"})
+    res = run_kb(["verify", "--offline", "--format", "json", "2611.30001"], cwd=root)
+    assert res.exit_code == 3, res.stderr  # offline, nothing cached: unverified
+    (got,) = json.loads(res.stdout)
+    assert [(m["path"], m["line"], m["kind"]) for m in got["mentions"]] == [
+        ("inbox/mia/2026-11-30-2200-ids.md", 3, "secondhand"),
+        ("organized/paper_cards/701-2611-30001.md", 3, None),
+    ]
+    assert [(m["path"], m["line"], m["kind"]) for m in got["named"]] == [
+        ("inbox/mia/2026-11-30-2100-ratings.md", 3, "internal-rating"),
+        ("inbox/mia/2026-11-30-2100-ratings.md", 4, "internal-rating"),
+        ("inbox/mia/2026-11-30-2100-ratings.md", 6, "secondhand"),
+    ]
+    every = run_kb(["verify", "--offline", "--format", "json", "--all"], cwd=root)
+    assert [r["named"] for r in json.loads(every.stdout)] == [[]]  # --all: ids only, no look-up by name

@@ -131,7 +131,7 @@ def verify_cmd(
     tally = Tally()
     kept: list[VerifyResult] = []
     try:
-        verifier = Verifier(opened, offline=offline, refresh=refresh)
+        verifier = Verifier(opened, offline=offline, refresh=refresh, named=not all_ids)
         if all_ids:
             from kb.core.moments import parse_moment
 
@@ -233,6 +233,10 @@ def _print_detail(r: "VerifyResult") -> None:
     for m in r.mentions:
         version = f" v{m.version}" if m.version else ""
         console.print(Text(f"    {m.path}:{m.line}  {m.kind or '-'}{version}"))
+    if r.named:
+        console.print(Text(f"  by name   {len(r.named)} (title or alias, no id)"))
+        for m in r.named:
+            console.print(Text(f"    {m.path}:{m.line}  {m.kind or '-'}"))
     if r.dependents:
         console.print(Text(f"  withdrawn: {len(r.dependents)} places depend on it"))
         for d in r.dependents:

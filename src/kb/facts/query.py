@@ -160,7 +160,7 @@ def select_viewed(kb: Kb, flt: ClaimFilter) -> tuple[Attributor, list[Claim]]:
     where = dict(kind=flt.kind, author=flt.author, since=since, until=until,
                  path=kb_path(kb, flt.path) if flt.path else None)
     at = attributor(kb, held)
-    found = list(kb.store.claims(**where)) if subjects is None else _about(kb, at, subjects, where)
+    found = list(kb.store.claims(**where)) if subjects is None else about(kb, at, subjects, where)
     if held is not None:  # the living docs as they stood then, instead of as they are now
         found = [c for c in found if c.role != "living-doc"]
         docs = [c for c in held.doc_claims() if _passes(c, where)]
@@ -227,7 +227,7 @@ def attributor(kb: Kb | None, held: Any = None, *, config: KbConfig | None = Non
                       memo="attributor_names" if held is None and not given else "attributor_names_more")
 
 
-def _about(kb: Kb, at: Attributor, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
+def about(kb: Kb, at: Attributor, subjects: list[str], where: dict[str, str | None]) -> list[Claim]:
     """Claims about any of ``subjects`` as the diff sees them (:class:`kb.facts.attributor.Attributor`:
     card names, baselines and hosts, name–id pairs), so ``kb claims --subject`` and ``kb diff``
     agree on every line (candidates: :func:`candidates`)."""
@@ -241,7 +241,7 @@ def candidates(kb: Kb, at: Attributor, subjects: Sequence[str], where: dict[str,
                json_has: str | None = None) -> list[Claim]:
     """Claims that may be about ``subjects``, by path and line: those the store files under a
     subject (or its group) plus those whose text holds one of the subject's names (the
-    Attributor's); whether they are about it is the Attributor's decision (:func:`_about`,
+    Attributor's); whether they are about it is the Attributor's decision (:func:`about`,
     :func:`kb.facts.relay.chains`).
 
     :param where: more :meth:`kb.store.db.Store.claims` filters (kind, author, time, path).

@@ -113,6 +113,10 @@ class VerifyResult(BaseModel):
     arxiv: ArxivInfo | None
     card: CardInfo | None
     mentions: list[MentionInfo]
+    named: list[MentionInfo] = []
+    """Claims about the paper that name it by title, card alias or short name and not by its id,
+    as ``kb claims --subject`` finds them (:func:`kb.facts.query.about`), by path and line; only
+    for ids given by hand (not ``--all``)."""
     revised: Revised | None = None
     """Set when arXiv (or its cached answer for the bare id) has a later version than the card
     or some claims cite; None otherwise."""

@@ -10,9 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from datetime import datetime
 
+from kb.core.claims import is_derived
 from kb.core.paths import CARDS_DIR
 from kb.core.records import Dependent, SourceRecord
 from kb.extract.titles import normalize_title, title_similarity
+from kb.facts.attributor import Attributor
+from kb.facts.query import about, attributor
 from kb.facts.revised import from_record, is_older, latest_of, revised_note
 from kb.read.cards import Card
 from kb.store.cards import CardIndex, card_titles, load_cards
@@ -60,8 +63,11 @@ class Verifier:
     """
 
     def __init__(self, kb: Kb, *, offline: bool = False, refresh: bool = False,
-                 lookup: Lookup | None = None) -> None:
+                 lookup: Lookup | None = None, named: bool = False) -> None:
         self.kb = kb
+        self.named = named
+        """Also list the claims that name each paper without its id (:meth:`_named`)."""
+        self._attributor: Attributor | None = None
         self.lookup = lookup or Lookup.for_kb(kb, offline=offline, refresh=refresh)
         self.cards = CardIndex.from_store(kb.store)
         self.threshold = kb.config.arxiv.title_threshold
@@ -128,6 +134,8 @@ class Verifier:
                 withdrawn=rec.withdrawn, fetched_at=answer.fetched_at or "", cached=answer.cached,
             )
         result = _result(t, checks, info, card, mentions)
+        if self.named:
+            result.named = self._named(t.id, rows, card_entry.path if card_entry is not None else None)
         result.revised = revised
         result.dependents = dependents
         return result
@@ -155,6 +163,19 @@ class Verifier:
         if not pins:
             return None
         return Revised(latest_version=latest.version, latest_date=latest.date, pinned=pins)
+
+    def _named(self, arxiv_id: str, rows: list[MentionRow], card: str | None) -> list[MentionInfo]:
+        """Claims about ``arxiv_id`` (:func:`kb.facts.query.about`, the KB's one attributor, built
+        once) on no line that mentions the id and outside its own ``card`` (a path): the lines
+        naming the paper by title or alias."""
+        if self._attributor is None:
+            self._attributor = attributor(self.kb)
+        at = {(m.path, m.line) for m in rows}
+        return [MentionInfo(path=c.provenance.path, line=c.provenance.line, kind=c.kind,
+                            written_at=c.provenance.written_at)
+                for c in about(self.kb, self._attributor, [f"arxiv:{arxiv_id}"], {})
+                if (c.provenance.path, c.provenance.line) not in at and c.provenance.path != card
+                and not is_derived(c)]
 
     @staticmethod
     def _front_line(path: str, rows: list[MentionRow]) -> int:
