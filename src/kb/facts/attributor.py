@@ -93,6 +93,8 @@ class Attributor:
         cards = sorted(cards, key=lambda c: c.path)
         titles = list(titles)
         self._named: dict[str, str] = {}  # id -> the name written before it in brackets (learn)
+        self._spoken: dict[str, str] = {}  # a name no input knows, written with its id -> the id (learn)
+        self._spoken_matcher: NameMatcher | None = None
         self.cards: dict[str, Card] = {}
         self.by_path: dict[str, Card] = {}
         for card in cards:
@@ -133,6 +135,7 @@ class Attributor:
         KB's names again for each (docs × cards before)."""
         other = copy.copy(self)
         other._group, other._named, other._learnt = dict(self._group), dict(self._named), set(self._learnt)
+        other._spoken = dict(self._spoken)
         other._views, other._atts, other._names_in, other._heading_anchors = {}, {}, {}, {}
         other._resolved = dict(self._resolved)
         return other
@@ -184,6 +187,12 @@ class Attributor:
         for key, a, b in self.matcher.find(text):
             if not any(a < y and x < b for x, y in taken) and not (claim is not None and self._inside_name(claim, key, a, b)):
                 out.append(Anchor(a, b, key, False))
+        if self._spoken:
+            if self._spoken_matcher is None:
+                self._spoken_matcher = NameMatcher(self._spoken, self._spoken)
+            taken = [(a.start, a.end) for a in out]
+            out += [Anchor(a, b, key, False) for key, a, b in self._spoken_matcher.find(text)
+                    if not any(a < y and x < b for x, y in taken)]
         return sorted(out, key=lambda x: x.start)
 
     def _inside_name(self, claim: Claim, key: str, start: int, end: int) -> bool:
@@ -237,6 +246,21 @@ class Attributor:
                 if c.arxiv:
                     for paper, name in id_names(c.text, ((r.key, r.start) for r in c.arxiv), self._known):
                         self._named.setdefault(paper, name)
+                        self._speak(name, paper)
+
+    def _speak(self, name: str, paper: str) -> None:
+        """A name no input knows, first written with its id in some claim (``RingComm
+        (arXiv:2611.38520)``), names that paper in every claim viewed after (docs/diff.md: "the
+        name is grouped with the id wherever else it appears"), matched as written (a mixed-case
+        name never as an ordinary word). Anchors found before are found again."""
+        if len(name) < 3 or not any(ch.isupper() or ch.isdigit() for ch in name) \
+                or self.matcher.key_of.get(_fold(name)) is not None or name in self._spoken:
+            return
+        self._spoken[name] = paper
+        self._spoken_matcher = None
+        self._atts.clear()
+        self._names_in.clear()
+        self._heading_anchors.clear()
 
     def view(self, claim: Claim) -> View:
         """Attribute one claim (see the module docstring for the rules); cached per claim id and text."""

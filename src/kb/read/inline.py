@@ -38,6 +38,9 @@ class _Inline:
     breaks: list[int]
     links: list[tuple[int, int]] = field(default_factory=list)
     bold: list[tuple[int, int]] = field(default_factory=list)
+    href_at: list[int] = field(default_factory=list)
+    """Where each of ``hrefs`` stands in ``text`` (the start of its link text): a sentence of a
+    paragraph takes the links written in it (``[TileScope: …](https://arxiv.org/abs/…)``)."""
 
 
 #: HTML elements that break a line or a block where they stand (and comments): their tags part
@@ -113,6 +116,7 @@ def _inline_text(tok: Token) -> _Inline:
     children = children or []
     parts: list[str] = []
     hrefs: list[str] = []
+    href_at: list[int] = []
     breaks: list[int] = []
     links: list[tuple[int, int]] = []
     bold: list[tuple[int, int]] = []
@@ -155,6 +159,7 @@ def _inline_text(tok: Token) -> _Inline:
             elif name == "a" and not closing:
                 if m := _HREF_RE.search(child.content):
                     hrefs.append(next(g for g in m.groups() if g is not None))
+                    href_at.append(pos)
                 link_at = pos
             elif name == "a":
                 if link_at is not None and pos > link_at:
@@ -174,6 +179,7 @@ def _inline_text(tok: Token) -> _Inline:
             href = child.attrs.get("href")
             if href:
                 hrefs.append(str(href))
+                href_at.append(pos)
             link_at = pos
             continue
         elif t == "link_close":
@@ -200,8 +206,9 @@ def _inline_text(tok: Token) -> _Inline:
     text = "".join(parts)
     if "**" in text or "__" in text:
         # C12: emphasis that CommonMark could not close stays literal; drop the markers.
-        text, breaks, (links, bold) = _drop_markers(text, breaks, (links, bold))
-    return _Inline(text, hrefs, breaks, links, bold)
+        text, breaks, (links, bold, at) = _drop_markers(text, breaks, (links, bold, [(p, p) for p in href_at]))
+        href_at = [p for p, _ in at]
+    return _Inline(text, hrefs, breaks, links, bold, href_at)
 
 
 def _drop_markers(text: str, breaks: list[int], spans: tuple[list[tuple[int, int]], ...] = ()

@@ -104,7 +104,9 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
     one: a labelled line linking one arXiv paper (``**URL**: http://arxiv.org/abs/…``, ``[Link to
     the paper](…)``), or a front matter ``title`` or first ``# Title`` that is a paper title
     (:func:`kb.extract.titles.paper_title`): the one arXiv id the file (and its front matter) names,
-    or with none the title (``title:…``). A digest (several ids, no labelled line) has none."""
+    or with none the title (``title:…``); or, with no title, a front-matter link (``pdf:``,
+    ``arxiv:``, …) to one paper when the body names no other id. A digest (several ids, no
+    labelled line) has none."""
     if len(body) > _SCOPE_MAX:
         return []
     title = None
@@ -120,12 +122,13 @@ def file_scope(front: Mapping[str, Any], body: str) -> list[str]:
         line_ids = {r.key for r in find_arxiv(m.group(0))}  # the one line the pattern matched
         if len(line_ids) == 1:  # the labelled line links one paper
             return list(line_ids)
+    extra = " ".join(str(front.get(k)) for k in _FRONT_LINKS if front.get(k) is not None) if front else ""
+    linked = {r.key for r in find_arxiv(extra) if r.key.startswith("arxiv:")} if extra else set()
+    if len(linked) == 1 and (title is not None or linked.issuperset(
+            r.key for r in find_arxiv(body) if r.key.startswith("arxiv:"))):
+        return list(linked)  # front matter `pdf: https://arxiv.org/pdf/2601.09527v1`: the note's paper
     if title is None:
         return []
-    extra = " ".join(str(front.get(k)) for k in _FRONT_LINKS if front.get(k) is not None)
-    linked = {r.key for r in find_arxiv(extra) if r.key.startswith("arxiv:")}
-    if len(linked) == 1:  # front matter `pdf: https://arxiv.org/pdf/2601.09527v1`: the note's paper
-        return list(linked)
     ids = list(dict.fromkeys(r.key for r in find_arxiv(extra + "\n" + body) if r.key.startswith("arxiv:")))
     if len(ids) == 1:
         return ids

@@ -8,6 +8,7 @@ list item's own text and a table's body rows are the units, each handed to
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -135,7 +136,8 @@ class _FileCtx(_UnitMaker):
         for a, b in spans:
             first, last = base + bisect.bisect_left(info.breaks, a), base + bisect.bisect_left(info.breaks, b)
             sentence = info.text[a:b]
-            hrefs = [h for h in info.hrefs if _href_key(h) in sentence] if info.hrefs else []
+            hrefs = [h for h, at in itertools.zip_longest(info.hrefs, info.href_at)
+                     if (at is not None and a <= at < b) or _href_key(h) in sentence] if info.hrefs else []
             c = self._unit(sentence, hrefs, first, last, "sentence", inherited + carried,
                            links=_clip(info.links, a, b), bold=_clip(info.bold, a, b))
             if c is not None and c.subjects:

@@ -45,11 +45,11 @@ RATIO_CLOSE: str = r"\s*的\s*(?:约\s*)?[\d.一二两三四五六七八九十�
 ROLE_BEFORE_WORDS: tuple[str, ...] = (
     "for", "on", "with", "using", "in", "at", "across", "under", "via", "atop", "inside", "running",
     "在", "用", "使用", "采用", "对", "针对", "配合", "开启", "启用", "打开", "搭配", "以",
-    "loads?", "loading", "加载", "载入",
+    "loads?", "loading", "加载", "载入", "跑", "运行", "部署", "runs?", "serving", "serves?",
 )
 """Words right before a name that make it the set-up of a paper's experiment (the evaluated model,
 the engine or hardware it ran on: ``speedup for Qwen2.5-7B``, ``with SGLang's prefix cache``,
-``在 vLLM 上``, ``加载 Llama-3.1-70B``) when the claim is about a paper (issue 20: roles are
+``在 vLLM 上``, ``加载 Llama-3.1-70B``, ``SGLang 在 H200 上跑 Llama-3.1-70B``) when the claim is about a paper (issue 20: roles are
 qualifiers, never owners); before a model, they make it a tool's set-up in any claim."""
 
 ROLE_AFTER_WORDS: tuple[str, ...] = (
