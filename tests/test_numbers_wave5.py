@@ -102,3 +102,18 @@ def test_runs_and_per_units_are_one_place_each() -> None:
     assert per_unit("3 ms/token", 4, "ms") is None
     got = per_unit("3 GB/h", 4, "GB")
     assert got is not None and got[0] is not None and (got[0].unit, got[0].apply(3.6), got[1]) == ("B/s", 1000000.0, 6)
+
+
+def test_the_parser_says_each_new_unread_form_with_its_line() -> None:
+    from kb.core.config import KbConfig
+    from kb.read.parse import Parser
+
+    text = ("Numbat ttft 3 h/s.\n\nNumbat throughput 1 2 3 tok/s.\n\nNumbat throughput 1.2×10^3×10^3 tok/s.\n\n"
+            "Numbat 吞吐 1.5kk tok/s，训练耗时 1个半小时。\n")
+    parsed = Parser(KbConfig()).parse_bytes("inbox/zoe/2026-08-02-forms.md", text.encode())
+    assert [(p.line, p.message) for p in parsed.problems if p.code == "number-unread"] == [
+        (1, f"number '3 h/s' {_PER}; no quantity"),
+        (3, f"number '1 2 3' {_RUN}; no quantity"),
+        (5, "number '1.2×10^3×10^3' has more than one power of ten (1.2×10^3×10^3: kb reads one); no quantity"),
+        (7, "number '1.5kk' has two magnitudes (1.2万k, 1.5kk); no quantity")]
+    assert [[(q.raw, q.value, q.unit) for q in c.quantities] for c in parsed.claims] == [[("1个半小时", 5400.0, "s")]]

@@ -54,7 +54,7 @@ _AFTER_TIMES = "".join(rf"(?<![\d⁰¹²³⁴⁵⁶⁷⁸⁹]{a}[×xX*]{b})" for
 # digits grouped in threes by a space or an apostrophe before a unit (12 345 tok/s: ISO 80000-1's
 # grouping, a thin or no-break space folded to one; 1'234 tok/s, the Swiss one) are one number;
 # so is an exponent glued to a unit (1.2e3tok/s, as 1200tok/s is); _UNIT_AHEAD is filled in below
-_NUM = (r"(?>" + _AFTER_TIMES + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
+_NUM = (r"(?>(?=10[\^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹])" + _AFTER_TIMES + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
         r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?={_UNIT_AHEAD}))|" + _POW10 + r")?)"
         r"(?![\d^⁰¹²³⁴⁵⁶⁷⁸⁹]|[.,]\d|[ \t]?[×xX*][ \t]?10(?:\^|[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]))")
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")

@@ -58,15 +58,16 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text or "10^" in text or not text.isascii() \
-            or _TWO_MAG_HINT.search(text) is not None:
+    if "/s" in text or "⁄" in text or "0.000" in text or not text.isascii() or _TWO_MAG_HINT.search(text) is not None:
         found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in _ODD_FORM_RE.finditer(text)]
-    if "/" in text or "∕" in text:
-        norm = normalise(text)
+    if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
+        found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
+    norm = normalise(text)
+    if ("/" in text or "∕" in text) and _PER_HINT.search(norm) is not None:
         for m in _PER_UNIT_RE.finditer(norm):  # 3 h/s, 5 ms/GB: a unit per a unit kb does not store
             if (per := per_unit(norm, m.end(), _unit_of(m["u"]))) is not None and per[0] is None:
                 found.append((m.start(), per[1], _PER_UNIT_WHY))
-    for a, b in number_runs(normalise(text)):
+    for a, b in number_runs(norm):
         if (u := _UNIT_RE.match(text, b)) is not None and _unit_of(u.group()) is not None:
             found.append((a, b, _RUN_WHY))  # 1 2 3 tok/s
     if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
@@ -84,19 +85,25 @@ _ODD_FORM_RE = re.compile(
     r"|(?P<magps>(?<![\w.])\d[\d,]*(?:\.\d+)?[ \t]?[kKM]/s(?![A-Za-z]))"
     r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
     r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?(?:[ \t]?[万亿萬億][ \t]?[kKMBT]|[kK][kK]|MM)(?![A-Za-z]))"
-    r"|(?P<chain>(?<![\w.^])(?:\d+(?:\.\d+)?(?:" + _POW10 + "){2,}|" + _BARE_POW10 + "(?:" + _POW10 + ")+))"
     r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
 _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
             "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
             "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
-            "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)",
-            "chain": "has more than one power of ten (1.2×10^3×10^3: kb reads one)"}
+            "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)"}
+#: Two powers of ten in a chain (``1.2×10^3×10^3``, ``10^3×10^3``): which did the writer mean? (none
+#: of it is read: a power after a times sign is its number's, kb.extract.numbers._NUM)
+_CHAIN_RE = re.compile(r"(?<![\w.^])(?:\d+(?:\.\d+)?(?:" + _POW10 + "){2,}|" + _BARE_POW10 + "(?:" + _POW10 + ")+)")
+_CHAIN_HINT = re.compile(r"[×xX*][ \t]?10[\^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]")
+_CHAIN_WHY = "has more than one power of ten (1.2×10^3×10^3: kb reads one)"
 #: What a text holds where the ASCII two-magnitude form may be (``1.5kk``, ``2MM``)
 _TWO_MAG_HINT = re.compile(r"(?:[kK][kK]|MM)(?<=\d..)")
 #: A number and its unit of kb's words before a slash: :func:`~kb.extract.numbers.per_unit` tells
 #: whether a unit per a unit follows that kb does not store
-_PER_UNIT_RE = re.compile(r"(?<![A-Za-z0-9_.])" + _NUM + "(?:" + _MAG + ")?(?P<u>" + _UNIT + r")(?=[ \t]?/)")
+_PER_UNIT_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.])" + _NUM + "(?:" + _MAG + ")?(?P<u>" + _UNIT + r")(?=[ \t]?/)")
+#: What a text holds where _PER_UNIT_RE may match: a unit's last letter, a slash, a unit's first
+#: letter (``h/s``, ``小时/秒``, ``ms / GB``); the slash first, re skips to it in C
+_PER_HINT = re.compile(r"/(?:(?<=[A-Za-z\u4e00-\u9fffµμ][ \t]/)|(?<=[A-Za-z\u4e00-\u9fffµμ]/))[ \t]?[A-Za-z\u4e00-\u9fffµμ]")
 _PER_UNIT_WHY = "has a unit per a unit that kb does not read (h/s: a time per time is no time)"
 _RUN_WHY = "is a run of numbers set apart by spaces (which one is the figure?)"
 
@@ -142,13 +149,12 @@ def _may_be_unread(text: str) -> bool:
     costs it its first character, which re skips to in C)."""
     if _UNREAD_HINT_RE.search(text) is not None:
         return True
-    if _RADIX_HINT.search(text) is not None:  # 0x10 tok/s: hexadecimal; 0b101, 0o17: binary, octal
+    if any(p in text for p in ("0x", "0X", "0b", "0B", "0o", "0O")):  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
     if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
 _EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
-_RADIX_HINT = re.compile(r"[xXbBoO](?<=0[xXbBoO])")
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
     "dots": "has more than one decimal point",
