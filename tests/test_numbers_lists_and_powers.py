@@ -16,7 +16,7 @@ import pytest
 from conftest import write_files
 from test_numbers_forms import _read  # the one row reader of the number tests
 
-from kb.extract.numbers import (
+from kb.extract.unread import (
     _UNIT_POWER_HINT_RE,
     _UNIT_POWER_RE,
     _UNREAD_FORM_RE,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from kb.extract.numbers import _UNREAD_FORM_RE, _may_be_unread, unread_numbers
+from kb.extract.unread import _UNREAD_FORM_RE, _may_be_unread, unread_numbers
 from kb.extract.quantities import find_quantities
 from test_numbers_forms import _read  # the one row reader of the number tests
 

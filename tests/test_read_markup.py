@@ -93,7 +93,7 @@ def test_an_html_link_gives_its_href(parser: Parser) -> None:
     ("- vLLM throughput 10<sup>3</sup> tok/s", "vLLM throughput 10^3 tok/s", [("10^3 tok/s", 1000.0, "tok/s")]),
     ("- vLLM ttft 10<sup>-3</sup> s", "vLLM ttft 10^-3 s", [("10^-3 s", 0.001, "s")]),
     # not 13 tok/s: the base and the exponent stay apart, and a power of another base than ten is
-    # named (kb.extract.numbers.unread_numbers), no part of it read
+    # named (kb.extract.unread.unread_numbers), no part of it read
     ("- vLLM throughput 1<sup>3</sup> tok/s", "vLLM throughput 1^3 tok/s", []),
     # a footnote mark is no digit of the value after it (was 1 500 tok/s, read as 1500)
     ("- vLLM throughput<sup>1</sup> 367 tok/s", "vLLM throughput^1 367 tok/s", [("367 tok/s", 367.0, "tok/s")]),

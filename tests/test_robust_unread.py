@@ -14,7 +14,7 @@ import pytest
 from conftest import write_files
 
 from kb.extract.dates import find_dates
-from kb.extract.numbers import unread_numbers
+from kb.extract.unread import unread_numbers
 
 KB_YAML = 'timezone: "+08:00"\nexecutor: ana\ntopics: {serving: [serving]}\nentities: {Wombat: []}\n'
 DOC = "---\ntopic: serving\nversion: 1\nupdated: 2026-01-01\n---\n# d\n\n## 1. Wombat\n\n- Wombat 吞吐 2.2×。\n"
@@ -193,7 +193,7 @@ def test_an_arxiv_record_states_a_version_from_1_to_999(version: int, ok: bool) 
 
 
 def test_the_quick_test_before_the_unread_forms_scan_never_hides_one() -> None:
-    from kb.extract.numbers import _UNREAD_FORM_RE, _may_be_unread
+    from kb.extract.unread import _UNREAD_FORM_RE, _may_be_unread
 
     texts = ["a 1.2.3 ms", "1.2.3%", "b 3,5 tok/s", "4,32,100 tok/s", "x 1.234,5 s", "1_0 s", "9_999_999 tok/s",
              "t .5 s", "(.75 s)", "吞吐 .5 倍", "1,2345 tok/s", "12,34 ms", "7.7.7×", "1.000.000,25 tok/s", "2^10 tok/s", "2**10 s", "1 000,5 tok/s",

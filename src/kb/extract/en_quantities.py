@@ -4,7 +4,8 @@ digits and English or unit words: ``10- to 20-ms``, ``1 1/2 hours``, ``1½ h``, 
 min``, ``1h30m``, ``2 min 30 s``, ``1小时30分``, ``2 s 500 ms``), a ratio led by its sign (``×1.5``,
 ``x1.5``), a magnitude set apart from its number before a unit or after a currency (``1.2 k tok/s``,
 ``2 T tokens``, ``$3 M``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``),
-a number alone in brackets before its unit (``(1,200) tok/s``).
+a number alone in brackets before its unit (``(1,200) tok/s``; signed inside them before a
+percentage: ``(−3.5)%``).
 
 :func:`en_forms` is called by :func:`kb.extract.zh_quantities.more_quantities`, which merges its
 forms with the main pass's quantities (a form replaces the quantities it holds when it is
@@ -21,12 +22,12 @@ from kb.extract.number_words import _FROM
 from kb.extract.numbers import (
     _NUM,
     _UNIT,
-    BRACKET_SIGNED,
     _canonical,
     _number,
     _pint_unit,
     _unit_of,
 )
+from kb.extract.unread import BRACKET_SIGNED
 from kb.extract.vocab.metrics import SIM_WORDS
 from kb.extract.vocab.units import COUNTERS, KB_OWN
 
@@ -81,8 +82,9 @@ _ROMAN = "\u2160-\u217f"
 _VULGAR_RE = re.compile(rf"(?<![A-Za-z0-9_.{_ROMAN}])(?:(?:(?P<w>\d+)[ \t]?)?(?P<f>[{_VULGAR}])|(?P<r>[{_ROMAN}])(?![{_ROMAN}]))")
 _VULGAR_HINT = re.compile(f"[{_VULGAR}{_ROMAN}]")
 # a number alone in brackets before its unit: (1,200) tok/s; not before a percentage or a currency,
-# where brackets may mark a negative (BRACKET_SIGNED: an accountant's (3.5)%, (1,200) 元)
-_BRACKETED = re.compile(rf"(?<![A-Za-z0-9_.])\((?P<n>{_NUM})\)")
+# where brackets may mark a negative (BRACKET_SIGNED: an accountant's (3.5)%, (1,200) 元), unless
+# its sign is written inside them ((−3.5)% is −3.5 %: no accountant's negative then)
+_BRACKETED = re.compile(rf"(?<![A-Za-z0-9_.])\((?P<sign>[-+])?(?P<n>{_NUM})\)")
 _BRACKETED_HINT = re.compile(r"\)(?<=\d\))")
 #: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
 #: ½ s): find_quantities does not stop early on it
@@ -117,10 +119,11 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
     for m in (_BRACKETED.finditer(norm) if "(" in norm and _BRACKETED_HINT.search(norm) else ()):
         u = _unit_after(norm, m.end(), ratio=True)  # (1,200) tok/s
-        if u is not None and u[0] not in BRACKET_SIGNED:
+        if u is not None and (u[0] not in BRACKET_SIGNED or m["sign"]):
             unit, conv, e = u
-            v = _number(None, m["n"], None)
-            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
+            v = _number(m["sign"], m["n"], None)
+            got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit,
+                        "signed": m["sign"] is not None})
     if not norm.isascii() and _VULGAR_HINT.search(norm):
         for m in _VULGAR_RE.finditer(norm):
             u = _unit_after(norm, m.end(), ratio=True)

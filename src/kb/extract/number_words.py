@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 
+from kb.core.claims import Quantity
 from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
+from kb.extract.vocab.metrics import METRIC_UNITS
 from kb.extract.vocab.quantities import (
     BOUND_AFTER_WORDS,
     BOUND_VERBS_ZH,
@@ -248,3 +250,22 @@ def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
     p = vocab.pattern.match(lower_same_length(norm[m.end():m.end() + 40])) if m else None
     return p is not None and p.end() > 0 and _DECREASE_AFTER_PHRASE.match(norm, m.end() + p.end()) is not None
 
+
+def transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
+    """``out`` (a text's quantities, in text order) with the two ends of every change A → B
+    (:func:`_is_transition`: ``从 2.1% 降到 0.4%``, ``3.1 → 4.4``, ``from 90 ms in 2024 to 35 ms``) marked ``from`` and ``to``: adjacent quantities of
+    one unit and at most one metric; the metric word stands once, and both ends have it. Then a
+    number of a metric counted in one unit (:data:`~kb.extract.vocab.metrics.METRIC_UNITS`) written
+    without one gets it."""
+    for i in range(1, len(out)):
+        a, b = out[i - 1], out[i]
+        if a.unit != b.unit or (a.metric and b.metric and a.metric != b.metric) \
+                or not _is_transition(norm, a.start, a.end, b.start, a.unit is not None):
+            continue
+        metric = a.metric or b.metric
+        out[i - 1] = a.model_copy(update={"metric": metric, "transition": a.transition or "from"})
+        out[i] = b.model_copy(update={"metric": metric, "transition": "to"})
+    for i, q in enumerate(out):
+        if q.unit is None and q.metric in METRIC_UNITS:
+            out[i] = q.model_copy(update={"unit": METRIC_UNITS[q.metric]})
+    return out

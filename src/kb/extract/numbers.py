@@ -48,12 +48,15 @@ _W = "(?![A-Za-z0-9_])"  # end of an ASCII word
 _POW10 = r"[ \t]?[×xX*][ \t]?10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
 # a power of ten alone (10^6, 10⁶, 10^-3): a number (1e6), as after a mantissa (3.2×10^6)
 _BARE_POW10 = r"10(?:\^[-+]?\d{1,3}|[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3})(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])"
+# a power of ten after a number and a times sign is that number's (1.2×10^3×10^3: two powers in a
+# chain, unread; no part of it is a number of its own)
+_AFTER_TIMES = "".join(rf"(?<![\d⁰¹²³⁴⁵⁶⁷⁸⁹]{a}[×xX*]{b})" for a in ("", "[ \t]") for b in ("", "[ \t]"))
 # digits grouped in threes by a space or an apostrophe before a unit (12 345 tok/s: ISO 80000-1's
 # grouping, a thin or no-break space folded to one; 1'234 tok/s, the Swiss one) are one number;
 # so is an exponent glued to a unit (1.2e3tok/s, as 1200tok/s is); _UNIT_AHEAD is filled in below
-_NUM = (r"(?>" + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
+_NUM = (r"(?>(?=10[\^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹])" + _AFTER_TIMES + _BARE_POW10 + r"|(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?:[ '’]\d{3})+(?={_UNIT_AHEAD})|\d+)(?:\.\d+)?"
         r"(?:[eE][-+]?\d{1,3}(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?={_UNIT_AHEAD}))|" + _POW10 + r")?)"
-        r"(?![\d]|[.,]\d)")
+        r"(?![\d^⁰¹²³⁴⁵⁶⁷⁸⁹]|[.,]\d|[ \t]?[×xX*][ \t]?10(?:\^|[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]))")
 _TIMES_TEN = re.compile(r"[ \t]?[×xX*][ \t]?10\^?")
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 # a one-character zh unit that begins many words (升级, 克隆, 米哈游): not before another ideograph
@@ -148,6 +151,46 @@ def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
         return None  # Thu, 12 Ma: a date cut short at the line's end, no megayear
     c = _units.canonical(t["t"])
     return (c, t.end()) if c is not None else None
+
+
+_PER_RE = re.compile(r"[ \t]?/[ \t]?")
+
+
+def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | None, int] | None:
+    """A unit per a unit written on after a number and its unit of kb's words ``unit`` (normalised:
+    ``h``, ``GB``; the number's unit ends at ``norm[e]``): ``(canonical, end)`` of the whole when it
+    is one (``3 GB/h`` → ``B/s``), ``(None, end)`` when both are units and the whole is none kb stores
+    (``3 h/s``, ``5 ms/GB``: a time per time is no time; unread, :func:`kb.extract.unread.unread_numbers`),
+    None when no unit follows the slash (``25 ms/token``: a latency per token is that latency) or
+    ``unit`` is kb's own (``%``, ``tok/s``: read as they are). Units: pint's (:mod:`kb.extract.units`)."""
+    if unit is None or (p := _PER_RE.match(norm, e)) is None or (own := _canonical(unit)) is None:
+        return None
+    if (u := _UNIT_RE.match(norm, p.end())) is not None and u.group()[:1] not in " \t" \
+            and (den := _unit_of(u.group())) is not None and den not in KB_OWN:
+        end = u.end()
+    elif (t := _PINT_TOKEN.match(norm, p.end())) is not None and t.group()[:1] not in " \t" \
+            and _units.canonical(den := t["t"]) is not None:
+        end = t.end()
+    else:
+        return None
+    whole = _units.canonical(f"{unit}/{den}")
+    return (None if whole is None or whole.unit == own.unit else whole), end  # ms/GB: pint's bit has no dimension
+
+
+# a run of three or more plain numbers set apart by spaces (1 2 3 tok/s: which one is the figure?);
+# never digits grouped in threes (1 000 000, one number: ISO 80000-1)
+_RUN_RE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])(?>\d+(?:\.\d+)?(?:[ \t]\d+(?:\.\d+)?){2,})(?![A-Za-z0-9_.,:/^]|[-–~]\d)")
+_RUN_HINT = re.compile(r"[ \t](?<=\d[ \t])\d+(?:\.\d+)?[ \t]\d")
+_GROUPED_RE = re.compile(r"\d{1,3}(?:[ \t]\d{3})+(?:\.\d+)?")
+
+
+def number_runs(norm: str) -> list[tuple[int, int]]:
+    """Spans of the runs of three or more plain numbers set apart by spaces in ``norm`` (``1 2 3
+    tok/s``): no number (:func:`kb.extract.quantities.find_quantities` reads none of them; before a
+    unit :func:`kb.extract.unread.unread_numbers` warns). Digits grouped in threes are one number."""
+    if _RUN_HINT.search(norm) is None:
+        return []
+    return [m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group())]
 
 
 def _canonical(unit: str | None) -> _units.Canonical | None:
@@ -251,125 +294,23 @@ def parse_number(raw: str) -> float:
 
 def out_of_range(text: str) -> list[tuple[int, int]]:
     """Spans of the numbers of ``text`` written with an exponent that no float holds (``9e999999``,
-    ``1e309``, ``1e-400``, ``2×10^999``): never a quantity (:func:`in_range` is False for them);
+    ``1e309``, ``1e-400``, ``2×10^999``) or with more digits than a float holds (an integer of 309
+    digits or more): never a quantity (:func:`in_range` is False for them);
     the parser reports each as a warning, the text keeps it (docs/claims.md).
 
     :param text: any text (ASCII digits: full-width ones are read by the finder, not reported here).
     :returns: ``(start, end)`` offsets into ``text``, in order.
     """
+    long = [m.span() for m in _LONG_RE.finditer(text) if not in_range(m.group())] if len(text) > 308 else []
     if "10" not in text and _EXPONENT_HINT_RE.search(text) is None:
-        return []  # most texts: every number reported here holds one of the two
-    return [m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group())]
+        return long  # most texts: every number reported below holds one of the two
+    return sorted({*long, *(m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group()))})
 
 
-def unread_numbers(text: str) -> list[tuple[int, int, str]]:
-    """The numbers of ``text`` that kb reads as no quantity although a reader wrote one, each
-    with why, for the parser to warn of (docs/claims.md): an exponent no float holds
-    (:func:`out_of_range`: ``9e999999``, ``1e-400x``), and before a unit a number written in a
-    form kb does not read: more than one decimal point (``1.2.3 tok/s``, ``1.000.000 tok/s``), a
-    decimal comma or a grouping other than threes (``3,5 tok/s``, ``1,23,456 tok/s``), underscores
-    (``1_000 tok/s``), no digit before the point (``.5 s``), a power of another base than ten (``2^10
-    tok/s``, ``2**10 tok/s``), hexadecimal (``0x10 tok/s``), an exponent and a magnitude together
-    (``1e3k tok/s``: 1e3 or 1.3k?); and a number whose unit of kb's words is raised to a power
-    (``1200 tok/s^2``, ``5 GB²``: pint's units keep theirs, ``9.8 m/s^2``) or alone in brackets
-    before a percentage or a currency (``(3.5)%``: :data:`BRACKET_SIGNED`). Which value was meant
-    is unknown, so none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of
-    these.
-
-    :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
-        range``, ``has more than one decimal point`` …).
-    """
-    found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if _may_be_unread(text):  # (most texts: one quick scan, no unit tried)
-        for m in _UNREAD_FORM_RE.finditer(text):
-            if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
-                continue  # 1,234 tok/s: read
-            why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
-            found.append((*m.span(), why))
-    if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
-            and _UNIT_POWER_HINT_RE.search(text) is not None:
-        found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text or not text.isascii():
-        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in _ODD_FORM_RE.finditer(text)]
-    if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
-        for m in _BRACKETED_RE.finditer(text):
-            if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
-                found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
-    return sorted(found)
+# an integer of more digits than a float holds (309 and more: 1e309 is past the largest float)
+_LONG_RE = re.compile(r"(?<![A-Za-z0-9_.])\d{309,}(?:\.\d+)?(?![\d.eE])")
 
 
-#: More forms kb reads as no quantity (unread_numbers): ``1⁄0 tok/s``, ``1200 tok/s/s``, ``5 k/s``
-#: (thousands of what?), ``1e3万`` and ``1.2万k`` (as ``1e3k``), ``0.`` and 300 zeros before a digit.
-_ODD_FORM_RE = re.compile(
-    r"(?P<slash>(?<![\w.])\d+[ \t]?⁄[ \t]?\d+)"
-    r"|(?P<perper>(?<![\w.])\d[\d,]*(?:\.\d+)?[ \t]?(?:[kKMG][ \t]?)?(?:tok(?:en)?s?|req(?:uest)?s?|[kKMGT]?i?B)/s/s(?![A-Za-z]))"
-    r"|(?P<magps>(?<![\w.])\d[\d,]*(?:\.\d+)?[ \t]?[kKM]/s(?![A-Za-z]))"
-    r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
-    r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?[ \t]?[万亿萬億][ \t]?[kKMBT](?![A-Za-z]))"
-    r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
-_ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
-            "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
-            "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
-            "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
-            "twomag": "has two magnitudes (1.2万k)", "tiny": "is out of range (a float reads it as 0)"}
-
-#: The units before which a number alone in brackets may be a negative, as accountants write one
-#: (``(3.5)%``, ``(1,200) 元``): unread, with a warning; before any other unit the brackets only
-#: set it apart (``(1,200) tok/s`` → 1,200 ``tok/s``: :mod:`kb.extract.en_quantities`)
-BRACKET_SIGNED = frozenset({"%", "pp", "$", "¥", "£", "€"})
-_BRACKETED_RE = re.compile(r"(?<![A-Za-z0-9_.])\((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\)")
-_BRACKETED_HINT_RE = re.compile(r"\)(?<=\d\))")
-_BRACKETED_WHY = "is in brackets before a percentage or a currency (a negative, as accountants write one?)"
-
-
-# before a unit, a number in a form kb does not read (unread_numbers)
-_UNREAD_FORM_RE = re.compile(
-    r"(?=[\d.])(?<![A-Za-z0-9_.,^])(?:(?P<dots>\d+(?:\.\d+){2,}(?:,\d+)?)"
-    r"|(?P<comma>\d+(?:\.\d{3})+,\d+|\d{1,3}(?:[ '’]\d{3})+,\d+|\d+(?:,\d+)+(?:\.\d+)?)"
-    r"|(?P<under>\d+(?:_\d+)+(?:\.\d+)?)|(?P<lead>\.\d+)|(?P<power>(?!10\^)\d+(?:\^|\*\*)[-+]?\d+)|(?P<hex>0[xX][0-9A-Fa-f]+)"
-    r"|(?P<expmag>\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[kKMBT](?![A-Za-z])))(?=" + _UNIT + ")")
-#: A number whose unit of kb's own words is raised to a power (``1200 tok/s^2``, ``5 GB²``): not
-#: that unit, and kb models no other (pint reads its own units with powers: ``9.8 m/s^2``); a
-#: power of 1 is a footnote's mark (``tok/s<sup>1</sup>``), not a power
-_UNIT_POWER_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.,^])" + _NUM + "(?:" + _MAG + ")?(?:" + _UNIT + r")"
-                            r"(?:(?:\^|\*\*)(?:-\d+|\+?(?!1(?!\d))\d+)|[²³⁴⁵⁶⁷⁸⁹⁻])")
-#: What every match of _UNIT_POWER_RE holds: a power sign after a unit's last character (the sign
-#: first: re skips to it in C), checked only when the text holds a power sign at all
-_UNIT_POWER_HINT_RE = re.compile(r"[\^*²³⁴⁵⁶⁷⁸⁹⁻](?<=[A-Za-z\u4e00-\u9fff×%‰][\^*²³⁴⁵⁶⁷⁸⁹⁻])(?:(?<=\*)(?=\*)|(?<!\*))")
-_SUPERSCRIPT_RE = re.compile("[²³⁴⁵⁶⁷⁸⁹⁻]")
-_UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
-#: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
-#: before three digits, an underscore after a digit, a point with no digit before it), without the
-#: unit after it, or a power sign or ``0x`` (:func:`_may_be_unread`): tests/test_robust_unread.py
-#: checks they agree.
-_UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
-
-
-_POWER_HINT_RE = re.compile(r"\^(?<=\d\^)[-+]?\d|\*\*(?<=\d\*\*)[-+]?\d")
-
-
-def _may_be_unread(text: str) -> bool:
-    """Whether ``text`` may hold a match of _UNREAD_FORM_RE: :data:`_UNREAD_HINT_RE`, or a power
-    sign between digits (``2^10``, ``2**10``; a pattern of its own: one more branch of the hint
-    costs it its first character, which re skips to in C)."""
-    if _UNREAD_HINT_RE.search(text) is not None:
-        return True
-    if "0x" in text or "0X" in text:  # 0x10 tok/s: hexadecimal
-        return True
-    if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
-        return True  # 1e3k tok/s: an exponent and a magnitude
-    return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
-_EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
-_THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
-_UNREAD_WHY = {
-    "dots": "has more than one decimal point",
-    "comma": "has a decimal comma or digits not grouped in threes",
-    "under": "is grouped with underscores",
-    "lead": "has no digit before its decimal point",
-    "power": "is a power kb does not read (only a power of ten is: 10^6)",
-    "hex": "is hexadecimal",
-    "expmag": "has both an exponent and a magnitude (1e3k: 1e3 or 1.3k?)",
-}
 
 
 #: An ``e``/``E`` right after a digit: with ``"10"`` in the text, what every number

@@ -18,6 +18,7 @@ from kb.extract.en_quantities import EN_HINT
 from kb.extract.metrics import _TITLE_AFTER, DEFAULT_VOCAB, MetricVocab, _Scan, _in_title
 from kb.extract.number_words import (
     _FROM,
+    transitions,
     _NAME_BEFORE,
     _bound,
     _decreased,
@@ -36,8 +37,10 @@ from kb.extract.numbers import (
     _tail,
     _unit_of,
     in_range,
+    number_runs,
+    per_unit,
 )
-from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS, METRIC_UNITS
+from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
 from kb.extract.vocab.units import COUNTED_NOUNS, COUNTERS, PER_DEVICE_BEFORE, PER_SECOND_BEFORE, PER_STREAM_BEFORE
@@ -160,7 +163,7 @@ def find_quantities(
     m = _QTY_RE.search(norm)
     if m is None and not ZH_HINT.search(norm) and not EN_HINT.search(norm):
         return []
-    spans = sorted(skip) if skip else []
+    spans = sorted([*skip, *number_runs(norm)])  # 1 2 3 tok/s: no number (kb.extract.numbers.number_runs)
     skip_starts = [a for a, _ in spans]
     skip_maxend = list(accumulate((b for _, b in spans), max)) if spans else []
     scan: _Scan | None = None  # the text's metric phrases, scanned when a number first needs them
@@ -181,6 +184,13 @@ def find_quantities(
         if g["sep"] is not None:
             if g["u2"] is None and g["plus"] is None and (found := _pint_unit(norm, e)) is not None:
                 pint, e = found
+                next_pos = e
+                g = {**g, "u2": "\x00pint"}
+            elif g["u2"] is not None and (per := per_unit(norm, e, _unit_of(g["u2"]))) is not None:
+                if per[0] is None:  # 1-3 h/s: a unit per a unit kb does not store, no quantity
+                    m = _QTY_RE.search(norm, per[1])
+                    continue
+                pint, e = per  # 1-3 GB/h: a data rate
                 next_pos = e
                 g = {**g, "u2": "\x00pint"}
             q = _range(g, norm, s, m.start("sep"), m.end("sep"), pint)
@@ -214,6 +224,12 @@ def find_quantities(
                 else:
                     pint, e = found
                     next_pos = e
+            elif g["u"] is not None and g["plus"] is None and (per := per_unit(norm, e, _unit_of(g["u"]))) is not None:
+                if per[0] is None:  # 3 h/s, 5 ms/GB: a unit per a unit kb does not store, no quantity (unread)
+                    m = _QTY_RE.search(norm, per[1])
+                    continue
+                pint, e = per  # 3 GB/h: a data rate
+                next_pos = e
             # a number that starts inside a skip span (an arXiv id, a date …) is dropped below
             # whatever it reads: its fields are not worked out
             i = bisect_right(skip_starts, s)
@@ -293,27 +309,7 @@ def find_quantities(
 
         out = sentence_metrics(norm, setups(text, norm, respectively(norm, distribute(norm, out, frozenset(loose)), phrases)), phrases)
         out = percentiles(norm, token_counts(norm, out), phrases)
-    return _transitions(norm, out) if out else out
-
-
-def _transitions(norm: str, out: list[Quantity]) -> list[Quantity]:
-    """Mark the two ends of every change A → B (:func:`_is_transition`: ``从 2.1% 降到 0.4%``,
-    ``3.1 → 4.4``, ``from 90 ms in 2024 to 35 ms``) ``from`` and ``to``: adjacent quantities of
-    one unit and at most one metric; the metric word stands once, and both ends have it. Then a
-    number of a metric counted in one unit (:data:`~kb.extract.vocab.metrics.METRIC_UNITS`) written
-    without one gets it."""
-    for i in range(1, len(out)):
-        a, b = out[i - 1], out[i]
-        if a.unit != b.unit or (a.metric and b.metric and a.metric != b.metric) \
-                or not _is_transition(norm, a.start, a.end, b.start, a.unit is not None):
-            continue
-        metric = a.metric or b.metric
-        out[i - 1] = a.model_copy(update={"metric": metric, "transition": a.transition or "from"})
-        out[i] = b.model_copy(update={"metric": metric, "transition": "to"})
-    for i, q in enumerate(out):
-        if q.unit is None and q.metric in METRIC_UNITS:
-            out[i] = q.model_copy(update={"unit": METRIC_UNITS[q.metric]})
-    return out
+    return transitions(norm, out) if out else out
 
 
 def _exponent(n: str) -> bool:

@@ -1,6 +1,7 @@
 """Quantities written with Chinese numerals or Chinese number words around digits (issue 21):
 ``百分之三十七点二``, ``六百多万``, ``负2.4%``, ``３万２千５百``, ``８成``, ``翻两番``, ``快了一倍``,
-``零下12摄氏度``, ``三分之二``; and the English forms the main pattern of
+``零下12摄氏度``, ``三分之二``, a time and a half (``1个半小时``, ``两个半月``, ``一年半``, ``三天半``:
+cn2an reads no 半); and the English forms the main pattern of
 :mod:`kb.extract.numbers` does not hold (``10- to 20-ms``, ``1 1/2 hours``, ``-5C``, ``$1.2 per
 GPU-hour to $2.1 per GPU-hour``).
 
@@ -41,6 +42,9 @@ from kb.extract.vocab.quantities import (
     BETWEEN_AND,
     BETWEEN_CLOSE,
     BETWEEN_OPEN,
+    HALF_AFTER_UNITS,
+    HALF_BEFORE_UNITS,
+    HALF_SCHEDULE_AFTER,
     HALF_VERBS,
     ONE_TIMES_VERBS,
     TIMES_WORDS_EN,
@@ -98,6 +102,12 @@ _BETWEEN_CLOSE = re.compile(r"[ \t]*(?:" + "|".join(BETWEEN_CLOSE) + ")")
 _TIMES_WORD = re.compile(r"(?<![A-Za-z])(?:" + "|".join(f"(?P<t{i}>{w})" for i, w in enumerate(TIMES_WORDS_EN))
                          + r")(?![A-Za-z])", re.IGNORECASE)
 _TIMES_VALUES = tuple(TIMES_WORDS_EN.values())
+# a time and a half (cn2an reads no 半): N 个半 unit (1个半小时, 两个半月), N unit 半 (一年半, 三天半);
+# never every so often (每两个半小时) nor a point in time (三天半后) nor an idiom (一年半载)
+_HALF_TIME = re.compile(
+    rf"(?<![几数第每A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])(?P<num>{_ZH}|\d+)[ \t]?(?:个半(?P<a>"
+    + "|".join(HALF_BEFORE_UNITS) + ")|(?P<b>" + "|".join(sorted(HALF_AFTER_UNITS, key=len, reverse=True))
+    + ")半)(?![ \t]?(?:" + "|".join(HALF_SCHEDULE_AFTER) + "))")
 
 
 def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tuple[int, int]],
@@ -115,6 +125,8 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,
                    "value": _TIMES_VALUES[int(next(k for k, v in m.groupdict().items() if v)[1:])]}
                   for m in _TIMES_WORD.finditer(norm)]
+    if "半" in norm:  # 1个半小时, 一年半: 1.5 h, 1.5 years
+        found += _half_times(norm)
     if "between" in norm or "介于" in norm or "之间" in norm:
         found += [f for m in _BETWEEN.finditer(norm) if (f := _between(norm, m)) is not None]
     if not found:
@@ -157,6 +169,21 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
                          transition=None))
     out.sort(key=lambda q: q.start)
     return out
+
+
+def _half_times(norm: str) -> list[dict]:
+    """The times and a half of ``norm`` (:data:`_HALF_TIME`: ``1个半小时`` → 5,400 ``s``, ``两个半月``,
+    ``一年半``, ``三天半``), in ``s`` as the main pass stores a time (a month 1/12 of a Julian year)."""
+    got: list[dict] = []
+    for m in _HALF_TIME.finditer(norm):
+        try:
+            n = zh_value(m["num"]) if not m["num"].isdigit() else float(m["num"])
+        except ValueError:
+            continue
+        conv = _canonical(HALF_BEFORE_UNITS[m["a"]] if m["a"] else HALF_AFTER_UNITS[m["b"]])
+        if conv is not None:
+            got.append({"start": m.start(), "end": m.end(), "value": conv.apply(n + 0.5), "unit": conv.unit})
+    return got
 
 
 def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:

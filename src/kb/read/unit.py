@@ -31,7 +31,7 @@ from kb.core.textio import Problem
 from kb.extract.arxiv_ids import scan_arxiv
 from kb.extract.dates import find_dates
 from kb.extract.kinds import cue_masks, explicit_tag, kind_by_cue, moods, non_claim
-from kb.extract.numbers import unread_numbers
+from kb.extract.unread import unread_numbers
 from kb.extract.quantities import find_quantities
 from kb.extract.refs import find_dois, find_kb_paths, find_urls
 from kb.extract.sections import hinted_section, section_spans

@@ -74,6 +74,17 @@ HALF_VERBS: tuple[str, ...] = ("减少", "降低", "下降", "缩短", "减小",
 (a decrease word makes it −50 %, as it does any percentage: only words whose sign kb reads, so no
 省/少); ``一半`` alone (``一半的请求``) is no figure."""
 
+HALF_BEFORE_UNITS: dict[str, str] = {"小时": "h", "钟头": "h", "月": "month", "星期": "week", "礼拜": "week"}
+"""zh time words after ``个半`` (``1个半小时``, ``两个半月``: N and a half of them), as kb's units."""
+
+HALF_AFTER_UNITS: dict[str, str] = {"年": "year", "天": "day", "周": "week", "星期": "week", "小时": "h",
+                                    "分钟": "min", "秒钟": "s", "秒": "s"}
+"""zh time words before ``半`` (``一年半``, ``三天半``: N and a half of them), as kb's units."""
+
+HALF_SCHEDULE_AFTER: tuple[str, ...] = ("后", "前", "以后", "以前", "载")
+"""Words after such a time that make it no measured duration: a point in time (``三天半后``) or an
+idiom (``一年半载``, about a year)."""
+
 BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
     "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
     "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
