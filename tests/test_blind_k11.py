@@ -78,6 +78,15 @@ def test_a_decrease_verb_with_nouns_before_its_metric() -> None:
     assert read("lowers kernel launch latency by 40%") == [(-40.0, "latency")]
     assert read("reduces memory and raises throughput by 20%") == [(20.0, "throughput")]
     assert read("drops when batch latency rises by 12%") == [(12.0, "latency")]
+    # nouns after the metric, nouns with no metric, zh nouns before it
+    assert read("reduces GPU memory usage by 30%") == [(-30.0, "memory")]
+    assert read("reduces communication overhead by 25%") == [(-25.0, None)]
+    assert read("reduces it by 25%") == [(-25.0, None)]
+    assert read("降低注意力延迟 22%") == [(-22.0, "latency")]
+    assert read("降低通信开销 25%") == [(-25.0, None)]
+    assert read("降低显存并提升吞吐 20%") == [(20.0, "throughput")]
+    assert read("reduces latency but increases memory by 10%") == [(10.0, "memory")]
+    assert read("Its accuracy falls below 85% at INT2.") == [(85.0, "accuracy")]  # a level, not a change
 
 
 def test_a_link_in_a_paragraphs_second_sentence_names_its_paper() -> None:

@@ -41,6 +41,22 @@ METRIC_MODIFIERS_EN: tuple[str, ...] = (
 )
 """en words that do the same (``reduces decoding latency by 20%``, ``cuts the end-to-end TTFT by 27%``)."""
 
+NOUN_GAP_STOPS_EN: tuple[str, ...] = (
+    "and", "or", "but", "while", "whereas", "then", "also", "yet", "so", "with", "without", "to", "from", "at",
+    "in", "on", "for", "of", "than", "vs", "by", "per", "is", "are", "was", "were", "be", "been",
+    "about", "around", "nearly", "roughly", "approximately", "only", "just", "over", "under", "up", "more",
+    "less", "least", "most", "not", "no",
+)
+"""Words that are never one of the nouns a metric phrase may have around it after a decrease word
+(``cuts attention latency by 22%``, ``reduces memory usage by 30%``): conjunctions, prepositions,
+verbs of being, hedges and bounds, so that ``reduces memory and raises throughput by 20%`` stays
+an increase."""
+
+NOUN_GAP_STOPS_ZH: str = "并和与及而但且同再又还也把将被使让给对向从由到至以于为是"
+"""Characters that are never in the zh nouns before a metric phrase after a decrease word
+(``降低注意力延迟 22%``): conjunctions, coverbs and copulas (``降低显存并提升吞吐 20%`` stays an
+increase)."""
+
 CHANGE_WORDS_ZH: tuple[str, ...] = ("提升", "提高", "增加", "增长", "上升", "下降", "降低", "减少", "缩短", "缩小", "压缩", "扩大",
                                     "改善", "变化")
 """zh change words before "从/由 A 到 B" in its clause: a change A → B, not a range."""
