@@ -95,3 +95,23 @@ def test_a_link_in_a_paragraphs_second_sentence_names_its_paper() -> None:
     claims = parse_file(CONFIG, "organized/knowledge/kernels.md", doc.encode()).claims
     assert [(c.text, c.subjects) for c in claims] == [
         ("调度搜索参考 TileProbe: Profiling Tile Schedules，还没有自己的数字。", ["arxiv:2610.55501"])]
+
+
+def test_a_halving_is_a_change_of_fifty_percent() -> None:
+    def read(text: str) -> list[tuple[float | None, str | None, str | None]]:
+        return [(q.value, q.unit, q.metric) for q in find_quantities(text)]
+
+    assert read("the fused kernel halves TTFT") == [(-50.0, "%", "ttft")]
+    assert read("cuts GPU memory in half") == [(-50.0, "%", "memory")]
+    assert read("reduces decode latency by half") == [(-50.0, "%", "latency")]
+    assert read("throughput increased by half") == [(50.0, "%", "throughput")]
+    assert read("split the batch in half") == []  # no change word: no figure
+    assert read("half the requests time out") == []
+    assert read("reduces the number of kernel launches by 90%") == [(-90.0, "%", "call_count_ratio")]
+
+
+def test_a_halving_alone_on_a_line_under_a_paper_heading_is_a_claim() -> None:
+    doc = "# 日报\n\n### 3. Quiet Heads Make Faster Decoders\n\n- 显存占用减少了一半\n- halves the TTFT on long prompts\n"
+    claims = parse_file(CONFIG, "inbox/ann/2026-12-05-daily.md", doc.encode()).claims
+    assert [(c.text, [(q.value, q.unit) for q in c.quantities]) for c in claims] == [
+        ("显存占用减少了一半", [(-50.0, "%")]), ("halves the TTFT on long prompts", [(-50.0, "%")])]

@@ -29,6 +29,7 @@ from kb.extract.numbers import (
 )
 from kb.extract.unread import BRACKET_SIGNED
 from kb.extract.vocab.metrics import SIM_WORDS
+from kb.extract.vocab.quantities import CHANGE_WORDS_EN, DECREASE_WORDS_EN
 from kb.extract.vocab.units import COUNTERS, KB_OWN
 
 _UNIT_AT = re.compile(_UNIT)
@@ -84,11 +85,17 @@ _VULGAR_HINT = re.compile(f"[{_VULGAR}{_ROMAN}]")
 # a number alone in brackets before its unit: (1,200) tok/s; not before a percentage or a currency,
 # where brackets may mark a negative (BRACKET_SIGNED: an accountant's (3.5)%, (1,200) 元), unless
 # its sign is written inside them ((−3.5)% is −3.5 %: no accountant's negative then)
+# a halving: "halves the memory footprint", "cuts TTFT in half", "reduces memory by half" (−50 %:
+# the verb is the decrease), "grows by half" (+50 %);
+# "half the requests", "split in half" with no change word before are no figure
+_HALVES = re.compile(r"(?<![A-Za-z])(?:(?P<v>halv(?:es|ed|ing))|(?:(?P<d>" + "|".join(DECREASE_WORDS_EN) + ")|"
+                     + "|".join(CHANGE_WORDS_EN) + r")(?![A-Za-z])[^.,;:!?()\n]{0,40}?[ \t](?:by|in)[ \t]+(?P<h>half))"
+                     r"(?![A-Za-z])", re.IGNORECASE)
 _BRACKETED = re.compile(rf"(?<![A-Za-z0-9_.])\((?P<sign>[-+])?(?P<n>{_NUM})\)")
 _BRACKETED_HINT = re.compile(r"\)(?<=\d\))")
 #: What a text holds when one of this module's forms has no number the main pattern reads (x1.5,
 #: ½ s): find_quantities does not stop early on it
-EN_HINT = re.compile(rf"[xX{_VULGAR}{_ROMAN}](?:(?<=[{_VULGAR}{_ROMAN}])|(?=\d+\.\d))")
+EN_HINT = re.compile(rf"[xX{_VULGAR}{_ROMAN}hH](?:(?<=[{_VULGAR}{_ROMAN}])|(?<=[xX])(?=\d+\.\d)|(?<=[hH])(?<![A-Za-z][hH])(?=al[fv]))")
 
 
 def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
@@ -124,6 +131,10 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             v = _number(m["sign"], m["n"], None)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit,
                         "signed": m["sign"] is not None})
+    if "half" in norm or "halv" in norm or "Half" in norm or "Halv" in norm:
+        got += [{"start": m.start(), "end": m.end(), "value": -50.0, "unit": "%", "signed": True} if m["v"]
+                else {"start": m.start("h"), "end": m.end("h"), "value": -50.0 if m["d"] else 50.0, "unit": "%",
+                      "signed": True} for m in _HALVES.finditer(norm)]
     if not norm.isascii() and _VULGAR_HINT.search(norm):
         for m in _VULGAR_RE.finditer(norm):
             u = _unit_after(norm, m.end(), ratio=True)

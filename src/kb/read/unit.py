@@ -49,8 +49,9 @@ _STAMP_RE = re.compile(r"(?<![\w-])(paper-fact|secondhand|internal-rating)\s+((?
 #: Cheap test before the full arXiv scan: a YYMM.N shape, an old-style /NNNNNNN or "arxiv".
 _ID_HINT_RE = re.compile(r"[\d/／aAａＡ](?:(?<=\d)(?=\d{2,3}[.．]\d)|(?<=[/／])(?=\d{7})|(?<=[aAａＡ])(?=[rRｒＲ][xXｘＸ][iIｉＩ][vVｖＶ]))")
 r"""(``\d`` is any digit, full-width ones included: ids are folded by :func:`~kb.extract.arxiv_ids.fold_id_text`.)"""
-_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19百一二两三四五六七八九十](?:(?<=[0-9\uff10-\uff19])|(?<=百)(?=分之)"
-                       r"|(?<=[一二两三四五六七八九十])(?=[十百千万亿倍成番]))")  # or a Chinese numeral (issue 21)
+_DIGIT_RE = re.compile(r"[0-9\uff10-\uff19百一二两三四五六七八九十hH](?:(?<=[0-9\uff10-\uff19])|(?<=百)(?=分之)"
+                       r"|(?<=[一二两三四五六七八九十])(?=[十百千万亿倍成番半])|(?<=[hH])(?<![A-Za-z][hH])(?=al[fv]))")
+# or a Chinese numeral (issue 21), 一半 and half/halves (a change of 50 %)
 # (both led by one class, each form told by a look-behind: re skips in C to a first character)
 _CARD_FILE_RE = re.compile(r"paper_cards/\d+-(\d{4})-(\d{4,5})(?:\.md)?$")
 

@@ -37,7 +37,8 @@ set-up and stage words only, never a verb."""
 
 METRIC_MODIFIERS_EN: tuple[str, ...] = (
     "the", "its", "their", "mean", "median", "average", "avg", "overall", "end-to-end", "e2e", "decoding", "decode",
-    "prefill", "first-token", "per-token", "tail", "inference", "serving", "generation",
+    "prefill", "first-token", "per-token", "tail", "inference", "serving", "generation", "number of", "amount of",
+    "count of", "share of", "fraction of",
 )
 """en words that do the same (``reduces decoding latency by 20%``, ``cuts the end-to-end TTFT by 27%``)."""
 
