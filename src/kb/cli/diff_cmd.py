@@ -102,7 +102,7 @@ def diff_cmd(
 def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
     from kb.history.versiondiff import diff_versions, parse_version
     from kb.night.run import check_topic_name
-    from kb.read.livedoc import load_living_doc
+    from kb.read.livedoc import load_living_doc, version_label
     from kb.read.parse import Parser
 
     check_topic_name(topic)
@@ -135,12 +135,15 @@ def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None
     print_rows((Column("change"), Column("section", options={"no_wrap": True}),
                 Column("title", options={"overflow": "fold"}),
                 Column("what changed", body=True, options={"overflow": "fold", "ratio": 3})),
-               rows, title=f"{topic}: v{out.from_version} → v{out.to_version}")
+               rows, title=f"{topic}: {version_label(out.from_version)} → {version_label(out.to_version)}")
     console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}".rstrip())
     console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}".rstrip())
     console.print(f"citations: +{len(out.citations_added)} -{len(out.citations_removed)}")
     for side in ("from", "to"):
         c = out.citations[side]
+        if c.stated is None:
+            console.print(f"citations {side}: counted {c.counted} (no `citations:` in the front matter)")
+            continue
         flag = "" if c.stated == c.counted else "  (front matter differs from the count)"
         console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
 
