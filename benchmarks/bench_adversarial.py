@@ -93,6 +93,8 @@ shape("internal-ids", "C101 ", head="# t\n\n")
 shape("entity-numbers", "vLLM 1.5× ", head="# t\n\nSGLang ")
 shape("word-dashes", "a-", head="# t\n\nvLLM 1.5× ")
 shape("parens", "(", head="# t\n\n")
+shape("image-brackets", "![", head="# t\n\n")
+shape("brackets-closed", "[", head="# t\n\n", tail="]")  # one ``]`` at the end: every label scan may end
 shape("list-items", "- vLLM 1.5× arXiv:2607.01234\n", head="# t\n\n")
 
 

@@ -47,3 +47,48 @@ def test_piped_diff_prints_each_conflict_as_a_block(demo_kb: Path) -> None:
     # (jay's "DGX Spark 的 58.3 tok/s" names only the machine, hardware, for the figure the doc gives SGLang
     # on it (DGX Spark 上 SGLang …): not matched, while the bench table's 58.3 is now SGLang's, as the doc's)
     assert lines[-1] == "29 secondhand-only numbers (8 first-hand cited by the living doc); 29 files checked"
+
+
+def _night_kb(root: Path) -> Path:
+    from conftest import write_files
+
+    return write_files(root, {
+        "kb.yaml": 'topics:\n  inference: [inference]\nexecutor: tom\ntimezone: "+08:00"\ncutoff: "22:00"\n'
+                   "entities:\n  vLLM: []\n  Colibri: []\n",
+        "organized/knowledge/inference.md": "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n---\n"
+                                            "# inf\n\n## §1 引擎\n\n- vLLM 吞吐 1600 tok/s。\n",
+        "inbox/tom/2026-07-31T1000-tom-night.md": "---\nauthor: tom\n---\n# 推理夜报\n\n| # | ID | 标题 | 票 |\n"
+                                                  "| --- | --- | --- | --- |\n| 1 | 2607.25668 | Critic-guided code review | 38 |\n\n"
+                                                  "## Colibri\n\n- Colibri 吞吐 1700 tok/s，暂不进活文档。\n",
+    })
+
+
+def test_diff_names_papers_and_demotions_as_the_brief_does(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A paper known by its id is shown by the title its table row gives (not ``2607.25668``);
+    a line its author demotes is marked, with the author's words and line, as in the brief."""
+    root = _night_kb(tmp_path)
+    r = run_kb(["diff", "inference", "--date", "2026-07-31"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "inference: 2026-07-30 22:00+08:00 → 2026-07-31 22:00+08:00",
+        "adjacent  arxiv:2607.25668  Critic-guided code review  —  1",
+        "adjacent (demoted by its author)  entity:colibri  Colibri  —  1",
+        'demoted by its author: entity:colibri: "Colibri 吞吐 1700 tok/s，暂不进活文档。" — '
+        "inbox/tom/2026-07-31T1000-tom-night.md:12",
+        "1 secondhand-only number; 1 file checked",
+    ]
+
+
+def test_an_empty_night_says_which_window_held_nothing(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _night_kb(tmp_path)
+    r = run_kb(["diff", "inference", "--date", "2026-07-20"], cwd=root)
+    assert (r.exit_code, r.stderr) == (0, "note: no inbox file or paper card was written in 2026-07-19 22:00+08:00 → "
+                                          "2026-07-20 22:00+08:00; nothing to diff\n")
+    (root / "inbox/tom/2026-07-20T1000-tom-empty.md").write_text("---\nauthor: tom\n---\n# 空\n\n一段没有数字的话。\n",
+                                                                 encoding="utf-8")
+    r = run_kb(["diff", "inference", "--date", "2026-07-20"], cwd=root)
+    assert r.stderr.splitlines()[-1] == ("note: the 1 file written in 2026-07-19 22:00+08:00 → 2026-07-20 22:00+08:00 "
+                                         "holds no claim; nothing to diff")
+    r = run_kb(["digest", "inference", "--date", "2026-07-20", "--out", "-"], cwd=root)
+    assert "note: the 1 file written in 2026-07-19 22:00+08:00 → 2026-07-20 22:00+08:00 holds no claim; the brief " \
+           "lists no subject" in r.stderr.splitlines()

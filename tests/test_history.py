@@ -351,3 +351,60 @@ def test_versions_from_git_history(run_kb, tmp_path: Path) -> None:  # type: ign
     assert [(c["provenance"]["path"], c["provenance"]["line"]) for c in then] == [(JAY, 3), (f"{DOC}@{rev[:10]}", 10)]
     d = _json(run_kb, ["diff", "serving", "--as-of", "2026-08-03"], root)
     assert (d["baseline"]["version"], d["baseline"]["path"]) == (1, f"{DOC}@{rev[:10]}")
+
+
+def _unversioned_kb(root: Path) -> Path:
+    """A KB whose current doc's ``version:`` does not read and whose v1 snapshot has none."""
+    return write_files(root, {
+        "kb.yaml": "topics:\n  inference: [inference]\nexecutor: tom\nentities:\n  vLLM: []\n",
+        "organized/knowledge/inference.md": "---\ntopic: inference\nversion: abc\nupdated: 2026-07-31T05:00:00+08:00\n"
+                                            "---\n# inf\n\n- vLLM 吞吐 1600 tok/s。\n",
+        "organized/knowledge/history/inference/v1.md": "---\ntopic: inference\nupdated: 2026-07-30T05:00:00+08:00\n"
+                                                       "---\n# inf\n\n- vLLM 吞吐 1500 tok/s。\n",
+        "organized/knowledge/history/inference/v2.md": "---\ntopic: inference\nversion: 2\n"
+                                                       "updated: 2026-07-30T15:00:00+08:00\n---\n# inf\n\n- vLLM 吞吐 1550 tok/s。\n",
+    })
+
+
+def test_a_version_without_a_number_is_named_honestly(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """No ``vNone`` or ``v0``: a snapshot without ``version:`` is its file name's v1, the current
+    doc whose ``version:`` does not read is ``(no version)``, and a note names each file."""
+    root = _unversioned_kb(tmp_path)
+    r = run_kb(["history", "vLLM"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert "None" not in r.stdout and " v0" not in r.stdout
+    assert [line for line in r.stdout.splitlines() if line.startswith("value #")] == [
+        "value #0 1500 tok/s (throughput): first 2026-07-30 05:00+08:00; 0 sources; held by inference v1",
+        "value #1 1550 tok/s (throughput): first 2026-07-30 15:00+08:00; 0 sources; held by inference v2",
+        "value #2 1600 tok/s (throughput): first 2026-07-31 05:00+08:00; 0 sources; held by inference (no version)",
+    ]
+    assert "inference (no version) (current)" in r.stdout
+    assert r.stderr.splitlines()[-2:] == [
+        "note: organized/knowledge/history/inference/v1.md: no `version:` kb reads in its front matter (a whole "
+        "number from 1 to 999,999); shown as v1, its file name's",
+        "note: organized/knowledge/inference.md: no `version:` kb reads in its front matter (a whole number from 1 "
+        "to 999,999); shown as (no version)",
+    ]
+    js = json.loads(run_kb(["history", "vLLM", "--format", "json"], cwd=root).stdout)
+    assert [(v["version"], v["current"]) for v in js["versions"]] == [(1, False), (2, False), (None, True)]
+
+
+def test_diff_and_digest_name_an_unversioned_doc_honestly(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root = _unversioned_kb(tmp_path)
+    r = run_kb(["diff", "inference", "--from", "1", "--to", "2"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "inference: v1 → v2"
+    assert out[-2:] == ["citations from: counted 0 (no `citations:` in the front matter)",
+                        "citations to: counted 0 (no `citations:` in the front matter)"]
+    (root / "inbox/tom").mkdir(parents=True)
+    (root / "inbox/tom/2026-07-31T1000_a.md").write_text("---\nauthor: tom\n---\n# 夜\n\n- vLLM 吞吐 1700 tok/s。\n",
+                                                         encoding="utf-8")
+    r = run_kb(["digest", "inference", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    assert r.exit_code in (0, 1), r.stderr
+    assert "None" not in r.stdout and "None" not in r.stderr
+    assert [line for line in r.stdout.splitlines() if "organized/knowledge/inference.md (no version)" in line] == [
+        "- 基线：organized/knowledge/inference.md (no version)（更新 2026-07-31 05:00 · 0 节）",
+        "- 基线快照（organized/knowledge/inference.md (no version) 已收，本窗口涉及的节）：",
+        "- organized/knowledge/inference.md (no version)",
+    ]

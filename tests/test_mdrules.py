@@ -86,3 +86,21 @@ def test_real_files_give_the_same_tokens() -> None:
     for p in files:
         text = p.read_text(encoding="utf-8", errors="replace")
         assert _tokens(guarded, text) == _tokens(plain, text), p.name
+
+
+def test_link_and_image_rules_skip_a_bracket_nothing_closes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A paragraph of ``[`` or ``![`` with no ``]`` after them never starts markdown-it's label
+    scan (it recursed maxNesting deep at each bracket: 200 KB took ~8 s), and every text of
+    brackets gives the very tokens markdown-it gives."""
+    plain, guarded = _plain(), guard_rules(_plain())
+    inline = {r.name for r in guarded.inline.ruler.__rules__ if hasattr(r.fn, "__wrapped__")}
+    assert inline == {"link", "image"}
+    for text in ["[" * 300, "![" * 200, "x[" * 150 + "]", "[a](/u) [" * 40, "![b](/i) ![", "[[x]", "`]` [",
+                 "[a] [b]\n\n[b]: /u", "[" * 120 + "x](/u)", "![]", "![", "[", "\\] [", "[<]>"]:
+        assert _tokens(guarded, text) == _tokens(plain, text), text
+    calls: list[int] = []
+    monkeypatch.setattr(guarded.helpers, "parseLinkLabel", lambda state, start, nested=False: calls.append(start) or -1)
+    guarded.parse("[" * 5000 + "\n\n" + "![" * 5000)
+    assert calls == []
+    guarded.parse("[[[]" + "\n\n" + "a[b] [")  # only the brackets a ``]`` follows are scanned
+    assert calls == [0, 1, 2, 1]

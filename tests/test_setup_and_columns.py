@@ -91,3 +91,50 @@ def test_trace_and_the_brief_see_the_table_row(night: Path, run_kb, tmp_path: Pa
     card_line = next(line for line in brief.splitlines() if line.startswith("- 卡片：organized/paper_cards/701"))
     assert "HF 票 96（`internal-rating` inbox/mira/2026-11-30-hf-daily-2026-11-30.md:5）" in card_line
     assert "128K" not in card_line  # no "⚠ 仅二手：128K"
+
+
+def test_a_set_up_column_takes_only_plausible_sizes(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    """A Batch / 并发 cell that is no set-up size (0, 1.5, 1e24, a negative) gives no set-up
+    token nor a batch figure, and a warning naming file, line and cell; 32 and 8 stay set-ups."""
+    from conftest import write_files
+
+    write_files(tmp_path, {
+        "kb.yaml": "topics:\n  inference: [inference]\nexecutor: tom\nentities:\n  vLLM: []\n",
+        "organized/knowledge/.keep": "",
+        "inbox/tom/2026-07-31_t.md": (
+            "# vLLM 测试\n\n| 系统 | Batch | 吞吐 |\n| --- | --- | --- |\n| vLLM | 0 | 1200 tok/s |\n"
+            "| vLLM | 1.5 | 1300 tok/s |\n| vLLM | 1e24 | 1400 tok/s |\n| vLLM | -4 | 1500 tok/s |\n"
+            "| vLLM | 32 | 1600 tok/s |\n\n| 系统 | 并发 | 吞吐 |\n| --- | --- | --- |\n| vLLM | 0 | 1700 tok/s |\n"
+            "| vLLM | 8 | 1800 tok/s |\n"),
+    })
+    r = run_kb(["ingest"], cwd=tmp_path)
+    assert r.exit_code == 0, r.stderr
+    f = "inbox/tom/2026-07-31_t.md"
+    assert [line for line in r.stderr.splitlines() if "set-up" in line] == [
+        f"warning: {f}:5: set-up cell '0' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up",
+        f"warning: {f}:6: set-up cell '1.5' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up",
+        f"warning: {f}:7: set-up cell '1e24' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up",
+        f"warning: {f}:8: set-up cell '-4' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up",
+        f"warning: {f}:13: set-up cell '0' is not a whole number from 1 up to 10,000,000 (concurrency); no set-up",
+    ]
+    r = run_kb(["claims", "--format", "json"], cwd=tmp_path)
+    got = [[(q["metric"], q["raw"], q["qualifier"]) for q in c["quantities"]] for c in json.loads(r.stdout)]
+    assert got == [
+        [("throughput", "1200 tok/s", None)], [("throughput", "1300 tok/s", None)],
+        [("throughput", "1400 tok/s", None)], [("throughput", "1500 tok/s", None)],
+        [("batch_size", "32", None), ("throughput", "1600 tok/s", "batch32")],
+        [("throughput", "1700 tok/s", None)],
+        [("concurrency", "8", None), ("throughput", "1800 tok/s", "conc8")],
+    ]
+
+
+def test_setup_token_needs_a_set_up_size() -> None:
+    from kb.extract.qualifiers import setup_token, size_problem
+
+    assert [setup_token("batch_size", v) for v in (32, 0, 1.5, -4, 1e24, 1e6)] == [
+        "batch32", None, None, None, None, "batch1m"]
+    assert setup_token("context_length", 1.1 * 1000) == "ctx1.1k"  # 1.1K is 1100, a whole number
+    assert setup_token("params", 1.5e9) == "params1.5b"
+    assert setup_token("gpu_count", None, 0, 8) is None
+    assert size_problem("params", 0.0) == "is not a positive number up to 1,000,000,000,000,000"
+    assert size_problem("throughput", -1.0) is None

@@ -38,6 +38,7 @@ from kb.facts.near import NearIndex
 from kb.facts.same import same_fact
 from kb.night.model import OUTCOMES, SubjectOut
 from kb.night.run import Night
+from kb.read.livedoc import version_label
 
 _RATING_RE = re.compile(r"[★☆]+|强候选|候选升档|升档|降级|建议补|共识候选|试金石|strong candidate|promote", re.IGNORECASE)
 
@@ -127,7 +128,8 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "night": night.window.label_date.isoformat(),
         "window": {"since": hm(night.window.since_iso), "until": hm(night.window.until_iso),
                    "tz": night.kb.config.timezone, "hours": f"{night.window.hours:g}"},
-        "baseline": {"path": night.doc.path, "version": night.doc.version, "updated": hm(r.baseline.get("updated")),
+        "baseline": {"path": night.doc.path, "version": night.doc.version,
+                     "label": version_label(night.doc.version), "updated": hm(r.baseline.get("updated")),
                      "citations": night.doc.citations,
                      "sections": sum(1 for s in night.doc.sections if s.numbered and "." not in s.number)},
         "sources": {"files": len(files), "inbox": sum(f.role == "inbox" for f in files),

@@ -26,6 +26,18 @@ from kb.perf.gc import no_gc_passes
 from kb.store.workspace import Kb
 
 
+def empty_night(night: Night) -> str | None:
+    """What a night with nothing to read says, naming its window, or None: ``no inbox file or
+    paper card was written in <window>``, or ``the 2 files written in <window> hold no claim``.
+    ``kb digest`` (the brief is empty) and ``kb diff`` (nothing to diff) say it."""
+    if not night.files:
+        return f"no inbox file or paper card was written in {night.window.shown}"
+    if not night.claims:
+        n = len(night.files)
+        return f"the {n} file{'s' if n != 1 else ''} written in {night.window.shown} hold{'s' if n == 1 else ''} no claim"
+    return None
+
+
 def _quiet(line: str) -> None:
     """The default of :func:`digest`'s ``note``: notes go nowhere."""
 
@@ -71,8 +83,8 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
         who, _ = resolve_executor(kb.root, kb.config, executor)
         for problem in kb.report.problems[known:]:
             note(f"{problem.severity}: {problem}")
-        if not night.files:
-            note(f"note: no inbox file or paper card was written in {window.shown}; the brief is empty")
+        if (empty := empty_night(night)) is not None:
+            note(f"note: {empty}; " + ("the brief is empty" if not night.files else "the brief lists no subject"))
         for line in night.result.notes:
             if line.startswith(("baseline is ", "no version of ", "the living document has no")):
                 note(f"note: {line}")

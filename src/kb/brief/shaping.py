@@ -46,6 +46,32 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     return {"firsthand": cited, "setup": dropped - cited}
 
 
+def shown_label(s: SubjectOut, rd: Reading) -> str:
+    """The name a subject is shown by (brief entries, ``kb diff`` rows): the diff's label, except
+    a paper known only by its id, shown by the title a window table row gives it
+    (:meth:`Reading.table_title`), else by the name the window writes with its id
+    (:meth:`Reading.id_names`), else by the id."""
+    ident = s.key[6:] if s.key.startswith("arxiv:") else None
+    if ident and s.label in (ident, f"arXiv:{ident}"):
+        named = rd.id_names(s.key)
+        return rd.table_title(s.key) or (named[0] if named else s.label)
+    return s.label
+
+
+def demotion(s: SubjectOut, night: Night, rd: Reading) -> dict[str, Any] | None:
+    """The mood that takes ``s`` out of tonight's increments (:data:`MOVING`): its author's
+    demotion or lead caveat (:meth:`Reading.moods`, newest first), or ``opinion`` when every
+    line about it is the author's opinion; None otherwise. ``{"mood", "words", "text",
+    "source" (path:line), "when"}``; the brief's 作者降级 items and ``kb diff``'s rows."""
+    claims = [night.claims[i] for i in s.claims if i in night.claims]
+    moved = next((m for m in rd.moods(s.key, claims) if m["mood"] in MOVING), None)
+    if moved is None and claims and all(rd.is_opinion(c) for c in claims):
+        c = claims[0]
+        moved = {"mood": "opinion", "words": c.text, "text": c.text,
+                 "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
+    return moved
+
+
 def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> dict[str, Any]:
     """Add to one subject's brief entry: ``placed`` (:func:`kb.night.placement.place`, its section
     in ``section``), ``moods`` (newest first), ``moved`` (the demoting mood, if any), ``requests``
@@ -59,20 +85,13 @@ def shape(entry: dict[str, Any], night: Night, rd: Reading, s: SubjectOut) -> di
     p = place(s.key, views, rd.doc_views_of(s.key), rd.outline(), s.doc_sections, night.cards.get(s.key),
               skip_words=[night.topic, *cfg.topic_categories(night.topic)],
               block_hint=rd.block_hint(claims), names=rd.id_names(s.key))
-    if entry["id"] and entry["label"] in (entry["id"], f"arXiv:{entry['id']}"):
-        # a paper by its title where a table gives it, else by the name the window writes with its id
-        named = rd.id_names(s.key)
-        entry["label"] = rd.table_title(s.key) or (named[0] if named else entry["label"])
+    entry["label"] = shown_label(s, rd)
     entry["section"] = p.section
     entry["paper"] = s.key.startswith(PAPER_KEYS)  # a paper can be carded; a vendor or engine cannot
     entry["placed"] = {"why": p.why, "source": p.source, "detail": p.detail}
     moods = rd.moods(s.key, claims)
     entry["moods"] = moods
-    entry["moved"] = next((m for m in moods if m["mood"] in MOVING), None)
-    if entry["moved"] is None and claims and all(rd.is_opinion(c) for c in claims):
-        c = claims[0]
-        entry["moved"] = {"mood": "opinion", "words": c.text, "text": c.text,
-                          "source": f"{c.provenance.path}:{c.provenance.line}", "when": c.provenance.written_at or ""}
+    entry["moved"] = demotion(s, night, rd)
     # a request or a rating hold on a rating's own line (``★★★ 强候选；值不值得升档请晚班判断``) keeps
     # the rating and is shown beside it; the others after the ratings
     asks = [m for m in moods if m["mood"] in ("evaluate", "hold")]

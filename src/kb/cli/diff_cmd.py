@@ -3,7 +3,7 @@
 
 import sys
 from enum import Enum
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -66,6 +66,8 @@ def diff_cmd(
     """
     opened = load(kb, quiet=True)
     held = None
+    shown: dict[str, tuple[str, dict[str, Any] | None]] = {}
+    empty: str | None = None
     try:
         name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
@@ -86,6 +88,14 @@ def diff_cmd(
         else:
             span = pick_window(opened, name, since=since, until=until, day=date, span=window)
         night = run_night(opened, name, span, held=held)
+        if fmt is not Format.json:  # the names and demotions the brief shows (kb.brief.shaping), read before the store closes
+            from kb.brief.digest import empty_night
+            from kb.brief.reading import Reading
+            from kb.brief.shaping import demotion, shown_label
+
+            rd = Reading(night)
+            shown = {s.key: (shown_label(s, rd), demotion(s, night, rd)) for s in night.result.subjects}
+            empty = empty_night(night)
     finally:
         opened.close()
     for note in held.notes if held is not None else ():
@@ -94,7 +104,9 @@ def diff_cmd(
     if fmt is Format.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
     else:
-        _print_diff(result)
+        if empty is not None:
+            console_err.print(f"note: {empty}; nothing to diff", markup=False)
+        _print_diff(result, shown)
     if fail_on_conflict and result.conflicts:
         raise typer.Exit(int(ExitCode.FINDINGS))
 
@@ -102,7 +114,7 @@ def diff_cmd(
 def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None, fmt: Format) -> None:
     from kb.history.versiondiff import diff_versions, parse_version
     from kb.night.run import check_topic_name
-    from kb.read.livedoc import load_living_doc
+    from kb.read.livedoc import load_living_doc, version_label
     from kb.read.parse import Parser
 
     check_topic_name(topic)
@@ -135,12 +147,15 @@ def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None
     print_rows((Column("change"), Column("section", options={"no_wrap": True}),
                 Column("title", options={"overflow": "fold"}),
                 Column("what changed", body=True, options={"overflow": "fold", "ratio": 3})),
-               rows, title=f"{topic}: v{out.from_version} → v{out.to_version}")
+               rows, title=f"{topic}: {version_label(out.from_version)} → {version_label(out.to_version)}")
     console.print(f"subjects: +{len(out.subjects_added)} {' '.join(out.subjects_added)}".rstrip())
     console.print(f"subjects: -{len(out.subjects_removed)} {' '.join(out.subjects_removed)}".rstrip())
     console.print(f"citations: +{len(out.citations_added)} -{len(out.citations_removed)}")
     for side in ("from", "to"):
         c = out.citations[side]
+        if c.stated is None:
+            console.print(f"citations {side}: counted {c.counted} (no `citations:` in the front matter)")
+            continue
         flag = "" if c.stated == c.counted else "  (front matter differs from the count)"
         console.print(f"citations {side}: front matter {c.stated}, counted {c.counted}{flag}")
 
@@ -165,12 +180,30 @@ def conflict_values(c: "ConflictOut") -> str:
     return "\n".join(f"{v.raw}  {'/'.join(v.origin)}  {', '.join(v.sources)}" for v in c.values)
 
 
-def _print_diff(r: "DiffResult") -> None:
+#: How ``kb diff`` names the mood that takes a subject out of the increments (:func:`kb.brief.shaping.demotion`).
+_MOVED = {"demote": "demoted by its author", "lead": "a lead only", "opinion": "the author's opinion"}
+
+
+def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | None]]) -> None:
+    """The diff as tables: one row per subject, by the name the brief shows it by (a paper known
+    by its id: the title a window table gives it), a demoted subject's outcome marked and its
+    author's words and line below the table; then the conflicts."""
     from kb.core.moments import to_minute
 
+    def outcome(s: Any) -> str:
+        moved = shown.get(s.key, ("", None))[1]
+        return s.outcome if moved is None else f"{s.outcome} ({_MOVED.get(moved['mood'], moved['mood'])})"
+
     print_rows([Column(col, options={"overflow": "fold"}) for col in ("outcome", "subject", "label", "section", "claims")],
-               [(s.outcome, s.key, s.label, s.section_hint or "—", str(len(s.claims))) for s in r.subjects],
+               [(outcome(s), s.key, shown.get(s.key, (s.label, None))[0], s.section_hint or "—", str(len(s.claims)))
+                for s in r.subjects],
                title=f"{r.topic}: {to_minute(r.window['since'])} → {to_minute(r.window['until'])}")
+    for s in r.subjects:
+        moved = shown.get(s.key, ("", None))[1]
+        if moved is not None:
+            text = moved["text"] if len(moved["text"]) <= 80 else moved["text"][:79] + "…"
+            console.print(f"{_MOVED.get(moved['mood'], moved['mood'])}: {s.key}: \"{text}\" — {moved['source']}",
+                          markup=False)
     if r.conflicts:
         print_rows([Column("conflict", options={"no_wrap": True}), Column("subject", options={"overflow": "fold"}),
                     Column("metric", options={"overflow": "fold"}),

@@ -111,9 +111,11 @@ def _around(text: str, raw: str | None, width: int = 160, at: int | None = None)
 
 def _print_history(h: "History") -> None:
     """One row per value stated, oldest first: doc versions and sources on one timeline."""
+    from kb.read.livedoc import version_label
+
     rows: list[tuple[str, tuple[str, ...]]] = []
     for v in h.versions:
-        where = f"{v.topic} v{v.version}" + (" (current)" if v.current else "")
+        where = f"{v.topic} {version_label(v.version)}" + (" (current)" if v.current else "")
         if not v.values:
             rows.append((v.updated or "", (_when(v.updated), "—", "", where, "living-doc", v.path, "(states nothing on it)")))
         for dv in v.values:

@@ -136,13 +136,44 @@ def _norm_qual(q: str | None) -> str | None:
     return re.sub(r"\s+", "", q.lower()) if q else None
 
 
+#: The largest set-up size kb takes as one (a batch of a million, ten million concurrent
+#: requests, a million GPUs, a context of a billion tokens, a model of a quadrillion parameters);
+#: past it the number is a typo or no size (``1e24`` under ``Batch``).
+SIZE_MAX: dict[str, float] = {"batch_size": 1e6, "concurrency": 1e7, "gpu_count": 1e6, "context_length": 1e9,
+                              "params": 1e15}
+#: Set-up sizes that count whole things (requests, GPUs, tokens); a model size may be 1.5B.
+_WHOLE = frozenset({"batch_size", "concurrency", "gpu_count", "context_length"})
+
+
+def size_problem(metric: str | None, value: float | None, low: float | None = None,
+                 high: float | None = None) -> str | None:
+    """Why a number is no set-up size of ``metric`` (``is not a whole number from 1 up
+    to 1,000,000``), or None when it is one or ``metric`` is no size of :data:`SIZE_MAX`. A set-up
+    size is positive, a whole number for a count (:data:`_WHOLE`; ``1.1K`` is 1100) and at most
+    :data:`SIZE_MAX`; a range's two ends each. A table's set-up column (``Batch`` of ``0``,
+    ``1.5``: :func:`kb.read.tables._by_metric_column`) and :func:`setup_token` ask it.
+
+    :param metric: a metric key; :param value: the value, or None for a range (``low``/``high``).
+    """
+    top = SIZE_MAX.get(metric or "")
+    if top is None:
+        return None
+    ends = [v for v in (value, low, high) if v is not None]
+    whole = metric in _WHOLE
+    for v in ends:
+        if not (0 < v <= top) or (whole and abs(v - round(v)) > 1e-6 * v):
+            return f"is not a {'whole number from 1' if whole else 'positive number'} up to {top:,.0f}"
+    return None
+
+
 def setup_token(metric: str | None, value: float | None, low: float | None = None, high: float | None = None,
                 bound: str | None = None) -> str | None:
     """The qualifier condition a set-up size stands for (``ctx128k``, ``params8b``, ``batch32``,
     ``ctx≤32k``, ``conc100``), or None when ``metric`` is no set-up size (:data:`~kb.extract.metrics.SIZE_METRICS`)
     nor a concurrency. ``batch32`` is the token the qualifier reads from ``batch 32`` too, so both
     spellings agree; a concurrency is ``conc<n>`` however it is written (``并发 32``, ``32 并发``,
-    ``at 32 concurrent requests``).
+    ``at 32 concurrent requests``). A number that is no set-up size (:func:`size_problem`:
+    ``batch 0``, ``batch 1.5``) gives none.
 
     :param metric: the quantity's metric key.
     :param value: its value, or None for a range (then ``low``/``high``).
@@ -150,7 +181,7 @@ def setup_token(metric: str | None, value: float | None, low: float | None = Non
     """
     prefix = {"context_length": "ctx", "params": "params", "batch_size": "batch", "gpu_count": "gpus",
               "concurrency": "conc"}.get(metric or "")
-    if prefix is None:
+    if prefix is None or size_problem(metric, value, low, high) is not None:
         return None
     if value is not None:
         amount = _compact(value)

@@ -19,7 +19,7 @@ from kb.core.errors import OptionError
 from kb.core.paths import doc_path, is_own_brief
 from kb.core.window import Window, night_of, resolve_window
 from kb.core.moments import parse_moment, to_minute
-from kb.read.livedoc import LivingDoc
+from kb.read.livedoc import LivingDoc, version_label
 from kb.read.versions import baseline_for, skipped_snapshots
 from kb.store.cards import load_cards
 
@@ -104,7 +104,7 @@ class Held:
             self.notes.append(f"{doc.path} has no `updated` in its front matter: kb cannot tell when it was "
                               "written; read as it is now")
         elif doc is not None:
-            self.notes.append(f"{doc_path(topic)} as of {self.given}: v{doc.version} ({doc.path}, updated "
+            self.notes.append(f"{doc_path(topic)} as of {self.given}: {version_label(doc.version)} ({doc.path}, updated "
                               f"{to_minute(doc.updated)})")  # type: ignore[arg-type]
         self._docs[topic] = doc
         return doc

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
 from kb.core.errors import OptionError
+from kb.read.livedoc import version_label
 
 if TYPE_CHECKING:
     from kb.history.timeline import History
@@ -87,7 +88,7 @@ def plot_points(history: History) -> list[Point]:
             if v.updated is None or y is None:
                 continue
             points.append(Point(datetime.fromisoformat(v.updated), y, dv.raw or "", "living-doc", f"living doc {v.topic}",
-                                f"{v.path}:{dv.line}", f"{v.topic} v{v.version}", dv.group))
+                                f"{v.path}:{dv.line}", f"{v.topic} {version_label(v.version)}", dv.group))
     points.sort(key=lambda p: (p.at, p.series, str(p.y)))
     return points
 

@@ -23,7 +23,7 @@ from kb.facts.query import ClaimFilter, resolve_metric, resolve_subject, select_
 from kb.facts.values import same_value
 from kb.history.held import Held
 from kb.night.run import check_topic
-from kb.read.livedoc import LivingDoc, load_living_doc
+from kb.read.livedoc import LivingDoc, load_living_doc, unknown_version_note, version_label
 from kb.read.versions import git_versions, history_versions, load_version, skipped_snapshots
 
 if TYPE_CHECKING:
@@ -82,7 +82,8 @@ class DocVersion(BaseModel):
     """One version of a topic's living doc and what it held about the subject."""
 
     topic: str
-    version: int
+    version: int | None
+    """Its number (a snapshot's file name's when its front matter gives none); None: unknown."""
     updated: str | None
     path: str
     """Where kb read it: the current file, ``history/<topic>/vN.md`` or ``<doc>@<git rev>``."""
@@ -191,11 +192,13 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     for t in topics:
         if held is None:  # (Held names them itself)
             out.notes.extend(skipped_snapshots(kb.root, t))
-        for doc, current in _versions(kb, t, parser, held):
+        for doc, current, number in _versions(kb, t, parser, held):
             at.learn(doc.claims)
-            dv = DocVersion(topic=t, version=doc.version or 0, path=doc.path, current=current,
+            if doc.version is None:
+                out.notes.append(unknown_version_note(doc.path, number))
+            dv = DocVersion(topic=t, version=number, path=doc.path, current=current,
                             updated=doc.updated.isoformat() if doc.updated else None)
-            name = f"{t} v{doc.version}"
+            name = f"{t} {version_label(number)}"
             for c in doc.claims:
                 view = at.view(c)
                 facts = [f for f in view.facts if ours(f)]
@@ -240,10 +243,12 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     return out
 
 
-def _versions(kb: Kb, topic: str, parser: Parser, held: Held | None) -> list[tuple[LivingDoc, bool]]:
+def _versions(kb: Kb, topic: str, parser: Parser, held: Held | None) -> list[tuple[LivingDoc, bool, int | None]]:
     """Every version of ``topic``'s living doc kb finds (history snapshots, git, the current
-    file: :func:`kb.read.versions.load_version`), oldest first, with "is the current file"; with
-    ``held``, only those updated before its cut (a version without ``updated`` is kept)."""
+    file: :func:`kb.read.versions.load_version`), oldest first, with "is the current file" and
+    its number (a snapshot's file name's when its front matter gives none; None for a current
+    file without one); with ``held``, only those updated before its cut (a version without
+    ``updated`` is kept)."""
     try:
         current = load_living_doc(kb.root, topic, parser)
     except FileNotFoundError:
@@ -251,11 +256,11 @@ def _versions(kb: Kb, topic: str, parser: Parser, held: Held | None) -> list[tup
     numbers = set(history_versions(kb.root, topic)) | set(git_versions(kb.root, topic))  # (skipped ones: Held/notes)
     if current.version is not None:
         numbers.add(current.version)
-    out: list[tuple[LivingDoc, bool]] = []
+    out: list[tuple[LivingDoc, bool, int | None]] = []
     for n in sorted(numbers):
         doc = current if n == current.version else load_version(kb.root, topic, n, parser)
         if held is None or doc.updated is None or held.holds(doc.updated):
-            out.append((doc, n == current.version))
+            out.append((doc, n == current.version, n))
     if current.version is None and (held is None or current.updated is None or held.holds(current.updated)):
-        out.append((current, True))
+        out.append((current, True, None))
     return out

@@ -87,8 +87,8 @@ class VersionDiff(BaseModel):
     """JSON of ``kb diff --from/--to``."""
 
     topic: str
-    from_version: int
-    to_version: int
+    from_version: int | None
+    to_version: int | None
     from_path: str
     to_path: str
     sections_added: list[SectionRef] = Field(default_factory=list)
@@ -207,7 +207,7 @@ def version_diff(old: LivingDoc, new: LivingDoc, topic: str, at: Any = None) -> 
         (card names, living-doc heading names); without it, the parser's subjects.
     :returns: :class:`VersionDiff`; lists are in document order.
     """
-    out = VersionDiff(topic=topic, from_version=old.version or 0, to_version=new.version or 0,
+    out = VersionDiff(topic=topic, from_version=old.version, to_version=new.version,
                       from_path=old.path, to_path=new.path)
     old_by = {_key(s): s for s in old.sections}
     logs = (_logs(old), _logs(new))
@@ -257,4 +257,6 @@ def diff_versions(root: Path, topic: str, parser: Parser, v_from: int, v_to: int
         raise UsageError("{known}; pick one of those for {0}/{1}", options=("from", "to"), known=str(exc.args[0])) from exc
     if at is not None:
         at.learn([*(c for s in old.sections for c in s.claims), *(c for s in new.sections for c in s.claims)])
-    return version_diff(old, new, topic, at)
+    out = version_diff(old, new, topic, at)
+    # a snapshot whose front matter gives no version is the one its file name numbers
+    return out.model_copy(update={"from_version": v_from, "to_version": v_to})

@@ -8,15 +8,23 @@ needs a given first character behind that one test (and ``code`` behind its inde
 line that cannot open the block costs one call. A rule passes the test exactly when it would go
 on past its own first look (the characters are the rule's own), so every parse gives the same
 tokens (tests/test_mdrules.py). Speed machinery only: which blocks Markdown has is markdown-it's.
+
+The inline ``link`` and ``image`` rules are put behind one test too (:func:`_closable`): a ``]``
+between the rule's ``[`` and the end of the text. Without it, each ``[`` of a text with none
+after it scanned on to the end of the text, recursing ``maxNesting`` deep (a 200 KB paragraph of
+``[`` or ``![`` took ~8 s to parse, ~100 rule calls a character).
 """
 
 from __future__ import annotations
 
+import bisect
+import re
 from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference
+from markdown_it.rules_inline import image, link
 
 Rule = Callable[[Any, int, int, bool], bool]
 
@@ -61,14 +69,44 @@ def _indented(rule: Rule) -> Rule:
     return guarded
 
 
+_CLOSE_RE = re.compile(r"\]")
+#: The last inline text asked about and the offsets of its ``]`` (one slot: the inline parser
+#: asks about one text at a time; the text is held, so ``is`` cannot match another one).
+_closes: list[Any] = [None, []]
+
+
+def _closable(rule: Callable[[Any, bool], bool]) -> Callable[[Any, bool], bool]:
+    """The inline ``rule`` (``link`` or ``image``) asked only where a ``]`` follows its start
+    before the end of the text being read (``state.posMax``): markdown-it's label scan
+    (``parseLinkLabel``) ends only at a ``]``, so without one the rule returns False anyway."""
+
+    def guarded(state: Any, silent: bool) -> bool:
+        src = state.src
+        if _closes[0] is not src:
+            _closes[0], _closes[1] = src, [m.start() for m in _CLOSE_RE.finditer(src)]
+        ends = _closes[1]
+        i = bisect.bisect_right(ends, state.pos)
+        if i == len(ends) or ends[i] >= state.posMax:
+            return False
+        return rule(state, silent)
+
+    guarded.__wrapped__ = rule  # type: ignore[attr-defined]
+    return guarded
+
+
 def guard_rules(md: MarkdownIt) -> MarkdownIt:
     """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``) behind
-    its first test, in place (names, order, enabled state and alternatives kept); a rule of
-    another function (a plugin's, one replaced) is left as it is. Returns ``md``."""
+    its first test and its inline ``link`` and ``image`` rules behind :func:`_closable`, in
+    place (names, order, enabled state and alternatives kept); a rule of another function (a
+    plugin's, one replaced) is left as it is. Returns ``md``."""
     ruler = md.block.ruler
     for r in list(ruler.__rules__):
         if r.fn is code:
             ruler.at(r.name, _indented(r.fn), {"alt": list(r.alt)})
         elif r.fn in FIRST_CHARS:
             ruler.at(r.name, _first_char(r.fn, FIRST_CHARS[r.fn]), {"alt": list(r.alt)})
+    inline = md.inline.ruler
+    for r in list(inline.__rules__):
+        if r.fn is link or r.fn is image:
+            inline.at(r.name, _closable(r.fn), {"alt": list(r.alt)})
     return md

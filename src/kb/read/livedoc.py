@@ -72,6 +72,25 @@ def version_problem(value: object) -> str | None:
     return None
 
 
+NO_VERSION = "(no version)"
+"""How a version of a living doc whose front matter gives none kb reads is shown (never ``vNone``, ``v0``)."""
+
+
+def version_label(version: int | None) -> str:
+    """``v45``, or :data:`NO_VERSION` when the version is unknown (``version:`` missing or not
+    one kb reads: :func:`version_problem`): every command that names a doc version
+    (``kb history``, ``kb diff --from/--to``, ``kb history --as-of``, the history plot)."""
+    return f"v{version}" if version is not None else NO_VERSION
+
+
+def unknown_version_note(path: str, shown: int | None = None) -> str:
+    """The note naming a living doc or snapshot at ``path`` whose front matter gives no version
+    kb reads, and how it is shown (``shown``: the number of its ``vN.md`` file name, else
+    :data:`NO_VERSION`)."""
+    return (f"{path}: no `version:` kb reads in its front matter (a whole number from 1 to {MAX_DOC_VERSION:,}); "
+            f"shown as {version_label(shown)}" + (", its file name's" if shown is not None else ""))
+
+
 @dataclass(slots=True)
 class LivingDoc:
     """A parsed living document.

@@ -13,6 +13,7 @@ from markdown_it import MarkdownIt
 from kb.core.claims import Quantity
 from kb.extract.fold import normalise
 from kb.extract.metrics import SETUP_METRICS
+from kb.extract.qualifiers import size_problem
 from kb.extract.quantities import find_quantities
 from kb.perf.models import replaced
 from kb.read.inline import _Inline, _inline_text
@@ -45,6 +46,9 @@ def _column(text: str, at: int) -> int:
 
 #: A cell that is only a number, with a bound or as a range (``96``, ``~50``, ``>1,000``, ``40–80``): no unit, no word.
 _BARE_CELL_RE = re.compile(r"(?:[~≈<>≤≥]|约)?\s*\d[\d,]*(?:\.\d+)?(?:\s*[-–—~～]\s*\d[\d,]*(?:\.\d+)?)?\+?")
+
+#: A set-up cell with a sign or an exponent (``-4``, ``1e24``): read too, so that it is said to be no size.
+_SIGNED_CELL_RE = re.compile(r"[-+−]\s*\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|\d[\d,]*(?:\.\d+)?[eE][-+]?\d+")
 
 
 #: A unit written at the end of a header cell in brackets, closed or not (``吞吐 (tok/s)``,
@@ -98,7 +102,8 @@ def header_column(cell: str, vocab: Any) -> HeaderColumn:
 
 
 def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
-                      vocab: Any, skip: Sequence[tuple[int, int]], columns: Sequence[HeaderColumn] = ()) -> list[Quantity]:
+                      vocab: Any, skip: Sequence[tuple[int, int]], columns: Sequence[HeaderColumn] = (),
+                      odd: list[tuple[str, str]] | None = None) -> list[Quantity]:
     """A table row's numbers with the metric of their column (issue 8; the metric is decided by
     :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
     takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
@@ -106,7 +111,9 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
     by the one quantity reader, so it is a quantity of that metric; with the unit its header
     writes (``columns``, per cell: :func:`header_column`) after it (``2,750`` under ``吞吐 (tok/s)``
     is read as ``吞吐 2,750 tok/s``). A bare number under a header naming a set-up (``1`` under
-    ``Batch``) is that set-up's size (read as ``batch 1``): a condition of the row, no figure."""
+    ``Batch``) is that set-up's size (read as ``batch 1``): a condition of the row, no figure;
+    one that is no set-up size (``0``, ``1.5`` under ``Batch``: :func:`kb.extract.qualifiers.size_problem`)
+    is no quantity, and ``(cell, why)`` is added to ``odd`` when given (the parser's warning)."""
     units = [c.unit for c in columns]
     out = [replaced(q, metric=m) if q.metric is None and (m := metrics[min(_column(text, q.start), len(metrics) - 1)])
            else q for q in quantities]
@@ -124,7 +131,8 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         at += len(cell) + 3
         if m is None and k < len(columns) and columns[k].setup is not None:
             m = columns[k].setup
-        if m is None or k in taken or not _BARE_CELL_RE.fullmatch(cell.strip()) or not vocab.phrases.get(m):
+        if (m is None or k in taken or not vocab.phrases.get(m)
+                or not (_BARE_CELL_RE.fullmatch(cell.strip()) or m in SETUP_METRICS and _SIGNED_CELL_RE.fullmatch(cell.strip()))):
             continue
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):
             continue  # an id or a date, not a figure
@@ -134,6 +142,10 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         read = label + bare + (" " + unit if unit else "")
         for q in find_quantities(read, vocab=vocab):
             if q.start >= len(label) and q.metric == m:
+                if (why := size_problem(m, q.value, q.low, q.high)) is not None:
+                    if odd is not None:
+                        odd.append((bare, f"{why} ({m})"))
+                    continue
                 d, end = start - len(label), min(q.end, len(label) + len(bare))
                 out.append(replaced(q, raw=read[q.start:end].strip(), start=q.start + d, end=end + d))
     out.sort(key=lambda q: q.start)

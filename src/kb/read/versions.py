@@ -28,6 +28,7 @@ from kb.read.livedoc import (
     ParsedFiles,
     load_living_doc,
     parse_living_doc,
+    version_label,
     version_problem,
 )
 
@@ -194,9 +195,9 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
                 break
     if best is None:
         current.notes.append(f"no version of {current.path} is older than the window's end; diffed against "
-                             f"v{current.version}, updated after the night (outcomes may read 'covered' too early)")
+                             f"{version_label(current.version)}, updated after the night (outcomes may read 'covered' too early)")
         return current
     best.notes.extend(skipped)
-    best.notes.append(f"baseline is {best.path} (v{best.version}, the version current at the window's end); "
+    best.notes.append(f"baseline is {best.path} ({version_label(best.version)}, the version current at the window's end); "
                       f"{current.path} is now v{current.version}")
     return best
