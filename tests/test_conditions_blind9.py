@@ -337,7 +337,7 @@ def test_bump_refuses_a_next_version_over_the_range(tmp_path: Path, run_kb) -> N
     ("1200 tok/s/s", "1200 tok/s/s", "has a rate per second of a rate (tok/s/s), a unit kb does not read"),
     ("5 k/s", "5 k/s", "has a magnitude per second with no noun (k/s: thousands of what?)"),
     ("1e3万 tok/s", "1e3万", "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)"),
-    ("1.2万k tok/s", "1.2万k", "has two magnitudes (1.2万k)"),
+    ("1.2万k tok/s", "1.2万k", "has two magnitudes (1.2万k, 1.5kk)"),
 ])
 def test_forms_kb_does_not_read_are_warned_and_give_no_value(tmp_path: Path, run_kb, form: str, shown: str,  # noqa: ANN001
                                                             why: str) -> None:

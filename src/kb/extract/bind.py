@@ -26,7 +26,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from kb.core.claims import Quantity
-from kb.extract.metrics import SETUP_METRICS, _CONDITION_AFTER, _CONDITION_BEFORE, _WINDOW, _Scan, _in_title
+from kb.extract.metrics import SETUP_METRICS, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound, _bound_after
 from kb.extract.numbers import parse_number
 from kb.extract.vocab.metrics import MODEL_FAMILIES, PERCENTILE_OF, SENTENCE_UNITS, SIM_WORDS
@@ -243,8 +243,7 @@ def _sentence_metric(sc: _Scan, norm: str, q: Quantity, others: list[tuple]) -> 
         return None  # (before the finer tests below, which only leave phrases out)
     found: dict[str, list[int]] = {}
     for k in ks:
-        if not (_CONDITION_AFTER.match(norm, sc.ends[k]) or _in_title(norm, sc.starts[k], sc.ends[k])
-                or _CONDITION_BEFORE.search(norm, max(0, sc.starts[k] - 32), sc.starts[k])):
+        if not (sc.conditioned(norm, k) or _in_title(norm, sc.starts[k], sc.ends[k])):
             found.setdefault(sc.metrics[k], []).append(k)
     if len(found) != 1:
         return None

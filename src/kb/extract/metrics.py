@@ -51,25 +51,21 @@ _AFTER_GAP = re.compile(
     r"[\s*_]*+(?:(?:的|更[高低少多小大快]|(?:less|fewer|lower|smaller|more|higher|larger|greater|better)\s)[\s*_]*+)?",
     re.IGNORECASE,
 )
-# A phrase followed by 时/下 is a condition (在显存时约 1.29×), not the metric of a number
-# further on in its clause.
+# A condition, not a metric: a phrase before 时/下 (在显存时), after under/on/across unless a statistic (on p95 TTFT)
 _CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|上(?![升涨调])|条件下|的情况下)")
-# ... and so is one after under/on/across (``under bursty traffic``, ``on real traffic``: issue 21)
 _CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}$", re.IGNORECASE)
-# A number not glued to a letter, digit or point: it has a phrase of its own (fallback rule; the
-# look-behind after the digit: re skips to digits); a card's model number (``比 5060 Ti``) is none.
+_PERCENTILE_AT = re.compile(r"(?:p\d{2}(?:\.\d)?|median|中位数)(?![A-Za-z0-9])", re.IGNORECASE)
+# A number not glued to a letter, digit or point has a phrase of its own (``比 5060 Ti``: a model number)
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _DEVICE_NUMBER = re.compile(r"\d{3,4}[ \t]?(?:Ti|SUPER|Super|XTX?)(?![A-Za-z])")
-_MAX_BEFORE_GAP = 16
+_MAX_BEFORE_GAP, _MAX_AFTER_GAP = 16, 10
 _AT_END = re.compile(r"(?<![A-Za-z])at[ \t]+$", re.IGNORECASE)
-_MAX_AFTER_GAP = 10
 _WINDOW = 80
 """Characters either side of a number that :meth:`MetricVocab.metric_at` looks at."""
 
 
 def _tied(norm: str, p: int) -> bool:
-    """Whether the phrase at ``p`` directly follows a number, so belongs to it
-    (``383.7 tok/s 13M``: tok/s is not 13M's; ``v2 TTFT`` is a version, not a number)."""
+    """Whether the phrase at ``p`` directly follows a number, so belongs to it (``383.7 tok/s 13M``, not ``v2 TTFT``)."""
     j = p
     while j > 0 and norm[j - 1] in " \t*":
         j -= 1
@@ -109,6 +105,12 @@ class _Scan:
     setup_starts: list[int]
     setup_ends: list[int]
     setup_metrics: list[str]
+
+    def conditioned(self, norm: str, k: int) -> bool:
+        """Phrase ``k`` names a condition, not a metric (``_CONDITION_AFTER``, ``_CONDITION_BEFORE``)."""
+        a = self.starts[k]
+        return bool(_CONDITION_AFTER.match(norm, self.ends[k])) or (
+            _CONDITION_BEFORE.search(norm, max(0, a - 32), a) is not None and _PERCENTILE_AT.match(norm, a) is None)
 
 
 # Between a size and the set-up phrase after it: spaces, a bound word, 级, 的, 多种, a hyphen
@@ -315,9 +317,7 @@ class MetricVocab:
         ce = b.start() if b else min(len(norm), e + _WINDOW)
         best: tuple[int, int] | None = None  # (distance, phrase index)
         if i >= 0 and sc.starts[i] >= cs and not self._free_number(sc, norm, sc.ends[i], s) \
-                and not _CONDITION_AFTER.match(norm, sc.ends[i]) \
-                and not _CONDITION_BEFORE.search(norm, max(0, sc.starts[i] - 32), sc.starts[i]) \
-                and not _in_title(norm, sc.starts[i], sc.ends[i]):
+                and not sc.conditioned(norm, i) and not _in_title(norm, sc.starts[i], sc.ends[i]):
             best = (s - sc.ends[i], i)
         if k < len(sc.starts) and sc.ends[k] <= ce and not self._free_number(sc, norm, e, sc.starts[k]) \
                 and not _in_title(norm, sc.starts[k], sc.ends[k]):

@@ -12,7 +12,7 @@ from functools import lru_cache
 from kb.core.claims import Claim, Quantity
 from kb.extract.metrics import SETUP_METRICS
 from kb.extract.subjects import _OF_RE, Anchor, _clause_marks, clause_bounds
-from kb.extract.vocab.qualifiers import CONDITION_PATTERNS, CONDITION_SAME, PASSING_WORDS
+from kb.extract.vocab.qualifiers import CONDITION_PATTERNS, CONDITION_SAME, MEMORY_PLACEMENT, PASSING_WORDS
 
 #: Set-up conditions in a clause (:data:`~kb.extract.vocab.qualifiers.CONDITION_PATTERNS`).
 _COND_RE = re.compile("|".join(CONDITION_PATTERNS), re.IGNORECASE)
@@ -88,7 +88,10 @@ class Qualifiers:
             found = set((_conditions(text[cs:ce]) or "").split("+")) - {""}
             found |= set(self._tokens_in(cs, ce)) | self._setup_conditions()
             self._by_clause[key] = _norm_qual("+".join(sorted(found))) if found else None
-        return self._by_clause[key]
+        qual = self._by_clause[key]
+        if qual and q.metric == "memory" and any(t in MEMORY_PLACEMENT for t in qual.split("+")):
+            return "+".join(t for t in qual.split("+") if t not in MEMORY_PLACEMENT) or None  # KV 显存 is the metric
+        return qual
 
     def _size_tokens(self) -> list[tuple[int, str]]:
         """``(start, token)`` of the claim's set-up sizes written as numbers (128K 上下文, 8B

@@ -45,7 +45,7 @@ RATIO_CLOSE: str = r"\s*的\s*(?:约\s*)?[\d.一二两三四五六七八九十�
 ROLE_BEFORE_WORDS: tuple[str, ...] = (
     "for", "on", "with", "using", "in", "at", "across", "under", "via", "atop", "inside", "running",
     "在", "用", "使用", "采用", "对", "针对", "配合", "开启", "启用", "打开", "搭配", "以",
-    "loads?", "loading", "加载", "载入", "跑", "运行", "部署", "runs?", "serving", "serves?",
+    "loads?", "loading", "加载", "载入", "跑", "运行", "部署", "服务", "runs?", "serving", "serves?",
 )
 """Words right before a name that make it the set-up of a paper's experiment (the evaluated model,
 the engine or hardware it ran on: ``speedup for Qwen2.5-7B``, ``with SGLang's prefix cache``,
