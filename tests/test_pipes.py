@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,13 +24,25 @@ def _piped(root: Path, *args: str) -> list[str]:
 
 def test_piped_diff_is_one_line_per_subject(demo_kb: Path) -> None:
     lines = _piped(demo_kb, "diff", "inference", "--date", "2026-07-31")
+    titles = {"arxiv:2607.25668": "Critic-guided code review", "arxiv:2607.25790": "Self-play for SQL agents",
+              "arxiv:2607.25877": "Long-horizon web agents with replanning",
+              "arxiv:2607.26071": "ToolSmith: agents that write their own tools",
+              "arxiv:2607.26159": "Multi-agent debate for planning",
+              "arxiv:2607.26244": "UnitGen: test generation with coverage feedback",
+              "arxiv:2607.26305": "A video world model benchmark"}
     data = json.loads(subprocess.run([sys.executable, "-m", "kb", "diff", "inference", "--date", "2026-07-31",
                                       "--format", "json"], cwd=demo_kb, capture_output=True, check=True).stdout)
     assert not BOX & set("".join(lines))
-    rows = [f"{s['outcome']}  {s['key']}  {s['label']}  {s['section_hint'] or '—'}  {len(s['claims'])}"
-            for s in data["subjects"]]
+    # a paper the KB knows only by its id is shown by the title a window row gives it (kb.brief.shaping.shown_label)
+    rows = [f"{s['outcome']}  {s['key']}  {s['label'] if s['label'] != s['key'][6:] else titles.get(s['key'], s['label'])}"
+            f"  {s['section_hint'] or '—'}  {len(s['claims'])}" for s in data["subjects"]]
     assert lines[0] == "inference: 2026-07-30 22:00+08:00 → 2026-07-31 22:00+08:00"
-    assert lines[1:1 + len(rows)] == rows
+    # the outcome as the brief reads it: what the author demoted or only gave an opinion on is said
+    shown = [re.sub(r"^(\S+) \((?:demoted by its author|the author's opinion)\)", r"\1", line) for line in lines]
+    assert shown[1:1 + len(rows)] == rows
+    assert [line.split("  ")[:2] for line in lines[1:1 + len(rows)] if "(" in line.split("  ")[0]] == [
+        ["net-new (demoted by its author)", "entity:colibri"], ["net-new (demoted by its author)", "entity:spheron"],
+        ["update (demoted by its author)", "entity:dgx spark"], ["covered (the author's opinion)", "entity:tensorrt-llm"]]
     assert lines[1] == "net-new  arxiv:2607.26627  Revisiting Lossy Verification in Speculative Decoding  §3  17"
 
 
