@@ -1,0 +1,39 @@
+"""A breaker's seventh round: what a set-up column holds that kb does not read is said, never
+dropped without a word, and a bare count under a GPU header is that count."""
+
+from __future__ import annotations
+
+from kb.core.config import KbConfig
+from kb.read.parse import parse_file
+
+CONFIG = KbConfig.model_validate({"entities": {"vLLM": []}})
+TABLE = """# bench
+
+| Engine | Batch | GPU | tok/s |
+|---|---|---|---|
+| vLLM | 8 | 8 | 1200 |
+| vLLM | NaN | 4 | 1300 |
+| vLLM | 0x10 | inf | 1400 |
+| vLLM | 1_000 | ½ | 1500 |
+| vLLM | — | n/a | 1600 |
+| vLLM | 0 | TBD | 1700 |
+"""
+
+
+def test_every_set_up_cell_kb_does_not_read_is_warned() -> None:
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-bench.md", TABLE.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (6, "set-up cell 'NaN' is no set-up size kb reads (batch_size); no set-up"),
+        (7, "set-up cell '0x10' is no set-up size kb reads (batch_size); no set-up"),
+        (7, "set-up cell 'inf' is no set-up size kb reads (gpu_count); no set-up"),
+        (8, "set-up cell '1_000' is no set-up size kb reads (batch_size); no set-up"),
+        (8, "set-up cell '½' is no set-up size kb reads (gpu_count); no set-up"),
+        (10, "set-up cell '0' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up"),
+    ]  # a dash, n/a and TBD state no value: no word
+
+
+def test_a_bare_count_under_a_gpu_header_is_that_count() -> None:
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-bench.md", TABLE.encode())
+    first = parsed.claims[0]
+    assert [(q.raw, q.value, q.unit, q.metric) for q in first.quantities] == [
+        ("8", 8.0, None, "batch_size"), ("8", 8.0, "devices", "gpu_count"), ("1200", 1200.0, "tok/s", "throughput")]
