@@ -37,3 +37,21 @@ def test_a_bare_count_under_a_gpu_header_is_that_count() -> None:
     first = parsed.claims[0]
     assert [(q.raw, q.value, q.unit, q.metric) for q in first.quantities] == [
         ("8", 8.0, None, "batch_size"), ("8", 8.0, "devices", "gpu_count"), ("1200", 1200.0, "tok/s", "throughput")]
+
+
+def test_text_kb_does_not_read_but_a_writer_may_have_meant_is_said() -> None:
+    doc = ("# brief\n\n    TGI 301 tok/s in an indented block\n\n<?php TGI 319 tok/s ?>\n\n<![CDATA[ TGI 320 tok/s ]]>\n\n"
+           "<!DOCTYPE TGI 321 tok/s>\n\n```\nTGI 323 tok/s in a fence\n```\n\n    x = 1\n")
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-md.md", doc.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (3, "an indented code block (four spaces; outdent it to make it text) is not read: its numbers are no claims"),
+        (5, "an HTML processing instruction, CDATA section or declaration is not read: its numbers are no claims"),
+        (7, "an HTML processing instruction, CDATA section or declaration is not read: its numbers are no claims"),
+        (9, "an HTML processing instruction, CDATA section or declaration is not read: its numbers are no claims"),
+    ]  # a fence is code on purpose, and "x = 1" holds no figure
+
+
+def test_a_pipe_written_in_a_cell_keeps_the_columns() -> None:
+    doc = "# t\n\n| Engine | tok/s |\n|---|---|\n| TGI \\| HF | 307 |\n"
+    (claim,) = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode()).claims
+    assert (claim.text, [(q.value, q.unit) for q in claim.quantities]) == ("TGI ¦ HF | 307", [(307.0, "tok/s")])

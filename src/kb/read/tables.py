@@ -189,9 +189,16 @@ def _raw_row(raw_cells: list[str], title_cols: set[int], md: MarkdownIt
     ``26 tok/s``, ``24 tok/s<br>25 tok/s`` two values). ``md`` is kb's Markdown
     (:func:`kb.read.parse._md`). Returns ``(cells, text, links, bold, hrefs)`` as a parsed row's."""
     infos = [_inline_text(md.parseInline(cell)[0]) if cell else _Inline("", [], []) for cell in raw_cells]
-    cells = [info.text.strip() for info in infos]
+    cells = [cell_text(info) for info in infos]
     links, bold = _cell_spans(cells, infos, title_cols)
     return cells, " | ".join(cells), links, bold, [h for info in infos for h in info.hrefs]
+
+
+def cell_text(info: _Inline) -> str:
+    """A table cell's text, a pipe written in it (``308 \\| 309``) shown as ``¦``: a row's text joins its
+    cells with `` | ``, so a pipe inside one would move every later cell a column on (its
+    header's unit and metric lost, a breaker's ``308 \\| 309`` read as nothing)."""
+    return info.text.strip().replace("|", "¦")
 
 
 _PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")
