@@ -55,3 +55,25 @@ def test_a_pipe_written_in_a_cell_keeps_the_columns() -> None:
     doc = "# t\n\n| Engine | tok/s |\n|---|---|\n| TGI \\| HF | 307 |\n"
     (claim,) = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode()).claims
     assert (claim.text, [(q.value, q.unit) for q in claim.quantities]) == ("TGI ¦ HF | 307", [(307.0, "tok/s")])
+
+
+def test_like_input_gets_like_answers(tmp_path, run_kb) -> None:  # noqa: ANN001
+    """--file ../ was every claim's filter of none (exit 0); doi:, entity:, arXiv: and an empty --metric
+    were read as asking for nothing: each is a usage error, exit 2, as /etc/passwd and a bad metric are."""
+    from conftest import write_files
+
+    root = write_files(tmp_path / "kb", {
+        "kb.yaml": 'timezone: "+08:00"\ntopics: {inference: [inference-systems]}\nexecutor: ann\nentities: {TGI: []}\n',
+        "organized/knowledge/inference.md": "---\ntopic: inference\nversion: 1\nupdated: 2026-11-28\n---\n# inference\n\n## 1. 引擎\n\n- TGI 吞吐 300 tok/s。\n",
+        "inbox/ann/2026-11-30T1000-a.md": "# a\n\n- TGI 吞吐 310 tok/s。\n",
+    })
+    assert run_kb(["ingest"], cwd=root).exit_code == 0
+    got = {args: run_kb(list(args), cwd=root) for args in [
+        ("claims", "--file", "../"), ("claims", "--file", "inbox/../../"), ("claims", "--subject", "doi:"),
+        ("claims", "--subject", "entity:"), ("history", "doi:"), ("history", "TGI", "--metric", "")]}
+    assert {a: r.exit_code for a, r in got.items()} == dict.fromkeys(got, 2)
+    assert got[("claims", "--file", "../")].stderr.strip() == f"error: --file ../: not inside the knowledge base {root}"
+    assert got[("history", "TGI", "--metric", "")].stderr.strip() == (
+        "error: --metric is empty; give a metric key or phrase, or leave the option out")
+    assert "'entity:': names no subject" in got[("claims", "--subject", "entity:")].stderr
+    assert run_kb(["claims", "--file", "./inbox/ann/", "--format", "json"], cwd=root).exit_code == 0
