@@ -265,7 +265,7 @@ _RAW_BLOCK_RE = re.compile(r"\s*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGN
 _RAW_BLOCK_END_RE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 
 
-_FIGURE_RE = re.compile(r"\d(?:[\d.,]*\s*[%×xX]|[\d.,]*\s*[A-Za-z\u4e00-\u9fff])")
+_FIGURE_RE = re.compile(r"(?<![\w#&])\d(?:[\d.,]*\s*[%×xX]|[\d.,]*\s*[A-Za-z\u4e00-\u9fff])")
 _DECLARATION_RE = re.compile(r"\s*<(?:\?|!\[CDATA\[|![A-Za-z])")
 
 
