@@ -1,8 +1,10 @@
 """An arXiv answer kb cannot use ends as "malformed response" (exit 3, nothing cached), never a
-traceback: bad entry fields (kb.verify.atom)."""
+traceback: bad entry fields (kb.verify.atom), a dripping server (the timeout bounds the whole
+answer), bytes that are no HTTP response (kb.verify.arxiv)."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -137,3 +139,48 @@ def test_check_feed_refuses_an_author_without_a_name_and_counts_good_entries() -
     with pytest.raises(MalformedFeed) as exc:
         check_feed(feed_xml([good, entry_xml("2607.26203v1", "U", authors=[" "])]).encode())
     assert exc.value.detail == f"entry 2 of 2 ('{ABS}2607.26203v1'): an <author> without a <name>"
+
+
+# -- the timeout bounds the whole answer; bytes that are no HTTP are a malformed response ------------
+
+
+def test_a_dripping_server_is_stopped_after_the_timeout(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_ARXIV_TIMEOUT", "0.5")
+    monkeypatch.setenv("KB_ARXIV_RETRIES", "0")
+    fake_arxiv.add("2607.26627v1", "Fast Decoding")
+    fake_arxiv.drip = 0.05  # about 1,100 bytes: 55 s at this pace, each byte well within 0.5 s
+    root = make_kb({})
+    start = time.monotonic()
+    res = run_kb(["verify", "2607.26627", "--kb", str(root)])
+    elapsed = time.monotonic() - start
+    assert res.exit_code == 3
+    assert f"error: arXiv did not answer within 0.5 s (batch of 1 id: 2607.26627){LEAVE}" in res.stderr
+    assert 0.5 <= elapsed < 3.0
+    assert _cached(root, "2607.26627") is None
+
+
+def test_a_slow_but_whole_answer_within_the_timeout_is_read(make_kb: Callable, fake_arxiv: FakeArxiv,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_arxiv.add("2607.26627v1", "Fast Decoding")
+    fake_arxiv.drip = 0.0005
+    assert ArxivSource().ask(["2607.26627"]).records["2607.26627"].title == "Fast Decoding"
+
+
+def test_bytes_that_are_no_http_response_are_malformed(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_ARXIV_RETRIES", "0")
+    fake_arxiv.raw = "<feed>Caf\xe9</feed>\n".encode("latin-1")
+    root = make_kb({})
+    res = run_kb(["verify", "2607.26627", "--kb", str(root)])
+    assert res.exit_code == 3
+    assert ("error: malformed response from arXiv: not an HTTP response (BadStatusLine: "
+            "'<feed>Caf\xe9</feed>\\n') (batch of 1 id: 2607.26627)" + LEAVE) in res.stderr
+
+
+def test_a_server_closing_without_a_byte_is_named_so(fake_arxiv: FakeArxiv, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KB_ARXIV_RETRIES", "0")
+    fake_arxiv.raw = b""
+    with pytest.raises(ArxivUnavailable) as exc:
+        ArxivSource().ask(["2607.26627"])
+    assert exc.value.reason == f"arXiv closed the connection at {fake_arxiv.url} without an answer"
