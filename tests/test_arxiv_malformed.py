@@ -1,6 +1,6 @@
 """An arXiv answer kb cannot use ends as "malformed response" (exit 3, nothing cached), never a
 traceback: bad entry fields (kb.verify.atom), a dripping server (the timeout bounds the whole
-answer), bytes that are no HTTP response (kb.verify.arxiv)."""
+answer), bytes that are no HTTP response (kb.verify.arxiv); an empty id argument is a usage error."""
 
 from __future__ import annotations
 
@@ -184,3 +184,14 @@ def test_a_server_closing_without_a_byte_is_named_so(fake_arxiv: FakeArxiv, monk
     with pytest.raises(ArxivUnavailable) as exc:
         ArxivSource().ask(["2607.26627"])
     assert exc.value.reason == f"arXiv closed the connection at {fake_arxiv.url} without an answer"
+
+
+# -- an empty id is a usage error ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("arg", "shown"), [("", "''"), (" ", "' '"), ("\t", "'\\t'")])
+def test_an_empty_id_argument_is_a_usage_error(run_kb, make_kb: Callable, arg: str, shown: str) -> None:
+    res = run_kb(["verify", "2607.26627", arg, "--offline", "--kb", str(make_kb({}))])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.stderr.strip() == (f"error: argument 2 is {shown}: an empty id; give an arXiv id (e.g. 2607.26627) "
+                                  "or '-' to read ids from stdin")
