@@ -134,7 +134,11 @@ def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None
         end = parse_version(v_to, "--to")
     from kb.facts.query import attributor
 
+    from kb.read.versions import conflicting_snapshots
+
     out = diff_versions(root, topic, parser, start, end, attributor(opened))
+    for note in conflicting_snapshots(root, topic):
+        console_err.print(f"warning: {note}", markup=False)
     if fmt is Format.json:
         sys.stdout.write(out.model_dump_json(indent=2) + "\n")
         return
