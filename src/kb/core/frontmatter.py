@@ -63,12 +63,24 @@ def as_datetime(value: Any, tz: tzinfo, *, clamp: bool = True) -> datetime | Non
     return dt
 
 
+#: An integer as YAML 1.2 reads it from plain decimal digits (``45``, ``-1``); ``0x10``, ``0o17``,
+#: ``1_000``, ``+5`` and ``045`` are integers to YAML too, but no number as a person writes one.
+PLAIN_INTEGER_RE = re.compile(r"0|-?[1-9][0-9]*")
+
+
 def kept(fm: FrontMatter) -> dict[str, Any]:
     """The front matter as kb keeps it (:attr:`kb.core.parsed.ParsedFile.front`): the loaded values,
-    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float)."""
+    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float), and a
+    ``version`` YAML reads as an integer from other than plain decimal digits (``0x10``: 16) as
+    its text too, so every reader of a living doc's version (:func:`kb.read.livedoc.version_problem`)
+    refuses it, naming it as written."""
     front = dict(fm.data)
     if "arxiv" in fm.raw:
         front["arxiv"] = fm.raw["arxiv"]
+    version = front.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and "version" in fm.raw \
+            and PLAIN_INTEGER_RE.fullmatch(fm.raw["version"]) is None:
+        front["version"] = fm.raw["version"]
     return front
 
 

@@ -13,6 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kb.core.errors import KbError
+from kb.core.frontmatter import split
 from kb.core.paths import (
     doc_path,
     history_dir,
@@ -21,6 +23,7 @@ from kb.core.paths import (
     regular_file,
     resolved,
 )
+from kb.core.textio import decode
 from kb.extract.names import NameMatcher
 from kb.read.livedoc import (
     LazyParser,
@@ -63,10 +66,6 @@ def conflicting_snapshots(root: Path, topic: str) -> list[str]:
         empty when every snapshot agrees (a missing or unreadable ``version:`` is
         :func:`kb.read.livedoc.unknown_version_note`'s).
     """
-    from kb.core.errors import KbError
-    from kb.core.frontmatter import split
-    from kb.core.textio import decode
-
     def front_version(rel: str) -> tuple[int | None, bytes]:
         try:
             data = read_inside(root, rel, what="snapshot")
