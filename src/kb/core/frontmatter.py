@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from kb.core.moments import accepted
-from kb.core.textio import Problem, Severity, decode
+from kb.core.textio import Problem, Severity, decode, drop_invisible
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
@@ -129,7 +129,29 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
                 fm.raw.setdefault(key, _strip_scalar(value))
     fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter",
                         severity="warning")
+    cleaned: list[str] = []
+    fm.data = _cleaned(fm.data, cleaned, "")
+    if cleaned:  # "\u202e", "\x1b[31m": YAML escapes make what decode removed from the file's text
+        fm.problems.append(Problem(path, fm.key_lines.get(cleaned[0], 2), "control, invisible or direction characters "
+                                   f"written as YAML escapes in {', '.join(dict.fromkeys(cleaned))}; removed", "warning",
+                                   code="control"))
     return fm, body
+
+
+def _cleaned(value: Any, keys: list[str], key: str) -> Any:
+    """``value`` with every text in it (keys too) without the characters :func:`kb.core.textio.decode`
+    removes from a file (:func:`kb.core.textio.drop_invisible`: control, invisible and direction
+    characters); the top-level key of each changed text is added to ``keys``."""
+    if isinstance(value, str):
+        out = drop_invisible(value)
+        if out != value:
+            keys.append(key)
+        return out
+    if isinstance(value, dict):
+        return {_cleaned(k, keys, key or str(k)): _cleaned(v, keys, key or str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(v, keys, key) for v in value]
+    return value
 
 
 def body_lines(data: bytes, path: str) -> list[str]:
