@@ -14,6 +14,7 @@ from kb.cli.common import (
     app,
     console,
     console_err,
+    escape_controls,
     load,
     print_rows,
 )
@@ -88,6 +89,9 @@ def diff_cmd(
         else:
             span = pick_window(opened, name, since=since, until=until, day=date, span=window)
         night = run_night(opened, name, span, held=held)
+        from kb.brief.digest import undated_note
+
+        undated = undated_note(night) if held is None else None  # (--as-of names them itself)
         if fmt is not Format.json:  # the names and demotions the brief shows (kb.brief.shaping), read before the store closes
             from kb.brief.digest import empty_night
             from kb.brief.reading import Reading
@@ -100,6 +104,8 @@ def diff_cmd(
         opened.close()
     for note in held.notes if held is not None else ():
         console_err.print(f"note: {note}", markup=False)
+    if undated is not None:
+        console_err.print(escape_controls(f"note: {undated}"), markup=False)
     result = night.result
     if fmt is Format.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
