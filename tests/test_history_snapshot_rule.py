@@ -89,3 +89,21 @@ def test_a_bare_bracket_after_a_figure_makes_no_paper_of_the_entity(run_kb, tmp_
     assert r.exit_code == 0, r.stderr
     m = json.loads(r.stdout)
     assert [(s["raw"], s["line"]) for s in m["sources"]] == [("500 tok/s", 2)]
+
+
+def test_a_snapshot_numbered_past_the_range_is_skipped_and_named(run_kb, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    kb = write_files(tmp_path / "kb", {
+        "kb.yaml": YAML,
+        f"{HIST}/v0.md": _doc(0, "2026-07-01", 100),
+        f"{HIST}/v9999999.md": _doc(9999999, "2026-07-25", 250),
+        "organized/knowledge/inference.md": _doc(5, "2026-07-31", 300),
+    })
+    r = run_kb(["history", "TGI", "--format", "json"], cwd=kb)
+    assert r.exit_code == 0, r.stderr
+    h = json.loads(r.stdout)
+    assert [(v["version"], [d["raw"] for d in v["values"]]) for v in h["versions"]] == [(5, ["300 tok/s"])]
+    assert h["notes"] == [
+        f"{HIST}/v0.md: its number must be a positive integer such as 45, got 0; skipped",
+        f"{HIST}/v9999999.md: its number is 9,999,999, over 999,999, the highest version kb reads (a typo?); skipped",
+    ]
+    assert "v0" not in r.stdout.replace("v0.md", "")

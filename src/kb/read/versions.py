@@ -49,7 +49,8 @@ def history_versions(root: Path, topic: str) -> dict[int, str]:
 
 def skipped_snapshots(root: Path, topic: str) -> list[str]:
     """``<path>: <why>; skipped`` for each ``vN.md`` of ``history/<topic>/`` that is no snapshot
-    kb reads (a folder, a link out of the KB, a file it cannot stat): one bad snapshot is
+    kb reads (its number no version kb reads: ``v0.md``, ``v9999999.md``; a folder, a link out of
+    the KB, a file it cannot stat): one bad snapshot is
     passed over with a warning, never the end of ``kb history`` or ``--as-of`` (issue 24)."""
     return [f"{rel}: {why}; skipped" for _, rel, why in sorted(_snapshots(root, topic)) if why is not None]
 
@@ -100,13 +101,17 @@ def _snapshots(root: Path, topic: str) -> list[tuple[int, str, str | None]]:
         if not m:
             continue
         rel = p.relative_to(root).as_posix()
+        number = int(m.group(1))
+        if (bad := version_problem(number)) is not None:  # v0.md, v9999999.md: no version kb reads
+            out.append((number, p.relative_to(root).as_posix(), f"its number {bad}"))
+            continue
         try:
             why = (None if p.is_file() and is_inside(root, p) else "a folder, not a snapshot" if p.is_dir()
                    else f"a link out of the KB (to {resolved(p)})" if p.is_symlink() and p.exists()
                    else "a broken link" if p.is_symlink() else "not a regular file")
         except OSError as exc:
             why = f"cannot be read ({exc.strerror or exc})"
-        out.append((int(m.group(1)), rel, why))
+        out.append((number, rel, why))
     return out
 
 
