@@ -38,6 +38,20 @@ def empty_night(night: Night) -> str | None:
     return None
 
 
+def undated_note(night: Night) -> str | None:
+    """The inbox files no night's window holds, named once, or None: a file's time is its
+    front-matter date, else its file-name stamp (docs/kb-format.md, "When a file was written");
+    one with neither (``notes.md``, ``-2026-07-31-x.md``) is in no window. ``kb digest`` and
+    ``kb diff`` say it: ``2 inbox file(s) without a date in their name or front matter are in no
+    night's window: inbox/jay/notes.md, …`` (the first ten named)."""
+    undated = night.kb.store.undated_files(("inbox",))
+    if not undated:
+        return None
+    more = f" and {len(undated) - 10} more" if len(undated) > 10 else ""
+    return (f"{len(undated)} inbox file(s) without a date in their name or front matter are in no night's window "
+            f"(give each a date to have it read): {', '.join(undated[:10])}{more}")
+
+
 def _quiet(line: str) -> None:
     """The default of :func:`digest`'s ``note``: notes go nowhere."""
 
@@ -88,6 +102,8 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
         for line in night.result.notes:
             if line.startswith(("baseline is ", "no version of ", "the living document has no")):
                 note(f"note: {line}")
+        if (undated := undated_note(night)) is not None:
+            note(f"note: {undated}")
         path = None if stdout else dest or kb.root / brief_path(who, window.label_date, topic)
         known = len(kb.report.problems)
         context = night_context(kb, night, who, lang=lang, path=path)

@@ -9,7 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from kb.core.moments import accepted
-from kb.core.textio import Problem, Severity, decode
+from kb.core.textio import Problem, Severity, decode, drop_invisible
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
@@ -63,12 +63,24 @@ def as_datetime(value: Any, tz: tzinfo, *, clamp: bool = True) -> datetime | Non
     return dt
 
 
+#: An integer as YAML 1.2 reads it from plain decimal digits (``45``, ``-1``); ``0x10``, ``0o17``,
+#: ``1_000``, ``+5`` and ``045`` are integers to YAML too, but no number as a person writes one.
+PLAIN_INTEGER_RE = re.compile(r"0|-?[1-9][0-9]*")
+
+
 def kept(fm: FrontMatter) -> dict[str, Any]:
     """The front matter as kb keeps it (:attr:`kb.core.parsed.ParsedFile.front`): the loaded values,
-    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float)."""
+    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float), and a
+    ``version`` YAML reads as an integer from other than plain decimal digits (``0x10``: 16) as
+    its text too, so every reader of a living doc's version (:func:`kb.read.livedoc.version_problem`)
+    refuses it, naming it as written."""
     front = dict(fm.data)
     if "arxiv" in fm.raw:
         front["arxiv"] = fm.raw["arxiv"]
+    version = front.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and "version" in fm.raw \
+            and PLAIN_INTEGER_RE.fullmatch(fm.raw["version"]) is None:
+        front["version"] = fm.raw["version"]
     return front
 
 
@@ -117,7 +129,29 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
                 fm.raw.setdefault(key, _strip_scalar(value))
     fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter",
                         severity="warning")
+    cleaned: list[str] = []
+    fm.data = _cleaned(fm.data, cleaned, "")
+    if cleaned:  # "\u202e", "\x1b[31m": YAML escapes make what decode removed from the file's text
+        fm.problems.append(Problem(path, fm.key_lines.get(cleaned[0], 2), "control, invisible or direction characters "
+                                   f"written as YAML escapes in {', '.join(dict.fromkeys(cleaned))}; removed", "warning",
+                                   code="control"))
     return fm, body
+
+
+def _cleaned(value: Any, keys: list[str], key: str) -> Any:
+    """``value`` with every text in it (keys too) without the characters :func:`kb.core.textio.decode`
+    removes from a file (:func:`kb.core.textio.drop_invisible`: control, invisible and direction
+    characters); the top-level key of each changed text is added to ``keys``."""
+    if isinstance(value, str):
+        out = drop_invisible(value)
+        if out != value:
+            keys.append(key)
+        return out
+    if isinstance(value, dict):
+        return {_cleaned(k, keys, key or str(k)): _cleaned(v, keys, key or str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(v, keys, key) for v in value]
+    return value
 
 
 def body_lines(data: bytes, path: str) -> list[str]:

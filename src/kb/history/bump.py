@@ -25,6 +25,7 @@ from typing import Any
 
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
+from kb.core.frontmatter import PLAIN_INTEGER_RE
 from kb.core.paths import doc_path, history_dir, regular_file, write_target
 from kb.core.textio import write_atomic_all
 from kb.read.livedoc import version_problem
@@ -174,8 +175,14 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
         key, line = _bad_date_key(lines[1:close])
         raise InputError(f"{key}: not a date ({exc}); correct it, then run kb bump again",
                          path, line) from exc
+    at = front.lc.value("version")[0] + 2 if isinstance(front, dict) and "version" in front else 2
+    if isinstance(front, dict) and isinstance(front.get("version"), int) and not isinstance(front["version"], bool):
+        written = _scalar(lines[at - 1], front.lc.value("version")[1])[2]
+        if PLAIN_INTEGER_RE.fullmatch(written) is None:  # 0x10, 1_000: YAML's integers, no version (kb.core.frontmatter.kept)
+            raise InputError(f"front matter 'version' {version_problem(written)}; correct it, then run kb bump again",
+                             path, at)
     if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
-        raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
+        raise InputError("front matter has no integer `version:`; add `version: 1`", path, at)
     old = int(front["version"])
     if old < 1:
         raise InputError(f"version: {old} is not a version (versions start at 1)", path,

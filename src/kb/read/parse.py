@@ -152,7 +152,7 @@ class Parser:
                 problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "
                                         "version (e.g. 2 or v2); the card names no version", "warning"))
 
-        elif role == "living-doc" and "version" in fm.data and (why := version_problem(fm.data["version"])) is not None:
+        elif role == "living-doc" and "version" in front and (why := version_problem(front["version"])) is not None:
             problems.append(Problem(path, fm.key_lines.get("version", 1), f"version {why}; the document's version is "
                                     "unknown", "warning"))
         elif role in ("inbox", "other"):

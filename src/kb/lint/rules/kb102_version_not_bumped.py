@@ -10,6 +10,7 @@ from typing import Any
 
 from kb.core.errors import UsageError
 from kb.lint.base import LintContext, Rule, Violation
+from kb.read.livedoc import version_problem
 
 _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
 _VERSION_LINE_RE = re.compile(r"(?m)^version:\s*['\"]?(\d+)['\"]?\s*(?:#.*)?$")
@@ -68,8 +69,11 @@ class VersionNotBumped(Rule):
         topic = PurePosixPath(ctx.path).stem
         folder = _history_folder(ctx, topic)
         snaps = _snapshots(folder) if folder is not None else {}
-        if snaps:
-            newest = max(snaps)
+        for number in sorted(snaps):  # v9999999.md: a typo, no version to be greater than
+            if (why := version_problem(number)) is not None:
+                yield Violation(line, f"history/{topic}/v{number}.md: its number {why}; not compared (rename it)")
+        newest = max((n for n in snaps if version_problem(n) is None), default=None)
+        if newest is not None:
             if version <= newest:
                 yield Violation(line, f"version {version} is not greater than the newest snapshot "
                                       f"history/{topic}/v{newest}.md: set `version: {newest + 1}`")
@@ -77,7 +81,7 @@ class VersionNotBumped(Rule):
             old = _text_at(ctx.file, ctx.base)
             if old is not None and old.replace("\r\n", "\n").lstrip("\ufeff") != ctx.doc.text:
                 m = _VERSION_LINE_RE.search(old[:4000])
-                if m and version <= int(m.group(1)):
+                if m and version <= int(m.group(1)) and version_problem(int(m.group(1))) is None:
                     yield Violation(line, f"the document changed since {ctx.base} but version {version} is not "
                                           f"greater than {m.group(1)} there: set `version: {int(m.group(1)) + 1}`")
 
