@@ -26,6 +26,7 @@ from kb.read.livedoc import (
     LazyParser,
     LivingDoc,
     ParsedFiles,
+    add_version,
     load_living_doc,
     parse_living_doc,
     version_label,
@@ -173,7 +174,7 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
                                  "fix it: its version is unknown")
         else:
             current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
-                                 "add topic/version/updated")
+                                 + add_version(history_versions(root, topic)))
     skipped = skipped_snapshots(root, topic)
     current.notes.extend(skipped)
     if current.updated is None or current.updated < until:
@@ -199,5 +200,5 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
         return current
     best.notes.extend(skipped)
     best.notes.append(f"baseline is {best.path} ({version_label(best.version)}, the version current at the window's end); "
-                      f"{current.path} is now v{current.version}")
+                      f"{current.path} is now {version_label(current.version)}")
     return best
