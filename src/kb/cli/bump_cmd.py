@@ -33,6 +33,7 @@ def bump_cmd(
 
     Example:
 
+    \b
         kb bump inference --updated 2026-08-01T05:00
     """
     from kb.core.config import load_config

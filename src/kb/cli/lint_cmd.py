@@ -61,6 +61,7 @@ def lint_cmd(
 
     Example:
 
+    \b
         kb lint organized/knowledge/inference.md --format sarif > kb-lint.sarif
     """
     from kb.lint.engine import exit_code
