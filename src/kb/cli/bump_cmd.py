@@ -36,7 +36,7 @@ def bump_cmd(
     \b
         kb bump inference --updated 2026-08-01T05:00
     """
-    from kb.core.config import load_config
+    from kb.core.config import load_config, topic_name_problem
     from kb.core.moments import parse_moment
     from kb.history.bump import bump
     from kb.store.fresh import resolve_root
@@ -45,7 +45,8 @@ def bump_cmd(
     config = load_config(root)
     name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "updated") if updated else None
-    res = bump(root, name, now=now, tz=config.tzinfo, force=force,
+    near = config.near_topic(name) if config.unknown_topic(root, name) and not topic_name_problem(name) else None
+    res = bump(root, name, now=now, tz=config.tzinfo, force=force, near=f" (did you mean {near!r}?)" if near else "",
                on_wait=lambda message: console_err.print(f"kb: {message}", markup=False))
     if fmt is TextOrJson.json:
         print_json(res)

@@ -58,7 +58,7 @@ class BumpResult:
 
 
 def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
-         force: bool = False, on_wait: Callable[[str], None] | None = None) -> BumpResult:
+         force: bool = False, on_wait: Callable[[str], None] | None = None, near: str = "") -> BumpResult:
     """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
 
     The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
@@ -67,6 +67,8 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     :param now: the new ``updated`` (default: the clock), written in the style of the old one.
     :param tz: the KB's zone, for ``now`` and for values written with an offset.
     :param force: bump even when nothing changed, or kb has no text of N before the edits.
+    :param near: appended to the error of a topic without a living document (the caller's
+        did-you-mean: :meth:`kb.core.config.KbConfig.unknown_topic`).
     :returns: what was done; ``bumped`` False (exit 0, ``why``) when nothing changed since N or kb
         had no text of N before the edits (:func:`_nothing_to_bump`).
     :raises InputError: no doc, no front matter, no integer ``version`` (naming the version
@@ -83,10 +85,11 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
     changed, or refuses (an earlier ``updated``); never two bumps of the same N.
     """
     with writer_lock(root, on_wait):
-        return _bump(root, topic, now=now, tz=tz, force=force)
+        return _bump(root, topic, now=now, tz=tz, force=force, near=near)
 
 
-def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, force: bool) -> BumpResult:
+def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, force: bool,
+          near: str = "") -> BumpResult:
     """:func:`bump` under the lock."""
     problem = topic_name_problem(topic)
     if problem:
@@ -96,7 +99,7 @@ def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, 
     if force and path.is_symlink():  # --force writes to the link's target, the link stays (issue 24)
         path = path.resolve()
     if not regular_file(root, rel):  # (a named pipe there: an error naming it, never read)
-        raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
+        raise InputError(f"no living document for topic {topic!r}; nothing to bump{near}", rel)
     data = path.read_bytes()
     bom = _BOM if data.startswith(_BOM) else b""
     try:
