@@ -173,10 +173,7 @@ def test_messages_are_not_markup_and_controls_are_escaped(run_kb, doc_kb: Path) 
 
 
 def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv) -> None:
-    fake_arxiv.verbatim["2607.26627"] = (
-        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
-        "<entry><id>http://arxiv.org/abs/2607.26627v1</id><title>T</title>"
-        "<updated>2026-07-24T10:00:00Z</updated></entry></feed>").encode()
+    fake_arxiv.errors = {"2607.26627"}  # arXiv's "Error" entry has no <published>: the client warns and skips it
     root = make_kb({})
     res = run_kb(["verify", "2607.26627", "--kb", str(root)])
     assert res.exit_code == 1 and "Skipping entry" not in res.stderr and "Requesting page" not in res.stderr
@@ -187,7 +184,9 @@ def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fa
         for h in [h for h in logger.handlers if getattr(h, "kb_verbose", False)]:
             logger.removeHandler(h)
         logger.setLevel(logging.NOTSET)
-    assert "Skipping entry http://arxiv.org/abs/2607.26627v1 missing <published>" in loud.stderr
+    assert f"arxiv: Requesting page (first: True, try: 0): {fake_arxiv.url}?search_query=" in loud.stderr
+    assert ("arxiv._feed: Skipping entry http://arxiv.org/api/errors#incorrect_id_format_for_2607.26627 missing <published>"
+            in loud.stderr)
 
 
 @pytest.mark.parametrize("src, line, first", [

@@ -117,6 +117,10 @@ def verify_cmd(
         raise UsageError("give ids or --all, not both")
     if not all_ids and not ids:
         raise UsageError("nothing to verify: give ids (or '-' for stdin), or --all")
+    for number, arg in enumerate(ids or [], 1):
+        if not arg.strip():
+            raise UsageError("argument {number} is {arg}: an empty id; give an arXiv id (e.g. 2607.26627) "
+                             "or '-' to read ids from stdin", number=number, arg=repr(arg))
     if not all_ids and (topic or since or until):
         raise UsageError("--topic, --since and --until go with --all")
     if offline and refresh:

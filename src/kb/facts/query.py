@@ -72,6 +72,10 @@ def resolve_subject(kb: Kb, text: str, param: str = "subject") -> list[str]:
     :raises UsageError: nothing matches; the message says what forms are accepted.
     """
     t = text.strip()
+    prefix, colon, rest = t.partition(":")
+    if not t or (colon and prefix.lower() in ("entity", "doi", "arxiv") and not rest.strip()):
+        raise OptionError("{0} {text!r}: names no subject (give e.g. 2607.26627, doi:10.1145/3803798 or entity:tgi)",
+                          param, text=text)
     if t.lower().startswith("entity:"):
         return [_entity_key(kb, t, param)]
     if t.lower().startswith("doi:"):
@@ -144,6 +148,8 @@ def resolve_metric(kb: Kb, given: str) -> str:
     """
     vocab = MetricVocab(kb.config.metrics)
     key = given.strip()
+    if not key:
+        raise OptionError("{0} is empty; give a metric key or phrase, or leave the option out", "metric")
     if key in vocab.phrases:
         return key
     found = vocab.phrase_metric(key)
@@ -314,9 +320,9 @@ def kb_path(kb: Kb, given: str) -> str:
     full = p if p.is_absolute() else (Path.cwd() / p)
     try:
         rel = full.resolve().relative_to(kb.root.resolve()).as_posix()
-    except ValueError:
-        rel = p.as_posix().lstrip("./") if not p.is_absolute() else None
-        if rel is None or not (kb.root / rel).exists():
+    except ValueError:  # outside the KB as written from here: perhaps a path from the KB's root
+        rel = None if p.is_absolute() or ".." in p.parts else p.as_posix().removeprefix("./")
+        if not rel or rel == "." or not (kb.root / rel).exists():
             raise OptionError("{0} {given}: not inside the knowledge base {root}", "file", given=given,
                               root=kb.root) from None
     if rel == ".":

@@ -146,7 +146,7 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     from kb.read.parse import Parser
 
     keys = resolve_subject(kb, subject, "SUBJECT")
-    wanted_metric = resolve_metric(kb, metric) if metric else None
+    wanted_metric = resolve_metric(kb, metric) if metric is not None else None  # '' is asked for: an error
     topics = [topic] if topic else sorted(PurePosixPath(f.path).stem for f in kb.store.files(role="living-doc"))
     for name in sorted({*topics, *kb.config.topic_names()}):  # a doc that is a pipe or a folder: an error
         regular_file(kb.root, doc_path(name))
