@@ -201,6 +201,8 @@ def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
     assert r.exit_code == 0
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
         ".gitignore", "inbox", "kb.yaml", "organized", "organized/knowledge", "organized/knowledge/history",
+        "organized/knowledge/history/inference", "organized/knowledge/history/inference/.bumped-in",
+        "organized/knowledge/history/inference/.bumped-in/v1.md",
         "organized/knowledge/inference.md", "organized/paper_cards",
     ]
     assert (root / ".gitignore").read_text() == ".kb/\n"

@@ -50,7 +50,7 @@ def test_bump_disk_full_at_the_rename_leaves_doc_and_snapshot_as_before(run_kb, 
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     before = _tree(doc_kb)
     _raise_on(monkeypatch, os, "replace", errno.ENOSPC)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
     # the first rename that fails is named (the copy of the new version, renamed before the doc)
@@ -62,7 +62,7 @@ def test_bump_disk_full_at_the_rename_leaves_doc_and_snapshot_as_before(run_kb, 
 def test_bump_read_only_folder_is_exit_2(run_kb, doc_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _tree(doc_kb)
     _raise_on(monkeypatch, tempfile, "mkstemp", errno.EROFS)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2 and "Read-only file system (EROFS)" in res.stderr
     assert "organized/knowledge/history/inference: " in res.stderr
     assert _tree(doc_kb) == before
@@ -139,7 +139,7 @@ def test_bump_through_a_history_folder_linked_out_of_the_kb_is_refused(run_kb, d
     outside = tmp_path / "outside"
     outside.mkdir()
     (doc_kb / "organized/knowledge/history").symlink_to(outside, target_is_directory=True)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2
     assert "the snapshot would be outside the KB" in res.stderr
     assert list(outside.iterdir()) == [] and (doc_kb / "organized/knowledge/inference.md").read_text() == DOC

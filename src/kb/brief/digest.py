@@ -121,10 +121,13 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
 def night_context(kb: Kb, night: Night, executor: str, *, lang: str = "zh", path: Path | None = None) -> dict[str, Any]:
     """The brief's context as plain data (str, int, None, lists and dicts of them; stable keys,
     deterministic order): :func:`kb.brief.context.build_context` plus ``links``
-    (:func:`link_settings` for a brief written to ``path``; None: standard output). What
+    (:func:`link_settings` for a brief written to ``path``; None: standard output) and ``unread``
+    (``path``, ``line``, ``message`` of every KB file whose front matter kb ignored, in or out of
+    the window: :meth:`kb.store.db.Store.unread_front_matter`; listed in §4 each night until fixed). What
     ``kb digest`` renders; ``kb digest --format json`` may print it as it is."""
     context = build_context(night, executor=executor, lang=lang)
     context["links"] = link_settings(kb.config.links, kb.root, path)
+    context["unread"] = [{"path": p.path, "line": p.line, "message": p.message} for p in kb.store.unread_front_matter()]
     return context
 
 

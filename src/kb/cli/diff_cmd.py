@@ -59,10 +59,13 @@ def diff_cmd(
 
     Example:
 
+    \b
         kb diff inference --date 2026-07-31 --format json
 
+    \b
         kb diff inference --from v44 --to v45
 
+    \b
         kb diff inference --as-of 2026-07-30
     """
     opened = load(kb, quiet=True)

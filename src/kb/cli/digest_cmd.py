@@ -44,10 +44,13 @@ def digest_cmd(
 
     Example:
 
+    \b
         kb digest inference --date 2026-07-31 --executor tom --lang zh
 
+    \b
         kb digest --out - | less
 
+    \b
         kb digest --format json | jq '.conflicts[].label'
     """
     from kb.brief.digest import digest

@@ -103,10 +103,14 @@ def verify_cmd(
 
     Example:
 
-        kb verify 2607.26627 arXiv:2607.26203v1 https://arxiv.org/pdf/2607.24410v2
+    \b
+        kb verify 2607.26627 arXiv:2607.26203v1 \\
+            https://arxiv.org/pdf/2607.24410v2
 
+    \b
         kb verify --all --topic inference --since 2026-07-30T22:00 --format json
 
+    \b
         grep -ho '2607\\.[0-9]*' notes/*.md | kb verify - --offline
     """
     if all_ids and ids:

@@ -29,6 +29,7 @@ from kb.read.livedoc import (
     LazyParser,
     LivingDoc,
     ParsedFiles,
+    add_version,
     load_living_doc,
     parse_living_doc,
     version_label,
@@ -224,7 +225,7 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
                                  "fix it: its version is unknown")
         else:
             current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
-                                 "add topic/version/updated")
+                                 + add_version(history_versions(root, topic)))
     skipped = skipped_snapshots(root, topic)
     current.notes.extend(skipped)
     if current.updated is None or current.updated < until:
