@@ -96,6 +96,14 @@ shape("parens", "(", head="# t\n\n")
 shape("image-brackets", "![", head="# t\n\n")
 shape("brackets-closed", "[", head="# t\n\n", tail="]")  # one ``]`` at the end: every label scan may end
 shape("list-items", "- vLLM 1.5× arXiv:2607.01234\n", head="# t\n\n")
+# one line of inline HTML tags: what follows each tag read in one pass, not a scan of the rest per tag
+shape("br-tags", "1<br>", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("bold-tags", "<b>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-words", "a<sup>nd</sup> ", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sub-tags", "<sub>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-tags", "<sup>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-closed", "<sup>1</sup>", head="# t\n\nTGI 1", tail=" tok/s\n")
+shape("del-tags", "<del>1", head="# t\n\nTGI ", tail=" tok/s\n")  # each struck tag: is it closed later?
 
 
 class Runner:
