@@ -8,18 +8,20 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from kb.brief.reading import Reading
 from kb.brief.registry import Registry
 from kb.extract.titles import title_similarity
 from kb.night.run import Night
 
 
-def arxiv_entries(night: Night, number: dict[str, int], reg: Registry,
-                  sections: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def arxiv_entries(night: Night, number: dict[str, int], reg: Registry, sections: dict[str, str] | None,
+                  rd: Reading) -> list[dict[str, Any]]:
     """§3 rows, one per arXiv subject (its section: ``sections``' placement, else the diff's hint;
     its first source: the first window line writing this id). Its title (论文/主题): the card's; else the arXiv
     cache's; else a title the KB knows (:meth:`kb.facts.attributor.Attributor.title`: a link text
     ``[Title](https://arxiv.org/abs/…)``); else the subject's label when it is a name, not the
-    bare id (``CacheGen``, ``H2O``); else None (``—``)."""
+    bare id (``CacheGen``, ``H2O``); else None (``—``). ``rd``: the night's reading (a claim's
+    ids read once, :meth:`kb.brief.reading.Reading.arxiv_keys`)."""
     at = night.attributor
     rows = []
     for s in night.result.subjects:
@@ -35,7 +37,7 @@ def arxiv_entries(night: Night, number: dict[str, int], reg: Registry,
                      else "title-mismatch")
         mine = [night.claims[i] for i in s.claims if i in night.claims]
         # the first line writing this very id (a line citing a mistyped id is no source of it)
-        first = next((c for c in mine if any(a.key == s.key for a in c.arxiv)), mine[0] if mine else None)
+        first = next((c for c in mine if s.key in rd.arxiv_keys(c)), mine[0] if mine else None)
         rows.append({
             "id": arxiv_id, "arxiv_title": arxiv_title,
             "title": s.label if card else (arxiv_title or at.title(s.key)
