@@ -66,7 +66,7 @@ def test_card_new_on_a_bad_date_writes_no_card(run_kb, make_kb: Callable, fake_a
     assert res.exit_code == 3 and "Traceback" not in res.stderr
     assert res.stderr.strip().splitlines()[-1] == (
         f"error: 2607.99999: malformed response from arXiv: entry 1 of 1 ('{ABS}2607.99999v1'): <updated> "
-        "'9999-99-99T00:00:00Z' is no date (month must be in 1..12); the card needs arXiv's metadata, try again later")
+        "'9999-99-99T00:00:00Z' is no date (month must be in 1..12); the card needs arXiv's metadata: try again later, when arXiv answers")
     assert list((root / "organized/paper_cards").iterdir()) == []
 
 
