@@ -248,7 +248,9 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
         "with replanning（arXiv:2607.25877）、ToolSmith: agents that write their own tools（arXiv:2607.26071）、Multi-agent debate "
         "for planning（arXiv:2607.26159）、UnitGen: test generation with coverage feedback（arXiv:2607.26244）、A video world "
         "model benchmark（arXiv:2607.26305）【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
-        "`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]  # a row of HF 票 only: a rating
+        # each paper's own line, in file order (it cited line 22 alone for all seven)
+        + "；".join(f"`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:{n}" for n in range(17, 24))]
+    # a row of HF 票 only: a rating
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "
             "not next to this topic's increments — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14\n") in en

@@ -15,7 +15,7 @@ from typing import Any
 
 from kb import __version__
 from kb.brief.bounds import bounded
-from kb.brief.papers import arxiv_entries, card_stats, collapse_offtopic, next_candidates
+from kb.brief.papers import arxiv_entries, by_place, card_stats, collapse_offtopic, first_written, next_candidates
 from kb.brief.reading import Reading, without_requests
 from kb.brief.revised import revised_papers
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
@@ -240,7 +240,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
         # a row's secondhand-only figures: those of every claim it lists (its head's alone otherwise)
         "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
                            for c in listed if len(members[c.id]) > 1},
-        "first": reg.get(claims[0]) if claims else None,
+        "first": reg.get(c) if (c := first_written(claims)) is not None else None,
         "secondhand_only": rd.secondhand_only(s.key) if rd is not None else
         list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
     }
@@ -372,8 +372,8 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     made it so (its reason not to over-read it). Uncarded off-topic subjects (rule ``no-card``)
     that one file lists together (an HF daily page) are one row naming them all; every other
     subject is a row of its own. Order is ``entries``' (most relevant first).
-    :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first"}``.
-    """
+    :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first", "sources"}``:
+        ``sources`` the first line of each member, once each (7 papers on 7 lines cite the 7 lines)."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in entries:
         if e["rule"] == "no-card" and e["first"] is not None:
@@ -385,7 +385,8 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         members = group if len(group) > 1 else [e]
         out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
-                    "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
+                    "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members],
+                    "sources": by_place({m["first"]["source"]: m["first"] for m in members if m["first"]}.values())})
     return out
 
 
