@@ -161,8 +161,8 @@ def test_touched_has_one_definition(brief: str) -> None:
 def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
     assert _line(brief, "| 3 |") == ("| 3 | Kestrel：40% 被来源指为抄错或对不上（kb 不拿它们比较） | `secondhand` "
                                     "inbox/bo/2026-06-10T1700-bo-check.md:5 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
-    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字，与活文档不符 1 个（§2 第 1 项）、"
-                                     "被来源指为有误 1 个（§2 第 3 项）")
+    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字（被论文或活文档反驳 1 个），§2 第 1 项与活文档不符、"
+                                     "第 3 项被来源指为有误")
     relay = brief.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个", 1)[0].splitlines()
     assert relay == ["  1. Kestrel：先核对一手来源（§2 第 2 项），再入 【执行人定节】（增量 1）",
                      "  2. Tarn：核对转载（§2），§1 暂不改（增量 2）",

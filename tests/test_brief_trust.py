@@ -87,3 +87,51 @@ def test_offtopic_rows_cite_each_papers_line(brief: str) -> None:
     row = _line(brief, "- Sketching recipes for robots（arXiv:2606.05555）、Poems")
     assert row.endswith("不作增量 — " + cites), row
     assert _line(brief, "| 2606.05555、2606.06666、2606.07777 |").endswith(f"| {cites} |")
+
+
+@pytest.fixture(scope="module")
+def demo_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The demo night's brief, ``kb diff`` and ``kb sources`` for the same window."""
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from conftest import REPO
+    from kb.cli import app
+
+    kb = tmp_path_factory.mktemp("trustdemo") / "demo"
+    kb.mkdir()
+    shutil.copy2(REPO / "kb.yaml", kb / "kb.yaml")
+    for folder in ("organized", "inbox"):
+        shutil.copytree(REPO / folder, kb / folder, ignore=shutil.ignore_patterns(".kb"))
+    out = {}
+    for name, args in {"brief": ["digest", "--out", "-"], "diff": ["diff"],
+                       "sources": ["sources", "--since", "2026-07-30T22:00", "--until", "2026-07-31T22:00"]}.items():
+        res = CliRunner().invoke(app, [*args, "--kb", str(kb)], env={"COLUMNS": "200"})
+        assert res.exit_code == 0, res.output
+        out[name] = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+    return out
+
+
+def test_source_record_counts_what_kb_sources_counts(demo_outputs: dict[str, str]) -> None:
+    """The record's numbers are the ledger's (no dates: jay's TGI date is a §2 row, no number)."""
+    assert _line(demo_outputs["brief"], "来源记录") == (
+        "来源记录（kb sources）：jay：23 个数字（被论文或活文档反驳 0 个），§2 第 1 项与活文档不符、第 2 项与其他来源不符；"
+        "spark：8 个数字（被论文或活文档反驳 0 个），§2 无与活文档/论文/其他来源不符的项")
+    assert "jay  author  23 numbers  1 backed  0 contradicted" in demo_outputs["sources"]
+    assert "spark  author  8 numbers  1 backed  0 contradicted" in demo_outputs["sources"]
+
+
+def test_diff_splits_secondhand_only_down_to_the_briefs_count(demo_outputs: dict[str, str]) -> None:
+    assert ("29 secondhand-only numbers: 8 first-hand cited by the living doc, 3 set-up values or opinions, "
+            "18 to check (the brief's count); 29 files checked") in demo_outputs["diff"]
+    assert "；仅二手数字 18 个；" in demo_outputs["brief"]
+
+
+def test_record_rows_fold_with_their_count() -> None:
+    from kb.brief.steps import _rows
+
+    assert _rows([1], "、", "zh") == "第 1 项"
+    assert _rows([2, 3, 4, 9], "、", "zh") == "4 项（第 2、3、4… 项）"
+    assert _rows([1, 5], ", ", "en") == "rows 1, 5"
+    assert _rows([2, 3, 4, 9, 11], ", ", "en") == "5 rows (2, 3, 4…)"

@@ -24,12 +24,14 @@ from kb.night.run import Night
 MOVING = ("demote", "lead", "opinion")
 
 
-def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
-    """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
-    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
-    values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
-    :returns: ``{"firsthand": n, "setup": n}``, numbers dropped (as the diff counts them: per
-        subject, value and source) for a first-hand citation of the doc and as set-up or opinion."""
+def secondhand_split(night: Night, rd: Reading) -> tuple[list[Any], int, int]:
+    """The one definition of the brief's secondhand-only figures, from the diff's
+    ``secondhand_only`` (per subject, value and source): those a living-doc line citing a primary
+    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`) and set-up values and
+    opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`) are no figures to check.
+    ``kb diff`` prints the same split, so its count and the brief's are one count read two ways.
+    :returns: ``(kept, first-hand cited, set-up or opinion)``: the kept entries, in order, and
+        how many were dropped for each reason (``len(kept) + cited + setup`` is the diff's count)."""
     r = night.result
     apart: dict[str, set[str]] = {}  # claim -> its set-up and opinion raws, read once (a line of N values: N items)
     for s in r.secondhand_only:
@@ -40,10 +42,19 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
     firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
     cited = sum(1 for s in r.secondhand_only if (s.subject, s.raw) in firsthand - setup)
     kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
-    dropped = len(r.secondhand_only) - len(kept)
+    return kept, cited, len(r.secondhand_only) - len(kept) - cited
+
+
+def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
+    """Keep in the night's secondhand-only numbers only the brief's (:func:`secondhand_split`).
+    Mutates ``night.result`` (this night is the brief's own).
+    :returns: ``{"firsthand": n, "setup": n}``, numbers dropped (as the diff counts them: per
+        subject, value and source) for a first-hand citation of the doc and as set-up or opinion."""
+    r = night.result
+    kept, cited, setup = secondhand_split(night, rd)
     r.secondhand_only = kept
     r.counts["secondhand_only"] = len(r.secondhand_only)
-    return {"firsthand": cited, "setup": dropped - cited}
+    return {"firsthand": cited, "setup": setup}
 
 
 def shown_label(s: SubjectOut, rd: Reading) -> str:

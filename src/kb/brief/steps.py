@@ -1,7 +1,6 @@
-"""What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the
-relay changes behind them, and the source records derived from them), §6's next minimal verification set and revised
-papers, §7's relay actions and each increment's action.
-"""
+"""What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the relay changes
+behind them, and the source records derived from them), §6's next minimal verification set and revised papers,
+§7's relay actions and each increment's action."""
 
 from __future__ import annotations
 
@@ -198,10 +197,9 @@ def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, A
     values against the living doc (a ``conflict-doc`` row), a paper (a conflict whose other side
     is a paper-fact), another source (a ``conflict-window`` row: only the author at whose line the
     value changed along the relay when the row knows it) or that another line disputes (a
-    ``disputed`` row: the author stating the disputed value, not the disputing one).
-
-    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``,
-        authors in the ledger's order (most numbers first), then the others by name."""
+    ``disputed`` row: the author stating the disputed value, not the disputing one). The text says
+    the ledger's numbers and contradicted (``kb sources``' figures: no dates), then §2's rows.
+    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``, authors in the ledger's order (most numbers first), then the others by name."""
     author = {source_of(c): c.provenance.author for c in night.claims.values() if c.provenance.author}
     against: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     seen: list[str] = []
@@ -237,18 +235,18 @@ def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, A
         else:
             for x in row["sources"]:
                 mark(author.get(x["source"]), None, n)
-    ledger = {r.source: r.numbers for r in brief_ledger(night).records if r.type == "author"} if seen else {}
+    ledger = {r.source: r for r in brief_ledger(night).records if r.type == "author"} if seen else {}
     order = [a for a in ledger if a in seen] + sorted(a for a in seen if a not in ledger)
     out = []
-    for a in order:
+    for a in order:  # two counts, each saying what it counts
         got = {k: against[a][k] for k in _AGAINST if against[a].get(k)}
-        zh = "、".join(f"{_AGAINST_WORDS['zh'][k]} {len(v)} 个（§2 第 {_rows(v, '、')} 项）" for k, v in got.items())
-        en = ", ".join(f"{_AGAINST_WORDS['en'][k]} {len(v)} (§2 row{'s' if len(v) > 1 else ''} {_rows(v, ', ')})"
-                       for k, v in got.items())
-        count_zh = f"{ledger[a]} 个数字，" if a in ledger else ""
-        count_en = f"{ledger[a]} number{'s' if ledger[a] != 1 else ''}, " if a in ledger else ""
-        out.append({"source": a, "numbers": ledger.get(a), "against": got,
-                    "zh": f"{a}：{count_zh}{zh or '无与活文档/论文/其他来源不符'}", "en": f"{a}: {count_en}{en or 'none set against the doc, a paper or another source'}"})
+        zh = "、".join(f"{_rows(v, '、', 'zh')}{_AGAINST_WORDS['zh'][k]}" for k, v in got.items())
+        en = ", ".join(f"{_rows(v, ', ', 'en')} {_AGAINST_WORDS['en'][k]}" for k, v in got.items())
+        rec = ledger.get(a)
+        n_zh, n_en = (f"{rec.numbers} 个数字（被论文或活文档反驳 {rec.contradicted} 个），", f"{rec.numbers} number{'s' * (rec.numbers != 1)} ({rec.contradicted} contradicted by a paper or the doc), ") if rec else ("", "")
+        out.append({"source": a, "numbers": rec.numbers if rec else None, "against": got,
+                    "zh": f"{a}：{n_zh}§2 " + (zh or "无与活文档/论文/其他来源不符的项"),
+                    "en": f"{a}: {n_en}§2 " + (en or "sets none against the doc, a paper or another source")})
     return out
 
 
@@ -260,9 +258,12 @@ def _read_lines(night: Night, path: str) -> list[str]:
         return []
 
 
-def _rows(rows: list[int], sep: str, shown: int = 3) -> str:
-    """Row numbers as a record names them: the first ``shown``, then ``…``."""
-    return sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else "")
+def _rows(rows: list[int], sep: str, lang: str, shown: int = 3) -> str:
+    """§2 rows as a record names them, the first ``shown`` then ``…`` with their count: ``第 1 项``,
+    ``4 项（第 2、3、4… 项）``; ``row 1``, ``rows 1, 5``, ``4 rows (2, 3, 4…)``."""
+    some, many = sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else ""), len(rows) > shown
+    return ((f"{len(rows)} 项（第 {some} 项）" if many else f"第 {some} 项") if lang == "zh"
+            else f"{len(rows)} rows ({some})" if many else f"row{'s' * (len(rows) > 1)} {some}")
 
 
 def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
@@ -377,8 +378,7 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
         §2 ``rows`` first, then correct ``sections``), ``check-relay`` (conflict whose doc side cites a
-        primary source against relays only, ``e["relay"]``: check the relay, the doc stays).
-    """
+        primary source against relays only, ``e["relay"]``: check the relay, the doc stays)."""
     sections = [e["section"]] if e["section"] else []
     values: list[str] = []
     held: list[str] = []
