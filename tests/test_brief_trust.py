@@ -124,8 +124,20 @@ def test_source_record_counts_what_kb_sources_counts(demo_outputs: dict[str, str
 
 def test_diff_splits_secondhand_only_down_to_the_briefs_count(demo_outputs: dict[str, str]) -> None:
     assert ("29 secondhand-only numbers: 8 first-hand cited by the living doc, 3 set-up values or opinions, "
-            "18 to check (the brief's count); 29 files checked") in demo_outputs["diff"]
-    assert "；仅二手数字 18 个；" in demo_outputs["brief"]
+            "2 on a row its author keeps out of the doc, 16 to check (the brief's count); 29 files checked"
+            ) in demo_outputs["diff"]
+    assert "；仅二手数字 16 个；" in demo_outputs["brief"]
+
+
+def test_vllm_increment_lists_one_set_of_values(demo_outputs: dict[str, str]) -> None:
+    """jay 1620's table: 52.9 tok/s is vLLM's value to add; its 并发 32 row (1,390 / 1,460 tok/s)
+    the author keeps out of the doc (line 36): in no list of the brief."""
+    brief = demo_outputs["brief"]
+    assert "未收这些数值：~1,200 万, 52.9 tok/s, 1,918, 64 个, 1,300 万, 1,400, ~500；" in brief
+    assert "⚠ 仅二手数字：~1,200 万、52.9 tok/s、1,918、64 个、1,300 万、1,400、~500\n" in brief
+    assert "3. 为 vLLM 找一手来源，核对：52.9 tok/s、1,918、64 个、1,400、~500\n" in brief
+    assert "| 4 | SGLang：29%、3.1× 只有摘要转述来源" in brief
+    assert "1,390" not in brief and "1,460" not in brief
 
 
 def test_record_rows_fold_with_their_count() -> None:
@@ -135,3 +147,62 @@ def test_record_rows_fold_with_their_count() -> None:
     assert _rows([2, 3, 4, 9], "、", "zh") == "4 项（第 2、3、4… 项）"
     assert _rows([1, 5], ", ", "en") == "rows 1, 5"
     assert _rows([2, 3, 4, 9, 11], ", ", "en") == "5 rows (2, 3, 4…)"
+
+
+BENCH = """\
+# 压缩评测精读（2026-06-10 10:00）
+
+| 场景 | Wren | Finch | 说明 |
+|---|---|---|---|
+| 单流压缩 | 520 MB/s | 470 MB/s | c7 实例 |
+| 并发 16 压缩 | 3,900 MB/s | 3,100 MB/s | c7 实例 |
+
+## 备注
+
+- 并发 16 那一行只跑了一次，不建议入文档。
+"""
+BENCH_PATH = "inbox/amy/2026-06-10T1000-amy-bench.md"
+
+
+def test_row_named_by_a_demotion() -> None:
+    from kb.extract.caveats import demoted_rows, row_named
+
+    assert row_named("- 并发 16 那一行只跑了一次，不建议入文档。") == "并发 16"
+    assert row_named("Don't promote the batch 64 row: one run, not for the doc.") == "batch 64"
+    assert row_named("- 并发 16 那一行是新数字。") is None  # no demotion: the row stays
+    assert row_named("reportedly 这是社区算力池的价格，SLA 与主流云不可比。") is None  # the line's item, no row
+    lines = BENCH.splitlines()
+    assert demoted_rows(lines, [10]) == {6}
+    assert demoted_rows(lines, [5]) == set()  # a row names no row
+    assert demoted_rows(["| 并发 16 A | 1 |", "| 并发 16 B | 2 |", "- 并发 16 那一行不建议入文档"], [3]) == set()  # two rows
+
+
+@pytest.fixture(scope="module")
+def bench_brief(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    files = {**FILES, BENCH_PATH: BENCH,
+             "kb.yaml": FILES["kb.yaml"].replace("entities: {Wren: []}", "entities: {Wren: [], Finch: []}")}
+    kb = write_files(tmp_path_factory.mktemp("bench") / "kb", files)
+    out = []
+    for args in (["digest", "--date", "2026-06-10", "--out", "-"], ["diff", "--date", "2026-06-10"]):
+        res = CliRunner().invoke(app, [*args, "--kb", str(kb)], env={"COLUMNS": "200"})
+        assert res.exit_code == 0, res.output
+        out.append(re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout))
+    return out[0], out[1]
+
+
+def test_table_cells_are_their_columns_values_and_the_demoted_row_none(bench_brief: tuple[str, str]) -> None:
+    """A table's cells are values of the column's subject (Wren 520 MB/s: a value to add, as
+    its ⚠ list says); the row its author keeps out of the doc adds nothing, asks no check."""
+    brief, diff = bench_brief
+    assert _line(brief, "- 判定：活文档已收该主体，未收这些数值：") == (
+        "- 判定：活文档已收该主体，未收这些数值：520 MB/s；建议归入：§1（活文档已收于此：organized/knowledge/storage.md:10）")
+    assert _line(brief, "- 卡片：无；") == "- 卡片：无；评级：无内部评级；⚠ 仅二手数字：520 MB/s"
+    assert _line(brief, "- 可操作结论：把") == (
+        "- 可操作结论：把 520 MB/s 补入 §1，但这些数字仅二手：先核对一手来源（§2）；【执行人判断：是补充还是取代旧值】")
+    assert _line(brief, "| 1 | Wren").startswith("| 1 | Wren：520 MB/s 只有摘要转述来源")
+    assert ("4 secondhand-only numbers: 2 on a row its author keeps out of the doc, 2 to check (the brief's count)"
+            in diff)

@@ -161,7 +161,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 窗口内已提议", 1)[0].splitlines()
     assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 5)]
     # the relay line keeps the increment's flag: secondhand only, check first-hand first (its §2 row)
-    assert relay[2] == ("  3. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2，"
+    # 52.9 tok/s is vLLM's cell of jay 1620's table; its 并发 32 row (1,390) the author keeps out of the doc
+    assert relay[2] == ("  3. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 52.9 tok/s、1,918、64 个、1,400、~500 补入 §1.2，"
                         "但仅二手：先核对一手来源（§2 第 3 项）（增量 3）")
     # the C/O numbers the window already proposed, with the line proposing each (issue 22)
     assert ("- 窗口内已提议的候选编号：C116（inbox/spark/2026-07-31-llm-infra-e1prep.md:87）、"
@@ -221,7 +222,7 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find);
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
         # 10% 以内 stands under 选型指南（作者观点）: an opinion, no value to add
-        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
+        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 52.9 tok/s、1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]

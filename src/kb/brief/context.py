@@ -122,7 +122,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     relay = relay_actions(increments, conflicts, {r["key"]: r["n"] for r in verify_rows if r["type"] == "secondhand"})
     incr_cards = sum(1 for e in increments if e["card"])
     # backed by a paper fact: neither secondhand only nor only first-hand cited by the doc (a blog, a repo)
-    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0) - settled["firsthand"] - settled["setup"]
+    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0) - sum(settled.values())
     ctx = {
         "lang": lang, "topic": night.topic, "executor": executor, "generator": f"kb {__version__}",
         "night": night.window.label_date.isoformat(),

@@ -68,7 +68,7 @@ def diff_cmd(
     held = None
     shown: dict[str, tuple[str, dict[str, Any] | None]] = {}
     empty: str | None = None
-    split = (0, 0, 0)
+    split = (0, 0, 0, 0)
     try:
         name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
@@ -96,8 +96,8 @@ def diff_cmd(
 
             rd = Reading(night)
             shown = {s.key: (shown_label(s, rd), demotion(s, night, rd)) for s in night.result.subjects}
-            kept, cited, setup = secondhand_split(night, rd)
-            split = (len(kept), cited, setup)
+            kept, why = secondhand_split(night, rd)
+            split = (len(kept), why["firsthand"], why["setup"], why["demoted"])
             empty = empty_night(night)
     finally:
         opened.close()
@@ -188,7 +188,7 @@ _MOVED = {"demote": "demoted by its author", "lead": "a lead only", "opinion": "
 
 
 def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | None]],
-                split: tuple[int, int, int] = (0, 0, 0)) -> None:
+                split: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
     """The diff as tables: one row per subject, by the name the brief shows it by (a paper known
     by its id: the title a window table gives it), a demoted subject's outcome marked and its
     author's words and line below the table; then the conflicts."""
@@ -217,9 +217,10 @@ def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | No
     for m in r.id_mismatches:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)
-    kept, cited, setup = split
+    kept, cited, setup, demoted = split  # kb.brief.shaping.secondhand_split: (to check, and why the others are not)
     parts = [f"{cited} first-hand cited by the living doc" if cited else "",
-             f"{setup} set-up value{'s' if setup != 1 else ''} or opinion{'s' if setup != 1 else ''}" if setup else ""]
+             f"{setup} set-up value{'s' if setup != 1 else ''} or opinion{'s' if setup != 1 else ''}" if setup else "",
+             f"{demoted} on a row its author keeps out of the doc" if demoted else ""]
     parts = [p for p in parts if p]
     console.print(f"{counted(len(r.secondhand_only), 'secondhand-only number')}"
                   + (f": {', '.join(parts)}, {kept} to check (the brief's count)" if parts else "")
