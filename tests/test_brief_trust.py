@@ -206,3 +206,44 @@ def test_table_cells_are_their_columns_values_and_the_demoted_row_none(bench_bri
     assert _line(brief, "| 1 | Wren").startswith("| 1 | Wren：520 MB/s 只有摘要转述来源")
     assert ("4 secondhand-only numbers: 2 on a row its author keeps out of the doc, 2 to check (the brief's count)"
             in diff)
+
+
+MINE = {
+    "kb.yaml": ('timezone: "+08:00"\ncutoff: "22:00"\nexecutor: noor\ntopics: {storage: [storage-engines]}\n'
+                "entities: {Wren: [], Pika: []}\n"),
+    "organized/knowledge/storage.md": (
+        "---\ntopic: storage\nversion: 3\nupdated: 2026-06-10T05:00:00+08:00\n---\n# 存储活文档\n\n"
+        "## §1 概览\n\n- Wren 与 Pika 是两个常用引擎（来源：https://wren.example.org）。\n\n"
+        "## §2 压缩\n\n- Wren 的压缩比 3.1×（来源：inbox/amy/2026-06-01-notes.md）。\n"),
+    "inbox/noor/2026-06-10T1500-noor-compress.md": (
+        "# 压缩日报（2026-06-10 15:00）\n\n## 1. Wren\n\n"
+        "- 据转述，Wren 的压缩比 3.4×，与活文档的 3.1× 不一致。\n\n## 2. Pika\n\n"
+        "- Pika 托管版报价 $0.08/GB，这是社区节点的价，SLA 与主流云不可比。\n"),
+}
+
+
+@pytest.fixture(scope="module")
+def mine_brief(tmp_path_factory: pytest.TempPathFactory) -> str:
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    kb = write_files(tmp_path_factory.mktemp("mine") / "kb", MINE)
+    res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
+    assert res.exit_code == 0, res.output
+    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+
+
+def test_a_quoted_doc_value_is_the_conflict_not_a_miscopy(mine_brief: str) -> None:
+    """'与活文档的 3.1× 不一致' is the conflict row 1 states; no second row says the source called
+    3.1× miscopied; the action corrects §2 (where the doc states 3.1×), not §1 (Wren only named)."""
+    rows = [x for x in mine_brief.splitlines() if re.match(r"\| \d+ \|", x) and "压缩" not in x[:4]]
+    assert [r.split(" | ")[1] for r in rows if r.startswith("| 1 |") or r.startswith("| 2 |")] == [
+        "Wren compression_ratio：3.1×（活文档） vs 3.4×（窗口）"]
+    assert "抄错" not in mine_brief
+    assert _line(mine_brief, "- 可操作结论：先裁定") == "- 可操作结论：先裁定 §2 第 1 项（3.4×），再改正 §2；【执行人判断：采信哪个来源】"
+
+
+def test_a_caveat_is_quoted_not_made_the_authors_verdict(mine_brief: str) -> None:
+    row = _line(mine_brief, "- Pika【作者降级】")
+    assert "kb 因作者的附注（见引文）暂不列为增量" in row and "作者说" not in row

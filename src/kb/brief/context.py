@@ -20,7 +20,7 @@ from kb.brief.reading import Reading, without_requests
 from kb.brief.revised import revised_papers
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import merge_tables, settle_night, shape
-from kb.brief.snapshot import doc_named, snapshot_of
+from kb.brief.snapshot import doc_named, held_sections, snapshot_of
 from kb.brief.steps import (
     check_rows,
     conflict_entry,
@@ -108,9 +108,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         if row["type"] in ("conflict-doc", "conflict-window"):
             rows_of[row["conflict"]["subject"]].append(row["n"])
             contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
-    relay_of = {row["conflict"]["subject"]: row["relay"] for row in verify_rows if row.get("relay")}
+    relay_of, held = {row["conflict"]["subject"]: row["relay"] for row in verify_rows if row.get("relay")}, held_sections(night, conflicts)
     for e in increments:
-        e["relay"] = relay_of.get(e["key"])
+        e["relay"], e["fix_sections"] = relay_of.get(e["key"]), held.get(e["key"], [])
         e["action"] = increment_action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
     covered, aside = [e for e in others if e["outcome"] == "covered"], _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = collapse_offtopic(arxiv_rows)

@@ -50,8 +50,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                tables: dict[str, tuple[str, str]] | None = None,
                ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
-    numbers per subject, mistyped ids; and how
-    many secondhand-only rows were folded away. Conflicts and mistyped ids are always
+    numbers per subject, mistyped ids; and how many secondhand-only rows were folded away. Conflicts and mistyped ids are always
     listed; of the secondhand-only rows the first ``fold`` are (all of them when no more than
     :data:`FEW` would be folded), increments' subjects first
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
@@ -113,7 +112,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                      "card": card.number if card else None,
                      "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
                      "urls": [], "changed": []})
-    rows += _disputed_rows(night)
+    rows += _disputed_rows(night, conflicts)
     for i, row in enumerate(rows, 1):
         row["n"] = i
         row.setdefault("relay", None)
@@ -164,20 +163,21 @@ def _relayed(c: Claim | None) -> bool:
         bool(c.sources) and not any(primary_source(u) for u in c.sources))
 
 
-def _disputed_rows(night: Night) -> list[dict[str, Any]]:
-    """§2 rows of the values a window line disputes (a source says another miscopied it, or
-    that they disagree: :func:`kb.extract.kinds.moods` ``disputed``), per listed subject: the
-    diff compares no such value, so the brief names them (issue 22)."""
+def _disputed_rows(night: Night, conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """§2 rows of the values a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``), per listed subject,
+    quoting that line (``words``: never 抄错 in its mouth); the diff compares no such value (issue 22). A value a
+    ``conflicts`` row sets against the disputing line's own (the doc's 1.8× vs its 2.1×) is no row again."""
     at = night.attributor
     labels = {s.key: s.label for s in night.result.subjects}
+    shown = {(c["subject"], v["raw"], x) for c in conflicts for v in c["vals"] for w in c["vals"] if w is not v for x in w["sources"]}
     per: dict[str, list[tuple[str, Claim]]] = defaultdict(list)
     for c in sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
         v = at.view(c)
         for x in (*c.quantities, *c.dates):
             key = x.subject or (v.subjects[0] if v.subjects else None)
-            if x.mood == "disputed" and key in labels:
+            if x.mood == "disputed" and key in labels and (key, x.raw, source_of(c)) not in shown:
                 per[key].append((x.raw, c))
-    return [{"type": "disputed", "key": key, "label": labels[key], "changed": [],
+    return [{"type": "disputed", "key": key, "label": labels[key], "changed": [], "words": items[0][1].text,
              "raws": list(dict.fromkeys(raw for raw, _ in items)),
              "sources": list({source_of(c): {"kind": c.kind, "source": source_of(c), "raw": ""} for _, c in items}.values()),
              "urls": urls_of(c for _, c in items)} for key, items in per.items()]
@@ -330,7 +330,7 @@ def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, An
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
+         "doc_sections": e["action"]["sections"] if e["outcome"] == "conflict" else e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
          "relay": e["action"].get("relay"), "secondhand": e["action"].get("secondhand", False),
          "check": checks.get(e["key"])}
         for e in increments if not e["thin"]]
@@ -394,7 +394,7 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         held = [v for v in e["new_values"] if v in contested]
     else:
         kind = "check-relay" if e.get("relay") else "settle"
-        sections = e["doc_sections"] or sections
+        sections = e.get("fix_sections") or e["doc_sections"] or sections  # where the doc states the other value
         values = [v for v in e["detail"].split(", ") if v]
     return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held, "relay": e.get("relay"),
             "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}
