@@ -247,3 +247,36 @@ def test_a_quoted_doc_value_is_the_conflict_not_a_miscopy(mine_brief: str) -> No
 def test_a_caveat_is_quoted_not_made_the_authors_verdict(mine_brief: str) -> None:
     row = _line(mine_brief, "- Pika【作者降级】")
     assert "kb 因作者的附注（见引文）暂不列为增量" in row and "作者说" not in row
+
+
+def test_values_kb_lists_are_english_in_the_en_brief() -> None:
+    from kb.brief.bounds import in_english
+
+    assert [in_english(x) for x in ("~1,200 万", "1,300 万", "59 万", "1.2 亿", "64 个", "3.4 个百分点", "2 倍",
+                                    "8 周", "2025 年 12 月", "2026 年 1 月 5 日", "52.9 tok/s", "3 家公司")] == [
+        "~12M", "13M", "590,000", "120M", "64", "3.4 pp", "2×", "8 weeks", "2025-12", "2026-01-05", "52.9 tok/s",
+        "3 家公司"]
+
+
+def test_en_brief_lists_english_values_and_quotes_sources_as_written(tmp_path_factory: pytest.TempPathFactory) -> None:
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from conftest import REPO
+    from kb.cli import app
+
+    kb = tmp_path_factory.mktemp("trusten") / "demo"
+    kb.mkdir()
+    shutil.copy2(REPO / "kb.yaml", kb / "kb.yaml")
+    for folder in ("organized", "inbox"):
+        shutil.copytree(REPO / folder, kb / folder, ignore=shutil.ignore_patterns(".kb"))
+    res = CliRunner().invoke(app, ["digest", "--out", "-", "--lang", "en", "--kb", str(kb)])
+    assert res.exit_code == 0, res.output
+    text = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+    assert "  2. CADENCE: Coverage-Adaptive On-Policy Distillation under Deployment Drift: add 3.4 pp to §5.1 (increment 2)\n" in text
+    assert "3. Find a first-hand source for vLLM and check: 52.9 tok/s, 1,918, 64, 1,400, ~500\n" in text
+    assert "| 1 | TGI eol_date: 2025-12 (living doc) vs 2026-01 (living doc) vs 2026-03-21 (window)" in text
+    # the source's own line stays as written; kb's flag after it is English
+    assert ("6 月 CI 耗用 1,300 万 job minutes，峰值 1,400 并发 runner。 — `secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41; "
+            "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:84 ⚠ secondhand only: 13M, 1,400\n") in text

@@ -169,7 +169,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "claims": reg.items,
         "records": source_records(night, verify_rows),
     }
-    return bounded(ctx, rd.bounds())
+    return bounded(ctx, rd.bounds(english=lang == "en"))
 
 
 def _facts(c: Claim) -> tuple[Any, ...]:
