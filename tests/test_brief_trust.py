@@ -280,3 +280,23 @@ def test_en_brief_lists_english_values_and_quotes_sources_as_written(tmp_path_fa
     # the source's own line stays as written; kb's flag after it is English
     assert ("6 月 CI 耗用 1,300 万 job minutes，峰值 1,400 并发 runner。 — `secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:41; "
             "`secondhand` inbox/spark/2026-07-31-llm-infra-e1prep.md:84 ⚠ secondhand only: 13M, 1,400\n") in text
+
+
+def test_readers_of_one_primary_source_are_not_where_it_changed(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Two notes citing the project's repository itself disagree: a conflict, and neither author
+    is 'where the value changed'; a note that read it through a reprint still is compared."""
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    files = {
+        "kb.yaml": 'timezone: "+08:00"\nentities: {Wren: []}\n',
+        "inbox/amy/2026-06-09T0900-amy.md": ("# 笔记\n\n- Wren 的压缩吞吐为 410 MB/s（来源：https://github.com/wren/wren）。\n"),
+        "inbox/bo/2026-06-10T0900-bo.md": ("# 笔记\n\n- Wren 的压缩吞吐为 450 MB/s（来源：https://github.com/wren/wren）。\n"),
+    }
+    kb = write_files(tmp_path_factory.mktemp("reads") / "kb", files)
+    res = CliRunner().invoke(app, ["trace", "Wren", "--kb", str(kb)])
+    assert res.exit_code == 0, res.output
+    assert "changed at" not in res.stdout and "CHANGED" not in res.stdout
+    assert "410 MB/s  inbox/amy/2026-06-09T0900-amy.md:3  ← github.com/wren/wren" in res.stdout
+    assert "450 MB/s  inbox/bo/2026-06-10T0900-bo.md:3  ← github.com/wren/wren" in res.stdout

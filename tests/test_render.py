@@ -121,8 +121,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
     assert ("- 判定：活文档未收，窗口内首次出现，卡片主分类 inference-systems；建议归入：§3（来源行的归入提示："
             "inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text
-    assert ("| 1 | TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口）"
-            "（在 inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12 处变了） | "
+    # every side cites the GitHub repository itself: three readings disagree, no reader is where it changed
+    assert ("| 1 | TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "
             "`secondhand` organized/knowledge/inference.md:21；") in text
     assert "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12" in text
     assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
