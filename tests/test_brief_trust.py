@@ -300,3 +300,27 @@ def test_readers_of_one_primary_source_are_not_where_it_changed(tmp_path_factory
     assert "changed at" not in res.stdout and "CHANGED" not in res.stdout
     assert "410 MB/s  inbox/amy/2026-06-09T0900-amy.md:3  ← github.com/wren/wren" in res.stdout
     assert "450 MB/s  inbox/bo/2026-06-10T0900-bo.md:3  ← github.com/wren/wren" in res.stdout
+
+
+def test_a_rating_line_naming_where_it_goes_is_a_hint() -> None:
+    from kb.extract.sections import hinted_section
+
+    assert hinted_section("★★ 建议补：Tidepool 入 §2。") == "§2"
+    assert hinted_section("★★ 建议补 试金石 O12") is None
+    assert hinted_section("建议补 3 个数字，见 §4 的表") is None  # 见 §4 is a reference, no filing
+
+
+def test_section_hint_on_the_rating_line_places_the_paper(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    files = {**FILES, "inbox/amy/2026-06-10T2000-amy-storage.md": (
+        "# 存储雷达（2026-06-10 20:00）\n\n- Tidepool（arXiv:2606.04321）把写停顿压到 0.2 s。\n"
+        "- ★★ 建议补：Tidepool 入 §1。\n")}
+    kb = write_files(tmp_path_factory.mktemp("hint") / "kb", files)
+    res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
+    assert res.exit_code == 0, res.output
+    text = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+    assert _line(text, "| 2606.04321 |").split(" | ")[3] == "§1"
+    assert _line(text, "- 可操作结论：在 §1 新增「Tidepool")
