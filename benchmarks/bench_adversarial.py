@@ -18,7 +18,8 @@ with a living doc and an inbox file naming vLLM (``topics``; ``--steps 4``: 50 t
 same with each topic's own subject (``own topics``: one night per topic reads that subject's claims) and
 with each topic's own brief in the inbox too (``brief topics``), ``kb digest`` and ``kb diff`` of a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
-``kb digest`` of a night whose one line names N papers with a value each (``line papers``),
+``kb digest`` of a night whose one line names N papers with a value each (``line papers``), or
+N arXiv ids and no value after an entity or a plain word (``id line``, ``plain id line``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
 values under those names (``doc headings``: each subject's placement looks the doc up once a
 night, not once per subject), the same night with a hint line holding no claim (``- 建议归入
@@ -96,6 +97,14 @@ shape("parens", "(", head="# t\n\n")
 shape("image-brackets", "![", head="# t\n\n")
 shape("brackets-closed", "[", head="# t\n\n", tail="]")  # one ``]`` at the end: every label scan may end
 shape("list-items", "- vLLM 1.5× arXiv:2607.01234\n", head="# t\n\n")
+# one line of inline HTML tags: what follows each tag read in one pass, not a scan of the rest per tag
+shape("br-tags", "1<br>", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("bold-tags", "<b>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-words", "a<sup>nd</sup> ", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sub-tags", "<sub>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-tags", "<sup>1", head="# t\n\nTGI ", tail=" tok/s\n")
+shape("sup-closed", "<sup>1</sup>", head="# t\n\nTGI 1", tail=" tok/s\n")
+shape("del-tags", "<del>1", head="# t\n\nTGI ", tail=" tok/s\n")  # each struck tag: is it closed later?
 
 
 class Runner:
@@ -239,6 +248,13 @@ def _line_papers(n: int) -> dict[str, str]:
                                                        for i in range(n)) + "\n"}
 
 
+def _id_line(n: int, lead: str = "vLLM") -> dict[str, str]:
+    """One night's file whose one line writes n arXiv ids and no value, after ``lead`` (an
+    entity, or a word naming none): one claim under n subjects, each asking it the same
+    questions (its ids, whether it is a metadata row), answered once a night."""
+    return {"inbox/ana/2026-07-31-idline.md": f"{lead} " + " ".join(f"2607.{10000 + i}" for i in range(n)) + "\n"}
+
+
 def _doc_headings(n: int) -> dict[str, str]:
     """A living doc of n sections, each a heading naming a subject (``## Sys7q``) over one value,
     and a night of n items stating another value of each (the brief places each subject in the
@@ -312,6 +328,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("doc rows (kb diff)", 1000, lambda root, n: _kb_command(_kb(root, _doc_rows(n)), "diff", "inference",
                                                                  "--date", "2026-07-31")),
         ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
+        ("id line (kb digest)", 3000, lambda root, n: _digest(root, _id_line(n))),
+        ("plain id line (kb digest)", 3000, lambda root, n: _digest(root, _id_line(n, "note"))),
         ("doc headings (kb digest)", 1000, lambda root, n: _digest(root, _doc_headings(n))),
         ("bare hints (kb digest)", 1000, lambda root, n: _digest(root, _bare_hints(n))),
         ("mood lines (kb digest)", 1000, lambda root, n: _digest(root, _mood_lines(n))),

@@ -5,8 +5,8 @@ ones under ``tests/fixtures/arxiv``) or from :func:`entry_xml`. A request's ``id
 answered like arXiv does: a versioned id gets that version's entry, a bare id the entry of
 its highest known version, an unknown id nothing. Switches simulate trouble: a queue of
 HTTP statuses (503 then success), a permanent status (429), malformed XML, a slow answer,
-an empty feed, arXiv's short page (``totalResults`` counting every id asked, so the client's
-next page is empty), an "Error" entry. ``log`` records every request so tests can assert the id batches.
+an answer dripped byte by byte, bytes that are no HTTP response, an empty feed, arXiv's
+short page (``totalResults`` counting every id asked, so the client's next page is empty), an "Error" entry. ``log`` records every request so tests can assert the id batches.
 """
 
 from __future__ import annotations
@@ -127,6 +127,10 @@ class FakeArxiv:
     batch holding an unknown id gets a short first page and an empty second one."""
     errors: set[str] = field(default_factory=set)
     """Ids answered with arXiv's "Error" entry (id not an abs URL, no ``published``)."""
+    raw: bytes | None = None
+    """Answer every request with these bytes and nothing else (no status line, no headers)."""
+    drip: float = 0.0
+    """Send the whole answer (status line, headers, body) one byte every this many seconds."""
     synthesize: bool = False
     """Invent an entry for any new-style id not otherwise known (bulk tests)."""
     log: list[Request] = field(default_factory=list)
@@ -231,6 +235,10 @@ class FakeArxiv:
             self.log.append(Request(parts.path, parts.query, params, id_list, status))
         if self.delay:
             time.sleep(self.delay)
+        if self.raw is not None:
+            h.close_connection = True
+            h.wfile.write(self.raw)
+            return
         if status != 200:
             body = f"HTTP {status}\n".encode()
             ctype = "text/plain"
@@ -249,6 +257,9 @@ class FakeArxiv:
             total = len(id_list) if self.count_asked and not self.empty else len(found)
             body = feed_xml(page, query=parts.query, start=start, per_page=per_page, total=total).encode()
             ctype = "application/atom+xml; charset=utf-8"
+        if self.drip:
+            self._drip(h, status, ctype, body)
+            return
         try:
             h.send_response(status)
             h.send_header("Content-Type", ctype)
@@ -256,4 +267,18 @@ class FakeArxiv:
             h.end_headers()
             h.wfile.write(body)
         except OSError:  # the client timed out and closed the connection
+            pass
+
+    def _drip(self, h: BaseHTTPRequestHandler, status: int, ctype: str, body: bytes) -> None:
+        """The answer one byte at a time, :attr:`drip` seconds apart (until the server stops)."""
+        h.close_connection = True
+        whole = (f"HTTP/1.1 {status} OK\r\nContent-Type: {ctype}\r\nContent-Length: {len(body)}\r\n\r\n").encode() + body
+        try:
+            for i in range(len(whole)):
+                if self._server is None:
+                    return
+                h.wfile.write(whole[i : i + 1])
+                h.wfile.flush()
+                time.sleep(self.drip)
+        except OSError:  # the client gave up
             pass

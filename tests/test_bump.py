@@ -44,7 +44,7 @@ def test_crlf_and_bom_survive(tmp_path: Path) -> None:
     doc.parent.mkdir(parents=True)
     original = b"\xef\xbb\xbf" + ODD.replace("\n", "\r\n").encode("utf-8")
     doc.write_bytes(original)
-    res = bump(root, "inference", now=NOW, tz=TZ)
+    res = bump(root, "inference", now=NOW, tz=TZ, force=True)
     assert (res.snapshot, res.old_version, res.new_version) == ("organized/knowledge/history/inference/v45.md", 45, 46)
     assert (root / res.snapshot).read_bytes() == original
     expected = original.replace(b"version: 45 ", b"version: 46 ").replace(b"2026-07-31T05:00", b"2026-08-01T05:00")
@@ -126,7 +126,7 @@ def test_no_doc_and_not_utf8(tmp_path: Path) -> None:
 def test_cli_bump(tmp_path: Path, run_kb) -> None:  # noqa: ANN001 - fixture from tests/conftest.py
     _kb(tmp_path)
     (tmp_path / "kb.yaml").write_text("topics: [inference]\n", encoding="utf-8")
-    res = run_kb(["bump", "inference", "--updated", "2026-08-01T05:00"], cwd=tmp_path)
+    res = run_kb(["bump", "inference", "--updated", "2026-08-01T05:00", "--force"], cwd=tmp_path)
     assert res.exit_code == 0, res.stderr
     assert res.stdout.strip() == ("organized/knowledge/history/inference/v45.md written; "
                                   "organized/knowledge/inference.md v45 → v46 (updated 2026-08-01T05:00:00+08:00)")
@@ -135,17 +135,18 @@ def test_cli_bump(tmp_path: Path, run_kb) -> None:  # noqa: ANN001 - fixture fro
     assert "organized/knowledge/nosuch.md" in res.stderr
 
 
-def test_bump_twice_without_edits_is_refused(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+def test_bump_twice_without_edits_writes_nothing(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
     root = tmp_path / "kb"
     (root / "organized/knowledge").mkdir(parents=True)
     (root / "kb.yaml").write_text("topics: [inference]\n")
     doc = root / "organized/knowledge/inference.md"
     doc.write_text("---\ntopic: inference\nversion: 45\nupdated: 2026-07-31T05:00:00+08:00\n---\n## §1 引擎\n")
-    assert run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root).exit_code == 0
+    assert run_kb(["bump", "--updated", "2026-08-01T05:00", "--force"], cwd=root).exit_code == 0
     again = run_kb(["bump", "--updated", "2026-08-02T05:00"], cwd=root)
-    assert again.exit_code == 2
-    assert ("nothing changed in the body since v46 was bumped in "
-            "(organized/knowledge/history/inference/.bumped-in/v46.md)") in again.stderr
+    assert again.exit_code == 0
+    assert again.stdout == ("organized/knowledge/inference.md stays v46: nothing changed in the body since v46 was "
+                            "bumped in (organized/knowledge/history/inference/.bumped-in/v46.md); nothing written: "
+                            "edit the document first (or pass --force)\n")
     assert "version: 46" in doc.read_text() and not (root / "organized/knowledge/history/inference/v46.md").exists()
     forced = run_kb(["bump", "--force", "--updated", "2026-08-02T05:00"], cwd=root)
     assert forced.exit_code == 0 and "version: 47" in doc.read_text()
@@ -223,7 +224,7 @@ def test_edit_then_bump_in_a_git_kb_keeps_the_committed_text(tmp_path: Path, run
 def test_edit_then_bump_without_git_uses_the_bumped_in_copy(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
     root = tmp_path / "kb"
     doc = _edit_kb(root)
-    first = run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root)  # v45 -> v46: no copy of v45 anywhere
+    first = run_kb(["bump", "--updated", "2026-08-01T05:00", "--force"], cwd=root)  # no copy of v45 anywhere
     assert first.exit_code == 0 and "holds the current text, edits included" in first.stderr
     bumped_in = doc.read_text(encoding="utf-8")
     assert (root / "organized/knowledge/history/inference/.bumped-in/v46.md").read_text(encoding="utf-8") == bumped_in
@@ -283,7 +284,7 @@ def test_a_bump_waits_for_the_lock_then_reads_the_new_version(tmp_path: Path) ->
     done: list[int] = []
     with writer_lock(tmp_path):
         doc.write_text(ODD.replace("version: 45", "version: 50"), encoding="utf-8")  # what the holder did
-        t = threading.Thread(target=lambda: done.append(bump(tmp_path, "inference", now=NOW, tz=TZ,
+        t = threading.Thread(target=lambda: done.append(bump(tmp_path, "inference", now=NOW, tz=TZ, force=True,
                                                              on_wait=told.append).new_version))
         t.start()
         t.join(0.5)
@@ -291,3 +292,68 @@ def test_a_bump_waits_for_the_lock_then_reads_the_new_version(tmp_path: Path) ->
         assert told[0].startswith("another kb (pid ") and told[0].endswith("waiting for it to finish…")
     t.join()
     assert done == [51]
+
+
+def _versions_kb(tmp_path: Path, version_line: str) -> tuple[Path, Path]:
+    """A KB whose history holds v3 (and kb's copy of v4), its doc's version line ``version_line``."""
+    root = tmp_path / "kb"
+    hist = root / "organized/knowledge/history/inference"
+    (hist / ".bumped-in").mkdir(parents=True)
+    (root / "kb.yaml").write_text("topics: [inference]\n")
+    front = "---\ntopic: inference\n{}updated: 2026-07-31T05:00:00+08:00\n---\n"
+    (hist / "v3.md").write_text(front.format("version: 3\n") + "## §1 引擎\n")
+    (hist / ".bumped-in" / "v4.md").write_text(front.format("version: 4\n") + "## §1 引擎\n\n- v4 行。\n")
+    doc = root / "organized/knowledge/inference.md"
+    doc.write_text(front.format(version_line) + "## §1 引擎\n\n- v4 行。\n- 今晚新行 1.5×。\n")
+    return root, doc
+
+
+def test_a_doc_without_version_is_told_the_one_after_history(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root, doc = _versions_kb(tmp_path, "")
+    before = doc.read_bytes()
+    res = run_kb(["bump"], cwd=root)
+    assert res.exit_code == 2
+    assert res.stderr == ("error: organized/knowledge/inference.md:2: front matter has no integer `version:`; add "
+                          "`version: 4` (one above the newest snapshot in history, v3), then run kb bump again\n")
+    res = run_kb(["lint", "organized/knowledge/inference.md", "--select", "KB101", "--format", "json"], cwd=root)
+    assert [(f["line"], f["message"]) for f in json.loads(res.stdout)] == [
+        (4, "front matter has no 'version': add `version: 4` (one above the newest snapshot in history, v3)")]
+    res = run_kb(["digest", "--out", "-", "--date", "2026-07-31"], cwd=root)
+    assert "vNone" not in res.stderr + res.stdout
+    assert doc.read_bytes() == before
+
+
+def test_bump_refuses_a_version_below_history(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    root, doc = _versions_kb(tmp_path, "version: 1\n")
+    before = doc.read_bytes()
+    res = run_kb(["bump"], cwd=root)
+    assert res.exit_code == 2
+    assert res.stderr == ("error: organized/knowledge/inference.md:3: version 1 is not greater than the newest snapshot "
+                          "organized/knowledge/history/inference/v3.md: set `version: 4`, then run kb bump again "
+                          "(a bump of version 1 would write v1.md below the history's newest)\n")
+    assert doc.read_bytes() == before
+    assert sorted(p.name for p in (root / "organized/knowledge/history/inference").glob("v*.md")) == ["v3.md"]
+    doc.write_text(doc.read_text().replace("version: 1", "version: 4"))
+    res = run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=root)
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout == ("organized/knowledge/history/inference/v4.md written; organized/knowledge/inference.md "
+                          "v4 → v5 (updated 2026-08-01T05:00:00+08:00)\n")
+
+
+def test_a_bump_without_any_text_of_n_keeps_a_copy_and_bumps_nothing(tmp_path: Path, run_kb) -> None:  # noqa: ANN001
+    doc = _kb(tmp_path)
+    (tmp_path / "kb.yaml").write_text("topics: [inference]\n", encoding="utf-8")
+    res = run_kb(["bump", "--updated", "2026-08-01T05:00"], cwd=tmp_path)
+    copy = "organized/knowledge/history/inference/.bumped-in/v45.md"
+    assert res.exit_code == 0
+    assert res.stdout == (f"organized/knowledge/inference.md stays v45: kb had no text of v45 before tonight's edits "
+                          f"(no {copy}, no git commit with that version), so it cannot tell what changed: kept the "
+                          f"current text as v45's ({copy}); nothing bumped. Edit the document, then run kb bump again "
+                          "(or pass --force to bump now: v45.md would hold the current text)\n")
+    assert doc.read_text(encoding="utf-8") == ODD and (tmp_path / copy).read_text(encoding="utf-8") == ODD
+    assert not (tmp_path / "organized/knowledge/history/inference/v45.md").exists()
+    doc.write_text(ODD.replace("不动", "改了"), encoding="utf-8")
+    res = run_kb(["bump", "--updated", "2026-08-01T05:00", "--format", "json"], cwd=tmp_path)
+    got = json.loads(res.stdout)
+    assert (got["bumped"], got["source"], got["new_version"], got["changed"]) == (True, "bumped-in", 46, 2)
+    assert (tmp_path / "organized/knowledge/history/inference/v45.md").read_text(encoding="utf-8") == ODD

@@ -48,3 +48,22 @@ def test_claim_json_example_validates() -> None:
     example = re.search(r"```json\n(.*?)\n```", text, re.S).group(1)
     claim = Claim.model_validate(json.loads(example))
     assert claim.quantities[0].raw == claim.text[claim.quantities[0].start:claim.quantities[0].end]
+
+
+def test_brief_doc_counts_are_the_demo_briefs() -> None:
+    """docs/brief.md's figures of the demo night (lines, increments, author demotions, conflicts)
+    are those of the golden demo brief it names."""
+    import re
+
+    doc = (REPO / "docs" / "brief.md").read_text(encoding="utf-8")
+    m = re.search(r"\(`tests/golden/demo-2026-07-31`\) is (\d+) lines .*? for (\d+) increments,\s+(\d+) demoted "
+                  r"by their authors and (\d+) conflicts", doc, re.S)
+    assert m is not None
+    brief = (REPO / "tests" / "golden" / "demo-2026-07-31" / "expected.zh.md").read_text(encoding="utf-8")
+    increments = re.search(r"^- 增量 (\d+) 项", brief, re.M)
+    demoted = re.search(r"作者降级 (\d+)$", brief, re.M)
+    conflicts = re.search(r"矛盾 (\d+) 组", brief)
+    assert increments and demoted and conflicts
+    figures = (len(brief.splitlines()), int(increments.group(1)), int(demoted.group(1)), int(conflicts.group(1)))
+    assert tuple(map(int, m.groups())) == figures == (162, 4, 3, 2)
+    assert f"counted in §0 (`作者降级 {figures[2]}`)" in doc

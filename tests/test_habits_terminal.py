@@ -95,7 +95,8 @@ def test_json_of_init_ingest_bump(run_kb, tmp_path: Path) -> None:  # type: igno
     r = run_kb(["init", str(root), "--topic", "rag", "--format", "json"])
     assert json.loads(r.stdout) == {"created": ["inbox/", "organized/paper_cards/", "organized/knowledge/",
                                                 "organized/knowledge/history/", "kb.yaml", ".gitignore",
-                                                "organized/knowledge/rag.md"], "kept": []}
+                                                "organized/knowledge/rag.md",
+                                                "organized/knowledge/history/rag/.bumped-in/v1.md"], "kept": []}
     r = run_kb(["ingest", "--format", "json"], cwd=root)
     assert json.loads(r.stdout) == {"parsed": 1, "unchanged": 0, "failed": 0, "removed": 0, "claims": 0,
                                     "problems": [], "notes": []}

@@ -172,7 +172,7 @@ def test_as_of_a_doc_without_updated_is_read_as_it_is_and_said_so(run_kb, tmp_pa
 @pytest.mark.parametrize(("args", "message"), [
     (["history", "FooServe", "--metric", "speed of light"], "--metric 'speed of light': not a metric key or phrase"),
     (["history", "Nobody"], "SUBJECT 'Nobody': not an arXiv id"),  # the argument typed, not an option
-    (["history", "FooServe", "--as-of", "2026-13-01"], "--as-of '2026-13-01': expected an ISO date"),
+    (["history", "FooServe", "--as-of", "2026-13-01"], "--as-of '2026-13-01': month 13 is out of range (01-12)"),
     (["claims", "--as-of", " "], "--as-of is empty"),
     (["history", "FooServe", "--topic", "nope"], "unknown topic 'nope'"),
     (["history", "FooServe", "--plot", "out.pdf"], "give a file ending in .svg or .png"),

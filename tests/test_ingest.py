@@ -201,6 +201,8 @@ def test_init_scaffolds_and_never_overwrites(tmp_path: Path, run_kb) -> None:
     assert r.exit_code == 0
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*")) == [
         ".gitignore", "inbox", "kb.yaml", "organized", "organized/knowledge", "organized/knowledge/history",
+        "organized/knowledge/history/inference", "organized/knowledge/history/inference/.bumped-in",
+        "organized/knowledge/history/inference/.bumped-in/v1.md",
         "organized/knowledge/inference.md", "organized/paper_cards",
     ]
     assert (root / ".gitignore").read_text() == ".kb/\n"
@@ -610,7 +612,7 @@ def test_a_file_name_that_is_not_utf8_is_reported_and_skipped(tmp_path) -> None:
     report = ingest(tmp_path, KbConfig())
     assert report.parsed == 1
     assert [(p.path, p.message) for p in report.problems] == [
-        ("inbox/jay/2026-07-31-bad\ufffd.md", "file name is not valid UTF-8; skipped (rename it)")]
+        ("inbox/jay/2026-07-31-bad\\xff.md", "file name is not valid UTF-8; skipped (rename it)")]
 
 
 def test_a_store_is_not_emptied_while_another_kb_reads_it(demo_kb, tmp_path, monkeypatch) -> None:  # noqa: ANN001

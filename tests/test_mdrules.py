@@ -90,8 +90,9 @@ def test_real_files_give_the_same_tokens() -> None:
 
 def test_link_and_image_rules_skip_a_bracket_nothing_closes(monkeypatch: pytest.MonkeyPatch) -> None:
     """A paragraph of ``[`` or ``![`` with no ``]`` after them never starts markdown-it's label
-    scan (it recursed maxNesting deep at each bracket: 200 KB took ~8 s), and every text of
-    brackets gives the very tokens markdown-it gives."""
+    scan (it recursed maxNesting deep at each bracket: 200 KB took ~8 s), nor one with no ``](``
+    after them when no reference is defined (a run of ``[`` closed by one ``]``: ~60 ms a KB),
+    and every text of brackets gives the very tokens markdown-it gives."""
     plain, guarded = _plain(), guard_rules(_plain())
     inline = {r.name for r in guarded.inline.ruler.__rules__ if hasattr(r.fn, "__wrapped__")}
     assert inline == {"link", "image"}
@@ -102,5 +103,30 @@ def test_link_and_image_rules_skip_a_bracket_nothing_closes(monkeypatch: pytest.
     monkeypatch.setattr(guarded.helpers, "parseLinkLabel", lambda state, start, nested=False: calls.append(start) or -1)
     guarded.parse("[" * 5000 + "\n\n" + "![" * 5000)
     assert calls == []
-    guarded.parse("[[[]" + "\n\n" + "a[b] [")  # only the brackets a ``]`` follows are scanned
+    guarded.parse("[[[]" + "\n\n" + "a[b] [")  # no ``](`` and no reference defined: no link can be
+    assert calls == []
+    guarded.parse("[[[](/u) [" + "\n\n" + "a[b] [\n\n[b]: /u")  # before a ``](``; before a ``]`` with a reference
     assert calls == [0, 1, 2, 1]
+
+
+#: Pieces of texts of links and images at and around markdown-it's nesting limit (runs of 97 to 102).
+LINK_PIECES = ["[", "![", "]", "](/u)", "a", "](", ")", "[b]", "![c](/i)", "[d](/e)", "`", "\\[", "\\]", "*", "<a>"]
+
+
+def test_link_and_image_rules_give_markdown_its_own_tokens_around_the_nesting_limit() -> None:
+    """Texts of brackets, ``](``, links, images and escapes (runs long enough to reach
+    ``maxNesting``, where markdown-it's label scan stops and caches the end of the text), with and
+    without a reference defined: the rules behind :func:`kb.perf.mdrules._closable` give the very
+    tokens markdown-it gives."""
+    plain, guarded = _plain(), guard_rules(_plain())
+    rnd = random.Random(24)
+    for _ in range(400):
+        parts = []
+        for _ in range(rnd.randint(1, 6)):
+            piece = rnd.choice(LINK_PIECES)
+            parts.append(piece * (rnd.choice((1, 1, 2, 3, 97, 98, 99, 100, 101, 102)) if piece in ("[", "![", "]") else 1))
+        text = "".join(parts) + rnd.choice(("", "", "\n\n[b]: /r", "\n\n[a]: /r"))
+        assert _tokens(guarded, text) == _tokens(plain, text), text
+    for text in ["[" * 300 + "]", "![" * 300 + "]", "[" * 101 + "x](/u)", "[" * 99 + "]" + "(/u)" + "[" * 5 + "]",
+                 "[a](/u)" + "[" * 150 + "]", "[" * 150 + "]\n\n[" + "[" * 150 + "]: /r"]:
+        assert _tokens(guarded, text) == _tokens(plain, text), text

@@ -80,8 +80,8 @@ def test_setups_and_names_between(text: str, expected: list) -> None:
     # a decimal alone in brackets right after a score's name is that score
     ("其 ROUGE（41.7）与 F1（72.4）都更高", [("41.7", 41.7, None, None, None, None), ("72.4", 72.4, None, None, None, None)]),
     ("见第（2）点与（3.1）节", []),
-    # a hyphenated token count is a token count
-    ("Serving 2M-Token Contexts on One Node", [("2M-Token", 2e6, "tokens", None, None, None)]),
+    # a hyphenated token count is a token count, of a context when it is one's (contexts, prompts: plurals too)
+    ("Serving 2M-Token Contexts on One Node", [("2M-Token", 2e6, "tokens", None, "context_length", None)]),
     ("with a 64K-token context window", [("64K-token", 64000.0, "tokens", None, "context_length", None)]),
 ])
 def test_counts_scores_and_token_counts(text: str, expected: list) -> None:

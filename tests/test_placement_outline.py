@@ -75,7 +75,8 @@ def _view(key_pool: list[str], rng: random.Random, line: int, path: str = "organ
     subjects = rng.sample(key_pool, rng.randint(1, 2))
     text = rng.choice(["- {} throughput 5 tok/s", "- O12 {} 能否并入 §2？", "- C3 {} §1.2", "{} notes"]).format(subjects[0])
     prov = SimpleNamespace(path=path, line=line, heading=[])
-    return SimpleNamespace(subjects=subjects, hint=None, facts=[], claim=SimpleNamespace(text=text, provenance=prov))
+    return SimpleNamespace(subjects=subjects, subject_keys=frozenset(subjects), hint=None, facts=[],
+                           claim=SimpleNamespace(text=text, provenance=prov))
 
 
 def test_place_with_the_subjects_doc_views_is_place_with_all() -> None:

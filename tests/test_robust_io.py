@@ -50,7 +50,7 @@ def test_bump_disk_full_at_the_rename_leaves_doc_and_snapshot_as_before(run_kb, 
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     before = _tree(doc_kb)
     _raise_on(monkeypatch, os, "replace", errno.ENOSPC)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2
     assert "Traceback" not in res.stderr and len(res.stderr.strip().splitlines()) == 1
     # the first rename that fails is named (the copy of the new version, renamed before the doc)
@@ -62,7 +62,7 @@ def test_bump_disk_full_at_the_rename_leaves_doc_and_snapshot_as_before(run_kb, 
 def test_bump_read_only_folder_is_exit_2(run_kb, doc_kb: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     before = _tree(doc_kb)
     _raise_on(monkeypatch, tempfile, "mkstemp", errno.EROFS)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2 and "Read-only file system (EROFS)" in res.stderr
     assert "organized/knowledge/history/inference: " in res.stderr
     assert _tree(doc_kb) == before
@@ -139,7 +139,7 @@ def test_bump_through_a_history_folder_linked_out_of_the_kb_is_refused(run_kb, d
     outside = tmp_path / "outside"
     outside.mkdir()
     (doc_kb / "organized/knowledge/history").symlink_to(outside, target_is_directory=True)
-    res = run_kb(["bump", "inference", "--kb", str(doc_kb)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(doc_kb)])
     assert res.exit_code == 2
     assert "the snapshot would be outside the KB" in res.stderr
     assert list(outside.iterdir()) == [] and (doc_kb / "organized/knowledge/inference.md").read_text() == DOC
@@ -173,10 +173,7 @@ def test_messages_are_not_markup_and_controls_are_escaped(run_kb, doc_kb: Path) 
 
 
 def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv) -> None:
-    fake_arxiv.verbatim["2607.26627"] = (
-        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
-        "<entry><id>http://arxiv.org/abs/2607.26627v1</id><title>T</title>"
-        "<updated>2026-07-24T10:00:00Z</updated></entry></feed>").encode()
+    fake_arxiv.errors = {"2607.26627"}  # arXiv's "Error" entry has no <published>: the client warns and skips it
     root = make_kb({})
     res = run_kb(["verify", "2607.26627", "--kb", str(root)])
     assert res.exit_code == 1 and "Skipping entry" not in res.stderr and "Requesting page" not in res.stderr
@@ -187,7 +184,9 @@ def test_arxiv_library_logging_stays_out_of_stderr(run_kb, make_kb: Callable, fa
         for h in [h for h in logger.handlers if getattr(h, "kb_verbose", False)]:
             logger.removeHandler(h)
         logger.setLevel(logging.NOTSET)
-    assert "Skipping entry http://arxiv.org/abs/2607.26627v1 missing <published>" in loud.stderr
+    assert f"arxiv: Requesting page (first: True, try: 0): {fake_arxiv.url}?search_query=" in loud.stderr
+    assert ("arxiv._feed: Skipping entry http://arxiv.org/api/errors#incorrect_id_format_for_2607.26627 missing <published>"
+            in loud.stderr)
 
 
 @pytest.mark.parametrize("src, line, first", [

@@ -70,7 +70,7 @@ def test_a_failing_write_names_its_file(run_kb, kb_root: Path, monkeypatch: pyte
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(textio.os, "fsync", full)
-    res = run_kb(["bump", "inference", "--kb", str(kb_root)])
+    res = run_kb(["bump", "inference", "--force", "--kb", str(kb_root)])  # (--force: no text of v3 before edits)
     assert res.exit_code == 2
     assert res.stderr.strip() == (f"error: {kb_root}/organized/knowledge/history/inference/v3.md: No space left on "
                                   "device (ENOSPC): the disk is full; free space and run the command again")

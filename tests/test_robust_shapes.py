@@ -1,6 +1,8 @@
 """A night of many arXiv ids (one per line, no card, no value) is briefed in time linear in the
 ids: §3's off-topic rows of one file are grouped by identity, never by comparing rows, and the
-name written before an id is read with one pattern for every id."""
+name written before an id is read with one pattern for every id. One line of many ids is one
+claim under as many subjects: what the brief asks of it (its ids, whether it is a metadata row)
+is read once (:class:`kb.perf.memo.PerObject`), not once per subject."""
 
 from __future__ import annotations
 
@@ -8,8 +10,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
+import kb.brief.reading as reading
 from kb.brief.papers import collapse_offtopic
 from kb.brief.reading import Reading
+from kb.core.claims import ArxivRef
 
 
 class _Row(dict):  # type: ignore[type-arg]
@@ -53,3 +59,42 @@ def test_the_name_written_before_each_id_is_read(tmp_path: Path) -> None:
     assert reading.id_names("arxiv:2611.30002") == []  # front matter is no window text
     assert reading.id_names("arxiv:2611.31999") == []
     assert reading.id_names("title:tidekv") == []
+
+
+class _Counted:
+    """A compiled pattern that counts its searches."""
+
+    def __init__(self, rx: Any) -> None:
+        self.rx, self.searches = rx, 0
+
+    def search(self, *args: Any) -> Any:
+        self.searches += 1
+        return self.rx.search(*args)
+
+    def match(self, *args: Any) -> Any:
+        return self.rx.match(*args)
+
+
+def test_a_digest_of_one_line_of_many_ids_asks_each_question_of_the_line_once(
+        run_kb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path / "kb"
+    for d in ("inbox/jay", "organized/knowledge", "organized/paper_cards"):
+        (root / d).mkdir(parents=True)
+    (root / "kb.yaml").write_text('timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\nentities:\n  TGI: []\n'
+                                  "executor: x\n", encoding="utf-8")
+    (root / "organized/knowledge/inference.md").write_text(
+        "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n---\n# inference\n## §1 Overview\n"
+        "- TGI throughput 300 tok/s.\n", encoding="utf-8")
+    (root / "inbox/jay/2026-07-31T1735-a.md").write_text(
+        "TGI " + " ".join(f"2607.{i:05d}" for i in range(400)) + "\n", encoding="utf-8")
+    assert run_kb(["ingest"], cwd=root).exit_code == 0
+    keys = []
+    monkeypatch.setattr(ArxivRef, "key", property(lambda self: keys.append(1) or f"arxiv:{self.id}"))
+    note = _Counted(reading._CARD_NOTE_RE)
+    monkeypatch.setattr(reading, "_CARD_NOTE_RE", note)
+    r = run_kb(["digest", "--date", "2026-07-31", "--out", "-"], cwd=root)
+    assert r.exit_code == 0, r.stderr
+    assert "已收 1 个（活文档已收，窗口内数值均已在文档中，不是增量）：TGI" in r.stdout
+    assert "\n- arXiv:2607.00001、arXiv:2607.00002、" in r.stdout and "、arXiv:2607.00399【邻接】" in r.stdout  # (00000 is no id)
+    assert len(keys) < 3 * 400  # the line's ids as keys: a few times each (was 160,398: the line's per subject)
+    assert note.searches == 1  # is the line a card note: read once, not once per id (400)

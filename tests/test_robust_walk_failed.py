@@ -79,7 +79,7 @@ def test_a_file_name_that_is_not_utf8_fails_every_ingest(tmp_path: Path, run_kb)
         assert res.exit_code == 2
         assert res.stdout.strip() == f"{parsed} parsed, {unchanged} unchanged, 1 failed; 4 claims"
         assert res.stderr.splitlines()[-1] == (
-            "error: inbox/zz/2026-07-31-lat\ufffd.md: file name is not valid UTF-8; skipped (rename it)")
+            "error: inbox/zz/2026-07-31-lat\\xe9.md: file name is not valid UTF-8; skipped (rename it)")
 
 
 def test_a_file_name_holding_a_newline_or_tab_is_refused_and_never_printed(tmp_path: Path, run_kb) -> None:

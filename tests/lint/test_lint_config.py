@@ -134,6 +134,6 @@ def test_file_outside_a_kb_skips_kb_rules_with_a_note(tmp_path: Path, run_kb) ->
     doc.write_text(HEAD + "- Medusa（arXiv:2401.10774）见 inbox/x/2026-01-01-a.md。\n", encoding="utf-8")
     r = run_kb(["lint", "loose.md", "--format", "json"], cwd=tmp_path)
     assert r.exit_code == 0 and r.stdout.strip() == "[]"
-    assert "note: KB104, KB108, KB110, KB118, KB119 skipped for loose.md: not inside a KB" in r.stderr
+    assert "note: KB104, KB108, KB110, KB118, KB119, KB120 skipped for loose.md: not inside a KB" in r.stderr
     r2 = run_kb(["lint", "loose.md", "--select", "KB104"], cwd=tmp_path)
     assert "KB104 skipped for loose.md" in r2.stderr

@@ -95,7 +95,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     full = avg is not None and len(prev) == len(night.previous)
     level = None if not full else "below" if n_claims < 0.8 * avg else "above" if n_claims > 1.25 * avg else "par"
     placed = {e["key"]: e["section"] for e in (*increments, *moved, *others) if e["section"]}
-    arxiv_rows = arxiv_entries(night, number, reg, placed)
+    arxiv_rows = arxiv_entries(night, number, reg, placed, rd)
     titled = {e["key"]: e["label"] for e in (*increments, *moved, *others) if e["id"] and e["label"] != e["id"]}
     for a in arxiv_rows:
         a["title"] = a["title"] or titled.get(f"arxiv:{a['id']}")
@@ -177,25 +177,25 @@ def _facts(c: Claim) -> tuple[Any, ...]:
     return stated_values(c)
 
 
-def carries_fact(c: Claim, key: str) -> bool:
+def carries_fact(c: Claim, key: str, rd: Reading) -> bool:
     """True when ``c``, listed under subject ``key``, says something checkable: a measured
     value or a date (:func:`_facts`), the subject's own arXiv id, or a verdict/rating (an
     ``internal-rating`` claim). Rows without any (``一份课程大纲，共 8 个模块``) are not listed
-    under an increment; they are counted (``n_plain``) and stay in §4's per-file counts."""
+    under an increment; they are counted (``n_plain``) and stay in §4's per-file counts.
+    ``rd``: the night's reading, whose ids of a claim are read once (:meth:`Reading.arxiv_keys`)."""
     if c.kind == "internal-rating" or _facts(c):
         return True
-    return key.startswith("arxiv:") and any(a.key == key for a in c.arxiv)
+    return key.startswith("arxiv:") and key in rd.arxiv_keys(c)
 
 
-def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None,
-             rd: Reading | None = None) -> dict[str, Any]:
+def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None, rd: Reading) -> dict[str, Any]:
     """One subject as the brief shows it: its rule, section, card, rating and fact rows (one
     row per fact; rows without a fact counted in ``n_plain``; beyond ``fold`` rows the rest
     counted in ``n_folded``, see ``kb claims --subject``)."""
     every = [night.claims[i] for i in s.claims if i in night.claims]
     # a claim whose own first subject is another one only mentions this subject in passing
     # ("★★ 建议补入 §3 … 在 vLLM/SGLang 投机解码实现里"): list it under that one, not here
-    claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in c.subjects] or every
+    claims = [c for c in every if not c.subjects or c.subjects[0] == s.key or s.key not in rd.subject_keys(c)] or every
     rating: list[dict[str, Any]] = []
     for c in claims:
         if c.kind != "internal-rating":
@@ -210,9 +210,9 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
     # a rated line stating only votes (``3 | 2607.26627 | … | 118``) is the rating itself, no row
     rows = [c for c in claims if c.id not in rated or (_facts(c) and (c.dates or any(q.metric != "votes" for q in c.quantities)))]
     # about the file (论文：URL · 建卡 spark), or a verdict with neither a mark nor a value (HF 票数领先…): no rows
-    meta = [c for c in rows if rd is not None and (rd.is_metadata(c) or rd.is_opinion(c) or (c.kind == "internal-rating" and not _facts(c)))]
+    meta = [c for c in rows if rd.is_metadata(c) or rd.is_opinion(c) or (c.kind == "internal-rating" and not _facts(c))]
     rows = [c for c in rows if c not in meta]
-    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows, set(rd.disputed(s.key)) if rd else set())
+    listed, also, plain, raws, members = _one_row_per_fact(night, s.key, rows, set(rd.disputed(s.key)), rd)
     plain += len(meta)
     if fold is not None and len(listed) > fold:
         # long subjects fold: rows that state a value the doc lacks (or disputes) first, then by
@@ -241,12 +241,11 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None = None
         "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
                            for c in listed if len(members[c.id]) > 1},
         "first": reg.get(c) if (c := first_written(claims)) is not None else None,
-        "secondhand_only": rd.secondhand_only(s.key) if rd is not None else
-        list(dict.fromkeys(x.raw for x in night.result.secondhand_only if x.subject == s.key)),
+        "secondhand_only": rd.secondhand_only(s.key),
     }
 
 
-def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set[str] = frozenset()  # type: ignore[assignment]
+def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set[str], rd: Reading
                       ) -> tuple[list[Claim], dict[str, list[dict[str, str]]], int, dict[str, set[str]],
                                  dict[str, list[str]]]:
     """The rows of subject ``key``: one per fact (issue 9). A claim whose facts about ``key``
@@ -257,6 +256,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
     ``端到端 1.38×`` and ``1.38× end-to-end speed-up``). Claims whose facts have no number of
     ``key`` (dates, counts) are one row per equal :func:`_facts`; rows without a fact are
     counted, not listed. A claim stating a ``disputed`` raw (``>40%`` 抄错) joins the row of that metric.
+    ``rd``: the night's reading (:func:`carries_fact`).
 
     :returns: ``(rows in claims' order, {row claim id: [{"kind", "source"}]}, plain count, {row
         claim id: raw values of every claim of the row}, {row claim id: ids of its claims, head
@@ -284,7 +284,7 @@ def _one_row_per_fact(night: Night, key: str, claims: list[Claim], disputed: set
     plain = 0
     order, first = {c.id: i for i, c in enumerate(claims)}, {}  # claims' order; a row's place when it took another's
     for c in sorted(claims, key=lambda c: (KINDS.index(c.kind), any(q.raw in disputed for q in c.quantities))):
-        if not carries_fact(c, key):  # paper-facts first, claims stating a disputed value last
+        if not carries_fact(c, key, rd):  # paper-facts first, claims stating a disputed value last
             plain += 1
             continue
         every = [f for f in at.view(c).facts if f.subject == key]

@@ -38,6 +38,20 @@ def empty_night(night: Night) -> str | None:
     return None
 
 
+def undated_note(night: Night) -> str | None:
+    """The inbox files no night's window holds, named once, or None: a file's time is its
+    front-matter date, else its file-name stamp (docs/kb-format.md, "When a file was written");
+    one with neither (``notes.md``, ``-2026-07-31-x.md``) is in no window. ``kb digest`` and
+    ``kb diff`` say it: ``2 inbox file(s) without a date in their name or front matter are in no
+    night's window: inbox/jay/notes.md, …`` (the first ten named)."""
+    undated = night.kb.store.undated_files(("inbox",))
+    if not undated:
+        return None
+    more = f" and {len(undated) - 10} more" if len(undated) > 10 else ""
+    return (f"{len(undated)} inbox file(s) without a date in their name or front matter are in no night's window "
+            f"(give each a date to have it read): {', '.join(undated[:10])}{more}")
+
+
 def _quiet(line: str) -> None:
     """The default of :func:`digest`'s ``note``: notes go nowhere."""
 
@@ -88,6 +102,8 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
         for line in night.result.notes:
             if line.startswith(("baseline is ", "no version of ", "the living document has no")):
                 note(f"note: {line}")
+        if (undated := undated_note(night)) is not None:
+            note(f"note: {undated}")
         path = None if stdout else dest or kb.root / brief_path(who, window.label_date, topic)
         known = len(kb.report.problems)
         context = night_context(kb, night, who, lang=lang, path=path)
@@ -105,10 +121,13 @@ def digest(kb: Kb, topic: str, window: Window, *, executor: str | None = None, l
 def night_context(kb: Kb, night: Night, executor: str, *, lang: str = "zh", path: Path | None = None) -> dict[str, Any]:
     """The brief's context as plain data (str, int, None, lists and dicts of them; stable keys,
     deterministic order): :func:`kb.brief.context.build_context` plus ``links``
-    (:func:`link_settings` for a brief written to ``path``; None: standard output). What
+    (:func:`link_settings` for a brief written to ``path``; None: standard output) and ``unread``
+    (``path``, ``line``, ``message`` of every KB file whose front matter kb ignored, in or out of
+    the window: :meth:`kb.store.db.Store.unread_front_matter`; listed in §4 each night until fixed). What
     ``kb digest`` renders; ``kb digest --format json`` may print it as it is."""
     context = build_context(night, executor=executor, lang=lang)
     context["links"] = link_settings(kb.config.links, kb.root, path)
+    context["unread"] = [{"path": p.path, "line": p.line, "message": p.message} for p in kb.store.unread_front_matter()]
     return context
 
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from kb.brief.reading import Reading
 from kb.brief.registry import Registry
 from kb.core.claims import Claim
 from kb.extract.titles import title_similarity
@@ -38,13 +39,14 @@ def by_place(cited: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(cited, key=lambda d: (d["path"], d["line"]))
 
 
-def arxiv_entries(night: Night, number: dict[str, int], reg: Registry,
-                  sections: dict[str, str] | None = None) -> list[dict[str, Any]]:
+def arxiv_entries(night: Night, number: dict[str, int], reg: Registry, sections: dict[str, str] | None,
+                  rd: Reading) -> list[dict[str, Any]]:
     """§3 rows, one per arXiv subject (its section: ``sections``' placement, else the diff's hint;
     its first source: the window line written first (:func:`first_written`) that writes this id). Its title (论文/主题): the card's; else the arXiv
     cache's; else a title the KB knows (:meth:`kb.facts.attributor.Attributor.title`: a link text
     ``[Title](https://arxiv.org/abs/…)``); else the subject's label when it is a name, not the
-    bare id (``CacheGen``, ``H2O``); else None (``—``)."""
+    bare id (``CacheGen``, ``H2O``); else None (``—``). ``rd``: the night's reading (a claim's
+    ids read once, :meth:`kb.brief.reading.Reading.arxiv_keys`)."""
     at = night.attributor
     rows = []
     for s in night.result.subjects:
@@ -60,7 +62,7 @@ def arxiv_entries(night: Night, number: dict[str, int], reg: Registry,
                      else "title-mismatch")
         mine = [night.claims[i] for i in s.claims if i in night.claims]
         # the first line writing this very id (a line citing a mistyped id is no source of it)
-        first = first_written(c for c in mine if any(a.key == s.key for a in c.arxiv)) or first_written(mine)
+        first = first_written(c for c in mine if s.key in rd.arxiv_keys(c)) or first_written(mine)
         rows.append({
             "id": arxiv_id, "arxiv_title": arxiv_title,
             "title": s.label if card else (arxiv_title or at.title(s.key)

@@ -20,6 +20,7 @@ from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.placement import DocOutline
 from kb.night.run import Night
+from kb.perf.memo import PerObject
 from kb.store.lines import file_lines
 
 #: Headings and line labels of a set-up block: its values are conditions, never results.
@@ -58,8 +59,8 @@ class Reading:
         self._text: dict[str, list[str]] = {}
         self._disputed: dict[str | None, dict[str, str]] = {}
         self._heads: dict[str, list[int]] = {}
-        self._cond: dict[int, tuple[Claim, set[str]]] = {}
         self._led: dict[tuple[str, int], bool] = {}  # (path, line) -> led by an opinion: a line read once, not per claim
+        self._once = PerObject()  # a claim's answers read once, not once per subject it is under
         self._low: list[tuple[str, str]] = []  # the window's lines, as written and lower-cased
         self._secondhand: dict[str, dict[str, None]] | None = None
         self._table_rows: dict[str, list[Claim]] | None = None
@@ -304,9 +305,7 @@ class Reading:
             if any(_SETUP_HEAD_RE.search(h) for h in c.provenance.heading[1:]) or _SETUP_LABEL_RE.match(c.text):
                 out.update(q.raw for q in c.quantities)
                 continue
-            if id(c) not in self._cond or self._cond[id(c)][0] is not c:  # a line of many subjects: read once
-                self._cond[id(c)] = (c, _condition_raws(c.text, c.quantities))
-            out.update(self._cond[id(c)][1])
+            out.update(self._once.get("cond", c, lambda c: _condition_raws(c.text, c.quantities)))
         return out
 
     def is_opinion(self, c: Claim) -> bool:
@@ -323,13 +322,19 @@ class Reading:
             self._led[path, n] = is_opinion(lines[n - 1])
         return self._led[path, n]
 
-    @staticmethod
-    def is_metadata(c: Claim) -> bool:
+    def is_metadata(self, c: Claim) -> bool:
         """A row about the file or the card (``论文：URL · HF 推送 · 建卡 spark``, ``时间：… · 整理：jay``,
         ``paper_cards/681（…），7-31 16:30 建卡``), not a finding: never listed under an increment."""
-        if _META_RE.match(c.text):
-            return True
-        return not any(q.metric or q.unit for q in c.quantities) and bool(_CARD_NOTE_RE.search(c.text))
+        return self._once.get("meta", c, lambda c: bool(_META_RE.match(c.text)) or (
+            not any(q.metric or q.unit for q in c.quantities) and bool(_CARD_NOTE_RE.search(c.text))))
+
+    def arxiv_keys(self, c: Claim) -> frozenset[str]:
+        """The subject keys (``arxiv:2607.26627``) of the arXiv ids ``c`` writes (read once a claim)."""
+        return self._once.get("ids", c, lambda c: frozenset(a.key for a in c.arxiv))
+
+    def subject_keys(self, c: Claim) -> frozenset[str]:
+        """``c.subjects`` as a set (made once a claim)."""
+        return self._once.get("subjects", c, lambda c: frozenset(c.subjects))
 
     # -- bounds ------------------------------------------------------------------------
     def bounds(self, english: bool = False) -> Bounds:

@@ -76,6 +76,13 @@ def cell(value: Any) -> str:
     return md(value).replace("|", "\\|")
 
 
+def path(value: Any) -> str:
+    """A KB path (or ``path:line``) as brief text, in a table cell or a list: :func:`cell` plus
+    ``[``/``]`` escaped, so a file named ``[x](y).md`` is no link, `` `rm`.md `` no code span and
+    ``a|b.md`` no new cell (the §4 file list, the next steps' sources)."""
+    return cell(value).translate(_TEXT_BRACKETS)
+
+
 _SOURCE_RE = re.compile(r"^(?P<path>.+?):(?P<line>\d+)$")
 
 
@@ -178,7 +185,7 @@ def environment(dirs: Iterable[Path], limit: int = MAX_VALUE) -> jinja2.Environm
     """The Jinja2 environment of briefs: sandboxed (a template that comes with a KB, through
     ``templates_dir``, cannot reach Python internals, run code, change a list or make a value
     of more than ``limit`` characters in one step: :class:`kb.brief.sandbox.Sandbox`),
-    StrictUndefined, no autoescape, filters ``md``/``cell``/``clip``; compiled templates cached
+    StrictUndefined, no autoescape, filters ``md``/``cell``/``clip``/``src``/``path``; compiled templates cached
     by :func:`_bytecode_cache`."""
     dirs = list(dirs)
     shipped = [d for d in dirs if d.resolve() in {s.resolve() for s in shipped_dirs()}]
@@ -189,7 +196,7 @@ def environment(dirs: Iterable[Path], limit: int = MAX_VALUE) -> jinja2.Environm
         loader=jinja2.ChoiceLoader(loaders), limit=limit,
         undefined=_KbUndefined, bytecode_cache=_bytecode_cache(), **_ENV_OPTIONS,
     )
-    env.filters.update(md=md, cell=cell, clip=clip, src=src)
+    env.filters.update(md=md, cell=cell, clip=clip, src=src, path=path)
     return env
 
 

@@ -22,16 +22,21 @@ def bump_cmd(
     Edit the doc first, bump after (落版): v<N>.md holds N as it was bumped in (kb's copy in
     history/<topic>/.bumped-in/, else git's first commit with version N), so
     `kb diff --from vN --to vN+1` shows exactly the edits. Every other byte of the front matter and body is kept (comments, key order, quoting,
-    CRLF). An existing snapshot is never overwritten. A body unchanged since the previous
-    snapshot is not bumped again unless --force.
-    Exit codes: 0 done; 2 no doc, no integer version, a different snapshot exists, or
-    nothing changed.
+    CRLF). An existing snapshot is never overwritten. A body unchanged since vN was bumped in
+    (or since the previous snapshot) is not bumped: kb says so and writes nothing (exit 0;
+    --force bumps). Without any text of vN from before the edits (no kb copy, no git), kb
+    cannot tell an edit: it keeps the current text as vN's copy and bumps nothing (exit 0);
+    edit, then bump again, or --force. A version not above history's newest snapshot is
+    refused, naming the version to set.
+    Exit codes: 0 done, or nothing to bump; 2 no doc, no integer version, a version not above
+    history's newest, a different snapshot exists.
 
     Example:
 
+    \b
         kb bump inference --updated 2026-08-01T05:00
     """
-    from kb.core.config import load_config
+    from kb.core.config import load_config, topic_name_problem
     from kb.core.moments import parse_moment
     from kb.history.bump import bump
     from kb.store.fresh import resolve_root
@@ -40,10 +45,14 @@ def bump_cmd(
     config = load_config(root)
     name = config.first_topic() if topic is None else topic
     now = parse_moment(updated, config, "updated") if updated else None
-    res = bump(root, name, now=now, tz=config.tzinfo, force=force,
+    near = config.near_topic(name) if config.unknown_topic(root, name) and not topic_name_problem(name) else None
+    res = bump(root, name, now=now, tz=config.tzinfo, force=force, near=f" (did you mean {near!r}?)" if near else "",
                on_wait=lambda message: console_err.print(f"kb: {message}", markup=False))
     if fmt is TextOrJson.json:
         print_json(res)
+        return
+    if not res.bumped:
+        console.print(f"{res.doc} stays v{res.old_version}: {res.why}", markup=False)
         return
     if res.snapshot_existed:
         console_err.print(f"note: {res.snapshot} already held this version; kept as is", markup=False)
@@ -52,6 +61,7 @@ def bump_cmd(
                           f"history/{name}/.bumped-in/v{res.old_version}.md, no git commit with that version): "
                           f"{res.snapshot} holds the current text, edits included", markup=False)
     elif res.source.startswith("git"):
-        console_err.print(f"note: v{res.old_version} taken from {res.source} (the text before your edits)", markup=False)
+        console_err.print(f"note: v{res.old_version} taken from {res.source} (the first commit with version "
+                          f"{res.old_version}); {res.changed} line(s) of the body changed since", markup=False)
     console.print(f"{res.snapshot} written; {res.doc} v{res.old_version} → v{res.new_version} (updated {res.updated})",
                   markup=False)

@@ -39,7 +39,8 @@ def card_new_cmd(
 
     Example:
 
-        kb card new 2607.26627 --lang en --category inference-systems
+    \b
+        kb card new 2309.06180 --lang en --category inference-systems
     """
     from rich.text import Text
 
@@ -58,7 +59,9 @@ def card_new_cmd(
         def record_for(key: str) -> "SourceRecord | None":
             answer = lookup.answers([key])[key]
             if answer.state == "unverified":
-                raise SourceUnavailable(f"{key}: {answer.note}; the card needs arXiv's metadata, try again later")
+                fix = ("run it again without --offline to fetch it" if offline
+                       else "try again later, when arXiv answers")
+                raise SourceUnavailable(f"{key}: {answer.note}; the card needs arXiv's metadata: {fix}")
             if answer.record is not None and answer.record.withdrawn:
                 console_err.print(Text(f"warning: {key} is withdrawn on arXiv: {answer.record.comment}"))
             return answer.record

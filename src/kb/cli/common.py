@@ -377,7 +377,8 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
 
     kb.yaml's warnings (:func:`kb.core.config.config_warnings`) go to stderr every time (a night
     of only ``kb digest`` sees them); the files' problems unless ``quiet``, else the files kb did
-    not read (:meth:`kb.store.fresh.IngestReport.unread`) as warnings."""
+    not read (:meth:`kb.store.fresh.IngestReport.unread`) as warnings; and every time, the files
+    whose front matter kb ignored (:meth:`kb.store.db.Store.unread_front_matter`)."""
     from kb.core.config import config_warnings
     from kb.store.workspace import open_kb
 
@@ -390,6 +391,7 @@ def load(kb: Path | None = None, *, quiet: bool = False) -> "Kb":
         said += [p for p in opened.report.problems if p not in said]
     else:  # a file kb did not read is missing from every answer: said each time
         said += [replace(p, severity="warning") for p in opened.report.unread()]
+    said += [p for p in opened.store.unread_front_matter() if p not in said]  # until the file is fixed
     for problem in said:
         console_err.print(f"{problem.severity}: {problem}", highlight=False, markup=False)
     return opened

@@ -47,8 +47,10 @@ def init_cmd(
 
     Example:
 
+    \b
         kb init my-kb && cd my-kb && kb ingest
 
+    \b
         kb init ~/rag-kb --topic rag
     """
     from kb.core.scaffold import init_kb
@@ -81,7 +83,11 @@ def ingest_cmd(
 
     Example:
 
-        kb ingest --kb ~/kb
+    \b
+        kb ingest
+
+    \b
+        kb ingest --kb . --jobs 2 --format json
     """
     from kb.store.fresh import resolve_root, unchanged_store
 
@@ -133,8 +139,10 @@ def claims_cmd(
 
     Example:
 
+    \b
         kb claims --subject arXiv:2607.26627 --format json
 
+    \b
         kb claims --subject TGI --as-of 2026-07-30
     """
     from kb.facts.query import ClaimFilter, select_claims

@@ -14,6 +14,7 @@ from kb.cli.common import (
     app,
     console,
     console_err,
+    escape_controls,
     load,
     print_rows,
 )
@@ -58,10 +59,13 @@ def diff_cmd(
 
     Example:
 
+    \b
         kb diff inference --date 2026-07-31 --format json
 
+    \b
         kb diff inference --from v44 --to v45
 
+    \b
         kb diff inference --as-of 2026-07-30
     """
     opened = load(kb, quiet=True)
@@ -89,6 +93,9 @@ def diff_cmd(
         else:
             span = pick_window(opened, name, since=since, until=until, day=date, span=window)
         night = run_night(opened, name, span, held=held)
+        from kb.brief.digest import undated_note
+
+        undated = undated_note(night) if held is None else None  # (--as-of names them itself)
         if fmt is not Format.json:  # the names and demotions the brief shows (kb.brief.shaping), read before the store closes
             from kb.brief.digest import empty_night
             from kb.brief.reading import Reading
@@ -103,6 +110,8 @@ def diff_cmd(
         opened.close()
     for note in held.notes if held is not None else ():
         console_err.print(f"note: {note}", markup=False)
+    if undated is not None:
+        console_err.print(escape_controls(f"note: {undated}"), markup=False)
     result = night.result
     if fmt is Format.json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
@@ -137,7 +146,11 @@ def _version_diff(opened: "Kb", topic: str, v_from: str | None, v_to: str | None
         end = parse_version(v_to, "--to")
     from kb.facts.query import attributor
 
+    from kb.read.versions import conflicting_snapshots
+
     out = diff_versions(root, topic, parser, start, end, attributor(opened))
+    for note in conflicting_snapshots(root, topic):
+        console_err.print(f"warning: {note}", markup=False)
     if fmt is Format.json:
         sys.stdout.write(out.model_dump_json(indent=2) + "\n")
         return

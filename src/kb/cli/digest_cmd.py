@@ -44,10 +44,13 @@ def digest_cmd(
 
     Example:
 
+    \b
         kb digest inference --date 2026-07-31 --executor tom --lang zh
 
+    \b
         kb digest --out - | less
 
+    \b
         kb digest --format json | jq '.conflicts[].label'
     """
     from kb.brief.digest import digest
@@ -131,7 +134,7 @@ def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | N
     """The context :func:`kb.brief.digest.digest` renders, built by the brief's own
     :func:`kb.brief.digest.night_context` for the same night and executor (links as for
     standard output); plain JSON data (docs/json.md)."""
-    from kb.brief.digest import night_context, resolve_executor
+    from kb.brief.digest import night_context, resolve_executor, undated_note
     from kb.night.run import run_night
 
     night = run_night(opened, topic, span)
@@ -141,6 +144,8 @@ def brief_context(opened: "Kb", topic: str, span: "Window", *, executor: str | N
     for line in night.result.notes:
         if line.startswith(("baseline is ", "no version of ", "the living document has no")):
             note(f"note: {line}")
+    if (undated := undated_note(night)) is not None:
+        note(f"note: {undated}")
     known = len(opened.report.problems)
     context = night_context(opened, night, who, lang=lang)
     for problem in opened.report.problems[known:]:  # a night's file unreadable since ingest

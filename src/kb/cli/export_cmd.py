@@ -31,9 +31,12 @@ def bibtex_cmd(
 
     Example:
 
+    \b
         kb export bibtex inference > inference.bib
 
-        kb export bibtex --all > refs.bib && papis bibtex read refs.bib import --all
+    \b
+        kb export bibtex --all > refs.bib && \\
+            papis bibtex read refs.bib import --all
     """
     from kb.verify.bibtex import all_cards, bib_entries, cited_cards, to_bibtex
 

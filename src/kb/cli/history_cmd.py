@@ -47,9 +47,11 @@ def history_cmd(
 
     Example:
 
+    \b
         kb history TGI --metric eol_date
 
-        kb history arXiv:2607.26627 --format json --plot /tmp/ttft.svg
+    \b
+        kb history arXiv:2607.26627 --metric speedup --plot speedup.svg
     """
     from kb.history.held import held_at
     from kb.history.plot import plot_history

@@ -51,7 +51,7 @@ def lint_cmd(
 ) -> None:
     """Lint living documents: front matter, versions, arXiv ids, sections, evidence, citations.
 
-    Rules KB101–KB119 (docs/rules/). Configure in kb.yaml `lint:` (select, ignore, severity,
+    Rules KB101–KB120 (docs/rules/). Configure in kb.yaml `lint:` (select, ignore, severity,
     rules.KBnnn options); disable inline with `<!-- kb-lint disable KB107 -->` …
     `<!-- kb-lint enable KB107 -->` or `<!-- kb-lint disable-next-line KB104 -->`. Rules
     that need the KB (KB104, KB108, KB110) are skipped, with a note, for files outside one.
@@ -61,6 +61,7 @@ def lint_cmd(
 
     Example:
 
+    \b
         kb lint organized/knowledge/inference.md --format sarif > kb-lint.sarif
     """
     from kb.lint.engine import exit_code

@@ -42,10 +42,13 @@ def sources_cmd(
 
     Example:
 
+    \b
         kb sources --topic inference
 
+    \b
         kb sources --since 2026-07-01 --until 2026-08-01
 
+    \b
         kb sources --format json
     """
     from rich.text import Text

@@ -29,8 +29,10 @@ def trace_cmd(
 
     Example:
 
+    \b
         kb trace vLLM --metric ci_job_minutes
 
+    \b
         kb trace TGI --format json
     """
     from kb.facts.relay import trace

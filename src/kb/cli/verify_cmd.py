@@ -103,16 +103,24 @@ def verify_cmd(
 
     Example:
 
-        kb verify 2607.26627 arXiv:2607.26203v1 https://arxiv.org/pdf/2607.24410v2
+    \b
+        kb verify 2607.26627 arXiv:2607.26203v1 \\
+            https://arxiv.org/pdf/2607.24410v2
 
+    \b
         kb verify --all --topic inference --since 2026-07-30T22:00 --format json
 
+    \b
         grep -ho '2607\\.[0-9]*' notes/*.md | kb verify - --offline
     """
     if all_ids and ids:
         raise UsageError("give ids or --all, not both")
     if not all_ids and not ids:
         raise UsageError("nothing to verify: give ids (or '-' for stdin), or --all")
+    for number, arg in enumerate(ids or [], 1):
+        if not arg.strip():
+            raise UsageError("argument {number} is {arg}: an empty id; give an arXiv id (e.g. 2607.26627) "
+                             "or '-' to read ids from stdin", number=number, arg=repr(arg))
     if not all_ids and (topic or since or until):
         raise UsageError("--topic, --since and --until go with --all")
     if offline and refresh:

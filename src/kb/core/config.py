@@ -8,6 +8,7 @@ where ``kb.yaml`` is read from instead of the KB root (tests use it).
 
 from __future__ import annotations
 
+import difflib
 import re
 from datetime import timedelta, timezone
 from pathlib import Path
@@ -19,7 +20,7 @@ from pydantic_core import PydanticCustomError
 from kb.core.config_kept import config_file, read_kept, write_kept
 from kb.core.errors import ConfigError
 from kb.core.frontmatter import load_yaml
-from kb.core.paths import CONFIG_NAME
+from kb.core.paths import CONFIG_NAME, doc_path
 from kb.core.textio import Problem
 
 _TOPIC_RE = re.compile(r"(?!\.)[\w.-]+")
@@ -220,6 +221,22 @@ class KbConfig(_Strict):
             return list(self.topics[topic]) or [topic]
         return [topic]
 
+    def unknown_topic(self, root: Path, topic: str) -> str | None:
+        """Why ``topic`` names no topic — not in ``topics`` and no living document of that name
+        under ``root`` — with the nearest name (``did you mean 'inference'?``), else None: the
+        one message of ``kb digest``/``diff``/``sources`` (``kb.night.run.check_topic``) and ``kb bump``."""
+        if topic in self.topic_names() or (root / doc_path(topic)).is_file():
+            return None
+        names = self.topic_names()
+        near = self.near_topic(topic)
+        hint = f"did you mean {near!r}? Or add" if near else "add"
+        return f"unknown topic {topic!r} ({CONFIG_NAME} topics: {', '.join(names) or 'none'}); {hint} it to {CONFIG_NAME} `topics:`"
+
+    def near_topic(self, topic: str) -> str | None:
+        """The topic of ``topics`` closest to a mistyped ``topic`` (difflib), else None."""
+        near = difflib.get_close_matches(topic, self.topic_names(), n=1)
+        return near[0] if near else None
+
     def first_topic(self) -> str:
         """The topic used when a command is given none."""
         if self.default_topic:
@@ -260,7 +277,7 @@ def load_config(root: Path) -> KbConfig:
             line = _key_line(text, parts[0]) if parts else None
             where = f"line {line}: " if line else ""
             if err["type"] == "extra_forbidden":
-                msg = f"{where}unknown key '{key}'"
+                msg = f"{where}unknown key '{key}'" + _did_you_mean(parts)
             else:
                 msg = f"{where}'{key}': {err['msg']}"
             if msg not in messages:
@@ -281,6 +298,18 @@ def _parse_yaml(path: Path, text: str) -> Any:
     if problems:
         raise ConfigError(re.sub(r"; (?:kb\.yaml )?ignored$", "", str(problems[0])))
     return data
+
+
+def _did_you_mean(parts: list[str]) -> str:
+    """`` (did you mean 'tolerance'?)`` for an unknown kb.yaml key ``parts`` (``["tolerence"]``,
+    ``["lint", "selct"]``): the closest key of the settings it sits in, else ``""``."""
+    model: Any = KbConfig
+    for part in parts[:-1]:
+        field = getattr(model, "model_fields", {}).get(part)
+        model = field.annotation if field is not None else None
+    keys = list(getattr(model, "model_fields", {}))
+    near = difflib.get_close_matches(parts[-1], keys, n=1, cutoff=0.6) if parts and keys else []
+    return f" (did you mean '{near[0]}'?)" if near else ""
 
 
 def _key_line(text: str, key: str) -> int | None:

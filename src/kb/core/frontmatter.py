@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, tzinfo
 from functools import lru_cache
 from typing import Any
 
 from kb.core.moments import accepted
-from kb.core.textio import Problem, Severity, decode
+from kb.core.textio import Problem, Severity, decode, drop_invisible
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
 _TAB_RE = re.compile(r"found character '\\t' that cannot start any token")
+
+#: The code of every problem of a front matter kb did not load (invalid YAML, never closed, too
+#: long, too deep): the file's body is read, its front matter ignored; the store keeps the
+#: problem, so every command after ingest says so until the file is fixed
+#: (:meth:`kb.store.db.Store.unread_front_matter`).
+FRONT_MATTER_UNREAD = "front-matter-unread"
 
 
 @dataclass(slots=True)
@@ -63,12 +69,24 @@ def as_datetime(value: Any, tz: tzinfo, *, clamp: bool = True) -> datetime | Non
     return dt
 
 
+#: An integer as YAML 1.2 reads it from plain decimal digits (``45``, ``-1``); ``0x10``, ``0o17``,
+#: ``1_000``, ``+5`` and ``045`` are integers to YAML too, but no number as a person writes one.
+PLAIN_INTEGER_RE = re.compile(r"0|-?[1-9][0-9]*")
+
+
 def kept(fm: FrontMatter) -> dict[str, Any]:
     """The front matter as kb keeps it (:attr:`kb.core.parsed.ParsedFile.front`): the loaded values,
-    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float)."""
+    with ``arxiv`` as its text as written (DESIGN.md §3: ``arxiv: 2608.04410`` is no float), and a
+    ``version`` YAML reads as an integer from other than plain decimal digits (``0x10``: 16) as
+    its text too, so every reader of a living doc's version (:func:`kb.read.livedoc.version_problem`)
+    refuses it, naming it as written."""
     front = dict(fm.data)
     if "arxiv" in fm.raw:
         front["arxiv"] = fm.raw["arxiv"]
+    version = front.get("version")
+    if isinstance(version, int) and not isinstance(version, bool) and "version" in fm.raw \
+            and PLAIN_INTEGER_RE.fullmatch(fm.raw["version"]) is None:
+        front["version"] = fm.raw["version"]
     return front
 
 
@@ -97,8 +115,7 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
         return fm, text
     close = next((i for i in range(1, len(lines)) if lines[i].rstrip() in _CLOSE), None)
     if close is None:
-        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body", "warning"))
-        return fm, text
+        return _unclosed(fm, lines, path)
     fm.present = True
     fm.end_line = close + 1
     fm.body_line = close + 2
@@ -106,8 +123,25 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
     body = "\n" * close + "\n" + "\n".join(lines[close + 1 :])
     too_long = _too_long(yaml_lines)
     if too_long:
-        fm.problems.append(Problem(path, 2, f"front matter {too_long}; front matter ignored, body read", "warning"))
+        fm.problems.append(Problem(path, 2, f"front matter {too_long}; front matter ignored, body read", "warning",
+                                   code=FRONT_MATTER_UNREAD))
         return fm, body
+    _scan_keys(fm, yaml_lines)
+    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter",
+                        severity="warning", code=FRONT_MATTER_UNREAD)
+    cleaned: list[str] = []
+    fm.data = _cleaned(fm.data, cleaned, "")
+    if cleaned:  # "\u202e", "\x1b[31m": YAML escapes make what decode removed from the file's text
+        fm.problems.append(Problem(path, fm.key_lines.get(cleaned[0], 2), "control, invisible or direction characters "
+                                   f"written as YAML escapes in {', '.join(dict.fromkeys(cleaned))}; removed", "warning",
+                                   code="control"))
+    return fm, body
+
+
+def _scan_keys(fm: FrontMatter, yaml_lines: list[str]) -> None:
+    """Fill ``fm.key_lines`` and ``fm.raw`` from the top-level ``key: value`` lines of
+    ``yaml_lines`` (file lines from 2), as written: read even when the YAML does not load, so a
+    card whose front matter is ignored still names its paper (``arxiv: "2611.07777"``)."""
     for offset, line in enumerate(yaml_lines):
         m = _KEY_RE.match(line)
         if m:
@@ -115,9 +149,45 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
             fm.key_lines.setdefault(key, offset + 2)
             if value and not value.startswith(("#", "|", ">")):
                 fm.raw.setdefault(key, _strip_scalar(value))
-    fm.data = load_yaml("\n".join(yaml_lines) + "\n", path, fm.problems, first_line=2, what="front matter",
-                        severity="warning")
-    return fm, body
+
+
+def _unclosed(fm: FrontMatter, lines: list[str], path: str) -> tuple[FrontMatter, str]:
+    """A front matter opened with ``---`` and never closed: the lines after it up to the first
+    blank line, when each reads as YAML (``key: value``, an indented or ``- `` continuation) and
+    one is a key, are that front matter: blanked (never read as prose, so no key becomes a
+    claim) and not loaded (its keys as written only: :func:`_scan_keys`), the rest read as
+    body. Otherwise the ``---`` is the body's own (a rule above prose) and the whole text is body. A warning says so: at the last key line (where
+    the ``---`` is missing), else at line 1."""
+    end = 1
+    while end < len(lines) and lines[end].strip() and (_KEY_RE.match(lines[end]) or lines[end][:1] in " \t-"):
+        end += 1
+    if end == 1 or not any(_KEY_RE.match(line) for line in lines[1:end]):
+        fm.problems.append(Problem(path, 1, "front matter opened with '---' but never closed; read as body", "warning",
+                                   code=FRONT_MATTER_UNREAD))
+        return fm, "\n".join(lines)
+    fm.problems.append(Problem(
+        path, end, f"front matter opened with '---' at line 1 is never closed: no '---' after its last key "
+        f"(this line); lines 1-{end} ignored, body read from line {end + 1}: add '---' after line {end}", "warning",
+        code=FRONT_MATTER_UNREAD))
+    fm.body_line = end + 1
+    _scan_keys(fm, lines[1:end])
+    return fm, "\n" * end + "\n".join(lines[end:])
+
+
+def _cleaned(value: Any, keys: list[str], key: str) -> Any:
+    """``value`` with every text in it (keys too) without the characters :func:`kb.core.textio.decode`
+    removes from a file (:func:`kb.core.textio.drop_invisible`: control, invisible and direction
+    characters); the top-level key of each changed text is added to ``keys``."""
+    if isinstance(value, str):
+        out = drop_invisible(value)
+        if out != value:
+            keys.append(key)
+        return out
+    if isinstance(value, dict):
+        return {_cleaned(k, keys, key or str(k)): _cleaned(v, keys, key or str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(v, keys, key) for v in value]
+    return value
 
 
 def body_lines(data: bytes, path: str) -> list[str]:
@@ -185,7 +255,8 @@ def _first_key_line(src: str, name: str, start: Any, dup: Any) -> int | None:
 
 
 def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
-              what: str = "front matter", severity: Severity = "error") -> dict[str, Any]:
+              what: str = "front matter", severity: Severity = "error",
+              code: str | None = None) -> dict[str, Any]:
     """Load a YAML mapping safely (YAML 1.2), reporting faults at file lines, never raising.
 
     :param src: the YAML text.
@@ -194,9 +265,21 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
     :param what: how messages name the text (``front matter``, ``kb.yaml``).
     :param severity: of the faults reported: ``warning`` for a file's front matter (the file's body
         is still read, so ingest exits 0), ``error`` for ``kb.yaml`` (a config error, exit 2).
+    :param code: of the faults reported (:data:`FRONT_MATTER_UNREAD` for a file's front matter).
     :returns: the mapping, or ``{}`` when it is invalid (the fault appended to ``problems``:
-        duplicate keys and tabs get their own messages, C10).
+        duplicate keys and tabs get their own messages, C10; a quote or bracket never closed at
+        the line ruamel says it opened, not at the end of the text).
     """
+    said = len(problems)
+    data = _load_yaml(src, path, problems, first_line=first_line, what=what, severity=severity)
+    if code is not None:
+        problems[said:] = [replace(p, code=code) for p in problems[said:]]
+    return data
+
+
+def _load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
+               what: str, severity: Severity) -> dict[str, Any]:
+    """:func:`load_yaml` but for the problems' code."""
     from ruamel.yaml.constructor import DuplicateKeyError
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -217,12 +300,17 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
         return {}
     except MarkedYAMLError as exc:
         mark = exc.problem_mark
+        if exc.context_mark is not None and "end of stream" in str(exc.problem):
+            mark = exc.context_mark  # (an unclosed quote or bracket: where it opened, not the text's end)
         line = mark.line + first_line if mark else 0
         col = mark.column + 1 if mark else None
         if _TAB_RE.search(str(exc)) or (mark is not None and _tab_indented(src, mark.line)):
             msg = f"tab used for indentation in {what}; use spaces"
         else:
             msg = f"invalid {what}: {exc.problem or exc.context}"
+            if mark is exc.context_mark:
+                opened = str(exc.context).removeprefix("while scanning ")
+                msg = f"invalid {what}: {opened} opened here is never closed ({exc.problem})"
         problems.append(Problem(path, line, msg + ("" if "ignored" in msg else f"; {what} ignored"), column=col, severity=severity))
         return {}
     except YAMLError as exc:

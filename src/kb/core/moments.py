@@ -7,6 +7,8 @@ the one range of dates kb accepts, from the command line or a file (:func:`accep
 
 from __future__ import annotations
 
+import calendar
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import date, datetime, time, timezone
@@ -70,6 +72,27 @@ def to_minute(moment: datetime | str) -> str:
     return dt.strftime("%Y-%m-%d %H:%M") + (f"{zone[:3]}:{zone[3:]}" if zone else "")
 
 
+_YMD_RE = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?=$|[Tt ])")
+
+
+def calendar_problem(value: str) -> str | None:
+    """What of a value written as ``YYYY-MM-DD…`` is off the calendar (``2026-13-01``: ``month 13
+    is out of range (01-12)``; ``2026-02-30``: ``day 30 is out of range for 2026-02 (01-28)``),
+    else None (another form, or a real date): the one wording of ``--date`` and of every
+    command-line date (:func:`parse_moment`), so an error never says "expected YYYY-MM-DD" of a
+    value written so."""
+    m = _YMD_RE.match(value)
+    if m is None:
+        return None
+    year, month, day = map(int, m.groups())
+    if not 1 <= month <= 12:
+        return f"month {month:02d} is out of range (01-12)"
+    last = calendar.monthrange(year, month)[1] if year >= 1 else 31
+    if not 1 <= day <= last:
+        return f"day {day:02d} is out of range for {year:04d}-{month:02d} (01-{last:02d})"
+    return None
+
+
 def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
     """An ISO date or date-time from the command line, aware in the KB's zone.
 
@@ -77,7 +100,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
 
     :param option: the parameter that gave ``value`` (``since``, ``as_of``), named in an error
         (:class:`~kb.core.errors.OptionError`: the command line writes its option there).
-    :raises OptionError: not ISO 8601 (the message shows an accepted form), or outside the
+    :raises OptionError: not ISO 8601 (the message shows an accepted form; a month or day off
+        the calendar is named: :func:`calendar_problem`), or outside the
         range kb accepts (:func:`accepted`: ``--as-of 9999-12-31``).
     """
     try:
@@ -86,6 +110,8 @@ def parse_moment(value: str, config: KbConfig, option: str) -> datetime:
         else:
             dt = datetime.fromisoformat(value.strip())
     except ValueError as exc:
+        if (why := calendar_problem(value)) is not None:
+            raise OptionError("{0} {value!r}: {why}", option, value=value, why=why) from exc
         raise OptionError("{0} {value!r}: expected an ISO date or date-time, e.g. 2026-07-31 or 2026-07-30T22:00",
                           option, value=value) from exc
     if dt.tzinfo is None:

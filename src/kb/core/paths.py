@@ -177,6 +177,14 @@ def doc_path(topic: str) -> str:
 def history_dir(topic: str) -> str:
     """KB-relative folder of a topic's earlier versions."""
     return f"{HISTORY_ROOT}/{topic}"
+
+
+def bumped_in_path(topic: str, version: int) -> str:
+    """KB-relative path of the copy of a topic's living doc at ``version`` as it was bumped in
+    (``history/<topic>/.bumped-in/v<N>.md``: hidden from lint KB102 and the version listing),
+    written by ``kb bump`` for N+1 and by ``kb init`` for version 1: the text of N before the
+    night's edits, which ``kb bump`` keeps as ``v<N>.md``."""
+    return f"{history_dir(topic)}/.bumped-in/v{version}.md"
 STORE_DIR = ".kb"
 STORE_NAME = "kb.sqlite"
 LOCK_NAME = "ingest.lock"

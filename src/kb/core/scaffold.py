@@ -12,6 +12,7 @@ from kb.core.paths import (
     HISTORY_ROOT,
     INBOX_DIR,
     KNOWLEDGE_DIR,
+    bumped_in_path,
     doc_path,
     inside_kb,
     write_target,
@@ -72,7 +73,9 @@ inbox path or URL); `kb lint` checks section numbers, references and the citatio
 def init_kb(path: Path, *, now: datetime | None = None, topic: str = "inference") -> tuple[list[str], list[str]]:
     """Create an empty KB at ``path`` without overwriting anything: the folders, a commented
     ``kb.yaml`` whose ``topics`` is ``[topic]``, a ``.gitignore`` holding ``.kb/`` and a
-    version-1 living document ``organized/knowledge/<topic>.md``, so that ``kb digest`` runs at once.
+    version-1 living document ``organized/knowledge/<topic>.md``, so that ``kb digest`` runs at once,
+    with kb's copy of it as version 1 (:func:`kb.core.paths.bumped_in_path`), so that the first
+    ``kb bump`` after editing it keeps version 1 as it was created.
 
     :returns: ``(created, kept)``: relative paths made, and those that already existed.
     :raises InputError: ``path`` exists and is not a folder.
@@ -103,7 +106,11 @@ def _init(path: Path, now: datetime | None, topic: str) -> tuple[list[str], list
     starter = LIVING_DOC.format(topic=topic, updated=stamp)
     config = KB_YAML.replace("topics: [inference]         #", f"topics: [{topic}]".ljust(27) + " #", 1)
     for name, text in (("kb.yaml", config), (".gitignore", GITIGNORE),
-                       (doc_path(topic), starter)):
+                       (doc_path(topic), starter), (bumped_in_path(topic, 1), starter)):
+        if name == bumped_in_path(topic, 1) and doc_path(topic) not in created:
+            continue  # (kb's copy of version 1 as created: only of the doc it creates)
+        if name == bumped_in_path(topic, 1):
+            write_target(path, path / name, what="file kb init creates").parent.mkdir(parents=True, exist_ok=True)
         target = write_target(path, path / name, what="file kb init creates")
         try:
             write_atomic(target, text, overwrite=False)

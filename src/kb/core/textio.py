@@ -60,34 +60,22 @@ def decode(data: bytes, path: str, *, keep_nul_lines: bool = False) -> Decoded:
     :returns: :class:`Decoded`; never raises on content.
     """
     problems: list[Problem] = []
-    encoding = "utf-8"
     wide = _utf16(data)
+    text = None
     if wide is not None:
         try:
             text = data.decode(wide).lstrip("\ufeff")
         except UnicodeDecodeError:
             pass
-        else:
-            problems.append(Problem(path, 0, f"UTF-16 file ({wide}); read as such — save it as UTF-8", "warning"))
-            return Decoded(text.replace("\r\n", "\n").replace("\r", "\n"), wide, problems)
-    if _binary(data):
-        problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped", code="unreadable"))
-        return Decoded("", "binary", problems)
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-        encoding = "utf-8-sig"
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        try:
-            text = data.decode("gb18030")
-            encoding = "gb18030"
-            problems.append(Problem(path, 0, f"not UTF-8 (first bad byte on line {line}); read as GB18030", "warning"))
-        except UnicodeDecodeError:
-            text = data.decode("utf-8", errors="replace")
-            encoding = "utf-8-replace"
-            problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
+        else:  # then line ends, NUL lines and control characters as in any file
+            encoding = wide
+            problems.append(Problem(path, 0, f"{wide[:6].upper()} file ({wide}); read as such — save it as UTF-8",
+                                    "warning"))
+    if text is None:
+        if _binary(data):
+            problems.append(Problem(path, 0, "binary file (NUL or control bytes, not text); skipped", code="unreadable"))
+            return Decoded("", "binary", problems)
+        text, encoding = _narrow(data, path, problems)
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text and keep_nul_lines:
@@ -191,9 +179,32 @@ class NotRegularFileError(InputError):
     """The target of a write exists and is not a regular file (exit code 2)."""
 
 
+def _narrow(data: bytes, path: str, problems: list[Problem]) -> tuple[str, str]:
+    """``(text, encoding)`` of a file that is no UTF-16/32: UTF-8 (a BOM dropped), else GB18030,
+    else UTF-8 with U+FFFD, each fallback with a warning added to ``problems``."""
+    encoding = "utf-8"
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+        encoding = "utf-8-sig"
+    try:
+        return data.decode("utf-8"), encoding
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+    try:
+        text = data.decode("gb18030")
+        problems.append(Problem(path, 0, f"not UTF-8 (first bad byte on line {line}); read as GB18030", "warning"))
+        return text, "gb18030"
+    except UnicodeDecodeError:
+        problems.append(Problem(path, line, "not UTF-8 nor GB18030; undecodable bytes replaced with U+FFFD", "warning"))
+        return data.decode("utf-8", errors="replace"), "utf-8-replace"
+
+
 def _utf16(data: bytes) -> str | None:
-    """``utf-16-le``/``utf-16-be`` when ``data`` is UTF-16 (a BOM, or NUL bytes — the high
-    halves of ASCII characters — at odd positions only, or at even ones only), else None."""
+    """``utf-32`` when ``data`` starts with a UTF-32 BOM (either order: ``FF FE 00 00``,
+    ``00 00 FE FF``); ``utf-16-le``/``utf-16-be`` when it is UTF-16 (a BOM, or NUL bytes — the
+    high halves of ASCII characters — at odd positions only, or at even ones only), else None."""
+    if data.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        return "utf-32"
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return "utf-16"
     head = data[:4096]

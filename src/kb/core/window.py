@@ -13,7 +13,7 @@ from datetime import date, datetime, time, timedelta
 
 from kb.core.config import KbConfig
 from kb.core.errors import OptionError, UsageError
-from kb.core.moments import ACCEPTED, accepted, in_range, parse_moment, to_minute
+from kb.core.moments import ACCEPTED, accepted, calendar_problem, in_range, parse_moment, to_minute
 
 _SPAN_RE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([hdm])\s*$", re.IGNORECASE)
 _UNIT = {"h": timedelta(hours=1), "d": timedelta(days=1), "m": timedelta(minutes=1)}
@@ -150,6 +150,8 @@ def resolve_window(config: KbConfig, *, since: str | None = None, until: str | N
         try:
             d = date.fromisoformat(day.strip())
         except ValueError as exc:
+            if (why := calendar_problem(day)) is not None:
+                raise OptionError("{0} {day!r}: {why}", "day", day=day, why=why) from exc
             raise OptionError("{0} {day!r}: expected YYYY-MM-DD, e.g. 2026-07-31", "day", day=day) from exc
         if not accepted(d):
             raise OptionError("{0} {day!r}: out of range ({why})", "day", day=day, why=ACCEPTED)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kb.core.claims import ArxivRef
+from kb.core.records import MAX_VERSION
 from kb.extract.vocab.arxiv import KNOWN_ARCHIVES, OTHER_ARCHIVES
 from kb.perf.lazyre import lazy
 from kb.perf.models import built
@@ -143,7 +144,8 @@ def _id_error(id_text: str, version: str | None) -> str | None:
     names the same ids again and again).
 
     Rules: arXiv help page "Understanding the arXiv identifier" — new-style YYMM.NNNN from
-    0704 to 1412, YYMM.NNNNN from 1501; old-style archive[.SC]/YYMMNNN from 9108 to 0703.
+    0704 to 1412, YYMM.NNNNN from 1501; old-style archive[.SC]/YYMMNNN from 9108 to 0703;
+    a version from v1 to :data:`kb.core.records.MAX_VERSION` (the highest a record may state).
     """
     new = _NEW_PARTS_RE.fullmatch(id_text)
     if new:
@@ -177,8 +179,10 @@ def _id_error(id_text: str, version: str | None) -> str | None:
             return "old-style ids run from 9108 to 0703"
         if int(seq) == 0:
             return "sequence number 0 does not exist"
-    if version is not None and int(version) == 0:
+    if version is not None and not version.strip("0"):
         return "version v0 does not exist (versions start at v1)"
+    if version is not None and (len(version.lstrip("0")) > len(str(MAX_VERSION)) or int(version) > MAX_VERSION):
+        return f"version v{version if len(version) <= 12 else version[:12] + '…'} is past v{MAX_VERSION}, the highest kb takes"
     return None
 
 
@@ -224,7 +228,7 @@ def _candidate(text: str, m: re.Match[str], raw_start: int, raw_end: int) -> IdC
     return IdCandidate(
         raw=text[raw_start:raw_end],
         id=None if error else id_text,
-        version=int(ver) if ver is not None else None,
+        version=int(ver) if ver is not None and not error else None,
         start=m.start("id"),
         end=m.end("v") if ver is not None else m.end("id"),
         error=error,

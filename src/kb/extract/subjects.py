@@ -77,7 +77,7 @@ _CLAUSE_RE = re.compile(r"[，；;。！？!?\n,\s](?:(?<=[，；;。！？!?\n]
 #: Text between a name and an id that makes the id the name's own (``Bole（arXiv:2607.26627）``).
 _ID_GAP_RE = re.compile(r"^[\s（(【\[,，:：]*(?:arxiv\s*[:：]?\s*)?$", re.IGNORECASE)
 #: A bracket that cites a source: ``（来源：arXiv:…）``, ``(source: arXiv:…)``, ``（见 arXiv:…）``.
-_SOURCE_BRACKET_RE = re.compile(r"[（(【\[]\s*(?:来源|出处|原文|论文|source|paper|see|见|via)?\s*[:：]?\s*(?:arxiv\s*[:：]?\s*)?$",
+_SOURCE_BRACKET_RE = re.compile(r"[（(【\[]\s*(?P<word>来源|出处|原文|论文|source|paper|see|见|via)?\s*[:：]?\s*(?:arxiv\s*[:：]?\s*)?$",
                                 re.IGNORECASE)
 
 
@@ -260,12 +260,15 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
 
 def _cites(text: str, end: int, id_start: int) -> bool:
     """The id at ``id_start`` is the name's own: right after it, or in a source bracket later in
-    the same clause."""
+    the same clause (a bare bracket, no source word, only when no figure stands between them)."""
     gap = text[end:id_start]
     if _ID_GAP_RE.match(gap):
         return True
-    if _CLAUSE_RE.search(gap) or _SOURCE_BRACKET_RE.search(gap) is None or len(gap) > 80:
+    bracket = _SOURCE_BRACKET_RE.search(gap)
+    if _CLAUSE_RE.search(gap) or bracket is None or len(gap) > 80:
         return False
+    if bracket.group("word") is None and any(ch.isdigit() for ch in gap[:bracket.start()]):
+        return False  # "TGI throughput 300 tok/s (2607.26627)": a bare bracket after a figure cites the figure
     # a bare bracket right after another name is that name's id, not this one's: "vLLM 的分页管理
     # 来自 PagedAttention（arXiv:2309.06180）" (tester5's doc; a source bracket "（来源：…" is ours)
     other = _NAME_BEFORE_ID_RE.search(gap)

@@ -63,6 +63,12 @@ class View:
     leads: list[str] = field(default_factory=list)
     """Subjects the claim's text starts with (a node of its own: ``- vLLM：…``, a row's first
     cell), not those named in passing (``其他如 llama.cpp``, ``such as llama.cpp``)."""
+    subject_keys: frozenset[str] = field(init=False, repr=False, compare=False)
+    """``subjects`` as a set: whether a view names a key is asked once per subject, and a line
+    naming thousands of arXiv ids is under each of them (a scan of ``subjects`` was quadratic)."""
+
+    def __post_init__(self) -> None:
+        self.subject_keys = frozenset(self.subjects)
 
 
 class Attributor:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from kb.facts.attributor import Attributor
 from kb.read.cards import Card
 from kb.store.cards import load_cards
 from kb.store.titles import known_titles
+from kb.store.words import stored_words
 from kb.store.workspace import Kb
 
 
@@ -70,14 +72,22 @@ def resolve_subject(kb: Kb, text: str, param: str = "subject") -> list[str]:
     :raises UsageError: nothing matches; the message says what forms are accepted.
     """
     t = text.strip()
+    prefix, colon, rest = t.partition(":")
+    if not t or (colon and prefix.lower() in ("entity", "doi", "arxiv") and not rest.strip()):
+        raise OptionError("{0} {text!r}: names no subject (give e.g. 2607.26627, doi:10.1145/3803798 or entity:tgi)",
+                          param, text=text)
     if t.lower().startswith("entity:"):
-        return [t.lower()]
+        return [_entity_key(kb, t, param)]
     if t.lower().startswith("doi:"):
         return ["doi:" + t[4:].strip().lower()]
     try:
         return [parse_arxiv_id(t).key]
-    except InvalidArxivId:
-        pass
+    except InvalidArxivId as exc:
+        if _ID_LIKE_RE.match(t):  # meant as an arXiv id: say what is wrong with it, and the KB's nearest
+            ids = [k[6:] for k in stored_words(kb.root, "subjects", "arxiv:")]
+            near = difflib.get_close_matches(_ID_LIKE_RE.match(t).group(1), ids, n=1)  # type: ignore[union-attr]
+            raise OptionError("{0} {text!r}: not a valid arXiv id: {why}" + (f" (did you mean {near[0]}?)" if near else ""),
+                              param, text=text, why=exc.reason) from exc
     if t.lower().startswith("10."):
         return ["doi:" + t.lower()]
     key = NameMatcher(entity_names(kb.config)).key_for(t)
@@ -93,8 +103,40 @@ def resolve_subject(kb: Kb, text: str, param: str = "subject") -> list[str]:
     near = difflib.get_close_matches(t, [*entity_names(kb.config), *(n for n, _ in heading_names(headings))], n=1)
     raise OptionError(
         "{0} {text!r}: not an arXiv id, DOI, kb.yaml entity, card alias or living-doc heading name "
-        + (f"(did you mean {near[0]!r}?)" if near else
-           "(try 2607.26627, doi:10.1145/3803798, entity:tgi, or an alias from kb.yaml)"), param, text=text)
+        + (f"(did you mean {near[0]!r}?)" if near else f"({_forms(kb)})"), param, text=text)
+
+
+#: What a user typed as an arXiv id (``2611.0123``, ``arXiv:2611.0123v2``): its number, for a
+#: malformed one's error and its nearest id.
+_ID_LIKE_RE = re.compile(r"(?i)^(?:arxiv:\s*)?(\d{4}\.\d+)(?:v\d+)?$")
+
+
+def _forms(kb: Kb) -> str:
+    """The accepted forms of a subject, shown with this KB's own values (an arXiv id, a kb.yaml
+    entity), never another KB's: ``try 2611.01234, vLLM, entity:vllm, doi:…, or an alias from kb.yaml``."""
+    ids = stored_words(kb.root, "subjects", "arxiv:")[:1]
+    entity = next(iter(kb.config.entities), None)
+    shown = [i[6:] for i in ids] + ([entity, NameMatcher(entity_names(kb.config)).key_for(entity) or ""]
+                                    if entity else ["entity:<name>"])
+    return "try " + ", ".join(x for x in shown if x) + ", doi:…, or an alias from kb.yaml"
+
+
+def _entity_key(kb: Kb, text: str, param: str) -> str:
+    """``entity:<name>`` as a subject key when the KB knows it (a kb.yaml entity, a name its
+    files give: the store's subjects, the living docs' headings).
+
+    :raises OptionError: an unknown key, with the nearest known one, as for an unknown name."""
+    key = text.strip().lower()
+    if key in stored_words(kb.root, "subjects", key):
+        return key
+    headings = kb.store.heading_texts("living-doc")
+    known = {*entity_names(kb.config).values(), *(k for _, k in heading_names(headings)),
+             *stored_words(kb.root, "subjects", "entity:")}
+    if key in known:
+        return key
+    near = difflib.get_close_matches(key, sorted(k for k in known if k.startswith("entity:")), n=1)
+    raise OptionError("{0} {text!r}: no entity of that key in this KB (kb.yaml entities and the names its files give) "
+                      + (f"(did you mean {near[0]!r}?)" if near else f"({_forms(kb)})"), param, text=text)
 
 
 def resolve_metric(kb: Kb, given: str) -> str:
@@ -106,6 +148,8 @@ def resolve_metric(kb: Kb, given: str) -> str:
     """
     vocab = MetricVocab(kb.config.metrics)
     key = given.strip()
+    if not key:
+        raise OptionError("{0} is empty; give a metric key or phrase, or leave the option out", "metric")
     if key in vocab.phrases:
         return key
     found = vocab.phrase_metric(key)
@@ -276,9 +320,9 @@ def kb_path(kb: Kb, given: str) -> str:
     full = p if p.is_absolute() else (Path.cwd() / p)
     try:
         rel = full.resolve().relative_to(kb.root.resolve()).as_posix()
-    except ValueError:
-        rel = p.as_posix().lstrip("./") if not p.is_absolute() else None
-        if rel is None or not (kb.root / rel).exists():
+    except ValueError:  # outside the KB as written from here: perhaps a path from the KB's root
+        rel = None if p.is_absolute() or ".." in p.parts else p.as_posix().removeprefix("./")
+        if not rel or rel == "." or not (kb.root / rel).exists():
             raise OptionError("{0} {given}: not inside the knowledge base {root}", "file", given=given,
                               root=kb.root) from None
     if rel == ".":

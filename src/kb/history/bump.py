@@ -16,19 +16,21 @@ only those scalars are replaced in the original text, in the style they were wri
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from kb.core.config import topic_name_problem
 from kb.core.errors import InputError, UsageError
-from kb.core.paths import doc_path, history_dir, regular_file, write_target
+from kb.core.frontmatter import PLAIN_INTEGER_RE
+from kb.core.paths import bumped_in_path, doc_path, history_dir, regular_file, write_target
 from kb.core.textio import write_atomic_all
-from kb.read.livedoc import version_problem
-from kb.read.versions import git_first_revision, git_show
+from kb.read.livedoc import add_version, behind_history, version_problem
+from kb.read.versions import git_first_revision, git_show, history_versions
 from kb.store.locks import writer_lock
 
 _BOM = b"\xef\xbb\xbf"
@@ -47,11 +49,17 @@ class BumpResult:
     snapshot_existed: bool
     source: str = "current"
     """Where the text of version N came from: ``bumped-in`` (kb's copy), ``git <rev>`` or
-    ``current`` (none found: the edited text was stored, as a note says)."""
+    ``current`` (none found: with ``force``, the edited text was stored, as a note says)."""
+    bumped: bool = True
+    """False when nothing was bumped (exit 0, :attr:`why` says so): nothing changed since version
+    N, or kb had no text of N before the night's edits and kept the current one as N's copy."""
+    why: str = ""
+    changed: int = 0
+    """Lines of the body added or removed since the text of version N kb kept (what the bump versions)."""
 
 
 def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | None = None,
-         force: bool = False, on_wait: Callable[[str], None] | None = None) -> BumpResult:
+         force: bool = False, on_wait: Callable[[str], None] | None = None, near: str = "") -> BumpResult:
     """Copy the living doc of ``topic`` to ``history/<topic>/v<N>.md``, then set version N+1 and ``updated``.
 
     The snapshot is written first and never overwritten: an existing ``v<N>.md`` with the
@@ -59,24 +67,30 @@ def bump(root: Path, topic: str, *, now: datetime | None = None, tz: timezone | 
 
     :param now: the new ``updated`` (default: the clock), written in the style of the old one.
     :param tz: the KB's zone, for ``now`` and for values written with an offset.
-    :param force: bump even when the body is the same as the previous snapshot's.
-    :raises InputError: no doc, no front matter, no integer ``version``, not UTF-8, a
-        different snapshot already exists, nothing changed since the previous snapshot (the
-        message names ``force``), or ``now`` is before the doc's ``updated`` (naming ``updated``);
+    :param force: bump even when nothing changed, or kb has no text of N before the edits.
+    :param near: appended to the error of a topic without a living document (the caller's
+        did-you-mean: :meth:`kb.core.config.KbConfig.unknown_topic`).
+    :returns: what was done; ``bumped`` False (exit 0, ``why``) when nothing changed since N or kb
+        had no text of N before the edits (:func:`_nothing_to_bump`).
+    :raises InputError: no doc, no front matter, no integer ``version`` (naming the version
+        after history's newest), a ``version`` not above history's newest snapshot (a bump
+        would write history backwards: :func:`kb.read.livedoc.behind_history`), not UTF-8, a
+        different snapshot already exists, or ``now`` is before the doc's ``updated`` (naming ``updated``);
         file and line named, plus what to do.
     :raises UsageError: ``topic`` is not a plain name (``../k``): it would name a file
         outside ``organized/knowledge``.
 
     Reading the version, writing the snapshot and the doc happen under the KB's lock
     (:func:`kb.store.locks.writer_lock`; ``on_wait`` is told when another kb holds it): a
-    second bump run at the same time waits, then reads N+1 and bumps from there or refuses
-    (nothing changed, an earlier ``updated``); never two bumps of the same N.
+    second bump run at the same time waits, then reads N+1 and bumps from there, finds nothing
+    changed, or refuses (an earlier ``updated``); never two bumps of the same N.
     """
     with writer_lock(root, on_wait):
-        return _bump(root, topic, now=now, tz=tz, force=force)
+        return _bump(root, topic, now=now, tz=tz, force=force, near=near)
 
 
-def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, force: bool) -> BumpResult:
+def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, force: bool,
+          near: str = "") -> BumpResult:
     """:func:`bump` under the lock."""
     problem = topic_name_problem(topic)
     if problem:
@@ -86,42 +100,61 @@ def _bump(root: Path, topic: str, *, now: datetime | None, tz: timezone | None, 
     if force and path.is_symlink():  # --force writes to the link's target, the link stays (issue 24)
         path = path.resolve()
     if not regular_file(root, rel):  # (a named pipe there: an error naming it, never read)
-        raise InputError(f"no living document for topic {topic!r}; nothing to bump", rel)
+        raise InputError(f"no living document for topic {topic!r}; nothing to bump{near}", rel)
     data = path.read_bytes()
     bom = _BOM if data.startswith(_BOM) else b""
     try:
         text = data[len(bom):].decode("utf-8")
     except UnicodeDecodeError as exc:
         raise InputError("not UTF-8; kb bump rewrites UTF-8 files only (convert it first)", rel) from exc
-    new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz)
+    snaps = history_versions(root, topic)
+    new_text, old, new, updated = bump_text(text, rel, now=now, tz=tz, snapshots=snaps)
     base, source = _text_of_version(root, topic, old)
     kept = base if base is not None else data
-    if not force and base is not None and _body(base) == _body(data):
-        where = bumped_in_path(topic, old) if source == "bumped-in" else source
-        raise InputError("nothing changed in the body since v{old} was bumped in ({where}); "
-                         "edit the document first, or pass {0}", rel, options=("force",), old=old, where=where)
-    prev = root / history_dir(topic) / f"v{old - 1}.md"
-    if not force and base is None and prev.is_file() and _body(prev.read_bytes()) == _body(data):
-        raise InputError("nothing changed in the body since v{old} ({folder}/v{old}.md); "
-                         "edit the document first, or pass {0}", rel, options=("force",), old=old - 1,
-                         folder=history_dir(topic))
     snap_rel = f"{history_dir(topic)}/v{old}.md"
     snap = write_target(root, root / snap_rel, what="snapshot")
     existed = snap.exists()
     if existed and snap.read_bytes() != kept:
-        raise InputError(f"{snap_rel} already exists with other content; it is never overwritten "
-                         f"(check the doc's version, or move the snapshot away)", rel)
+        raise InputError(f"{behind_history(old, [*snaps, old], history_dir(topic))}, then run kb bump again "
+                         f"({snap_rel} exists with other content and is never overwritten)", rel)
+    if not force and not existed and (why := _nothing_to_bump(root, topic, old, data, base, source)) is not None:
+        # (existed, the same bytes: a re-run after a crash, finished)
+        return BumpResult(rel, "", old, old, "", False, source if base is not None else "current", False, why)
     new_data = bom + new_text.encode("utf-8")
     # all to temporary files first, then renamed: an interrupted bump leaves them as before
     copy = write_target(root, root / bumped_in_path(topic, new), what="bumped-in copy")
     writes: list[tuple[Path, str | bytes, bool]] = [] if existed else [(snap, kept, False)]
     write_atomic_all([*writes, (copy, new_data, True), (path, new_data, True)])
-    return BumpResult(rel, snap_rel, old, new, updated, existed, source if base is not None else "current")
+    changed = sum(1 for line in difflib.ndiff(_body(kept).decode("utf-8", "replace").splitlines(),
+                                              _body(data).decode("utf-8", "replace").splitlines())
+                  if line[:2] in ("- ", "+ "))
+    return BumpResult(rel, snap_rel, old, new, updated, existed, source if base is not None else "current",
+                      changed=changed)
 
 
-def bumped_in_path(topic: str, version: int) -> str:
-    """KB-relative path of the copy ``kb bump`` keeps of version ``version`` as it was bumped in."""
-    return f"{history_dir(topic)}/.bumped-in/v{version}.md"
+def _nothing_to_bump(root: Path, topic: str, old: int, data: bytes, base: bytes | None, source: str) -> str | None:
+    """Why a bump without ``force`` writes no version (then it exits 0, writing nothing but, in
+    the last case, kb's copy), else None. The one decision of an empty version, never made:
+    the body unchanged since v``old`` was bumped in (kb's copy or git's text) or since the
+    previous snapshot; or kb has no text of v``old`` before the night's edits (no copy, no git),
+    so it cannot tell an edit: it keeps the current text as v``old``'s copy
+    (``.bumped-in/v<old>.md``), and the next bump, after an edit, versions exactly it."""
+    if base is not None:
+        if _body(base) != _body(data):
+            return None
+        where = bumped_in_path(topic, old) if source == "bumped-in" else source
+        return (f"nothing changed in the body since v{old} was bumped in ({where}); nothing written: "
+                "edit the document first (or pass --force)")
+    prev = root / history_dir(topic) / f"v{old - 1}.md"
+    if prev.is_file() and _body(prev.read_bytes()) == _body(data):
+        return (f"nothing changed in the body since v{old - 1} ({history_dir(topic)}/v{old - 1}.md); nothing "
+                "written: edit the document first (or pass --force)")
+    copy = bumped_in_path(topic, old)
+    write_atomic_all([(write_target(root, root / copy, what="bumped-in copy"), data, True)])
+    return (f"kb had no text of v{old} before tonight's edits (no {copy}, no git commit with that version), "
+            f"so it cannot tell what changed: kept the current text as v{old}'s ({copy}); nothing bumped. "
+            f"Edit the document, then run kb bump again (or pass --force to bump now: v{old}.md would hold "
+            "the current text)")
 
 
 def _text_of_version(root: Path, topic: str, version: int) -> tuple[bytes | None, str]:
@@ -148,12 +181,18 @@ def _body(data: bytes) -> bytes:
     return text
 
 
-def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone | None = None) -> tuple[str, int, int, str]:
+def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone | None = None,
+              snapshots: Iterable[int] = ()) -> tuple[str, int, int, str]:
     """The doc's text with ``version`` incremented and ``updated`` set; nothing else changes.
 
+    :param snapshots: the versions of the doc's history snapshots: a ``version`` below the
+        newest is refused (:func:`kb.read.livedoc.behind_history`: bumping it would write a
+        snapshot below history's newest and set the doc to a version history already passed),
+        and a missing one is told the version after the newest (:func:`kb.read.livedoc.add_version`).
     :returns: ``(new_text, old_version, new_version, updated_as_written)``.
     :raises InputError: see :func:`bump`.
     """
+    snapshots = list(snapshots)
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
@@ -174,8 +213,15 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
         key, line = _bad_date_key(lines[1:close])
         raise InputError(f"{key}: not a date ({exc}); correct it, then run kb bump again",
                          path, line) from exc
+    at = front.lc.value("version")[0] + 2 if isinstance(front, dict) and "version" in front else 2
+    if isinstance(front, dict) and isinstance(front.get("version"), int) and not isinstance(front["version"], bool):
+        written = _scalar(lines[at - 1], front.lc.value("version")[1])[2]
+        if PLAIN_INTEGER_RE.fullmatch(written) is None:  # 0x10, 1_000: YAML's integers, no version (kb.core.frontmatter.kept)
+            raise InputError(f"front matter 'version' {version_problem(written)}; correct it, then run kb bump again",
+                             path, at)
     if not isinstance(front, dict) or not isinstance(front.get("version"), int) or isinstance(front.get("version"), bool):
-        raise InputError("front matter has no integer `version:`; add `version: 1`", path, 2)
+        raise InputError(f"front matter has no integer `version:`; {add_version(snapshots)}, then run kb bump again",
+                         path, at)
     old = int(front["version"])
     if old < 1:
         raise InputError(f"version: {old} is not a version (versions start at 1)", path,
@@ -184,6 +230,9 @@ def bump_text(text: str, path: str, *, now: datetime | None = None, tz: timezone
         # 99999999999999999999999: no version to bump; 999999: its next one is over the range kb reads
         raise InputError(f"front matter 'version' {'' if version_problem(old) else f'{old} + 1 '}{why}; "
                          "correct it, then run kb bump again", path, front.lc.value("version")[0] + 2)
+    if old < max(snapshots, default=old) and (why := behind_history(old, snapshots, history_dir(PurePosixPath(path).stem))):
+        raise InputError(f"{why}, then run kb bump again (a bump of version {old} would write v{old}.md below "
+                         "the history's newest)", path, front.lc.value("version")[0] + 2)
     zone = tz or timezone.utc
     moment = (now or datetime.now(zone)).astimezone(zone)
     before = front.get("updated")

@@ -20,7 +20,7 @@ from kb.core.paths import doc_path, is_own_brief
 from kb.core.window import Window, night_of, resolve_window
 from kb.core.moments import parse_moment, to_minute
 from kb.read.livedoc import LivingDoc, version_label
-from kb.read.versions import baseline_for, skipped_snapshots
+from kb.read.versions import baseline_for, conflicting_snapshots, skipped_snapshots
 from kb.store.cards import load_cards
 
 if TYPE_CHECKING:
@@ -92,6 +92,7 @@ class Held:
         from kb.read.parse import Parser
 
         self.notes.extend(skipped_snapshots(self.kb.root, topic))  # one bad snapshot is passed over, said once
+        self.notes.extend(conflicting_snapshots(self.kb.root, topic))
         try:
             doc: LivingDoc | None = baseline_for(self.kb.root, topic, Parser(self.kb.config), self.cut)
         except FileNotFoundError:

@@ -24,7 +24,7 @@ from kb.facts.values import same_value
 from kb.history.held import Held
 from kb.night.run import check_topic
 from kb.read.livedoc import LivingDoc, load_living_doc, unknown_version_note, version_label
-from kb.read.versions import git_versions, history_versions, load_version, skipped_snapshots
+from kb.read.versions import conflicting_snapshots, git_versions, history_versions, load_version, skipped_snapshots
 
 if TYPE_CHECKING:
     from kb.facts.attributor import Fact
@@ -146,7 +146,7 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     from kb.read.parse import Parser
 
     keys = resolve_subject(kb, subject, "SUBJECT")
-    wanted_metric = resolve_metric(kb, metric) if metric else None
+    wanted_metric = resolve_metric(kb, metric) if metric is not None else None  # '' is asked for: an error
     topics = [topic] if topic else sorted(PurePosixPath(f.path).stem for f in kb.store.files(role="living-doc"))
     for name in sorted({*topics, *kb.config.topic_names()}):  # a doc that is a pipe or a folder: an error
         regular_file(kb.root, doc_path(name))
@@ -192,6 +192,7 @@ def subject_history(kb: Kb, subject: str, *, metric: str | None = None, topic: s
     for t in topics:
         if held is None:  # (Held names them itself)
             out.notes.extend(skipped_snapshots(kb.root, t))
+        out.notes.extend(conflicting_snapshots(kb.root, t))
         for doc, current, number in _versions(kb, t, parser, held):
             at.learn(doc.claims)
             if doc.version is None:

@@ -54,6 +54,9 @@ class KbFacts:
     card_problems: list[tuple[str, int, str]] = field(default_factory=list)
     """``(card path, line, message)``: a number two cards share (naming the other), a ``card:``
     that is no card number (as ``kb ingest`` warned: code ``card-number``) — KB119."""
+    unread: list[tuple[str, int, int | None, str]] = field(default_factory=list)
+    """``(path, line, column, message)`` of every file but a living doc whose front matter kb
+    ignored (:meth:`kb.store.db.Store.unread_front_matter`) — KB120."""
     latest: dict[str, Any] = field(default_factory=dict)
     """Canonical id -> :class:`kb.facts.revised.Latest` (arXiv's cached latest version, else a
     card's), for every id the KB cites with a version (KB118)."""
@@ -88,6 +91,8 @@ def load_facts(root: Path, store: Store) -> KbFacts:
     out.headings = store.heading_texts_in(KNOWLEDGE_DIR, "living-doc")
     out.card_problems = [(p.path, p.line, p.message) for f in store.files(role="card") for p in map(_problem, f.problems)
                          if p.code == CARD_NUMBER]
+    out.unread = [(p.path, p.line, p.column, p.message) for p in store.unread_front_matter()
+                  if not p.path.startswith(KNOWLEDGE_DIR + "/") or p.path.count("/") > KNOWLEDGE_DIR.count("/") + 1]
     out.card_problems += [(card.path, _card_line(root, card.path), duplicate_message(card, first))
                           for card, first in duplicate_numbers(load_cards(store))]
     for card in load_cards(store):

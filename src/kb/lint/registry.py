@@ -33,6 +33,7 @@ from kb.lint.rules.kb116_arxiv_id_noncanonical import ArxivIdNoncanonical
 from kb.lint.rules.kb117_nul_byte_in_line import NulByteInLine
 from kb.lint.rules.kb118_arxiv_version_outdated import ArxivVersionOutdated
 from kb.lint.rules.kb119_card_number_invalid import CardNumberInvalid
+from kb.lint.rules.kb120_front_matter_ignored import FrontMatterIgnored
 
 RULES: tuple[type[Rule], ...] = (
     FrontMatterInvalid,
@@ -54,6 +55,7 @@ RULES: tuple[type[Rule], ...] = (
     NulByteInLine,
     ArxivVersionOutdated,
     CardNumberInvalid,
+    FrontMatterIgnored,
 )
 """Every rule, in the order they run and are documented."""
 

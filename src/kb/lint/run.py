@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -210,7 +211,7 @@ def _expand(paths: Sequence[Path], root: Path | None, notes: list[str]) -> list[
         elif p.exists():  # a named pipe, socket or device: never opened (reading a pipe waits for a writer)
             raise InputError(f"not a regular file ({file_kind(p.stat().st_mode)}); kb lint reads files only", str(p))
         else:
-            raise InputError(f"no such file (paths are relative to {os.getcwd()})", str(p))
+            raise InputError(f"no such file (paths are relative to {os.getcwd()}){_near_file(p)}", str(p))
     if not out and links:
         names = ", ".join(f"{p.as_posix()} (-> {_target(p)})" for p in links)
         raise UsageError(f"nothing to lint: {names}: a link to a folder is not followed (as in kb ingest); "
@@ -262,3 +263,14 @@ def _target(link: Path) -> str:
         return Path(os.path.relpath(real)).as_posix()
     except ValueError:  # another drive
         return real
+
+
+def _near_file(path: Path) -> str:
+    """`` (did you mean organized/knowledge/inference.md?)`` for a missing ``path``: the closest
+    ``*.md`` name in its folder (difflib), else ``""``."""
+    try:
+        names = sorted(p.name for p in path.parent.glob("*.md")) if path.parent.is_dir() else []
+    except OSError:
+        return ""
+    near = difflib.get_close_matches(path.name, names, n=1)
+    return f" (did you mean {(path.parent / near[0]).as_posix()}?)" if near else ""

@@ -146,7 +146,7 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: D
         subject in the heading blocks of the subject's window lines (see 1.), else None.
     :param names: names the window writes with the subject's id (``ShardSpec``), for 2.
     """
-    mine = [v for v in views if key in v.subjects]
+    mine = [v for v in views if key in v.subject_keys]
     first = [v for v in mine if v.subjects[:1] == [key]]
     best = window_hint(first)
     if best is not None:
@@ -160,7 +160,7 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: D
         sec, src, ids = block_hint
         return Placement(sec, "hint", src, ids or None)
     labels = outline.labels
-    entries = [(v, m) for v in doc_views if key in v.subjects and (m := OPEN_ENTRY_RE.match(v.claim.text))]
+    entries = [(v, m) for v in doc_views if key in v.subject_keys and (m := OPEN_ENTRY_RE.match(v.claim.text))]
     for v, m in entries:  # an open entry naming where it goes (``O12 … 能否并入 §3？``) outranks where it stands
         named = section_number(v.claim.text)
         if named and f"§{named}" in labels:
@@ -172,7 +172,7 @@ def place(key: str, views: Sequence[View], doc_views: Sequence[View], outline: D
     only_entries = {outline.section_of(v.claim.provenance.line) for v, _ in entries}
     if doc_held and not set(doc_held) <= only_entries:
         held = next(s for s in doc_held if s not in only_entries)
-        at = next((v for v in doc_views if key in v.subjects and outline.section_of(v.claim.provenance.line) == held), None)
+        at = next((v for v in doc_views if key in v.subject_keys and outline.section_of(v.claim.provenance.line) == held), None)
         return Placement(held, "doc", _src(at) if at else None)
     for v, m in entries:
         sec = outline.section_of(v.claim.provenance.line)

@@ -9,7 +9,6 @@ KB. :func:`kb.brief.context.build_context` turns the result into what the templa
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -27,7 +26,6 @@ from kb.core.paths import (
     doc_path,
     is_own_brief,
     own_brief_suffix,
-    regular_file,
 )
 from kb.core.textio import Problem, decode
 from kb.core.window import HISTORY_WINDOWS, Window, night_of, resolve_window
@@ -147,12 +145,8 @@ def check_topic(kb: Kb, topic: str) -> None:
     """:raises UsageError: ``topic`` is not a plain name (see :func:`check_topic_name`), or not
     in ``kb.yaml`` and has no living document."""
     check_topic_name(topic)
-    if topic in kb.config.topic_names() or regular_file(kb.root, doc_path(topic)):
-        return
-    names = kb.config.topic_names()
-    near = difflib.get_close_matches(topic, names, n=1)
-    hint = f"did you mean {near[0]!r}? Or add" if near else "add"
-    raise UsageError(f"unknown topic {topic!r} (kb.yaml topics: {', '.join(names) or 'none'}); {hint} it to kb.yaml `topics:`")
+    if (why := kb.config.unknown_topic(kb.root, topic)) is not None:
+        raise UsageError(why)
 
 
 def window_files(kb: Kb, window: Window, topic: str | None, share: NightShare | None = None) -> list[WindowFile]:

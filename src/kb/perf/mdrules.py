@@ -10,9 +10,10 @@ on past its own first look (the characters are the rule's own), so every parse g
 tokens (tests/test_mdrules.py). Speed machinery only: which blocks Markdown has is markdown-it's.
 
 The inline ``link`` and ``image`` rules are put behind one test too (:func:`_closable`): a ``]``
-between the rule's ``[`` and the end of the text. Without it, each ``[`` of a text with none
-after it scanned on to the end of the text, recursing ``maxNesting`` deep (a 200 KB paragraph of
-``[`` or ``![`` took ~8 s to parse, ~100 rule calls a character).
+between the rule's ``[`` and the end of the text, and a ``](`` when no reference is defined.
+Without it, each ``[`` of a text with none after it scanned on to the end of the text, recursing
+``maxNesting`` deep (a 200 KB paragraph of ``[`` or ``![`` took ~8 s to parse, ~100 rule calls a
+character).
 """
 
 from __future__ import annotations
@@ -70,23 +71,38 @@ def _indented(rule: Rule) -> Rule:
 
 
 _CLOSE_RE = re.compile(r"\]")
-#: The last inline text asked about and the offsets of its ``]`` (one slot: the inline parser
-#: asks about one text at a time; the text is held, so ``is`` cannot match another one).
-_closes: list[Any] = [None, []]
+_INLINE_LINK_RE = re.compile(r"\]\(")
+#: The last inline text asked about, the offsets of its ``]`` and of its ``](`` (one slot: the
+#: inline parser asks about one text at a time; the text is held, so ``is`` cannot match another one).
+_closes: list[Any] = [None, [], []]
+
+
+def _after(offsets: list[int], pos: int, below: int) -> bool:
+    """Whether one of the sorted ``offsets`` is above ``pos`` and below ``below``."""
+    i = bisect.bisect_right(offsets, pos)
+    return i < len(offsets) and offsets[i] < below
 
 
 def _closable(rule: Callable[[Any, bool], bool]) -> Callable[[Any, bool], bool]:
-    """The inline ``rule`` (``link`` or ``image``) asked only where a ``]`` follows its start
-    before the end of the text being read (``state.posMax``): markdown-it's label scan
-    (``parseLinkLabel``) ends only at a ``]``, so without one the rule returns False anyway."""
+    """The inline ``rule`` (``link`` or ``image``) asked only where it can succeed. Its label scan
+    (``parseLinkLabel``) ends only at a ``]`` before the end of the text being read
+    (``state.posMax``), so without one the rule returns False anyway. And with no reference
+    defined (``state.env["references"]``), the rule succeeds only as an inline link, whose label's
+    ``]`` is followed by ``(`` before that end: without such a ``](`` it returns False too (a
+    paragraph of ``[`` closed by one ``]`` scanned ~maxNesting positions a bracket: ~60 ms a KB).
+
+    Skipping a call that returns False leaves out only what the call would have cached for the
+    label scans after it (``state.cache``, offsets past the call's own), and those scans are all
+    of calls past the last ``](``, skipped too, or of calls whose label runs past it, which
+    return False however they scan. markdown-it's tokens stay the same (tests/test_mdrules.py)."""
 
     def guarded(state: Any, silent: bool) -> bool:
         src = state.src
         if _closes[0] is not src:
-            _closes[0], _closes[1] = src, [m.start() for m in _CLOSE_RE.finditer(src)]
-        ends = _closes[1]
-        i = bisect.bisect_right(ends, state.pos)
-        if i == len(ends) or ends[i] >= state.posMax:
+            _closes[:] = src, [m.start() for m in _CLOSE_RE.finditer(src)], [m.start() for m in _INLINE_LINK_RE.finditer(src)]
+        if not _after(_closes[1], state.pos, state.posMax):
+            return False
+        if not state.env.get("references") and not _after(_closes[2], state.pos, state.posMax - 1):
             return False
         return rule(state, silent)
 

@@ -78,16 +78,33 @@ def _glued(before: str, after: str) -> bool:
     return not (before >= "\u2e80" and after >= "\u2e80")
 
 
-def _next_char(children: list[Token], k: int) -> str:
-    """The first character of the text after child ``k`` (over tags that add none); ``" "``
-    for a line break, a block tag or the end."""
-    for child in children[k + 1:]:
+def _next_chars(children: list[Token]) -> list[str]:
+    """For each child ``k``, the first character of the text after it (over tags that add none);
+    ``" "`` for a line break, a block tag or the end. One backward pass (a scan forward from
+    each tag was quadratic on a line of ``1<br>`` repeated)."""
+    out = [" "] * len(children)
+    nxt = " "
+    for k in range(len(children) - 1, -1, -1):
+        out[k] = nxt
+        child = children[k]
         t = child.type
         if t in ("text", "code_inline") and child.content:
-            return child.content[0]
-        if t in ("softbreak", "hardbreak") or (t == "html_inline" and _tag(child.content)[0] in _SEPARATING):
-            return " "
-    return " "
+            nxt = child.content[0]
+        elif t in ("softbreak", "hardbreak") or (t == "html_inline" and _tag(child.content)[0] in _SEPARATING):
+            nxt = " "
+    return out
+
+
+def _closed_later(children: list[Token]) -> dict[str, int]:
+    """The index of the last closing tag of each struck-out element (:data:`STRUCK_TAGS`) among
+    ``children``: a ``<del>`` at ``k`` is closed when its name's index is above ``k``."""
+    last: dict[str, int] = {}
+    for k, child in enumerate(children):
+        if child.type == "html_inline":
+            name, closing = _tag(child.content)
+            if closing and name in STRUCK_TAGS:
+                last[name] = k
+    return last
 
 
 def _inline_text(tok: Token) -> _Inline:
@@ -124,6 +141,8 @@ def _inline_text(tok: Token) -> _Inline:
     bold_at: int | None = None
     struck = 0  # depth of struck-out text
     pos = 0
+    after: list[str] = []  # _next_chars, made when a tag or emphasis first needs it
+    closers: dict[str, int] | None = None
     for k, child in enumerate(children):
         t = child.type
         last = parts[-1][-1] if parts and parts[-1] else " "
@@ -142,13 +161,16 @@ def _inline_text(tok: Token) -> _Inline:
         elif t == "html_inline":
             name, closing = _tag(child.content)
             if name in STRUCK_TAGS:
-                if closing or any(c.type == "html_inline" and _tag(c.content) == (name, True) for c in children[k + 1:]):
+                if closers is None:
+                    closers = _closed_later(children)
+                if closing or closers.get(name, -1) > k:
                     struck = max(0, struck + (-1 if closing else 1))  # (a <del> never closed strikes nothing)
                 continue
             if struck or name == "wbr":
                 continue  # (<wbr>: where a long word may wrap, no break in it)
             s = ""
-            nxt = _next_char(children, k)
+            after = after or _next_chars(children)
+            nxt = after[k]
             if name in BLOCK_TAGS or name == "!":
                 s = "" if last.isspace() or nxt.isspace() else " "
             elif name in _SCRIPT_MARKS and not closing:
@@ -187,7 +209,7 @@ def _inline_text(tok: Token) -> _Inline:
                 links.append((link_at, pos))
             link_at = None
             continue
-        elif t in _EMPHASIS and last.isdigit() and _next_char(children, k).isdigit():
+        elif t in _EMPHASIS and last.isdigit() and (after := after or _next_chars(children))[k].isdigit():
             s = child.markup  # 2**10 tok/s and 10**6: no emphasis between two digits (_drop_markers)
         elif t == "strong_open":
             bold_at = pos

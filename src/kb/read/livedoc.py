@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -70,6 +71,29 @@ def version_problem(value: object) -> str | None:
     if value > MAX_DOC_VERSION:
         return f"is {value:,}, over {MAX_DOC_VERSION:,}, the highest version kb reads (a typo?)"
     return None
+
+
+def add_version(snapshots: Iterable[int]) -> str:
+    """What to write when a living doc has no ``version:``: one above its newest history
+    snapshot (``history/<topic>/v3.md`` -> ``add `version: 4```), ``version: 1`` with none — never
+    a version at or below a snapshot's (kb bump would then write history backwards). Lint KB101,
+    ``kb bump`` and the night's note say this one wording."""
+    newest = max(snapshots, default=None)
+    if newest is None:
+        return "add `version: 1`"
+    return f"add `version: {newest + 1}` (one above the newest snapshot in history, v{newest})"
+
+
+def behind_history(version: int, snapshots: Iterable[int], folder: str) -> str | None:
+    """Why ``version`` cannot be the living doc's, given the versions of its history snapshots
+    in ``folder`` (``history/inference``): not above the newest (``version 1 is not greater than
+    the newest snapshot history/inference/v3.md: set `version: 4```), else None. The one rule
+    of lint KB102 and ``kb bump`` (which refuses, exit 2: its snapshot would go back in time)."""
+    newest = max(snapshots, default=None)
+    if newest is None or version > newest:
+        return None
+    return (f"version {version} is not greater than the newest snapshot {folder}/v{newest}.md: "
+            f"set `version: {newest + 1}`")
 
 
 NO_VERSION = "(no version)"

@@ -152,7 +152,7 @@ class Parser:
                 problems.append(Problem(path, fm.key_lines.get("arxiv_version", 2), f"arxiv_version: {pinned!r} is not a "
                                         "version (e.g. 2 or v2); the card names no version", "warning"))
 
-        elif role == "living-doc" and "version" in fm.data and (why := version_problem(fm.data["version"])) is not None:
+        elif role == "living-doc" and "version" in front and (why := version_problem(front["version"])) is not None:
             problems.append(Problem(path, fm.key_lines.get("version", 1), f"version {why}; the document's version is "
                                     "unknown", "warning"))
         elif role in ("inbox", "other"):
@@ -179,6 +179,10 @@ class Parser:
             deepest = max(deepest, _cover(tokens, covered))
             if charrefs:
                 code += [t.map for t in tokens if t.type in ("fence", "code_block") and t.map]
+            for t in tokens:  # text a writer may have meant as prose, which kb does not read: say so
+                if t.map and (what := _unread_block(t)) is not None:
+                    problems.append(Problem(path, t.map[0] + 1, f"{what} is not read: its numbers are no claims",
+                                            "warning", code="unread-block"))
             ctx.walk(tokens)
             if sink is not None and len(ctx.claims) >= batch:
                 sink(ctx.claims, ctx.mentions, ctx.written_at)
@@ -259,6 +263,21 @@ class Parser:
 # their closing tags (or at the end of the document)
 _RAW_BLOCK_RE = re.compile(r"\s*<(pre|script|style|textarea)(?:[\s>]|$)", re.IGNORECASE)
 _RAW_BLOCK_END_RE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+
+
+_FIGURE_RE = re.compile(r"(?<![\w#&])\d(?:[\d.,]*\s*[%×xX]|[\d.,]*\s*[A-Za-z\u4e00-\u9fff])")
+_DECLARATION_RE = re.compile(r"\s*<(?:\?|!\[CDATA\[|![A-Za-z])")
+
+
+def _unread_block(t: Token) -> str | None:
+    """What a block is when CommonMark makes it text kb never reads although it holds a figure
+    (a number with a unit or a word after it): an indented code block (``    TGI 301 tok/s``: four
+    spaces of indent), an HTML processing instruction, CDATA section or declaration; else None."""
+    if t.type == "code_block" and _FIGURE_RE.search(t.content):
+        return "an indented code block (four spaces; outdent it to make it text)"
+    if t.type == "html_block" and _DECLARATION_RE.match(t.content) and _FIGURE_RE.search(t.content):
+        return "an HTML processing instruction, CDATA section or declaration"
+    return None
 
 
 def _never_closed(t: Token, lines: Sequence[str]) -> tuple[str, int] | None:

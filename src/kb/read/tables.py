@@ -15,6 +15,7 @@ from kb.extract.fold import normalise
 from kb.extract.metrics import SETUP_METRICS
 from kb.extract.qualifiers import size_problem
 from kb.extract.quantities import find_quantities
+from kb.extract.vocab.metrics import SETUP_CELL_FORMS
 from kb.perf.models import replaced
 from kb.read.inline import _Inline, _inline_text
 
@@ -46,6 +47,9 @@ def _column(text: str, at: int) -> int:
 
 #: A cell that is only a number, with a bound or as a range (``96``, ``~50``, ``>1,000``, ``40–80``): no unit, no word.
 _BARE_CELL_RE = re.compile(r"(?:[~≈<>≤≥]|约)?\s*\d[\d,]*(?:\.\d+)?(?:\s*[-–—~～]\s*\d[\d,]*(?:\.\d+)?)?\+?")
+
+#: A cell that states no value: empty, a dash, n/a, ?, TBD, 无, 空, 不限, 未知 (no warning under a set-up header).
+_NO_VALUE_CELL_RE = re.compile(r"|[-–—~?？/*]+|(?i:n/?a|tbd|none|null|unknown|auto|default|dynamic|var(?:ies)?)|无|空|不限|未知|未测|动态|默认", re.IGNORECASE)
 
 #: A set-up cell with a sign or an exponent (``-4``, ``1e24``): read too, so that it is said to be no size.
 _SIGNED_CELL_RE = re.compile(r"[-+−]\s*\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?|\d[\d,]*(?:\.\d+)?[eE][-+]?\d+")
@@ -131,16 +135,21 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         at += len(cell) + 3
         if m is None and k < len(columns) and columns[k].setup is not None:
             m = columns[k].setup
-        if (m is None or k in taken or not vocab.phrases.get(m)
-                or not (_BARE_CELL_RE.fullmatch(cell.strip()) or m in SETUP_METRICS and _SIGNED_CELL_RE.fullmatch(cell.strip()))):
+        if m is None or k in taken or not vocab.phrases.get(m):
+            continue
+        if not (_BARE_CELL_RE.fullmatch(cell.strip()) or m in SETUP_METRICS and _SIGNED_CELL_RE.fullmatch(cell.strip())):
+            if odd is not None and m in SETUP_METRICS and not _NO_VALUE_CELL_RE.fullmatch(cell.strip()):
+                odd.append((cell.strip(), f"is no set-up size kb reads ({m})"))  # NaN, 0x10, 1_000, ½ under Batch
             continue
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):
             continue  # an id or a date, not a figure
-        label = vocab.phrases[m][0] + " "
+        label, _, after = SETUP_CELL_FORMS.get(m, vocab.phrases[m][0] + " {n}").partition("{n}")
         unit = units[k] if k < len(units) else None
         bare = cell.strip()
-        read = label + bare + (" " + unit if unit else "")
+        read = label + bare + after + (" " + unit if unit else "")
+        said = False
         for q in find_quantities(read, vocab=vocab):
+            said = said or q.start >= len(label)
             if q.start >= len(label) and q.metric == m:
                 if (why := size_problem(m, q.value, q.low, q.high)) is not None:
                     if odd is not None:
@@ -148,6 +157,8 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
                     continue
                 d, end = start - len(label), min(q.end, len(label) + len(bare))
                 out.append(replaced(q, raw=read[q.start:end].strip(), start=q.start + d, end=end + d))
+        if not said and odd is not None and m in SETUP_METRICS:
+            odd.append((bare, f"is no set-up size kb reads ({m})"))  # a cell read as no number at all
     out.sort(key=lambda q: q.start)
     return out
 
@@ -178,9 +189,16 @@ def _raw_row(raw_cells: list[str], title_cols: set[int], md: MarkdownIt
     ``26 tok/s``, ``24 tok/s<br>25 tok/s`` two values). ``md`` is kb's Markdown
     (:func:`kb.read.parse._md`). Returns ``(cells, text, links, bold, hrefs)`` as a parsed row's."""
     infos = [_inline_text(md.parseInline(cell)[0]) if cell else _Inline("", [], []) for cell in raw_cells]
-    cells = [info.text.strip() for info in infos]
+    cells = [cell_text(info) for info in infos]
     links, bold = _cell_spans(cells, infos, title_cols)
     return cells, " | ".join(cells), links, bold, [h for info in infos for h in info.hrefs]
+
+
+def cell_text(info: _Inline) -> str:
+    """A table cell's text, a pipe written in it (``308 \\| 309``) shown as ``¦``: a row's text joins its
+    cells with `` | ``, so a pipe inside one would move every later cell a column on (its
+    header's unit and metric lost, a breaker's ``308 \\| 309`` read as nothing)."""
+    return info.text.strip().replace("|", "¦")
 
 
 _PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")

@@ -13,6 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kb.core.errors import KbError
+from kb.core.frontmatter import split
 from kb.core.paths import (
     doc_path,
     history_dir,
@@ -21,11 +23,13 @@ from kb.core.paths import (
     regular_file,
     resolved,
 )
+from kb.core.textio import decode
 from kb.extract.names import NameMatcher
 from kb.read.livedoc import (
     LazyParser,
     LivingDoc,
     ParsedFiles,
+    add_version,
     load_living_doc,
     parse_living_doc,
     version_label,
@@ -46,9 +50,44 @@ def history_versions(root: Path, topic: str) -> dict[int, str]:
 
 def skipped_snapshots(root: Path, topic: str) -> list[str]:
     """``<path>: <why>; skipped`` for each ``vN.md`` of ``history/<topic>/`` that is no snapshot
-    kb reads (a folder, a link out of the KB, a file it cannot stat): one bad snapshot is
+    kb reads (its number no version kb reads: ``v0.md``, ``v9999999.md``; a folder, a link out of
+    the KB, a file it cannot stat): one bad snapshot is
     passed over with a warning, never the end of ``kb history`` or ``--as-of`` (issue 24)."""
     return [f"{rel}: {why}; skipped" for _, rel, why in sorted(_snapshots(root, topic)) if why is not None]
+
+
+def conflicting_snapshots(root: Path, topic: str) -> list[str]:
+    """One warning per snapshot whose number kb does not take from it as written, with the
+    rule that wins (docs/history.md, "Doc versions"): a snapshot ``history/<topic>/vN.md`` is
+    version N, its file name's (``kb bump`` writes ``vN.md`` for version N), so one whose
+    front-matter ``version`` is another version kb reads is read as vN; and the current file
+    is its own version, so a snapshot of the current version with other bytes is passed over.
+
+    :returns: ``<path>: its front matter says version 4, its file name v3; …`` and
+        ``<path>: v5 as the current <doc> (version 5), with other content; …``, by version;
+        empty when every snapshot agrees (a missing or unreadable ``version:`` is
+        :func:`kb.read.livedoc.unknown_version_note`'s).
+    """
+    def front_version(rel: str) -> tuple[int | None, bytes]:
+        try:
+            data = read_inside(root, rel, what="snapshot")
+        except (OSError, KbError):  # (an unreadable snapshot is skipped_snapshots')
+            return None, b""
+        version = split(decode(data, rel).text, rel)[0].data.get("version")
+        return (version if version_problem(version) is None else None), data
+
+    out: list[str] = []
+    current_version, current_data = (front_version(doc_path(topic)) if regular_file(root, doc_path(topic))
+                                     else (None, b""))
+    for number, rel in history_versions(root, topic).items():
+        version, data = front_version(rel)
+        if version is not None and version != number:
+            out.append(f"{rel}: its front matter says version {version}, its file name v{number}; read as v{number} "
+                       "(a snapshot is the version its file name numbers)")
+        if number == current_version and data != current_data:
+            out.append(f"{rel}: v{number} as the current {doc_path(topic)} (version {current_version}), with other "
+                       f"content; passed over: the current file is v{number}")
+    return out
 
 
 def _snapshots(root: Path, topic: str) -> list[tuple[int, str, str | None]]:
@@ -63,13 +102,17 @@ def _snapshots(root: Path, topic: str) -> list[tuple[int, str, str | None]]:
         if not m:
             continue
         rel = p.relative_to(root).as_posix()
+        number = int(m.group(1))
+        if (bad := version_problem(number)) is not None:  # v0.md, v9999999.md: no version kb reads
+            out.append((number, p.relative_to(root).as_posix(), f"its number {bad}"))
+            continue
         try:
             why = (None if p.is_file() and is_inside(root, p) else "a folder, not a snapshot" if p.is_dir()
                    else f"a link out of the KB (to {resolved(p)})" if p.is_symlink() and p.exists()
                    else "a broken link" if p.is_symlink() else "not a regular file")
         except OSError as exc:
             why = f"cannot be read ({exc.strerror or exc})"
-        out.append((int(m.group(1)), rel, why))
+        out.append((number, rel, why))
     return out
 
 
@@ -138,13 +181,22 @@ def load_version(root: Path, topic: str, version: int, parser: Parser,
             return doc
     snaps = history_versions(root, topic)
     if version in snaps:
-        return parse_living_doc(parser, snaps[version], read_inside(root, snaps[version], what="snapshot"), aliases)
+        return _numbered(parse_living_doc(parser, snaps[version], read_inside(root, snaps[version], what="snapshot"),
+                                          aliases), version)
     revs = git_versions(root, topic)
     if version in revs:
         text = git_show(root, revs[version], doc_path(topic)) or ""
         return parse_living_doc(parser, f"{doc_path(topic)}@{revs[version][:10]}", text, aliases)
     known = sorted(set(snaps) | set(revs) | ({doc.version} if current and doc.version else set()))
     raise LookupError(f"{topic}: no version v{version} (known: {', '.join(f'v{v}' for v in known) or 'none'})")
+
+
+def _numbered(snapshot: LivingDoc, number: int) -> LivingDoc:
+    """A snapshot read as the version its file name numbers when its front matter gives another
+    (:func:`conflicting_snapshots` warns); one with none kb reads keeps None (its note)."""
+    if snapshot.version is not None:
+        snapshot.version = number
+    return snapshot
 
 
 def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: datetime,
@@ -173,14 +225,15 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
                                  "fix it: its version is unknown")
         else:
             current.notes.append(f"the living document has no integer `version` in its front matter ({current.path}); "
-                                 "add topic/version/updated")
+                                 + add_version(history_versions(root, topic)))
     skipped = skipped_snapshots(root, topic)
     current.notes.extend(skipped)
     if current.updated is None or current.updated < until:
         return current
     best: LivingDoc | None = None
     for version, rel in sorted(history_versions(root, topic).items(), reverse=True):
-        snap = parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases, store=store)
+        snap = _numbered(parse_living_doc(parser, rel, read_inside(root, rel, what="snapshot"), aliases, store=store),
+                         version)
         if snap.updated is not None and snap.updated < until:
             best = snap
             break
@@ -199,5 +252,5 @@ def baseline_for(root: Path, topic: str, parser: Parser | LazyParser, until: dat
         return current
     best.notes.extend(skipped)
     best.notes.append(f"baseline is {best.path} ({version_label(best.version)}, the version current at the window's end); "
-                      f"{current.path} is now v{current.version}")
+                      f"{current.path} is now {version_label(current.version)}")
     return best

@@ -27,7 +27,7 @@ from kb.extract.titles import numbered_item, paper_title, title_key
 from kb.read.htmlblock import html_tokens
 from kb.read.inline import _clip, _href_key, _Inline, _inline_text, _split_sentences
 from kb.read.scopes import _ID_LINE_RE
-from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row, header_column
+from kb.read.tables import _cell_spans, _raw_cells, _raw_count, _raw_row, cell_text, header_column
 from kb.read.unit import _dedupe, _UnitMaker
 
 
@@ -168,7 +168,7 @@ class _FileCtx(_UnitMaker):
                 row_line = t.map[0] + 1 if t.map else 0
             elif t.type == "inline":
                 info = _inline_text(t)
-                row.append(info.text.strip())
+                row.append(cell_text(info))
                 infos.append(info)
                 hrefs.extend(info.hrefs)
             elif t.type == "tr_close":

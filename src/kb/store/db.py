@@ -16,7 +16,9 @@ from typing import Any, Literal
 
 from kb.core.claims import Claim
 from kb.core.errors import InputError
+from kb.core.frontmatter import FRONT_MATTER_UNREAD
 from kb.core.records import SourceRecord
+from kb.core.textio import Problem
 from kb.core.parsed import ParsedFile
 from kb.store.base import StoreBase
 from kb.store.filerow import decoded_json, decoded_row, decoded_time
@@ -78,6 +80,17 @@ class Store(StoreBase):
         """The parser's result for ``path`` as this store holds it, when it holds these very
         bytes (:func:`kb.store.parsed.stored_parse`); else None."""
         return stored_parse(self, path, data, text)
+
+    def unread_front_matter(self) -> list[Problem]:
+        """The problems of stored files whose front matter kb did not load (code
+        :data:`kb.core.frontmatter.FRONT_MATTER_UNREAD`: invalid YAML, never closed), by path:
+        their bodies were read, their front matter (a card's number, title, category, created;
+        a briefing's author, topic) not. Kept until the file is fixed, so every command says so
+        (``kb digest``, ``kb diff``, ``kb lint`` KB120, the brief's §4), not ``kb ingest`` alone."""
+        rows = self.db.execute("SELECT path, problems FROM files WHERE problems LIKE ? ORDER BY path",
+                               (f"%{FRONT_MATTER_UNREAD}%",))
+        return [Problem(**p) for path, js in rows for p in decoded_json(self.path, path, "problems", js)
+                if p.get("code") == FRONT_MATTER_UNREAD]
 
     def file(self, path: str) -> FileRow | None:
         """One stored file, or None."""

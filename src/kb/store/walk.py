@@ -71,7 +71,7 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
                     continue
                 if not name.isascii() and not _utf8(name):  # the store and every output are UTF-8
                     if problems is not None:
-                        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                        shown = name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")  # \xff
                         problems.append(Problem(prefix + shown, 0, "file name is not valid UTF-8; skipped (rename it)",
                                                 code=UNREADABLE))
                     continue
@@ -99,6 +99,10 @@ def _walk(root: Path, problems: list[Problem] | None, max_file_mb: float | None)
                                                             code=TOO_BIG))
                                 continue
                             found.append((prefix + name, st))
+                        elif problems is not None and name.rstrip(" .").lower().endswith(".md"):  # "x.md ", "x.md."
+                            problems.append(Problem(prefix + name, 0, f"not read: the name ends in {name[len(name.rstrip(' .')):]!r} "
+                                                                      "after .md (rename it to end in .md to have it read)",
+                                                    "warning"))
                         elif problems is not None and name.lower().endswith(_TEXT_NOT_MD):
                             problems.append(Problem(prefix + name, 0, "not read: kb reads *.md files only "
                                                                       "(rename it to .md to have it read)", "warning"))

@@ -12,7 +12,8 @@ Settings (highest first): environment, then ``kb.yaml``, then the defaults here.
 * ``KB_ARXIV_DELAY``: seconds between requests, default 3 (arXiv API terms of use: "no more
   than one request every three seconds"). A smaller value is honoured only when the API
   host is a loopback address (tests against a local fake server); real arXiv always gets 3 s.
-* ``KB_ARXIV_RETRIES`` (default 3) and ``KB_ARXIV_TIMEOUT`` (seconds per request, default 30).
+* ``KB_ARXIV_RETRIES`` (default 3) and ``KB_ARXIV_TIMEOUT`` (seconds per request, default 30:
+  the whole answer, headers and body, must arrive within it, not each read).
 
 :class:`kb.verify.lookup.Lookup` puts the store's ``arxiv_cache`` in front of the source.
 
@@ -22,9 +23,11 @@ the command line's choice (``kb --verbose`` shows them), not this module's.
 
 from __future__ import annotations
 
+import http.client
 import ipaddress
 import os
 import re
+import threading
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,10 +167,29 @@ def _session_class() -> type:
             """``<entry>`` elements in the last well-formed 200 response (before any is judged)."""
 
         def request(self, method, url, *args, **kwargs):  # type: ignore[no-untyped-def,override]
+            """One request whose whole answer (connect, headers, body) arrives within
+            ``timeout`` seconds, else :class:`requests.exceptions.ReadTimeout`: ``requests``
+            bounds each read, so a server sending a byte a second would never time out."""
             kwargs.setdefault("timeout", self.timeout)
             self.sent += 1
             self.last_entries = None
-            resp = super().request(method, url, *args, **kwargs)
+            box: dict[str, Any] = {}
+
+            def send() -> None:
+                try:
+                    box["resp"] = super(_CheckedSession, self).request(method, url, *args, **kwargs)
+                    box["resp"].content  # noqa: B018 -- the body is read here, within the deadline
+                except BaseException as exc:  # noqa: BLE001 -- handed to the asking thread
+                    box["error"] = exc
+
+            worker = threading.Thread(target=send, name="kb-arxiv-request", daemon=True)
+            worker.start()
+            worker.join(self.timeout)
+            if worker.is_alive():  # left to end with the server (a daemon: it never holds kb up)
+                raise requests.exceptions.ReadTimeout(f"no whole answer within {self.timeout:g} s")
+            if "error" in box:
+                raise box["error"]
+            resp = box["resp"]
             if resp.status_code == 200:
                 self.last_entries = check_feed(resp.content)
             return resp
@@ -295,12 +317,33 @@ class ArxivSource:
             raise ArxivUnavailable(f"malformed response from arXiv: {exc.detail}", batch) from None
         except requests.exceptions.Timeout:
             raise ArxivUnavailable(f"arXiv did not answer within {self.settings.timeout:g} s", batch) from None
-        except requests.exceptions.ConnectionError:
-            raise ArxivUnavailable(f"arXiv unreachable at {self.settings.api_url}", batch) from None
+        except requests.exceptions.ConnectionError as exc:
+            raise ArxivUnavailable(_connection_reason(exc, self.settings.api_url), batch) from None
         except (requests.exceptions.RequestException, arxiv.ArxivError) as exc:
             raise ArxivUnavailable(f"arXiv request failed: {exc}", batch) from None
         entries = self._session.last_entries if self._session else None
         return records, whole, entries
+
+
+def _connection_reason(exc: Exception, api_url: str) -> str:
+    """The reason of a failed connection: a server that answered bytes that are no HTTP
+    response (no status line, bad headers) sent a malformed response; one that closed the
+    connection without a byte, or was never reached, is unreachable."""
+    seen: list[object] = [exc]
+    done: set[int] = set()
+    while seen:
+        cause = seen.pop()
+        if id(cause) in done:
+            continue
+        done.add(id(cause))
+        if isinstance(cause, http.client.RemoteDisconnected):
+            return f"arXiv closed the connection at {api_url} without an answer"
+        if isinstance(cause, http.client.HTTPException):
+            return f"malformed response from arXiv: not an HTTP response ({type(cause).__name__}: {str(cause)[:80]!r})"
+        if isinstance(cause, BaseException):
+            seen += [a for a in cause.args if isinstance(a, BaseException)]
+            seen += [c for c in (cause.__cause__, cause.__context__) if c is not None]
+    return f"arXiv unreachable at {api_url}"
 
 
 @dataclass(slots=True)

@@ -119,3 +119,8 @@ METRIC_UNITS: dict[str, str] = {"acceptance_length": "tokens"}
 METRIC_COLUMN_WORDS: tuple[str, ...] = ("指标", "指标名", "测量指标", "metric", "metrics", "measure", "measures",
                                         "measurement")
 """Header names of a table column whose cells name the metric of their row (``| 对象 | 指标 | 数值 |``)."""
+
+SETUP_CELL_FORMS: dict[str, str] = {"gpu_count": "{n} 张卡"}
+"""How a bare number under a set-up table header is read when the header's first phrase before it
+does not read (``GPU 8`` is a name, as ``RTX 5090`` is): ``{n}`` is the cell (``8`` under
+``GPU`` → ``8 张卡``, 8 devices). Other set-ups read as ``<phrase> <n>`` (``batch 8``)."""

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from datetime import date, datetime
+from pathlib import PurePosixPath
 from typing import Any
 
 from kb.lint.base import LintContext, Rule, Violation
-from kb.read.livedoc import version_problem
+from kb.lint.rules.kb102_version_not_bumped import history_snapshots
+from kb.read.livedoc import add_version, version_problem
 
 
 class FrontMatterInvalid(Rule):
@@ -80,7 +82,8 @@ class FrontMatterInvalid(Rule):
             yield Violation(at("topic"), f"'topic' must be text, got {topic!r}")
         version = front.get("version")
         if version is None:
-            yield Violation(end, "front matter has no 'version': add `version: 1` (an integer)")
+            snaps = history_snapshots(ctx, PurePosixPath(ctx.path).stem) if "/history/" not in "/" + ctx.path else {}
+            yield Violation(end, f"front matter has no 'version': {add_version(snaps)}")
         elif (why := version_problem(version)) is not None:
             yield Violation(at("version"), f"'version' {why}")
         updated = front.get("updated")

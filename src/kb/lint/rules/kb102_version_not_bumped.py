@@ -10,6 +10,7 @@ from typing import Any
 
 from kb.core.errors import UsageError
 from kb.lint.base import LintContext, Rule, Violation
+from kb.read.livedoc import behind_history, version_problem
 
 _VERSION_FILE_RE = re.compile(r"^v(\d+)\.md$")
 _VERSION_LINE_RE = re.compile(r"(?m)^version:\s*['\"]?(\d+)['\"]?\s*(?:#.*)?$")
@@ -66,20 +67,28 @@ class VersionNotBumped(Rule):
             return
         line = ctx.doc.front_lines.get("version", 1)
         topic = PurePosixPath(ctx.path).stem
-        folder = _history_folder(ctx, topic)
-        snaps = _snapshots(folder) if folder is not None else {}
-        if snaps:
-            newest = max(snaps)
-            if version <= newest:
-                yield Violation(line, f"version {version} is not greater than the newest snapshot "
-                                      f"history/{topic}/v{newest}.md: set `version: {newest + 1}`")
+        snaps = history_snapshots(ctx, topic)
+        for number in sorted(snaps):  # v9999999.md: a typo, no version to be greater than
+            if (why := version_problem(number)) is not None:
+                yield Violation(line, f"history/{topic}/v{number}.md: its number {why}; not compared (rename it)")
+        valid = [n for n in snaps if version_problem(n) is None]
+        if (why := behind_history(version, valid, f"history/{topic}")) is not None:
+            yield Violation(line, why)
         if ctx.base and ctx.file is not None:
             old = _text_at(ctx.file, ctx.base)
             if old is not None and old.replace("\r\n", "\n").lstrip("\ufeff") != ctx.doc.text:
                 m = _VERSION_LINE_RE.search(old[:4000])
-                if m and version <= int(m.group(1)):
+                if m and version <= int(m.group(1)) and version_problem(int(m.group(1))) is None:
                     yield Violation(line, f"the document changed since {ctx.base} but version {version} is not "
                                           f"greater than {m.group(1)} there: set `version: {int(m.group(1)) + 1}`")
+
+
+def history_snapshots(ctx: LintContext, topic: str) -> dict[int, Path]:
+    """Version -> file of each ``history/<topic>/v<N>.md`` beside the linted doc (in a KB, its
+    history folder; else the ``history/`` folder next to the file): KB102, and KB101's advice
+    for a doc with no ``version:``."""
+    folder = _history_folder(ctx, topic)
+    return _snapshots(folder) if folder is not None else {}
 
 
 def _history_folder(ctx: LintContext, topic: str) -> Path | None:

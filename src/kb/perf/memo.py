@@ -1,0 +1,30 @@
+"""Answers about an object made once while a caller lives (:class:`PerObject`).
+
+A line naming thousands of arXiv ids is one claim under as many subjects; each subject asks the
+same questions of it (its ids as a set, whether it is a metadata row). Asked per subject, each
+answer reads the whole line: quadratic in the line. The caller (one reader per night) keeps a
+:class:`PerObject` and asks it instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class PerObject:
+    """``read(obj)`` memoised per ``(what, obj)``: keyed by ``id(obj)`` with ``obj`` kept, so an
+    id reused by another object after the first is freed is never answered for it (the entry
+    keeps the first alive while the memo lives). Not thread-safe; raises what ``read`` raises."""
+
+    def __init__(self) -> None:
+        self._hits: dict[tuple[str, int], tuple[Any, Any]] = {}
+
+    def get(self, what: str, obj: Any, read: Callable[[Any], T]) -> T:
+        """``read(obj)``, computed on the first ask of ``what`` about ``obj`` and kept."""
+        hit = self._hits.get((what, id(obj)))
+        if hit is None or hit[0] is not obj:
+            hit = self._hits[what, id(obj)] = (obj, read(obj))
+        return hit[1]  # type: ignore[no-any-return]
