@@ -129,7 +129,7 @@ def test_author_demotion_and_request(night_kb: Path, run_kb) -> None:  # noqa: A
     text = _unlinked(_brief(night_kb, run_kb))
     assert _line(text, "- Muse【") == (
         "- Muse【作者降级】：「这组数只能看个趋势，暂不进活文档。」 — inbox/jay/2026-07-31T1000-inference-brief.md:12；"
-        "本应净新增，作者说暂不作增量")
+        "本应净新增，kb 因作者的附注（见引文）暂不列为增量")
     assert "【净新增】Muse" not in text and "增量 3 项（净新增 2 · 建议补 1 · 矛盾/待核实 0）" in text
     assert "· 邻接 0 · 作者降级 1\n" in text
     assert _line(text, "- 卡片：无；评级：无内部评级；作者请晚班判断") == (
@@ -137,7 +137,7 @@ def test_author_demotion_and_request(night_kb: Path, run_kb) -> None:  # noqa: A
         "；⚠ 仅二手数字：>40%")
     en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert ('- Muse [demoted by its author]: "这组数只能看个趋势，暂不进活文档。" — '
-            "inbox/jay/2026-07-31T1000-inference-brief.md:12; would be net-new, its author keeps it out tonight\n") in en
+            "inbox/jay/2026-07-31T1000-inference-brief.md:12; would be net-new, kept out tonight by kb for its author's caveat (quoted)\n") in en
 
 
 def test_primary_source_doc_value_is_not_secondhand_only(night_kb: Path, run_kb) -> None:  # noqa: ANN001
@@ -210,8 +210,9 @@ def test_line_moods_zh_and_en(text: str, mood: tuple[str, str] | None) -> None:
 def test_disputed_values_reach_section_2(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """A source saying another miscopied a value: kb compares neither, the brief names both in §2."""
     text = _unlinked(_brief(night_kb, run_kb))
-    row = next(x for x in text.splitlines() if "被来源指为" in x)
-    assert row == ("| 3 | AcceptMoE：1.29×、1.92× 被来源指为抄错或对不上（kb 不拿它们比较） | `secondhand` "
+    row = next(x for x in text.splitlines() if "有来源提出异议" in x)  # the source's own words, quoted
+    assert row == ("| 3 | AcceptMoE：1.29×、1.92× 有来源提出异议：「上游摘要把 AcceptMoE 的 1.29× 抄成了 1.92×，对不上。」"
+                   "（kb 不拿它们比较） | `secondhand` "
                    "inbox/jay/2026-07-31T1000-inference-brief.md:15 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
 
 
@@ -248,15 +249,15 @@ def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> No
     demoted = [x for x in text.splitlines() if "【作者降级】" in x]
     assert demoted == [
         "- Colibri【作者降级】：「仓库链接在原帖里写成 github.com/pricing/Colibri，这个组织名很可疑（像是从价格页粘过来的），"
-        "真实地址待查。」 — inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:21；本应净新增，作者说暂不作增量；"
+        "真实地址待查。」 — inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:21；本应净新增，kb 因作者的附注（见引文）暂不列为增量；"
         "评级：候选升档",
         # SLA 与主流云不可比: a not-comparable caveat about the price page demotes it too
         "- Spheron【作者降级】：「reportedly 这是社区算力池的价格，SLA 与主流云不可比。」 — "
-        "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:27；本应净新增，作者说暂不作增量；"
+        "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:27；本应净新增，kb 因作者的附注（见引文）暂不列为增量；"
         # placed by its value's metric (cost) in §6.1 GPU 租赁价格
         "归属 §6.1（该节标题点名了数值的指标 cost：inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:26）",
         "- DGX Spark【作者降级】：「并发 32 那一行是新数字，但只有博主单次测量，不建议入文档。」 — "
-        "inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:36；本应建议补，作者说暂不作增量；"
+        "inbox/jay/2026-07-31T1620-jay-csdn-sglang-bench-eval.md:36；本应建议补，kb 因作者的附注（见引文）暂不列为增量；"
         # DGX Spark is hardware: a host in §1.2 (vLLM 支持 DGX Spark) and beside SGLang in §1.3 (DGX Spark 上
         # SGLang … 58.3 tok/s); only §1.3:38 names it as a subject (DSpark：面向 DGX Spark 的单机部署预设), and
         # §1.3 holds the benchmark the line speaks of
@@ -273,6 +274,6 @@ def test_a_caveat_under_a_table_demotes_the_whole_table(tmp_path: Path, run_kb) 
     text = _unlinked(_brief(kb, run_kb))
     assert [x for x in text.splitlines() if "【作者降级】" in x] == [
         "- 「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus【作者降级】：「这组数只能看个趋势。」 — "
-        "inbox/tom/2026-07-31T1100-inference-bench.md:11；本应净新增，作者说暂不作增量",
-        "- Muse【作者降级】：「这组数只能看个趋势，暂不进活文档。」 — inbox/jay/2026-07-31T1000-inference-brief.md:12；本应净新增，作者说暂不作增量"]
+        "inbox/tom/2026-07-31T1100-inference-bench.md:11；本应净新增，kb 因作者的附注（见引文）暂不列为增量",
+        "- Muse【作者降级】：「这组数只能看个趋势，暂不进活文档。」 — inbox/jay/2026-07-31T1000-inference-brief.md:12；本应净新增，kb 因作者的附注（见引文）暂不列为增量"]
     assert "- 增量 3 项（净新增 2 · 建议补 1 · 矛盾/待核实 0）；" in text and "· 作者降级 4\n" in text

@@ -62,6 +62,6 @@ def test_the_text_brief_prints_each_rows_own_bound(tmp_path: Path, run_kb) -> No
     r = run_kb(["digest", "--date", "2026-12-04", "--lang", "en", "--out", "-"], cwd=kb)
     assert r.exit_code == 0, r.stderr
     assert "1. Find a first-hand source for Ladder and check: ≥80%\n" in r.stdout
-    assert "2. Find a first-hand source for EAGLE3 and check: 80%, 83%, 3 个百分点\n" in r.stdout
-    assert "| EAGLE3: 80%, 83%, 3 个百分点 have only secondhand sources" in r.stdout
+    assert "2. Find a first-hand source for EAGLE3 and check: 80%, 83%, 3 pp\n" in r.stdout
+    assert "| EAGLE3: 80%, 83%, 3 pp have only secondhand sources" in r.stdout
     assert "≥80%, 83%" not in r.stdout

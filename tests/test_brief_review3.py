@@ -134,9 +134,9 @@ def test_caveated_items_are_listed_apart_with_the_authors_words(brief: str) -> N
     part = brief.split("### 邻接与不应过度解读的材料（作者降级 5 · 已收 / 补遗 / 邻接 0 个）\n\n", 1)[1].split("\n\n## 2.", 1)[0]
     assert part.splitlines() == [
         f"- 「4. 三家对比」 Alder / Birch / Cedar【作者降级】：「帖子没交代数据集和并发，只能看相对位置。」 — {ADA_PATH}:24；"
-        "本应净新增，作者说暂不作增量",
+        "本应净新增，kb 因作者的附注（见引文）暂不列为增量",
         f"- Nimbus【作者观点】：「Nimbus 比 Tarn 省 30% 内存，小团队可以先上它。」 — {ADA_PATH}:28；本应净新增，只有作者观点或设置值，没有可补的数值",
-        f"- Quarry【作者降级】：「这是预留实例的价，与按需价不可比。」 — {ADA_PATH}:14；本应净新增，作者说暂不作增量",
+        f"- Quarry【作者降级】：「这是预留实例的价，与按需价不可比。」 — {ADA_PATH}:14；本应净新增，kb 因作者的附注（见引文）暂不列为增量",
         # a line about what the doc names (Halyard, §2) though kb.yaml does not: on topic
         f"- Halyard【活文档已有：§2】：「Halyard 新版支持热点键复制，读尾延迟降低 22%。」 — {ADA_PATH}:32；"
         "kb 未列为主体，活文档 organized/knowledge/cache.md:14 已写到它：【执行人判断：是否补入 §2】"]
@@ -159,10 +159,11 @@ def test_touched_has_one_definition(brief: str) -> None:
 
 
 def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
-    assert _line(brief, "| 3 |") == ("| 3 | Kestrel：40% 被来源指为抄错或对不上（kb 不拿它们比较） | `secondhand` "
+    assert _line(brief, "| 3 |") == ("| 3 | Kestrel：40% 有来源提出异议：「ada 写的写放大 40% 和官方说明对不上，可能是抄错。」"
+                                     "（kb 不拿它们比较） | `secondhand` "
                                     "inbox/bo/2026-06-10T1700-bo-check.md:5 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
-    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字，与活文档不符 1 个（§2 第 1 项）、"
-                                     "被来源指为有误 1 个（§2 第 3 项）")
+    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字（被论文或活文档反驳 1 个），§2 第 1 项与活文档不符、"
+                                     "第 3 项被来源指为有误")
     relay = brief.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个", 1)[0].splitlines()
     assert relay == ["  1. Kestrel：先核对一手来源（§2 第 2 项），再入 【执行人定节】（增量 1）",
                      "  2. Tarn：核对转载（§2），§1 暂不改（增量 2）",

@@ -104,7 +104,8 @@ def test_diff_and_brief_give_one_answer_for_a_first_hand_cited_doc_value(edge_kb
     assert ("entity:mlc-llm", "18%", "https://blog.mlc.ai/2026/07/npu") in rows
     assert ("entity:quokka", "3.5×", None) in rows
     text = run_kb(["diff", "--date", "2026-08-02"], cwd=edge_kb).stdout
-    assert re.search(r"secondhand-only numbers? \(1 first-hand cited by the living doc\)", text)
+    assert re.search(r"4 secondhand-only numbers: 1 first-hand cited by the living doc, 1 set-up value or opinion, "
+                     r"2 to check \(the brief's count\); 1 file checked", text)
     brief = re.sub(r"\]\([^)\s]+\)", "]", run_kb(["digest", "--date", "2026-08-02", "--out", "-"], cwd=edge_kb).stdout)
     assert [x.split(" | ")[1] for x in brief.splitlines() if x.startswith(("| 1 |", "| 2 |"))] == [
         "Ollama：~34 tok/s 是转述，所引一手来源尚未核对",  # it cites the project's own issue tracker

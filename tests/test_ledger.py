@@ -137,8 +137,9 @@ def test_brief_secondhand_only_rows_carry_the_source_record(run_kb, kb_root: Pat
     two = res.stdout.split("## 2.", 1)[1].split("## 3.", 1)[0]
     assert row in two
     assert sum("ana" in line and ("2 个数字" in line or "2 numbers" in line) for line in two.splitlines()) == 1
-    assert ("来源记录（kb sources）：ana：2 个数字，无与活文档/论文/其他来源不符" in two
-            or "Source records (kb sources): ana: 2 numbers, none set against the doc, a paper or another source" in two)
+    assert ("来源记录（kb sources）：ana：2 个数字（被论文或活文档反驳 0 个），§2 无与活文档/论文/其他来源不符的项" in two
+            or "Source records (kb sources): ana: 2 numbers (0 contradicted by a paper or the doc), §2 sets none against "
+            "the doc, a paper or another source" in two)
 
 
 def test_brief_ledger_is_the_nights_own_and_history_windows_widen_it(kb_root: Path) -> None:

@@ -121,8 +121,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
     assert ("- 判定：活文档未收，窗口内首次出现，卡片主分类 inference-systems；建议归入：§3（来源行的归入提示："
             "inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text
-    assert ("| 1 | TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口）"
-            "（在 inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12 处变了） | "
+    # every side cites the GitHub repository itself: three readings disagree, no reader is where it changed
+    assert ("| 1 | TGI eol_date：2025 年 12 月（活文档） vs 2026 年 1 月（活文档） vs 2026-03-21（窗口） | "
             "`secondhand` organized/knowledge/inference.md:21；") in text
     assert "inbox/jay/2026-07-31T1735-jay-briefing-inference-stack-vecdb-substack.md:12" in text
     assert "⚠ 仅二手：1,918、64 个" in text and "⚠ 仅二手：1,300 万、1,400" in text
@@ -161,7 +161,8 @@ def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  #
     relay = text.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 窗口内已提议", 1)[0].splitlines()
     assert [line.split("（增量")[-1] for line in relay] == [f" {n}）" for n in range(1, 5)]
     # the relay line keeps the increment's flag: secondhand only, check first-hand first (its §2 row)
-    assert relay[2] == ("  3. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 1,918、64 个、1,400、~500 补入 §1.2，"
+    # 52.9 tok/s is vLLM's cell of jay 1620's table; its 并发 32 row (1,390) the author keeps out of the doc
+    assert relay[2] == ("  3. vLLM：先裁定 §2 第 2 项（~1,200 万 / 1,300 万），把 52.9 tok/s、1,918、64 个、1,400、~500 补入 §1.2，"
                         "但仅二手：先核对一手来源（§2 第 3 项）（增量 3）")
     # the C/O numbers the window already proposed, with the line proposing each (issue 22)
     assert ("- 窗口内已提议的候选编号：C116（inbox/spark/2026-07-31-llm-infra-e1prep.md:87）、"
@@ -221,7 +222,7 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         # the two sides of §2's open conflict are settled first, not both added (a breaker's find);
         # bounds as written (约 1,200 万, 10% 以内, 约 500 commits)
         # 10% 以内 stands under 选型指南（作者观点）: an opinion, no value to add
-        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
+        "- 可操作结论：先裁定 §2 第 2 项（~1,200 万 / 1,300 万）；把 52.9 tok/s、1,918、64 个、1,400、~500 补入 §1.2，但这些数字仅二手：先核对一手来源（§2）；"
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]
@@ -248,7 +249,9 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
         "with replanning（arXiv:2607.25877）、ToolSmith: agents that write their own tools（arXiv:2607.26071）、Multi-agent debate "
         "for planning（arXiv:2607.26159）、UnitGen: test generation with coverage feedback（arXiv:2607.26244）、A video world "
         "model benchmark（arXiv:2607.26305）【邻接】：无论文卡片，周边（标题、文件名、front matter）也未提本主题：只是被顺带列出，不作增量 — "
-        "`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:22"]  # a row of HF 票 only: a rating
+        # each paper's own line, in file order (it cited line 22 alone for all seven)
+        + "；".join(f"`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:{n}" for n in range(17, 24))]
+    # a row of HF 票 only: a rating
     en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "
             "not next to this topic's increments — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14\n") in en

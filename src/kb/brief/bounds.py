@@ -16,12 +16,40 @@ it comes from writes (claims.md: "Each end keeps its bound"), never with another
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from kb.core.claims import Claim
+from kb.extract.vocab.units import CJK_UNITS, COUNTER_CHARS, MAGNITUDES
 
 BOUNDS = {">": ">", "≥": "≥", "<": "<", "≤": "≤", "~": "~"}
 _LISTS = ("raws", "new_values", "secondhand_only", "contested", "setup", "opinion")
+_ZH_MAGS = sorted((m for m in MAGNITUDES if re.fullmatch(r"[\u4e00-\u9fff]+", m)), key=len, reverse=True)
+_ZH_VALUE_RE = re.compile(r"(?P<pre>[~≥≤<>]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<mag>" + "|".join(_ZH_MAGS)
+                          + r")?\s*(?P<unit>\S*)")
+_ZH_DATE_RE = re.compile(r"(\d{4})\s*年\s*(\d{1,2})\s*月(?:\s*(\d{1,2})\s*日)?")
+
+
+def in_english(shown: str) -> str:
+    """A value kb lists, in the en brief's words: a Chinese magnitude as a number (``~1,200 万`` →
+    ``~12M``, ``59 万`` → ``590,000``), a zh unit by its symbol (``3.4 个百分点`` → ``3.4 pp``,
+    ``2 倍`` → ``2×``), a counter dropped (``64 个`` → ``64``), a zh date as ISO (``2025 年 12 月``
+    → ``2025-12``); the words of ``kb.extract.vocab.units``. Anything else is returned as is."""
+    if not re.search(r"[\u4e00-\u9fff]", shown):
+        return shown
+    if d := _ZH_DATE_RE.fullmatch(shown.strip()):
+        return "-".join([d.group(1), *(f"{int(x):02d}" for x in d.groups()[1:] if x)])
+    m = _ZH_VALUE_RE.fullmatch(shown.strip())
+    unit = m.group("unit") if m else ""
+    if m is None or (unit and unit not in CJK_UNITS and unit not in COUNTER_CHARS and re.search(r"[\u4e00-\u9fff]", unit)):
+        return shown
+    num = m.group("num")
+    if m.group("mag"):
+        v = float(num.replace(",", "")) * 10 ** MAGNITUDES[m.group("mag")]
+        num = f"{v / 1e9:g}B" if v >= 1e9 else f"{v / 1e6:g}M" if v >= 1e6 else f"{v:,.0f}"
+    unit = "" if unit in COUNTER_CHARS else CJK_UNITS.get(unit, unit)
+    unit += "s" if unit in ("day", "week", "month", "year") and num != "1" else ""  # 8 周: 8 weeks
+    return m.group("pre") + num + ("" if not unit or unit in "×%‰" else " ") + unit
 
 
 class Bounds:
@@ -31,9 +59,10 @@ class Bounds:
         per quantity: the subject key it belongs to (``None``: the claim's first subject, or none).
     """
 
-    __slots__ = ("by_claim", "by_subject", "night")
+    __slots__ = ("by_claim", "by_subject", "night", "english")
 
-    def __init__(self, claims: list[tuple[Claim, list[str | None]]]) -> None:
+    def __init__(self, claims: list[tuple[Claim, list[str | None]]], english: bool = False) -> None:
+        self.english = english  # the en brief: every shown value in English words (:func:`in_english`)
         self.by_claim: dict[str, dict[str, str]] = {}
         self.by_subject: dict[str, dict[str, str]] = {}
         every: dict[str, set[str]] = {}
@@ -49,9 +78,8 @@ class Bounds:
 
     def show(self, raw: str, scope: dict[str, str] | None) -> str:
         """``raw`` as the brief prints it under ``scope`` (a claim's or subject's raws, or None)."""
-        if scope is not None and raw in scope:
-            return scope[raw]
-        return self.night.get(raw, raw)
+        shown = scope[raw] if scope is not None and raw in scope else self.night.get(raw, raw)
+        return in_english(shown) if self.english else shown
 
     def scope_of(self, value: dict[str, Any], scope: dict[str, str] | None) -> dict[str, str] | None:
         """The scope a context dict lists its values under: its claim's, its subject's, else ``scope``."""

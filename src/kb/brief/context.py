@@ -15,12 +15,12 @@ from typing import Any
 
 from kb import __version__
 from kb.brief.bounds import bounded
-from kb.brief.papers import arxiv_entries, card_stats, collapse_offtopic, next_candidates
+from kb.brief.papers import arxiv_entries, by_place, card_stats, collapse_offtopic, first_written, next_candidates
 from kb.brief.reading import Reading, without_requests
 from kb.brief.revised import revised_papers
 from kb.brief.registry import INCREMENT_OUTCOMES, Registry, hm, source_of
 from kb.brief.shaping import merge_tables, settle_night, shape
-from kb.brief.snapshot import doc_named, snapshot_of
+from kb.brief.snapshot import doc_named, held_sections, snapshot_of
 from kb.brief.steps import (
     check_rows,
     conflict_entry,
@@ -108,9 +108,9 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         if row["type"] in ("conflict-doc", "conflict-window"):
             rows_of[row["conflict"]["subject"]].append(row["n"])
             contested_of[row["conflict"]["subject"]].update(v["raw"] for c in row["conflicts"] for v in c["vals"])
-    relay_of = {row["conflict"]["subject"]: row["relay"] for row in verify_rows if row.get("relay")}
+    relay_of, held = {row["conflict"]["subject"]: row["relay"] for row in verify_rows if row.get("relay")}, held_sections(night, conflicts)
     for e in increments:
-        e["relay"] = relay_of.get(e["key"])
+        e["relay"], e["fix_sections"] = relay_of.get(e["key"]), held.get(e["key"], [])
         e["action"] = increment_action(e, rows_of.get(e["key"], []), contested_of.get(e["key"], set()))
     covered, aside = [e for e in others if e["outcome"] == "covered"], _collapse_uncarded([e for e in others if e["outcome"] != "covered"])
     arxiv_shown = collapse_offtopic(arxiv_rows)
@@ -122,7 +122,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
     relay = relay_actions(increments, conflicts, {r["key"]: r["n"] for r in verify_rows if r["type"] == "secondhand"})
     incr_cards = sum(1 for e in increments if e["card"])
     # backed by a paper fact: neither secondhand only nor only first-hand cited by the doc (a blog, a repo)
-    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0) - settled["firsthand"] - settled["setup"]
+    backed = r.counts.get("numbers", 0) - r.counts.get("secondhand_only", 0) - sum(settled.values())
     ctx = {
         "lang": lang, "topic": night.topic, "executor": executor, "generator": f"kb {__version__}",
         "night": night.window.label_date.isoformat(),
@@ -169,7 +169,7 @@ def build_context(night: Night, *, executor: str, lang: str = "zh") -> dict[str,
         "claims": reg.items,
         "records": source_records(night, verify_rows),
     }
-    return bounded(ctx, rd.bounds())
+    return bounded(ctx, rd.bounds(english=lang == "en"))
 
 
 def _facts(c: Claim) -> tuple[Any, ...]:
@@ -240,7 +240,7 @@ def _subject(night: Night, s: SubjectOut, reg: Registry, fold: int | None, rd: R
         # a row's secondhand-only figures: those of every claim it lists (its head's alone otherwise)
         "row_secondhand": {c.id: list(dict.fromkeys(x for m in members[c.id] for x in reg.secondhand.get(m, [])))
                            for c in listed if len(members[c.id]) > 1},
-        "first": reg.get(claims[0]) if claims else None,
+        "first": reg.get(c) if (c := first_written(claims)) is not None else None,
         "secondhand_only": rd.secondhand_only(s.key),
     }
 
@@ -372,8 +372,8 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     made it so (its reason not to over-read it). Uncarded off-topic subjects (rule ``no-card``)
     that one file lists together (an HF daily page) are one row naming them all; every other
     subject is a row of its own. Order is ``entries``' (most relevant first).
-    :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first"}``.
-    """
+    :returns: rows ``{"outcome", "rule", "detail", "members": [{"label", "id"}], "card", "first", "sources"}``:
+        ``sources`` the first line of each member, once each (7 papers on 7 lines cite the 7 lines)."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for e in entries:
         if e["rule"] == "no-card" and e["first"] is not None:
@@ -385,7 +385,8 @@ def _collapse_uncarded(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         members = group if len(group) > 1 else [e]
         out.append({"outcome": e["outcome"], "rule": e["rule"], "detail": e["detail"], "card": e["card"],
-                    "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members]})
+                    "first": e["first"], "members": [{"label": m["label"], "id": m["id"]} for m in members],
+                    "sources": by_place({m["first"]["source"]: m["first"] for m in members if m["first"]}.values())})
     return out
 
 

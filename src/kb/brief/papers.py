@@ -6,18 +6,43 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
 from typing import Any
 
 from kb.brief.reading import Reading
 from kb.brief.registry import Registry
+from kb.core.claims import Claim
 from kb.extract.titles import title_similarity
 from kb.night.run import Night
+
+
+def _written(c: Claim) -> tuple[bool, float, str, int]:
+    when = c.provenance.written_at
+    try:
+        at = datetime.fromisoformat(when).timestamp() if when else None
+    except ValueError:
+        at = None
+    return at is None, at or 0.0, c.provenance.path, c.provenance.line
+
+
+def first_written(claims: Iterable[Claim]) -> Claim | None:
+    """The brief's first source of a subject: the claim written earliest (``written_at`` as a
+    moment, offsets compared: ``09:00+08:00`` before ``18:50+08:00``), then by path and line;
+    undated claims after every dated one; None for no claims. Never the alphabetical first
+    path: a file named ``spark/…`` written at 18:50 is no earlier than ``tom/…`` at 09:00."""
+    return min(claims, key=_written, default=None)
+
+
+def by_place(cited: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cited rows (:meth:`kb.brief.registry.Registry.get` dicts) in file order: by path, then line."""
+    return sorted(cited, key=lambda d: (d["path"], d["line"]))
 
 
 def arxiv_entries(night: Night, number: dict[str, int], reg: Registry, sections: dict[str, str] | None,
                   rd: Reading) -> list[dict[str, Any]]:
     """§3 rows, one per arXiv subject (its section: ``sections``' placement, else the diff's hint;
-    its first source: the first window line writing this id). Its title (论文/主题): the card's; else the arXiv
+    its first source: the window line written first (:func:`first_written`) that writes this id). Its title (论文/主题): the card's; else the arXiv
     cache's; else a title the KB knows (:meth:`kb.facts.attributor.Attributor.title`: a link text
     ``[Title](https://arxiv.org/abs/…)``); else the subject's label when it is a name, not the
     bare id (``CacheGen``, ``H2O``); else None (``—``). ``rd``: the night's reading (a claim's
@@ -37,7 +62,7 @@ def arxiv_entries(night: Night, number: dict[str, int], reg: Registry, sections:
                      else "title-mismatch")
         mine = [night.claims[i] for i in s.claims if i in night.claims]
         # the first line writing this very id (a line citing a mistyped id is no source of it)
-        first = next((c for c in mine if s.key in rd.arxiv_keys(c)), mine[0] if mine else None)
+        first = first_written(c for c in mine if s.key in rd.arxiv_keys(c)) or first_written(mine)
         rows.append({
             "id": arxiv_id, "arxiv_title": arxiv_title,
             "title": s.label if card else (arxiv_title or at.title(s.key)
@@ -53,7 +78,8 @@ def arxiv_entries(night: Night, number: dict[str, int], reg: Registry, sections:
 def collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """§3 rows as shown: the off-topic ids (``adjacent``) without a card that one file lists
     together (an HF daily page of 7 papers) become one row naming them all (``ids``), at the
-    place of the first; every other row keeps ``ids == [id]``. Counts use the full rows."""
+    place of the first, citing the first line of each (``sources``, once each, :func:`by_place`); every other row
+    keeps ``ids == [id]`` and ``sources == [first]``. Counts use the full rows."""
     groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for a in rows:
         if a["outcome"] == "adjacent" and a["card"] is None and a["first"] is not None and a["n"] is None:
@@ -63,9 +89,10 @@ def collapse_offtopic(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for a in rows:
         group = groups.get(a["first"]["path"]) if a["first"] is not None else None
         if group is None or len(group) < 2 or id(a) not in grouped:
-            out.append({**a, "ids": [a["id"]]})
+            out.append({**a, "ids": [a["id"]], "sources": [a["first"]] if a["first"] else []})
         elif a is group[0]:
-            out.append({**a, "ids": [g["id"] for g in group]})
+            out.append({**a, "ids": [g["id"] for g in group],
+                        "sources": by_place({g["first"]["source"]: g["first"] for g in group}.values())})
     return out
 
 

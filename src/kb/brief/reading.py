@@ -337,17 +337,17 @@ class Reading:
         return self._once.get("subjects", c, lambda c: frozenset(c.subjects))
 
     # -- bounds ------------------------------------------------------------------------
-    def bounds(self) -> Bounds:
+    def bounds(self, english: bool = False) -> Bounds:
         """How each raw of the night's claims is shown with its bound (``40%`` -> ``>40%``), per
         claim, per subject (the Attributor's owners, else the claim's first subject) and
-        night-wide (:class:`kb.brief.bounds.Bounds`)."""
+        night-wide (:class:`kb.brief.bounds.Bounds`); ``english``: in the en brief's words."""
         at = self.night.attributor
         rows: list[tuple[Claim, list[str | None]]] = []
         for c in (*self.night.claims.values(), *self.night.doc.claims):
             v = at.view(c)
             first = v.subjects[0] if v.subjects else None
             rows.append((c, [o or first for o in v.owners[:len(c.quantities)]]))
-        return Bounds(rows)
+        return Bounds(rows, english)
 
     # -- a card's limits and non-numeric results -------------------------------------------
     def card_notes(self, path: str) -> dict[str, list[dict[str, Any]]]:

@@ -15,6 +15,7 @@ from typing import Any
 
 from kb.brief.reading import Reading
 from kb.brief.registry import PAPER_KEYS
+from kb.night.apart import demoted_row_claims
 from kb.night.model import SubjectOut
 from kb.night.placement import place
 from kb.night.run import Night
@@ -24,12 +25,15 @@ from kb.night.run import Night
 MOVING = ("demote", "lead", "opinion")
 
 
-def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
-    """Drop from the night's secondhand-only numbers those a living-doc line citing a primary
-    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`, the one decision) and set-up
-    values and opinions (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`). Mutates ``night.result`` (this night is the brief's own).
-    :returns: ``{"firsthand": n, "setup": n}``, numbers dropped (as the diff counts them: per
-        subject, value and source) for a first-hand citation of the doc and as set-up or opinion."""
+def secondhand_split(night: Night, rd: Reading) -> tuple[list[Any], dict[str, int]]:
+    """The one definition of the brief's secondhand-only figures, from the diff's
+    ``secondhand_only`` (per subject, value and source): those a living-doc line citing a primary
+    source states (the diff's ``cited``: :mod:`kb.facts.firsthand`), set-up values and opinions
+    (:meth:`Reading.setup_raws`, :meth:`Reading.opinion_raws`) and the figures of a table row
+    their author keeps out of the doc (:func:`kb.night.apart.demoted_row_claims`) are no figures
+    to check. ``kb diff`` prints the same split, so its count and the brief's are one count.
+    :returns: ``(kept, {"firsthand": n, "setup": n, "demoted": n})``: the kept entries, in order,
+        and how many were dropped for each reason (with ``len(kept)``, the diff's count)."""
     r = night.result
     apart: dict[str, set[str]] = {}  # claim -> its set-up and opinion raws, read once (a line of N values: N items)
     for s in r.secondhand_only:
@@ -38,12 +42,29 @@ def settle_night(night: Night, rd: Reading) -> dict[str, Any]:
             apart[s.claim] = rd.setup_raws([c]) | rd.opinion_raws([c])
     setup = {(s.subject, s.raw) for s in r.secondhand_only if s.raw in apart.get(s.claim, ())}
     firsthand = {(s.subject, s.raw) for s in r.secondhand_only if s.cited}
-    cited = sum(1 for s in r.secondhand_only if (s.subject, s.raw) in firsthand - setup)
-    kept = [s for s in r.secondhand_only if (s.subject, s.raw) not in setup | firsthand]
-    dropped = len(r.secondhand_only) - len(kept)
-    r.secondhand_only = kept
+    demoted = demoted_row_claims(night.kb, list(night.claims.values())) if r.secondhand_only else set()
+    why = {"firsthand": 0, "setup": 0, "demoted": 0}
+    kept = []
+    for s in r.secondhand_only:
+        key = (s.subject, s.raw)
+        reason = ("setup" if key in setup else "firsthand" if key in firsthand
+                  else "demoted" if s.claim in demoted else None)
+        if reason is None:
+            kept.append(s)
+        else:
+            why[reason] += 1
+    return kept, why
+
+
+def settle_night(night: Night, rd: Reading) -> dict[str, int]:
+    """Keep in the night's secondhand-only numbers only the brief's (:func:`secondhand_split`).
+    Mutates ``night.result`` (this night is the brief's own).
+    :returns: ``{"firsthand": n, "setup": n, "demoted": n}``, numbers dropped (as the diff counts
+        them: per subject, value and source) for each reason."""
+    r = night.result
+    r.secondhand_only, why = secondhand_split(night, rd)
     r.counts["secondhand_only"] = len(r.secondhand_only)
-    return {"firsthand": cited, "setup": dropped - cited}
+    return why
 
 
 def shown_label(s: SubjectOut, rd: Reading) -> str:

@@ -76,6 +76,22 @@ _LATIN = re.compile(r"(?<![A-Za-z0-9./:+-])[A-Za-z][A-Za-z0-9.+-]*[A-Za-z0-9](?!
 _ENTRY_NAME = re.compile(r"^[CO]\d{2,4}$")
 
 
+def held_sections(night: Night, conflicts: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Subject key -> the doc sections holding the doc's side of its conflicts (the innermost
+    section of each baseline line a ``living-doc`` value is stated on), in order: what a conflict's
+    action corrects (SGLang's 1.8× on a §2 line: §2, not §1 where SGLang is only named)."""
+    spans = sorted((x.line, -x.level, x.end_line, x.label) for x in night.doc.sections)
+    out: dict[str, list[str]] = defaultdict(list)
+    for c in conflicts:
+        for v in c["vals"]:
+            for src in v["sources"] if "living-doc" in v["origin"] else ():
+                path, _, line = src.rpartition(":")
+                inner = [x for x in spans if path == night.doc.path and line.isdigit() and x[0] <= int(line) <= x[2]]
+                if inner and (label := max(inner)[3]) not in out[c["subject"]]:
+                    out[c["subject"]].append(label)
+    return dict(out)
+
+
 def doc_id_names(lines: list[str]) -> dict[str, str]:
     """Names ``lines`` give bare arXiv ids: ``Name（arXiv:id）`` anywhere, else a line citing
     ids only by number whose Latin-script names (:func:`kb.night.doc_index.lead_term`'s shape,

@@ -1,7 +1,6 @@
-"""What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the
-relay changes behind them, and the source records derived from them), §6's next minimal verification set and revised
-papers, §7's relay actions and each increment's action.
-"""
+"""What the brief asks the executor to do: §2's rows of conflicts and claims to verify (with the relay changes
+behind them, and the source records derived from them), §6's next minimal verification set and revised papers,
+§7's relay actions and each increment's action."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                tables: dict[str, tuple[str, str]] | None = None,
                ) -> tuple[list[dict[str, Any]], int]:
     """Section 2 rows: conflicts (one row per subject, each metric it conflicts on), secondhand-only
-    numbers per subject, mistyped ids; and how
-    many secondhand-only rows were folded away. Conflicts and mistyped ids are always
+    numbers per subject, mistyped ids; and how many secondhand-only rows were folded away. Conflicts and mistyped ids are always
     listed; of the secondhand-only rows the first ``fold`` are (all of them when no more than
     :data:`FEW` would be folded), increments' subjects first
     (then arXiv ids, then by key). Each row's ``changed``: the ``path:line`` where one of its
@@ -114,7 +112,7 @@ def check_rows(night: Night, conflicts: list[dict[str, Any]], reg: Registry,
                      "card": card.number if card else None,
                      "sources": [{"kind": x.kind, "source": m.source, "raw": ""} for x in by_source.get(m.source, [])[:1]],
                      "urls": [], "changed": []})
-    rows += _disputed_rows(night)
+    rows += _disputed_rows(night, conflicts)
     for i, row in enumerate(rows, 1):
         row["n"] = i
         row.setdefault("relay", None)
@@ -165,20 +163,21 @@ def _relayed(c: Claim | None) -> bool:
         bool(c.sources) and not any(primary_source(u) for u in c.sources))
 
 
-def _disputed_rows(night: Night) -> list[dict[str, Any]]:
-    """§2 rows of the values a window line disputes (a source says another miscopied it, or
-    that they disagree: :func:`kb.extract.kinds.moods` ``disputed``), per listed subject: the
-    diff compares no such value, so the brief names them (issue 22)."""
+def _disputed_rows(night: Night, conflicts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """§2 rows of the values a window line disputes (:func:`kb.extract.kinds.moods` ``disputed``), per listed subject,
+    quoting that line (``words``: never 抄错 in its mouth); the diff compares no such value (issue 22). A value a
+    ``conflicts`` row sets against the disputing line's own (the doc's 1.8× vs its 2.1×) is no row again."""
     at = night.attributor
     labels = {s.key: s.label for s in night.result.subjects}
+    shown = {(c["subject"], v["raw"], x) for c in conflicts for v in c["vals"] for w in c["vals"] if w is not v for x in w["sources"]}
     per: dict[str, list[tuple[str, Claim]]] = defaultdict(list)
     for c in sorted(night.claims.values(), key=lambda c: (c.provenance.path, c.provenance.line)):
         v = at.view(c)
         for x in (*c.quantities, *c.dates):
             key = x.subject or (v.subjects[0] if v.subjects else None)
-            if x.mood == "disputed" and key in labels:
+            if x.mood == "disputed" and key in labels and (key, x.raw, source_of(c)) not in shown:
                 per[key].append((x.raw, c))
-    return [{"type": "disputed", "key": key, "label": labels[key], "changed": [],
+    return [{"type": "disputed", "key": key, "label": labels[key], "changed": [], "words": items[0][1].text,
              "raws": list(dict.fromkeys(raw for raw, _ in items)),
              "sources": list({source_of(c): {"kind": c.kind, "source": source_of(c), "raw": ""} for _, c in items}.values()),
              "urls": urls_of(c for _, c in items)} for key, items in per.items()]
@@ -198,10 +197,9 @@ def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, A
     values against the living doc (a ``conflict-doc`` row), a paper (a conflict whose other side
     is a paper-fact), another source (a ``conflict-window`` row: only the author at whose line the
     value changed along the relay when the row knows it) or that another line disputes (a
-    ``disputed`` row: the author stating the disputed value, not the disputing one).
-
-    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``,
-        authors in the ledger's order (most numbers first), then the others by name."""
+    ``disputed`` row: the author stating the disputed value, not the disputing one). The text says
+    the ledger's numbers and contradicted (``kb sources``' figures: no dates), then §2's rows.
+    :returns: ``[{"source", "numbers", "against": {"doc": [row n, …], …}, "zh", "en"}]``, authors in the ledger's order (most numbers first), then the others by name."""
     author = {source_of(c): c.provenance.author for c in night.claims.values() if c.provenance.author}
     against: dict[str, dict[str, list[int]]] = defaultdict(lambda: defaultdict(list))
     seen: list[str] = []
@@ -237,18 +235,18 @@ def source_records(night: Night, rows: list[dict[str, Any]]) -> list[dict[str, A
         else:
             for x in row["sources"]:
                 mark(author.get(x["source"]), None, n)
-    ledger = {r.source: r.numbers for r in brief_ledger(night).records if r.type == "author"} if seen else {}
+    ledger = {r.source: r for r in brief_ledger(night).records if r.type == "author"} if seen else {}
     order = [a for a in ledger if a in seen] + sorted(a for a in seen if a not in ledger)
     out = []
-    for a in order:
+    for a in order:  # two counts, each saying what it counts
         got = {k: against[a][k] for k in _AGAINST if against[a].get(k)}
-        zh = "、".join(f"{_AGAINST_WORDS['zh'][k]} {len(v)} 个（§2 第 {_rows(v, '、')} 项）" for k, v in got.items())
-        en = ", ".join(f"{_AGAINST_WORDS['en'][k]} {len(v)} (§2 row{'s' if len(v) > 1 else ''} {_rows(v, ', ')})"
-                       for k, v in got.items())
-        count_zh = f"{ledger[a]} 个数字，" if a in ledger else ""
-        count_en = f"{ledger[a]} number{'s' if ledger[a] != 1 else ''}, " if a in ledger else ""
-        out.append({"source": a, "numbers": ledger.get(a), "against": got,
-                    "zh": f"{a}：{count_zh}{zh or '无与活文档/论文/其他来源不符'}", "en": f"{a}: {count_en}{en or 'none set against the doc, a paper or another source'}"})
+        zh = "、".join(f"{_rows(v, '、', 'zh')}{_AGAINST_WORDS['zh'][k]}" for k, v in got.items())
+        en = ", ".join(f"{_rows(v, ', ', 'en')} {_AGAINST_WORDS['en'][k]}" for k, v in got.items())
+        rec = ledger.get(a)
+        n_zh, n_en = (f"{rec.numbers} 个数字（被论文或活文档反驳 {rec.contradicted} 个），", f"{rec.numbers} number{'s' * (rec.numbers != 1)} ({rec.contradicted} contradicted by a paper or the doc), ") if rec else ("", "")
+        out.append({"source": a, "numbers": rec.numbers if rec else None, "against": got,
+                    "zh": f"{a}：{n_zh}§2 " + (zh or "无与活文档/论文/其他来源不符的项"),
+                    "en": f"{a}: {n_en}§2 " + (en or "sets none against the doc, a paper or another source")})
     return out
 
 
@@ -260,9 +258,12 @@ def _read_lines(night: Night, path: str) -> list[str]:
         return []
 
 
-def _rows(rows: list[int], sep: str, shown: int = 3) -> str:
-    """Row numbers as a record names them: the first ``shown``, then ``…``."""
-    return sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else "")
+def _rows(rows: list[int], sep: str, lang: str, shown: int = 3) -> str:
+    """§2 rows as a record names them, the first ``shown`` then ``…`` with their count: ``第 1 项``,
+    ``4 项（第 2、3、4… 项）``; ``row 1``, ``rows 1, 5``, ``4 rows (2, 3, 4…)``."""
+    some, many = sep.join(map(str, rows[:shown])) + ("…" if len(rows) > shown else ""), len(rows) > shown
+    return ((f"{len(rows)} 项（第 {some} 项）" if many else f"第 {some} 项") if lang == "zh"
+            else f"{len(rows)} rows ({some})" if many else f"row{'s' * (len(rows) > 1)} {some}")
 
 
 def next_steps(night: Night, conflicts: list[dict[str, Any]], subjects: list[dict[str, Any]],
@@ -329,7 +330,7 @@ def relay_actions(increments: list[dict[str, Any]], conflicts: list[dict[str, An
         {"type": e["outcome"], "n": e["n"], "label": e["label"], "id": e["id"], "paper": e["paper"], "section": e["section"],
          "new_values": e["action"]["raws"] if e["outcome"] == "update" else e["new_values"],
          "contested": e["action"]["contested"], "rows": e["action"]["rows"],
-         "doc_sections": e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
+         "doc_sections": e["action"]["sections"] if e["outcome"] == "conflict" else e["doc_sections"], "card": e["card"] is not None, "action": e["action"]["type"],
          "relay": e["action"].get("relay"), "secondhand": e["action"].get("secondhand", False),
          "check": checks.get(e["key"])}
         for e in increments if not e["thin"]]
@@ -377,8 +378,7 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         ``add-values`` (update: values the doc lacks, the uncontested ones in ``raws``),
         ``own-node`` (update: the doc names it only in passing), ``settle`` (conflict: settle
         §2 ``rows`` first, then correct ``sections``), ``check-relay`` (conflict whose doc side cites a
-        primary source against relays only, ``e["relay"]``: check the relay, the doc stays).
-    """
+        primary source against relays only, ``e["relay"]``: check the relay, the doc stays)."""
     sections = [e["section"]] if e["section"] else []
     values: list[str] = []
     held: list[str] = []
@@ -394,7 +394,7 @@ def increment_action(e: dict[str, Any], rows: list[int], contested: set[str] = f
         held = [v for v in e["new_values"] if v in contested]
     else:
         kind = "check-relay" if e.get("relay") else "settle"
-        sections = e["doc_sections"] or sections
+        sections = e.get("fix_sections") or e["doc_sections"] or sections  # where the doc states the other value
         values = [v for v in e["detail"].split(", ") if v]
     return {"type": kind, "sections": sections, "raws": values, "rows": rows, "contested": held, "relay": e.get("relay"),
             "secondhand": bool(values) and set(values) <= set(e["secondhand_only"])}

@@ -72,6 +72,7 @@ def diff_cmd(
     held = None
     shown: dict[str, tuple[str, dict[str, Any] | None]] = {}
     empty: str | None = None
+    split = (0, 0, 0, 0)
     try:
         name = opened.config.first_topic() if topic is None else topic
         if v_from or v_to:
@@ -98,10 +99,12 @@ def diff_cmd(
         if fmt is not Format.json:  # the names and demotions the brief shows (kb.brief.shaping), read before the store closes
             from kb.brief.digest import empty_night
             from kb.brief.reading import Reading
-            from kb.brief.shaping import demotion, shown_label
+            from kb.brief.shaping import demotion, secondhand_split, shown_label
 
             rd = Reading(night)
             shown = {s.key: (shown_label(s, rd), demotion(s, night, rd)) for s in night.result.subjects}
+            kept, why = secondhand_split(night, rd)
+            split = (len(kept), why["firsthand"], why["setup"], why["demoted"])
             empty = empty_night(night)
     finally:
         opened.close()
@@ -115,7 +118,7 @@ def diff_cmd(
     else:
         if empty is not None:
             console_err.print(f"note: {empty}; nothing to diff", markup=False)
-        _print_diff(result, shown)
+        _print_diff(result, shown, split)
     if fail_on_conflict and result.conflicts:
         raise typer.Exit(int(ExitCode.FINDINGS))
 
@@ -197,7 +200,8 @@ def conflict_values(c: "ConflictOut") -> str:
 _MOVED = {"demote": "demoted by its author", "lead": "a lead only", "opinion": "the author's opinion"}
 
 
-def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | None]]) -> None:
+def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | None]],
+                split: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
     """The diff as tables: one row per subject, by the name the brief shows it by (a paper known
     by its id: the title a window table gives it), a demoted subject's outcome marked and its
     author's words and line below the table; then the conflicts."""
@@ -226,7 +230,11 @@ def _print_diff(r: "DiffResult", shown: dict[str, tuple[str, dict[str, Any] | No
     for m in r.id_mismatches:
         console.print(f"suspected typo {m.cited} at {m.source}: next to {m.name!r}, the title of {m.card_subject}",
                       markup=False)
-    cited = sum(1 for s in r.secondhand_only if s.cited)
+    kept, cited, setup, demoted = split  # kb.brief.shaping.secondhand_split: (to check, and why the others are not)
+    parts = [f"{cited} first-hand cited by the living doc" if cited else "",
+             f"{setup} set-up value{'s' if setup != 1 else ''} or opinion{'s' if setup != 1 else ''}" if setup else "",
+             f"{demoted} on a row its author keeps out of the doc" if demoted else ""]
+    parts = [p for p in parts if p]
     console.print(f"{counted(len(r.secondhand_only), 'secondhand-only number')}"
-                  + (f" ({cited} first-hand cited by the living doc)" if cited else "")
+                  + (f": {', '.join(parts)}, {kept} to check (the brief's count)" if parts else "")
                   + f"; {counted(len(r.sources_checked), 'file')} checked", markup=False)

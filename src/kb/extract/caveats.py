@@ -19,7 +19,9 @@ The words are :data:`kb.extract.vocab.kinds.DEMOTE_CUES`, ``NO_SETUP_CUES``,
 Apart from the moods, an author may say that an item's figures are not comparable with the
 other side's (``配置与活文档的不同，两者不可直接比较``; words ``APART_CUES``): :func:`apart_lines`
 gives the lines of the heading block such a note covers (the diff never makes their figures a
-conflict). :func:`heading_block` is the one heading block of a line.
+conflict). :func:`heading_block` is the one heading block of a line. A demotion naming one table
+row by its words (``并发 32 那一行…不建议入文档``; words ``ROW_REF_CUES``) demotes that row's
+figures only: :func:`demoted_rows`.
 
 :func:`is_opinion`: a heading or a line's lead saying what follows is the author's opinion
 (``选型指南（作者观点）``, ``我的判断：``; words ``OPINION_CUES``).
@@ -41,6 +43,7 @@ from kb.extract.vocab.kinds import (
     LEAD_CUES,
     NO_SETUP_CUES,
     OPINION_CUES,
+    ROW_REF_CUES,
 )
 
 LineMood = Literal["demote", "lead", "hold", "evaluate"]
@@ -54,6 +57,7 @@ _OPINION_RE = re.compile("|".join(OPINION_CUES))
 _LEAD_SPAN = 3
 _APART_RE = re.compile("|".join(APART_CUES))
 _HEADING_RE = re.compile(r"^\s{0,3}#{1,6}\s")
+_ROW_REF_RES = [re.compile(p) for p in ROW_REF_CUES]
 
 
 def is_heading(line: str) -> bool:
@@ -115,6 +119,39 @@ def apart_lines(lines: Sequence[str]) -> set[int]:
         if n not in out and _APART_RE.search(text.lower()):
             lo, hi = heading_block(lines, n)
             out.update(range(lo + 1, hi + 1))
+    return out
+
+
+def row_named(text: str) -> str | None:
+    """The words by which a demoting line (:func:`line_mood` ``demote``) names one table row of
+    its file (``并发 32 那一行…不建议入文档`` → ``并发 32``), whitespace folded; else None (no
+    demotion, or no row named: the demotion is about the line's item)."""
+    mood = line_mood(text)
+    if mood is None or mood[0] != "demote":
+        return None
+    low = text.lower().lstrip(" -*>\t")
+    for pattern in _ROW_REF_RES:
+        if m := pattern.search(low):
+            return " ".join(m.group("row").split()) or None
+    return None
+
+
+def demoted_rows(lines: Sequence[str], at: Sequence[int]) -> set[int]:
+    """The 1-based table rows (``| … |`` lines) of ``lines`` (a file's) that the demoting lines
+    ``at`` (1-based) name by their words (:func:`row_named`; case and whitespace folded): their
+    figures are kept out of the doc. A name matching no row, or more than one, demotes none.
+
+    >>> sorted(demoted_rows(["| a | b |", "| 单请求 | 58 tok/s |", "| 并发 32 吞吐 | 1,460 tok/s |",
+    ...                      "- 并发 32 那一行只有单次测量，不建议入文档。"], [4]))
+    [3]
+    """
+    rows = {n: " ".join(x.lower().split()) for n, x in enumerate(lines, 1) if x.lstrip().startswith("|")}
+    out: set[int] = set()
+    for n in at:
+        name = row_named(lines[n - 1]) if 0 < n <= len(lines) else None
+        hits = [r for r, text in rows.items() if name and name in text]
+        if len(hits) == 1:
+            out.update(hits)
     return out
 
 

@@ -1,7 +1,10 @@
 """What a hop relaying a shared source is compared with (rule 4 of :mod:`kb.facts.relay`),
 found without comparing every pair of hops: the hops of other files citing one of its sources
 directly (no ``via``) and written before it; for a hop that read the source through a reprint,
-those written at any time.
+those written at any time. A hop that cites a primary source itself (no ``via``: the repository,
+the paper, the official blog; :func:`kb.facts.firsthand.primary_source`) is a first-hand reading,
+compared with nothing: two readings of one README that disagree are a conflict, and neither reader
+is where the value changed.
 
 ``kb trace`` over 2,400 files citing five sites compared each hop with every hop of its source
 (``n²`` order keys and value comparisons, 2.95× per doubling). :class:`References` keeps, per
@@ -18,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from kb.facts.firsthand import primary_source
 from kb.facts.near import NearIndex
 from kb.facts.values import same_value
 
@@ -42,6 +46,8 @@ class References:
         """``(the first reference of h's value or None, the first reference)`` of hop ``h``
         (its references in time order), else None when it has none to compare with."""
         path = h.claim.provenance.path
+        if not h.via and any(o.startswith("url:") and primary_source("https://" + o[4:]) for o in h.origins):
+            return None  # a first-hand reading relays nothing
         if h.via:  # a reprint's hop: any time, earlier first (few; compared one by one)
             direct = [x for x in self.members if x is not h and not x.via and x.claim.provenance.path != path
                       and set(x.origins) & set(h.origins)]

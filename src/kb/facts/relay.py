@@ -17,7 +17,8 @@ The one place kb decides what a claim relays (issue 10 part 1; docs/trace.md). R
    then path and line), earliest first. A hop relaying a file is compared with the fact it
    relays. A hop relaying a source is compared with the hops of other files that cite one of
    its sources directly (no ``via``) and were written before it; a hop that read the source
-   through a reprint, with those of any time (:class:`kb.facts.earlier.References`). A hop whose value is the
+   through a reprint, with those of any time; one citing a primary source itself, with none (a first-hand
+   reading: :class:`kb.facts.earlier.References`). A hop whose value is the
    same as none of these is where the value *changed*; one with nothing to compare with did not
    change. Statements of one file are never compared with each other.
 """

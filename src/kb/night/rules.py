@@ -42,7 +42,7 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
          topic_paths: Iterable[str] = (),
          title_citations: Mapping[str, Sequence[tuple[int, bool]]] | None = None,
          titles: Iterable[tuple[str, str]] = (), at: Attributor | None = None,
-         doc_lines: Sequence[str] = (), apart: Collection[str] = ()) -> DiffResult:
+         doc_lines: Sequence[str] = (), apart: Collection[str] = (), demoted: Collection[str] = ()) -> DiffResult:
     """Diff the claims of a window against a living document.
 
     :param window_claims: claims of inbox files and cards written in the window (the caller
@@ -72,6 +72,9 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
         (``SecondhandOut.cited``): first-hand cited by the doc.
     :param apart: ids of window claims whose author says their figures are not directly
         comparable (:func:`kb.extract.caveats.apart_lines`): never a conflict, new values at most.
+    :param demoted: ids of window claims on a table row their author keeps out of the doc
+        (:func:`kb.night.apart.demoted_row_claims`): their figures are no new values (still
+        secondhand-only numbers here; the brief does not ask to check them: :func:`kb.brief.shaping.secondhand_split`).
     :returns: :class:`DiffResult`, deterministic for the same inputs.
     """
     at = at if at is not None else attributor(None, config=config, cards=cards, titles=titles,
@@ -87,13 +90,15 @@ def diff(window_claims: Sequence[Claim], doc_claims: Sequence[Claim], cards: Seq
 
     by_subject: dict[str, list[View]] = defaultdict(list)
     for v in views:
-        for s in v.subjects:
+        # a claim is about each subject it names and each a fact of it belongs to (a table cell:
+        # ``| 单请求解码 | 58.3 tok/s | 52.9 tok/s |`` under SGLang and vLLM columns)
+        for s in dict.fromkeys([*v.subjects, *(f.subject for f in v.facts if f.subject)]):
             if s not in typos:  # a suspected typo is listed once, beside the card it probably means
                 by_subject[s].append(v)
     papers = PaperEvidence(at, (*views, *doc_views), card_claims, tol)
     listed: dict[str, SubjectOut] = {}
     for key, vs in by_subject.items():
-        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named, papers, apart)
+        out = _outcome(key, vs, at, doc, cats, window, first_mention, tol, named, papers, apart, demoted)
         if out is not None:
             listed[key] = out
 
@@ -157,7 +162,8 @@ def _fold(text: str) -> str:
 
 def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[str],
              window: Window, first_mention: Callable[[str], str | None], tol: float,
-             named: _TopicNames, papers: PaperEvidence, apart: Collection[str] = ()) -> SubjectOut | None:
+             named: _TopicNames, papers: PaperEvidence, apart: Collection[str] = (),
+             demoted: Collection[str] = ()) -> SubjectOut | None:
     """One subject's outcome by the rules of DESIGN.md §3, first rule that applies wins."""
     card = at.card_of(key)
     facts = [f for v in vs for f in v.facts if f.subject == key]
@@ -176,7 +182,7 @@ def _outcome(key: str, vs: list[View], at: Attributor, doc: DocIndex, cats: set[
                               rule="doc-conflict", detail=", ".join(uniq(f.raw for f in clash)))
         # the value a change started from is no new value (the doc holding 3.1 or 4.4, the window 3.1 → 4.4)
         held = SameFacts(doc_facts, tol)
-        new = [f for f in facts if f.transition != "from" and not held.holds(f)]
+        new = [f for f in facts if f.transition != "from" and f.claim_id not in demoted and not held.holds(f)]
         if new:
             values = ", ".join(uniq(f.raw for f in new))
             settings = _other_settings(new, doc_facts)

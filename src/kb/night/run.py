@@ -34,7 +34,7 @@ from kb.extract.names import NameMatcher
 from kb.facts.attributor import Attributor
 from kb.facts.known import names_code
 from kb.facts.query import attributor
-from kb.night.apart import apart_claims
+from kb.night.apart import apart_claims, demoted_row_claims
 from kb.night.model import DiffResult
 from kb.night.rules import diff
 from kb.night.share import NightShare, topic_paths
@@ -384,6 +384,7 @@ def run_night(kb: Kb, topic: str, window: Window, held: Any = None, share: Night
                                 share.fronts),
         title_citations=doc_title_citations(kb, doc, cards, titles),
         titles=titles, doc_lines=doc.text.splitlines(), apart=apart_claims(kb, claims, share.apart),
+        demoted=demoted_row_claims(kb, claims),
     )
     result.notes.extend(doc.notes)
     return Night(kb=kb, topic=topic, window=window, doc=doc, result=result, claims={c.id: c for c in claims},

@@ -229,6 +229,14 @@ APART_CUES = (
 """An author saying the figures of an item are not comparable with another's (``两者不可直接比较``,
 ``not directly comparable``): its figures never conflict (issue 22)."""
 
+ROW_REF_CUES = (
+    r"(?P<row>[^，。；、,;:：|]{1,24}?)\s*(?:那一行|这一行|那行|这行)(?!业|情|为)",
+    r"(?<![a-z])the\s+(?P<row>[^,.;:|]{1,40}?)\s+row(?![a-z])",
+)
+"""A line naming one row of its file's table by the row's words (``并发 32 那一行``, ``the
+concurrency-32 row``): group ``row`` holds those words. Beside a demotion (``不建议入文档``), the
+author keeps that row's figures out of the doc."""
+
 EVALUATE_CUES = (
     r"值不值得[^。；;]{0,12}判断", r"是否值得[^。；;]{0,12}判断", r"请(?:晚班|夜班|执行人)[^。；;]{0,6}(?:判断|定夺|评估)",
     r"(?<![a-z])please\s+(?:judge|decide|assess|evaluate)\s+whether(?![a-z])",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 HINT_WORDS: tuple[str, ...] = (
     "建议(?:归入|归位|补入|补到|补充到|写入|放入|并入|收入|入)", "归入", "归位", "补入", "写入",
+    "建议补[:：]?[^§\\n。；]{0,24}?入(?=\\s*§)",  # ★★ 建议补：TreeSpec 入 §2 (a rating, then where it goes)
     "suggested section", "file under", "belongs in", "add to",
 )
 """Words before a ``§`` number that make it where the claim belongs (case-insensitive)."""
