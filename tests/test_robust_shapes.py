@@ -31,7 +31,8 @@ class _Row(dict):  # type: ignore[type-arg]
 
 
 def _row(i: int, path: str, outcome: str = "adjacent") -> dict[str, Any]:
-    return _Row(id=f"2611.{20000 + i}", outcome=outcome, card=None, n=None, first={"path": path, "line": i + 1})
+    return _Row(id=f"2611.{20000 + i}", outcome=outcome, card=None, n=None,
+                first={"path": path, "line": i + 1, "source": f"{path}:{i + 1}"})  # a §3 row's first line, as the brief makes it
 
 
 def test_rows_of_one_file_are_grouped_without_comparing_rows() -> None:
@@ -41,8 +42,8 @@ def test_rows_of_one_file_are_grouped_without_comparing_rows() -> None:
     _Row.compared = 0
     shown = collapse_offtopic(rows)
     assert _Row.compared == 0
-    assert [(r["id"], len(r["ids"])) for r in shown] == [
-        ("2611.20000", 3000), ("2611.20009", 1), ("2611.20007", 1)]
+    assert [(r["id"], len(r["ids"]), len(r["sources"])) for r in shown] == [
+        ("2611.20000", 3000, 3000), ("2611.20009", 1, 1), ("2611.20007", 1, 1)]  # each paper's own line cited
     assert shown[0]["ids"][:3] == ["2611.20000", "2611.20001", "2611.20002"]
 
 
