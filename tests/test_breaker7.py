@@ -3,6 +3,8 @@ dropped without a word, and a bare count under a GPU header is that count."""
 
 from __future__ import annotations
 
+import pytest
+
 from kb.core.config import KbConfig
 from kb.read.parse import parse_file
 
@@ -77,3 +79,11 @@ def test_like_input_gets_like_answers(tmp_path, run_kb) -> None:  # noqa: ANN001
         "error: --metric is empty; give a metric key or phrase, or leave the option out")
     assert "'entity:': names no subject" in got[("claims", "--subject", "entity:")].stderr
     assert run_kb(["claims", "--file", "./inbox/ann/", "--format", "json"], cwd=root).exit_code == 0
+
+
+@pytest.mark.parametrize("row", ["| TGI |  | 409 |", "| TGI | a  b | 409 |", "| TGI | `` | 409 |", "| TGI | &nbsp; | 409 |"])
+def test_an_empty_cell_keeps_the_rows_figures(row: str) -> None:
+    """A row with an empty cell (or one of only spaces) lost every figure in it, with no word."""
+    doc = f"# t\n\n| Engine | Batch | tok/s |\n|---|---|---|\n{row}\n"
+    (claim,) = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode()).claims
+    assert [(q.value, q.unit, q.metric) for q in claim.quantities] == [(409.0, "tok/s", "throughput")]

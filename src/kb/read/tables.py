@@ -195,10 +195,12 @@ def _raw_row(raw_cells: list[str], title_cols: set[int], md: MarkdownIt
 
 
 def cell_text(info: _Inline) -> str:
-    """A table cell's text, a pipe written in it (``308 \\| 309``) shown as ``¦``: a row's text joins its
+    """A table cell's text, its spaces one (an empty cell ``—``: the row's text, its cells joined by
+    `` | ``, is then the text its claim keeps, so every number stays in its column; an empty cell
+    lost the whole row's figures), a pipe written in it (``308 \\| 309``) shown as ``¦``: a row's text joins its
     cells with `` | ``, so a pipe inside one would move every later cell a column on (its
     header's unit and metric lost, a breaker's ``308 \\| 309`` read as nothing)."""
-    return info.text.strip().replace("|", "¦")
+    return " ".join(info.text.split()).replace("|", "¦") or "—"
 
 
 _PIPE_SPLIT_RE = re.compile(r"(?<!\\)\|")
