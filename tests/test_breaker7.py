@@ -87,3 +87,13 @@ def test_an_empty_cell_keeps_the_rows_figures(row: str) -> None:
     doc = f"# t\n\n| Engine | Batch | tok/s |\n|---|---|---|\n{row}\n"
     (claim,) = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode()).claims
     assert [(q.value, q.unit, q.metric) for q in claim.quantities] == [(409.0, "tok/s", "throughput")]
+
+
+def test_a_cell_of_a_unit_column_with_numbers_kb_does_not_read_is_said() -> None:
+    doc = ("# t\n\n| Engine | tok/s |\n|---|---|\n| TGI | 308 \\| 309 |\n| TGI | 328 / 329 |\n| TGI | 400 |\n"
+           "| TGI | v0.6 |\n")
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (5, "cell '308 ¦ 309' of a tok/s column holds numbers kb does not read; no quantity"),
+        (6, "cell '328 / 329' of a tok/s column holds numbers kb does not read; no quantity")]
+    assert [[q.value for q in c.quantities] for c in parsed.claims] == [[], [], [400.0], []]

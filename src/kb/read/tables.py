@@ -48,6 +48,9 @@ def _column(text: str, at: int) -> int:
 #: A cell that is only a number, with a bound or as a range (``96``, ``~50``, ``>1,000``, ``40–80``): no unit, no word.
 _BARE_CELL_RE = re.compile(r"(?:[~≈<>≤≥]|约)?\s*\d[\d,]*(?:\.\d+)?(?:\s*[-–—~～]\s*\d[\d,]*(?:\.\d+)?)?\+?")
 
+#: A number standing free in a cell (not inside a name or a version: ``H100``, ``v0.6``).
+_FREE_NUMBER_RE = re.compile(r"(?<![\w.])\d")
+
 #: A cell that states no value: empty, a dash, n/a, ?, TBD, 无, 空, 不限, 未知 (no warning under a set-up header).
 _NO_VALUE_CELL_RE = re.compile(r"|[-–—~?？/*]+|(?i:n/?a|tbd|none|null|unknown|auto|default|dynamic|var(?:ies)?)|无|空|不限|未知|未测|动态|默认", re.IGNORECASE)
 
@@ -107,7 +110,7 @@ def header_column(cell: str, vocab: Any) -> HeaderColumn:
 
 def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], metrics: list[str | None],
                       vocab: Any, skip: Sequence[tuple[int, int]], columns: Sequence[HeaderColumn] = (),
-                      odd: list[tuple[str, str]] | None = None) -> list[Quantity]:
+                      odd: list[str] | None = None) -> list[Quantity]:
     """A table row's numbers with the metric of their column (issue 8; the metric is decided by
     :meth:`kb.extract.metrics.MetricVocab.table_metrics`): a number with no metric of its own
     takes its cell's. A cell that is only a bare number (``96`` under ``HF votes``), which
@@ -135,11 +138,15 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
         at += len(cell) + 3
         if m is None and k < len(columns) and columns[k].setup is not None:
             m = columns[k].setup
+        if (odd is not None and k not in taken and k < len(units) and units[k] and _FREE_NUMBER_RE.search(cell)
+                and not _BARE_CELL_RE.fullmatch(cell.strip()) and not any(a < start + len(cell.strip()) and start < b
+                                                                            for a, b in skip)):
+            odd.append(f"cell {cell.strip()!r} of a {units[k]} column holds numbers kb does not read; no quantity")
         if m is None or k in taken or not vocab.phrases.get(m):
             continue
         if not (_BARE_CELL_RE.fullmatch(cell.strip()) or m in SETUP_METRICS and _SIGNED_CELL_RE.fullmatch(cell.strip())):
             if odd is not None and m in SETUP_METRICS and not _NO_VALUE_CELL_RE.fullmatch(cell.strip()):
-                odd.append((cell.strip(), f"is no set-up size kb reads ({m})"))  # NaN, 0x10, 1_000, ½ under Batch
+                odd.append(f"set-up cell {cell.strip()!r} is no set-up size kb reads ({m}); no set-up")  # NaN, 0x10, ½
             continue
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):
             continue  # an id or a date, not a figure
@@ -153,12 +160,12 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
             if q.start >= len(label) and q.metric == m:
                 if (why := size_problem(m, q.value, q.low, q.high)) is not None:
                     if odd is not None:
-                        odd.append((bare, f"{why} ({m})"))
+                        odd.append(f"set-up cell {bare!r} {why} ({m}); no set-up")
                     continue
                 d, end = start - len(label), min(q.end, len(label) + len(bare))
                 out.append(replaced(q, raw=read[q.start:end].strip(), start=q.start + d, end=end + d))
         if not said and odd is not None and m in SETUP_METRICS:
-            odd.append((bare, f"is no set-up size kb reads ({m})"))  # a cell read as no number at all
+            odd.append(f"set-up cell {bare!r} is no set-up size kb reads ({m}); no set-up")  # read as no number at all
     out.sort(key=lambda q: q.start)
     return out
 
