@@ -97,3 +97,11 @@ def test_a_cell_of_a_unit_column_with_numbers_kb_does_not_read_is_said() -> None
         (5, "cell '308 ¦ 309' of a tok/s column holds numbers kb does not read; no quantity"),
         (6, "cell '328 / 329' of a tok/s column holds numbers kb does not read; no quantity")]
     assert [[q.value for q in c.quantities] for c in parsed.claims] == [[400.0]]  # TGI is no entity here: rows with no figure are no claims
+
+
+def test_a_front_matter_after_blank_lines_is_said() -> None:
+    parsed = parse_file(CONFIG, "inbox/jay/2026-07-31-lead.md", b"\n---\nauthor: bob\n---\n# t\n\n- vLLM 400 tok/s\n")
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (2, "front matter must start on line 1: this '---' follows blank lines, so its keys are read as text, "
+            "not as front matter")]
+    assert parsed.claims[-1].provenance.author == "jay"  # the folder's: bob's front matter is not read

@@ -109,6 +109,10 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
     """
     fm = FrontMatter()
     if not text.startswith(_OPEN):
+        if text[:1] in "\n \t" and (late := _late_front_matter(text)) is not None:
+            fm.problems.append(Problem(path, late, "front matter must start on line 1: this '---' follows blank lines, "
+                                       "so its keys are read as text, not as front matter", "warning",
+                                       code=FRONT_MATTER_UNREAD))
         return fm, text
     lines = text.split("\n")
     if lines[0].rstrip() != _OPEN:
@@ -136,6 +140,17 @@ def split(text: str, path: str) -> tuple[FrontMatter, str]:
                                    f"written as YAML escapes in {', '.join(dict.fromkeys(cleaned))}; removed", "warning",
                                    code="control"))
     return fm, body
+
+
+def _late_front_matter(text: str) -> int | None:
+    """The line of a ``---`` that opens what reads as a front matter after blank lines (a key line
+    right after it and a closing ``---`` within 50 lines), else None: a writer's front matter
+    kb does not read (a blank first line makes it text, as Jekyll and Hugo read it)."""
+    lines = text[:4000].split("\n", 60)
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    if first is None or lines[first].rstrip() != _OPEN or first + 1 >= len(lines) or not _KEY_RE.match(lines[first + 1]):
+        return None
+    return first + 1 if any(line.rstrip() in _CLOSE for line in lines[first + 2:first + 52]) else None
 
 
 def _scan_keys(fm: FrontMatter, yaml_lines: list[str]) -> None:
