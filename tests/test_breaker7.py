@@ -105,3 +105,12 @@ def test_a_front_matter_after_blank_lines_is_said() -> None:
         (2, "front matter must start on line 1: this '---' follows blank lines, so its keys are read as text, "
             "not as front matter")]
     assert parsed.claims[-1].provenance.author == "jay"  # the folder's: bob's front matter is not read
+
+
+def test_a_set_up_cell_with_a_magnitude_is_that_size_or_said() -> None:
+    doc = "# t\n\n| Engine | Batch | tok/s |\n|---|---|---|\n| vLLM | 8k | 400 |\n| vLLM | 2M | 410 |\n"
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-t.md", doc.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (6, "set-up cell '2M' is not a whole number from 1 up to 1,000,000 (batch_size); no set-up")]
+    assert [[(q.value, q.metric) for q in c.quantities] for c in parsed.claims] == [
+        [(8000.0, "batch_size"), (400.0, "throughput")], [(410.0, "throughput")]]

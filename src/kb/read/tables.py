@@ -130,12 +130,29 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
               and _BARE_CELL_RE.fullmatch(c.strip())}
     if rebare:  # a bare number under a header with a unit or a set-up: read again below, with it
         out = [q for q in out if q.unit not in (None, "+") or _column(text, q.start) not in rebare]  # 1200+: '+' is none
+    setups = {k: c.setup for k, c in enumerate(columns) if c.setup is not None}
+    warned: set[int] = set()
+    if setups:  # 8k under Batch, read as a number with no metric: that set-up's size, when it is one
+        kept: list[Quantity] = []
+        for q in out:
+            k = _column(text, q.start)
+            if q.metric is None and q.unit is None and (m := setups.get(k)) is not None:
+                if (why := size_problem(m, q.value, q.low, q.high)) is not None:
+                    if odd is not None and k not in warned:
+                        odd.append(f"set-up cell {cells[k].strip()!r} {why} ({m}); no set-up")
+                    warned.add(k)
+                    continue
+                q = replaced(q, metric=m)
+            kept.append(q)
+        out = kept
     taken = {_column(text, q.start) for q in out}
     at = 0
     for k, cell in enumerate(cells):
         m = metrics[k] if k < len(metrics) else None
         start = at + (len(cell) - len(cell.lstrip()))
         at += len(cell) + 3
+        if k in warned:
+            continue
         if m is None and k < len(columns) and columns[k].setup is not None:
             m = columns[k].setup
         if (odd is not None and k not in taken and k < len(units) and units[k] and _FREE_NUMBER_RE.search(cell)
