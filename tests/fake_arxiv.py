@@ -5,12 +5,13 @@ ones under ``tests/fixtures/arxiv``) or from :func:`entry_xml`. A request's ``id
 answered like arXiv does: a versioned id gets that version's entry, a bare id the entry of
 its highest known version, an unknown id nothing. Switches simulate trouble: a queue of
 HTTP statuses (503 then success), a permanent status (429), malformed XML, a slow answer,
-an answer dripped byte by byte, bytes that are no HTTP response, an empty feed, arXiv's
+an answer dripped byte by byte, a gzip-compressed answer, bytes that are no HTTP response, an empty feed, arXiv's
 short page (``totalResults`` counting every id asked, so the client's next page is empty), an "Error" entry. ``log`` records every request so tests can assert the id batches.
 """
 
 from __future__ import annotations
 
+import gzip
 import re
 import threading
 import time
@@ -131,6 +132,8 @@ class FakeArxiv:
     """Answer every request with these bytes and nothing else (no status line, no headers)."""
     drip: float = 0.0
     """Send the whole answer (status line, headers, body) one byte every this many seconds."""
+    gzip: bool = False
+    """Send every body gzip-compressed with ``Content-Encoding: gzip`` (with :attr:`verbatim`, a gzip bomb)."""
     synthesize: bool = False
     """Invent an entry for any new-style id not otherwise known (bulk tests)."""
     log: list[Request] = field(default_factory=list)
@@ -260,9 +263,13 @@ class FakeArxiv:
         if self.drip:
             self._drip(h, status, ctype, body)
             return
+        if self.gzip:
+            body = gzip.compress(body)
         try:
             h.send_response(status)
             h.send_header("Content-Type", ctype)
+            if self.gzip:
+                h.send_header("Content-Encoding", "gzip")
             h.send_header("Content-Length", str(len(body)))
             h.end_headers()
             h.wfile.write(body)

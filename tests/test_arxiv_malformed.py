@@ -1,10 +1,11 @@
 """An arXiv answer kb cannot use ends as "malformed response" (exit 3, nothing cached), never a
 traceback: bad entry fields (kb.verify.atom), a dripping server (the timeout bounds the whole
-answer), bytes that are no HTTP response (kb.verify.arxiv); an empty id argument is a usage error."""
+answer), bytes that are no HTTP response, an answer past MAX_UNPACKED_MIB unpacked (kb.verify.arxiv); an empty id argument is a usage error."""
 
 from __future__ import annotations
 
 import time
+import tracemalloc
 from collections.abc import Callable
 from datetime import datetime, timezone
 
@@ -13,6 +14,7 @@ import pytest
 
 from conftest_arxiv import card, fake_arxiv, make_kb  # noqa: F401
 from fake_arxiv import FakeArxiv, entry_xml, feed_xml
+import kb.verify.arxiv as kb_arxiv
 from kb.store.workspace import open_kb
 from kb.verify.arxiv import ArxivSource, ArxivUnavailable
 from kb.verify.atom import MalformedFeed, check_feed, to_record
@@ -184,6 +186,47 @@ def test_a_server_closing_without_a_byte_is_named_so(fake_arxiv: FakeArxiv, monk
     with pytest.raises(ArxivUnavailable) as exc:
         ArxivSource().ask(["2607.26627"])
     assert exc.value.reason == f"arXiv closed the connection at {fake_arxiv.url} without an answer"
+
+
+# -- a gzip answer is unpacked a chunk at a time, up to MAX_UNPACKED_MIB -----------------------------
+
+
+def test_a_gzip_bomb_is_a_malformed_response_and_nothing_is_cached(run_kb, make_kb: Callable, fake_arxiv: FakeArxiv,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kb_arxiv, "MAX_UNPACKED_MIB", 2)
+    monkeypatch.setenv("KB_ARXIV_RETRIES", "0")
+    fake_arxiv.gzip = True
+    fake_arxiv.verbatim["2607.26627"] = b"<" * (6 << 20)  # 6 MiB unpacked, about 6 KiB on the wire
+    root = make_kb({})
+    res = run_kb(["verify", "2607.26627", "--refresh", "--kb", str(root)])
+    reason = "malformed response from arXiv: answer larger than 2 MiB unpacked"
+    assert res.exit_code == 3 and "Traceback" not in res.stderr
+    assert f"error: {reason} (batch of 1 id: 2607.26627){LEAVE}" in res.stderr
+    assert f"2607.26627: UNVERIFIED ({reason})" in res.stdout
+    assert _cached(root, "2607.26627") is None
+
+
+def test_a_gzip_bomb_is_stopped_before_it_is_all_unpacked(fake_arxiv: FakeArxiv,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kb_arxiv, "MAX_UNPACKED_MIB", 1)
+    monkeypatch.setenv("KB_ARXIV_RETRIES", "0")
+    fake_arxiv.gzip = True
+    fake_arxiv.verbatim["2607.26627"] = b"<" * (48 << 20)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ArxivUnavailable) as exc:
+            ArxivSource().ask(["2607.26627"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert exc.value.reason == "malformed response from arXiv: answer larger than 1 MiB unpacked"
+    assert peak < 8 << 20  # 48 MiB whole; about twice the bound here
+
+
+def test_a_gzip_answer_under_the_bound_is_read(fake_arxiv: FakeArxiv) -> None:
+    fake_arxiv.add("2607.26627v2", "Fast Decoding")
+    fake_arxiv.gzip = True
+    assert ArxivSource().ask(["2607.26627"]).records["2607.26627"].short_id == "2607.26627v2"
 
 
 # -- an empty id is a usage error ------------------------------------------------------------------

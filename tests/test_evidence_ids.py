@@ -1,5 +1,6 @@
 """arXiv ids in the forms real feeds write them (issue 20, fault 5): folded once by
-kb.extract.arxiv_ids, so the parser, ``kb verify`` and lint read the same id."""
+kb.extract.arxiv_ids, so the parser, ``kb verify`` and lint read the same id; ids in a
+list joined by commas with no space are each read."""
 
 from __future__ import annotations
 
@@ -91,3 +92,41 @@ def test_parser_verify_and_lint_agree_on_a_full_width_id() -> None:
 def test_verify_arguments_in_real_forms(arg: str, id_: str, version: int | None) -> None:
     ref = parse_arxiv_id(arg)
     assert (ref.id, ref.version) == (id_, version)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a list joined by commas with no space: every id, as each is written
+        ("TGI papers 2607.00001,2607.00002,2607.00003",
+         [("2607.00001", None, "2607.00001"), ("2607.00002", None, "2607.00002"), ("2607.00003", None, "2607.00003")]),
+        ("TGI 300 tok/s 2607.00019,2607.00020", [("2607.00019", None, "2607.00019"), ("2607.00020", None, "2607.00020")]),
+        ("2607.00001v2,2607.00002v3", [("2607.00001", 2, "2607.00001v2"), ("2607.00002", 3, "2607.00002v3")]),
+        ("arXiv:2607.00001,2607.00002", [("2607.00001", None, "arXiv:2607.00001"), ("2607.00002", None, "2607.00002")]),
+        ("https://arxiv.org/abs/2607.00001,2607.00002",
+         [("2607.00001", None, "https://arxiv.org/abs/2607.00001"), ("2607.00002", None, "2607.00002")]),
+        ("hep-th/9901001,2607.00002", [("hep-th/9901001", None, "hep-th/9901001"), ("2607.00002", None, "2607.00002")]),
+        # the other separators with no space
+        ("2607.00001、2607.00002，2607.00003;2607.00004/2607.00005",
+         [(f"2607.0000{i}", None, f"2607.0000{i}") for i in range(1, 6)]),
+        # a comma and a digit after an id is no second id nor a version
+        ("2607.00001,2 and 2607.00003,25", [("2607.00001", None, "2607.00001"), ("2607.00003", None, "2607.00003")]),
+        # after a number's comma the digits stay a number
+        ("1,2607.00001 and 12,3456.7890 and 1,234 and v1.2,2607.00002", []),
+    ],
+)
+def test_ids_joined_by_a_comma_with_no_space_are_each_read(text: str, expected: list[tuple[str, int | None, str]]) -> None:
+    assert [(r.id, r.version, r.raw) for r in find_arxiv(text)] == expected
+
+
+def test_an_invalid_id_before_the_comma_still_lets_the_next_be_read() -> None:
+    assert [(c.raw, c.id, c.error) for c in scan_arxiv("2613.00001,2607.00002")] == [
+        ("2613.00001", None, "month 13 does not exist"), ("2607.00002", "2607.00002", None)]
+
+
+def test_the_parser_gives_a_claim_every_comma_joined_id() -> None:
+    parsed = Parser(CONFIG).parse_text("inbox/a/2026-07-31-ids.md", "- vLLM papers 2607.00001,2607.00002,2607.00003\n")
+    [claim] = parsed.claims
+    assert [r.key for r in claim.arxiv] == ["arxiv:2607.00001", "arxiv:2607.00002", "arxiv:2607.00003"]
+    assert [(m.id, m.line, m.column) for m in parsed.mentions] == [
+        ("2607.00001", 1, 15), ("2607.00002", 1, 26), ("2607.00003", 1, 37)]

@@ -41,7 +41,7 @@ _CTX_RE = lazy(globals(), "_CTX_RE",  # compiled on first use (a look-up parses 
 # 2. bare new-style id of the exact shape, not part of a number, version string or amount:
 #    the lookbehinds after the first digit check the character before it.
 _BARE_NEW_RE = re.compile(
-    r"(?P<id>[0-9](?<![0-9A-Za-z_.+\-\u2212$¥￥][0-9])(?<![0-9],[0-9])[0-9]{3}\.[0-9]{4,5})"
+    r"(?P<id>[0-9](?<![0-9A-Za-z_.+\-\u2212$¥￥][0-9])[0-9]{3}\.[0-9]{4,5})"
     rf"{_VERSION.format('v')}{_END}(?![%‰×])"
 )
 # 3. bare old-style id, anchored on "/" + 7 digits; the archive is found by looking back.
@@ -260,10 +260,6 @@ def _scan(written: str) -> list[tuple[IdCandidate, int, bool]]:
         return (i >= 0 and ctx_ends[i] > start) or (i + 1 < len(ctx_starts) and ctx_starts[i + 1] < end)
 
     bare: list[tuple[IdCandidate, int, bool]] = []
-    for m in _BARE_NEW_RE.finditer(text):
-        start, end = m.start(), m.end()
-        if not (ctx and counted(start, end)) and not (start and _other_server(text, start)):
-            bare.append((_candidate(written, m, start, end), start, False))
     for m in _SLASH_SEVEN_RE.finditer(text) if "/" in text else ():
         start, floor = m.start(), max(0, m.start() - 40)
         while start > floor and text[start - 1] in _ARCHIVE_CHARS:
@@ -279,12 +275,19 @@ def _scan(written: str) -> list[tuple[IdCandidate, int, bool]]:
             if after_slash and cand.id is None:
                 continue  # an invalid token inside some path is no id-shaped mention
             bare.append((cand, start, False))
+    # "1,2345.6789" is a number, but a comma with no space may follow an id: "2607.00001,2607.00002"
+    ends = {cand.end for cand, _, _ in ctx + bare}
+    for m in _BARE_NEW_RE.finditer(text):
+        start, end = m.start(), m.end()
+        if start > 1 and text[start - 1] == "," and "0" <= text[start - 2] <= "9" and start - 1 not in ends:
+            continue
+        if not (ctx and counted(start, end)) and not (start and _other_server(text, start)):
+            bare.append((_candidate(written, m, start, end), start, False))
+            ends.add(bare[-1][0].end)
     bare.sort(key=lambda item: item[1])
     if not ctx:
         return bare
-    merged = ctx + bare
-    merged.sort(key=lambda item: item[1])
-    return merged
+    return sorted(ctx + bare, key=lambda item: item[1])
 
 
 def scan_arxiv(text: str) -> list[IdCandidate]:

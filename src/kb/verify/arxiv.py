@@ -49,6 +49,8 @@ DEFAULT_RETRIES = 3
 DEFAULT_TIMEOUT = 30.0
 MAX_IDS = 100
 """Ids per ``Search`` (one request each): the arxiv.py maintainer's advice in lukasschwab/arxiv.py #167."""
+MAX_UNPACKED_MIB = 64
+"""Largest answer kb reads, in MiB after gzip (100 entries are under 1 MiB): past it, a malformed response."""
 
 ENV_API, ENV_DELAY, ENV_RETRIES, ENV_TIMEOUT = "KB_ARXIV_API", "KB_ARXIV_DELAY", "KB_ARXIV_RETRIES", "KB_ARXIV_TIMEOUT"
 
@@ -177,8 +179,8 @@ def _session_class() -> type:
 
             def send() -> None:
                 try:
-                    box["resp"] = super(_CheckedSession, self).request(method, url, *args, **kwargs)
-                    box["resp"].content  # noqa: B018 -- the body is read here, within the deadline
+                    kwargs["stream"] = True  # the body is read here, within the deadline and the size bound
+                    box["resp"] = _read_bounded(super(_CheckedSession, self).request(method, url, *args, **kwargs))
                 except BaseException as exc:  # noqa: BLE001 -- handed to the asking thread
                     box["error"] = exc
 
@@ -195,6 +197,22 @@ def _session_class() -> type:
             return resp
 
     return _CheckedSession
+
+
+def _read_bounded(resp: Any) -> Any:
+    """``resp`` (streamed) with its body read into ``resp.content``, unpacked a chunk at a time
+    (urllib3 undoes gzip one chunk per read, so memory stays near :data:`MAX_UNPACKED_MIB`).
+    :raises MalformedFeed: the body passes :data:`MAX_UNPACKED_MIB` MiB unpacked (the rest is never read)."""
+    parts: list[bytes] = []
+    size = 0
+    for part in resp.iter_content(1 << 16):
+        size += len(part)
+        if size > MAX_UNPACKED_MIB << 20:
+            resp.close()
+            raise MalformedFeed(f"answer larger than {MAX_UNPACKED_MIB} MiB unpacked")
+        parts.append(part)
+    resp._content = b"".join(parts)  # what ``Response.content`` would have read, kept for it
+    return resp
 
 
 class ArxivSource:
