@@ -20,6 +20,8 @@ with each topic's own brief in the inbox too (``brief topics``), ``kb digest`` a
 night of N values against a living doc whose table holds N values of that subject (``doc rows``),
 ``kb digest`` of a night whose one line names N papers with a value each (``line papers``), or
 N arXiv ids and no value after an entity or a plain word (``id line``, ``plain id line``),
+the same N ids in one table cell, of a row naming vLLM with a value (``id cell``) or of a
+one-column table of papers (``plain id cell``),
 ``kb digest`` of a night of N values against a living doc of N headings, one subject each, the
 values under those names (``doc headings``: each subject's placement looks the doc up once a
 night, not once per subject), the same night with a hint line holding no claim (``- 建议归入
@@ -255,6 +257,16 @@ def _id_line(n: int, lead: str = "vLLM") -> dict[str, str]:
     return {"inbox/ana/2026-07-31-idline.md": f"{lead} " + " ".join(f"2607.{10000 + i}" for i in range(n)) + "\n"}
 
 
+def _id_cell(n: int, lead: str | None = "vLLM") -> dict[str, str]:
+    """One night's file whose one table row holds n arXiv ids in one cell: under ``| Engine | paper
+    | tok/s |`` beside ``lead`` and a value, or (``lead`` None) the one cell of a ``| paper |``
+    table. One claim under n subjects: its title cell, where its label ends, where a passing word
+    stands and whether it names the topic are read once a row, not once an id."""
+    ids = " ".join(f"2607.{10000 + i}" for i in range(n))
+    table = f"| Engine | paper | tok/s |\n|---|---|---|\n| {lead} | {ids} | 300 |\n" if lead else f"| paper |\n|---|\n| {ids} |\n"
+    return {"inbox/ana/2026-07-31-idcell.md": table}
+
+
 def _doc_headings(n: int) -> dict[str, str]:
     """A living doc of n sections, each a heading naming a subject (``## Sys7q``) over one value,
     and a night of n items stating another value of each (the brief places each subject in the
@@ -330,6 +342,8 @@ def kb_shapes(steps: int, only: list[str] | None = None) -> int:
         ("line papers (kb digest)", 1000, lambda root, n: _digest(root, _line_papers(n))),
         ("id line (kb digest)", 3000, lambda root, n: _digest(root, _id_line(n))),
         ("plain id line (kb digest)", 3000, lambda root, n: _digest(root, _id_line(n, "note"))),
+        ("id cell (kb digest)", 4000, lambda root, n: _digest(root, _id_cell(n))),
+        ("plain id cell (kb digest)", 4000, lambda root, n: _digest(root, _id_cell(n, None))),
         ("doc headings (kb digest)", 1000, lambda root, n: _digest(root, _doc_headings(n))),
         ("bare hints (kb digest)", 1000, lambda root, n: _digest(root, _bare_hints(n))),
         ("mood lines (kb digest)", 1000, lambda root, n: _digest(root, _mood_lines(n))),

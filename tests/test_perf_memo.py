@@ -32,3 +32,16 @@ def test_an_object_with_a_reused_id_is_read_again() -> None:
     memo._hits["text", id(other)] = (first, "a")  # as if ``other`` were born at ``first``'s freed address
     assert memo.get("text", other, lambda x: x.text) == "b"
     assert memo.get("text", first, lambda x: x.text) == "a"
+
+
+def test_substrings_answer_as_in_for_every_length() -> None:
+    from kb.perf.memo import Substrings
+
+    text = "2607.00001 2607.00002 hep-th/9901001"
+    cell = Substrings(text)
+    asked = ["2607.00002", "2607.00003", "607.00001 ", "hep-th/9901001", "hep-th/9901002", "", text, text + " ",
+             "1", "x", "01 2607.0"]
+    assert [s in cell for s in asked] == [s in text for s in asked]
+    assert [s in cell for s in asked] == [True, False, True, True, False, True, True, False, True, False, True]
+    assert sorted(cell._by_len) == [1, 9, 10, 14, 36]  # one set a length asked ("" and the too long need none)
+    assert len(cell._by_len[10]) == 27  # 36 - 10 + 1 windows, all distinct here

@@ -20,7 +20,7 @@ from kb.extract.caveats import is_heading, is_opinion, line_mood
 from kb.extract.sections import hinted_section
 from kb.night.placement import DocOutline
 from kb.night.run import Night
-from kb.perf.memo import PerObject
+from kb.perf.memo import PerObject, Substrings
 from kb.store.lines import file_lines
 
 #: Headings and line labels of a set-up block: its values are conditions, never results.
@@ -277,17 +277,18 @@ class Reading:
             for c in self.night.claims.values():
                 for k in dict.fromkeys(a.key for a in c.arxiv) if c.unit == "table-row" else ():
                     self._table_rows.setdefault(k, []).append(c)
-        for c in self._table_rows.get(key, []):
-            lines = self.lines(c.provenance.path)
-            n = c.provenance.line - 1
-            while n > 0 and lines[n - 1].lstrip().startswith("|"):
-                n -= 1
-            head = [x.strip().lower() for x in lines[n].strip().strip("|").split("|")] if n < len(lines) else []
-            row = [x.strip() for x in lines[c.provenance.line - 1].strip().strip("|").split("|")]
-            col = next((i for i, h in enumerate(head) if h.startswith(_TITLE_HEADS)), None)
-            if col is not None and col < len(row) and row[col] and key[6:] not in row[col]:
-                return row[col]
-        return None
+        cells = (self._once.get("title cell", c, self._title_cell) for c in self._table_rows.get(key, []))
+        return next((x.text for x in cells if x is not None and key[6:] not in x), None)  # a row's cell read once
+
+    def _title_cell(self, c: Claim) -> Substrings | None:
+        """The non-empty cell of table row ``c`` under a title column (:data:`_TITLE_HEADS`), else None."""
+        lines, n = self.lines(c.provenance.path), c.provenance.line - 1
+        while n > 0 and lines[n - 1].lstrip().startswith("|"):
+            n -= 1
+        head = [x.strip().lower() for x in lines[n].strip().strip("|").split("|")] if n < len(lines) else []
+        row = [x.strip() for x in lines[c.provenance.line - 1].strip().strip("|").split("|")]
+        col = next((i for i, h in enumerate(head) if h.startswith(_TITLE_HEADS)), None)
+        return Substrings(row[col]) if col is not None and col < len(row) and row[col] else None
 
     # -- set-up values, opinions, metadata rows --------------------------------------------
     def opinion_raws(self, claims: list[Claim]) -> set[str]:

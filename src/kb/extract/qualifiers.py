@@ -26,19 +26,35 @@ _LEAD_PREFIX_RE = re.compile(r"^[\s\-*+#>§\d.、)）(（\[\]【】|:：]*(?:[A-
 def _leads(text: str, own: Sequence[Anchor]) -> list[str]:
     """Own subjects that open ``text`` (after list marks, numbering and an internal id such as
     ``C103``) or its first table cell; a name after 如/包括/such as/like is named in passing."""
-    first_cell_end = text.find(" | ")
+    first_cell_end = text.find(" | ")  # the first " | ": no other one stands before it
     lead_end = _LEAD_PREFIX_RE.match(text).end() + 2  # type: ignore[union-attr]
+    passing = _passing_end(text) if own else -1
     out = []
     prev: Anchor | None = None
     for a in sorted(own, key=lambda x: x.start):
-        head = text[:a.start]
-        if _PASSING_RE.search(head):
+        if 0 <= passing <= a.start:  # a passing word stands whole before the name
             break
-        if a.start <= lead_end or (first_cell_end > 0 and a.start < first_cell_end and " | " not in head) \
+        if a.start <= lead_end or (first_cell_end > 0 and a.start < first_cell_end) \
                 or (prev is not None and prev.key in out and _OF_RE.match(text[prev.end:a.start])):
             out.append(a.key)
         prev = a
     return list(dict.fromkeys(out))
+
+
+def _passing_end(text: str) -> int:
+    """Where the passing word (:data:`_PASSING_RE`) that ends first in ``text`` ends, else -1:
+    ``_PASSING_RE.search(text[:k])`` finds one exactly when this is ``<= k`` (the words are
+    fixed strings). Found once a text, not once a name: a table cell of 4000 arXiv ids is 4000
+    names of one row, and searching each name's whole head made the row quadratic. The leftmost
+    match may end after a word that starts later (a longer word holding a shorter one before
+    its last letter), so the span it covers is searched again, for a match that ends sooner."""
+    m = _PASSING_RE.search(text)
+    if m is None:
+        return -1
+    end = m.end()
+    while (m := _PASSING_RE.search(text, m.start(), end - 1)) is not None:
+        end = m.end()
+    return end
 
 
 #: Metrics that describe the set-up of a measurement rather than its result (decided in

@@ -309,7 +309,8 @@ class Attributor:
             subjects = list(dict.fromkeys(self._by_title(k, claim) for k in subjects))
         who = Owners(own, text)
         owners: list[str | None] = [who.of(x.start, x.end) for x in (*claim.quantities, *claim.dates)]
-        if claim.unit == "table-row" and not any(a.start < text.find(" | ") for a in own):  # its label names no one:
+        label_end = text.find(" | ")  # where a table row's first cell ends: found once, not once a name
+        if claim.unit == "table-row" and not any(a.start < label_end for a in own):  # its label names no one:
             owners[:len(claim.quantities)] = [o or q.subject for o, q in zip(owners, claim.quantities)]  # column's
         if scope is not None:  # a number whose clause names no one is the scope's paper's (issue 20)
             owners = [o or self._by_title(scope, claim) for o in owners]

@@ -30,6 +30,7 @@ from kb.night.model import (
     SubjectOut,
 )
 from kb.night.placement import window_hint
+from kb.perf.memo import PerObject
 from kb.read.cards import Card
 
 
@@ -140,18 +141,22 @@ class _TopicNames:
         names = sorted({_fold(n) for n in (topic, *cats) if n.strip()}, key=len, reverse=True)
         self._re = re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(n) for n in names) + r")(?![a-z0-9])")
         self._paths = set(topic_paths)
+        self._once = PerObject()  # a row under 4000 subjects (a cell of ids) is read once, not 4000 times
 
     def around(self, v: View) -> str | None:
         """Where the topic is named for ``v``'s claim (``heading``, ``file``, ``front matter``,
-        ``row``), else None."""
-        p = v.claim.provenance
+        ``row``), else None; answered once a claim."""
+        return self._once.get("around", v.claim, self._around)
+
+    def _around(self, claim: Claim) -> str | None:
+        p = claim.provenance
         if any(self._re.search(_fold(h)) for h in p.heading):
             return "heading"
         if self._re.search(_fold(p.path.rsplit("/", 1)[-1])):
             return "file"
         if p.path in self._paths:
             return "front matter"
-        if v.claim.unit == "table-row" and any(self._re.search(_fold(c)) for c in v.claim.text.split(" | ")):
+        if claim.unit == "table-row" and any(self._re.search(_fold(c)) for c in claim.text.split(" | ")):
             return "row"
         return None
 
