@@ -16,19 +16,10 @@ import pytest
 import typer
 import typer.main
 
+from kb.cli.reference import _walk
+
 REPO = Path(__file__).resolve().parents[1]
 NETWORK = (("verify",), ("card", "new"))
-
-
-def _commands(cmd: object, path: list[str]) -> list[tuple[list[str], object]]:
-    out = [(path, cmd)]
-    if hasattr(cmd, "list_commands"):
-        ctx = typer.Context(cmd)
-        for name in sorted(cmd.list_commands(ctx)):
-            sub = cmd.get_command(ctx, name)
-            if sub is not None and not getattr(sub, "hidden", False):
-                out.extend(_commands(sub, [*path, name]))
-    return out
 
 
 def help_examples(width: int = 80) -> list[tuple[str, str]]:
@@ -38,7 +29,7 @@ def help_examples(width: int = 80) -> list[tuple[str, str]]:
     from kb.cli.common import app
 
     out: list[tuple[str, str]] = []
-    for path, cmd in _commands(typer.main.get_command(app), ["kb"]):
+    for path, cmd in _walk(typer.main.get_command(app), ["kb"]):
         name = " ".join(path)
         with typer.Context(cmd, info_name=name, terminal_width=width, max_content_width=width) as ctx:
             lines = cmd.get_help(ctx).split("\n")
