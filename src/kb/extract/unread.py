@@ -27,7 +27,7 @@ from kb.extract.numbers import (
 )
 
 
-def unread_numbers(text: str) -> list[tuple[int, int, str]]:
+def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     """The numbers of ``text`` that kb reads as no quantity although a reader wrote one, each
     with why, for the parser to warn of (docs/claims.md): an exponent no float holds
     (:func:`out_of_range`: ``9e999999``, ``1e-400x``), and before a unit a number written in a
@@ -44,6 +44,10 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     a chain (``1.2×10^3×10^3``) and two magnitude letters (``1.5kk``). Which value was meant is
     unknown, so none is made up. A version with no unit after it (``vLLM 0.26.0``) is none of
     these.
+
+    A number set apart from another by ``/``, ``¦`` or (in a unit that is no table row, ``row``
+    False: a row's cells are joined by `` | ``) ``|`` before the other's unit (``358 / 359 tok/s``,
+    ``338 | 339 tok/s``) has no unit of its own: the first is warned, the second read.
 
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
         range``, ``has more than one decimal point`` …).
@@ -71,6 +75,10 @@ def unread_numbers(text: str) -> list[tuple[int, int, str]]:
     for a, b in number_runs(norm):
         if (u := _UNIT_RE.match(text, b)) is not None and _unit_of(u.group()) is not None:
             found.append((a, b, _RUN_WHY))  # 1 2 3 tok/s
+    if "/" in text or "¦" in text or ("|" in text and not row):
+        for m in (_SHARED_UNIT_RE if not row else _SHARED_UNIT_ROW_RE).finditer(text):
+            if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) is not None:
+                found.append((m.start("a"), m.end("a"), _SHARED_UNIT_WHY))  # 358 / 359 tok/s: the 358 of what?
     if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
         for m in _BRACKETED_RE.finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
@@ -170,3 +178,11 @@ _UNREAD_WHY = {
     "oct": "is octal",
     "expmag": "has both an exponent and a magnitude (1e3k: 1e3 or 1.3k?)",
 }
+
+
+#: Two numbers set apart by a slash, a broken bar or a pipe, one unit after the second
+#: (:func:`unread_numbers`; a row's `` | `` parts its cells: no pipe there).
+_SHARED_UNIT_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/|¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
+_SHARED_UNIT_ROW_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
+_SHARED_UNIT_WHY = "stands before another number's unit with none of its own (which unit is it in?)"
+

@@ -209,7 +209,7 @@ class _UnitMaker:
                                          code="date-unread"))
         if dates:
             skip += [(d.start, d.end) for d in dates]
-        for a, b, why in (unread := unread_numbers(text)):  # 9e999999, 1.2.3 tok/s: no quantity; say so
+        for a, b, why in (unread := unread_numbers(text, unit == "table-row")):  # 9e999999, 1.2.3 tok/s: no quantity; say so
             self.problems.append(Problem(self.path, line, f"number {text[a:b]!r} {why}; no quantity", "warning",
                                          code="number-unread"))
         if unread:  # and no part of it read as another (the 1 of 1 000,5 tok/s, the 2 of 2^10 tok/s)
