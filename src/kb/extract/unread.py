@@ -78,7 +78,7 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     if "/" in text or "¦" in text or ("|" in text and not row):
         for m in (_SHARED_UNIT_RE if not row else _SHARED_UNIT_ROW_RE).finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) is not None:
-                found.append((m.start("a"), m.end("a"), _SHARED_UNIT_WHY))  # 358 / 359 tok/s: the 358 of what?
+                found.append((m.start("a"), m.end("a"), SHARED_UNIT_WHY))  # 358 / 359 tok/s: the 358 of what?
     if ")" in text and _BRACKETED_HINT_RE.search(text) is not None:
         for m in _BRACKETED_RE.finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
@@ -184,5 +184,7 @@ _UNREAD_WHY = {
 #: (:func:`unread_numbers`; a row's `` | `` parts its cells: no pipe there).
 _SHARED_UNIT_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/|¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
 _SHARED_UNIT_ROW_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
-_SHARED_UNIT_WHY = "stands before another number's unit with none of its own (which unit is it in?)"
+SHARED_UNIT_WHY = "stands before another number's unit with none of its own (which unit is it in?)"
+"""Why a number set apart before another's unit is warned: the parser says it only when no list
+read it with the unit written once (``throughput 300 / 400 tok/s`` is two throughputs)."""
 
