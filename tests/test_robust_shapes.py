@@ -79,8 +79,8 @@ class _Counted:
         return self.rx.match(*args)
 
 
-def test_a_digest_of_one_line_of_many_ids_asks_each_question_of_the_line_once(
-        run_kb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def _ids_kb(tmp_path: Path, inbox: str) -> Path:
+    """A KB of one inference doc (TGI 300 tok/s) and one inbox file of ``inbox``."""
     root = tmp_path / "kb"
     for d in ("inbox/jay", "organized/knowledge", "organized/paper_cards"):
         (root / d).mkdir(parents=True)
@@ -89,8 +89,13 @@ def test_a_digest_of_one_line_of_many_ids_asks_each_question_of_the_line_once(
     (root / "organized/knowledge/inference.md").write_text(
         "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n---\n# inference\n## §1 Overview\n"
         "- TGI throughput 300 tok/s.\n", encoding="utf-8")
-    (root / "inbox/jay/2026-07-31T1735-a.md").write_text(
-        "TGI " + " ".join(f"2607.{i:05d}" for i in range(400)) + "\n", encoding="utf-8")
+    (root / "inbox/jay/2026-07-31T1735-a.md").write_text(inbox, encoding="utf-8")
+    return root
+
+
+def test_a_digest_of_one_line_of_many_ids_asks_each_question_of_the_line_once(
+        run_kb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+    root = _ids_kb(tmp_path, "TGI " + " ".join(f"2607.{i:05d}" for i in range(400)) + "\n")
     assert run_kb(["ingest"], cwd=root).exit_code == 0
     keys = []
     monkeypatch.setattr(ArxivRef, "key", property(lambda self: keys.append(1) or f"arxiv:{self.id}"))
@@ -106,17 +111,8 @@ def test_a_digest_of_one_line_of_many_ids_asks_each_question_of_the_line_once(
 
 def test_a_digest_of_one_table_cell_of_many_ids_reads_the_row_once(
         run_kb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
-    root = tmp_path / "kb"
-    for d in ("inbox/jay", "organized/knowledge", "organized/paper_cards"):
-        (root / d).mkdir(parents=True)
-    (root / "kb.yaml").write_text('timezone: "+08:00"\ncutoff: "22:00"\ntopics: [inference]\nentities:\n  TGI: []\n'
-                                  "executor: x\n", encoding="utf-8")
-    (root / "organized/knowledge/inference.md").write_text(
-        "---\ntopic: inference\nversion: 3\nupdated: 2026-07-30T05:00:00+08:00\n---\n# inference\n## §1 Overview\n"
-        "- TGI throughput 300 tok/s.\n", encoding="utf-8")
-    (root / "inbox/jay/2026-07-31T1735-a.md").write_text(
-        "| Engine | paper | tok/s |\n|---|---|---|\n| TGI | " + " ".join(f"2607.{i:05d}" for i in range(400))
-        + " | 300 |\n", encoding="utf-8")
+    root = _ids_kb(tmp_path, "| Engine | paper | tok/s |\n|---|---|---|\n| TGI | "
+                   + " ".join(f"2607.{i:05d}" for i in range(400)) + " | 300 |\n")
     assert run_kb(["ingest"], cwd=root).exit_code == 0
     passing = _Counted(qualifiers._PASSING_RE)
     monkeypatch.setattr(qualifiers, "_PASSING_RE", passing)

@@ -47,6 +47,12 @@ TITLE_HEADERS = ("title", "paper", "paper title", "name", "标题", "论文", "�
 """Table columns that hold a paper's title: their cells are no cue text (issue 8: "Portable",
 "Stable Diffusion Serving via …" in a title column made claims paper-facts or secondhand)."""
 
+RATING_MARKS = ("★", "☆")
+"""Rating stars: a unit that carries them is the team's rating of what it names, a claim even
+with no id, number, date or kb.yaml name (``KVServe：★★★☆☆，值得跟进`` names its paper by a card
+alias, which the parser does not know; kb finds the subject when it reads the KB). Source: the
+seeds' rating lines (``★★ 建议补``)."""
+
 BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
     "secondhand": (
         "上游摘要", "二手摘要", "二手材料", "摘要称", "摘要转述", "摘要报告", "转述", "据称", "据报道",
@@ -61,7 +67,7 @@ BUILTIN_CUES: dict[Kind, tuple[str, ...]] = {
         "according to the paper", "according to the authors",
     ),
     "internal-rating": (
-        "★", "☆", "候选升档", "升档", "降级", "建议补", "强候选", "内部评级", "共识候选", "试金石",
+        *RATING_MARKS, "候选升档", "升档", "降级", "建议补", "强候选", "内部评级", "共识候选", "试金石",
         "hf 票", "hf votes", "upvotes", "we rate", "our rating",
     ),
 }
@@ -74,11 +80,6 @@ a weak word). Sources: the seeds' own wording ("论文已报告" / "上游摘要
 ("via" in "a 2.1× speedup via tree attention" is a method, not a relay: no cue).
 """
 
-RATING_MARKS = ("★", "☆")
-"""Rating stars: a unit that carries them is the team's rating of what it names, a claim even
-with no id, number, date or kb.yaml name (``KVServe：★★★☆☆，值得跟进`` names its paper by a card
-alias, which the parser does not know; kb finds the subject when it reads the KB). Source: the
-seeds' rating lines (``★★ 建议补``)."""
 
 AUTHOR_MEDIA: tuple[str, ...] = (
     "talk", "keynote", "presentation", "slides?", "deck", "video", "podcast", "interview", "blog", "blog post",
