@@ -82,7 +82,9 @@ def main() -> int:
                 kept.setdefault(row["kb"], {})[row["file"]] = row["dump"]
         rows, differ = [], 0
         for root in kbs:
-            name = "gen" if root.name == "gen" and root.parent == Path(tmp) else str(root)
+            # (named apart from where the tree lies, so that two worktrees' dumps compare)
+            name = ("gen" if root.parent == Path(tmp) else
+                    str(root.resolve().relative_to(REPO)) if root.resolve().is_relative_to(REPO) else str(root))
             got = dump(root)
             digest = hashlib.sha256("\n".join(f"{k}\t{v}" for k, v in got.items()).encode()).hexdigest()[:16]
             claims = sum(len(json.loads(v)["claims"]) for v in got.values())
