@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from kb.core.config import KbConfig
+from kb.extract.kinds import non_claim
 from kb.night.rules import diff
 from kb.read.parse import Parser
 from kb.core.window import night_window
@@ -221,3 +222,17 @@ def test_real_paper_lists_have_no_cue_inside_words_or_titles(shared: Path, name:
     assert parsed.claims
     assert Counter(c.kind for c in parsed.claims) == {"secondhand": len(parsed.claims)}
     assert [c.kind_reason for c in parsed.claims if c.kind_reason.startswith("cue:")] == []
+
+
+def test_non_claim_reads_a_byline_through_long_blank_runs() -> None:
+    # a blanked date and the spaces, tabs and words around it make runs of 3 to 17 blanks; the
+    # quick test of non_claim cuts them to two spaces and must keep the same answer either way
+    signature = "—  jay\t\t\t 2026-07-31 17:35   整理"
+    at = signature.index("2026")
+    assert non_claim(signature, [(at, at + 16)], first=False) == "byline"
+    labelled = "written by   lin ·   2026-11-30 09:30"
+    at = labelled.index("2026")
+    assert non_claim(labelled, [(at, at + 16)], first=False) == "byline"
+    release = "Ollama 于 2026-03-21 发布 batch batch serving；"
+    at = release.index("2026")
+    assert non_claim(release, [(at, at + 10)], first=False) is None

@@ -98,9 +98,10 @@ def fold_id_text(text: str) -> str:
     return text if text.isascii() else text.translate(_FOLD)
 
 
+@lru_cache(maxsize=8192)
 def _canonical(id_text: str) -> str:
     """The id as kb keys it: an encoded slash decoded, an old-style archive in lower case
-    (``HEP-TH/0601001`` → ``hep-th/0601001``; a subject class is kept as written)."""
+    (``HEP-TH/0601001`` → ``hep-th/0601001``; a subject class is kept as written; cached)."""
     id_text = _ENCODED_SLASH_RE.sub("/", id_text) if "%" in id_text else id_text
     head, sep, rest = id_text.partition("/")
     archive, dot, cls = head.partition(".")
@@ -223,16 +224,12 @@ def _other_server(text: str, start: int) -> bool:
 def _candidate(text: str, m: re.Match[str], raw_start: int, raw_end: int) -> IdCandidate:
     """The candidate for a match with groups ``id`` and ``v`` (``m`` matched the folded text,
     :func:`fold_id_text`; ``raw`` is cut from ``text`` as written)."""
-    id_text, ver = _canonical(m.group("id")), m.group("v")
+    id_written, ver = m.group("id", "v")
+    id_text = _canonical(id_written)
     error = _id_error(id_text, ver)
-    return IdCandidate(
-        raw=text[raw_start:raw_end],
-        id=None if error else id_text,
-        version=int(ver) if ver is not None and not error else None,
-        start=m.start("id"),
-        end=m.end("v") if ver is not None else m.end("id"),
-        error=error,
-    )
+    return IdCandidate(text[raw_start:raw_end], None if error else id_text,
+                       int(ver) if ver is not None and not error else None, m.start("id"),
+                       m.end("v") if ver is not None else m.end("id"), error)
 
 
 #: A full-width letter, digit, ``．`` or ``／``: only then is a scanned text folded (``：`` is read as is).
@@ -276,18 +273,19 @@ def _scan(written: str) -> list[tuple[IdCandidate, int, bool]]:
                 continue  # an invalid token inside some path is no id-shaped mention
             bare.append((cand, start, False))
     # "1,2345.6789" is a number, but a comma with no space may follow an id: "2607.00001,2607.00002"
-    ends = {cand.end for cand, _, _ in ctx + bare}
+    # (the ends of the candidates so far: looked at only after such a comma)
     for m in _BARE_NEW_RE.finditer(text):
-        start, end = m.start(), m.end()
-        if start > 1 and text[start - 1] == "," and "0" <= text[start - 2] <= "9" and start - 1 not in ends:
+        start, end = m.span()
+        if start > 1 and text[start - 1] == "," and "0" <= text[start - 2] <= "9" \
+                and all(cand.end != start - 1 for cand, _, _ in (*ctx, *bare)):
             continue
         if not (ctx and counted(start, end)) and not (start and _other_server(text, start)):
             bare.append((_candidate(written, m, start, end), start, False))
-            ends.add(bare[-1][0].end)
-    bare.sort(key=lambda item: item[1])
+    if len(bare) > 1:
+        bare.sort(key=lambda item: item[1])
     if not ctx:
         return bare
-    return sorted(ctx + bare, key=lambda item: item[1])
+    return sorted(ctx + bare, key=lambda item: item[1]) if bare or len(ctx) > 1 else ctx
 
 
 def scan_arxiv(text: str) -> list[IdCandidate]:

@@ -29,16 +29,17 @@ def normalise(text: str) -> str:
     """
     if text.isascii():
         return text
-    # only the characters to fold are visited (str.translate looks every CJK character up)
-    return _FOLD_RE.sub(_fold_one, text)
+    # only the characters to fold are visited (str.translate looks every CJK character up), and
+    # each distinct one is replaced once, in C (no Python call per character: a unit holds one or
+    # two ，（）). Exact: every character maps to one character that is itself no key of the table.
+    found = _FOLD_RE.findall(text)
+    for ch in set(found) if len(found) > 1 else found:
+        text = text.replace(ch, _FOLD[ch])
+    return text
 
 
 _FOLD = {chr(k): v if isinstance(v, str) else chr(v) for k, v in _NORMALISE.items()}
 _FOLD_RE = re.compile("[" + "".join(re.escape(c) for c in sorted(_FOLD)) + "]")
-
-
-def _fold_one(m: re.Match[str]) -> str:
-    return _FOLD[m.group()]
 
 
 def lower_same_length(norm: str) -> str:

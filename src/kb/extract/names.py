@@ -125,26 +125,27 @@ class NameMatcher:
         low = _fold(text)
         size = len(text)
         out: list[tuple[str, int, int]] = []
-        buckets, short, cased = self._buckets, self._short, self._cased
+        buckets, short, cased, key_of = self._buckets, self._short, self._cased, self.key_of
         after = 0  # names do not overlap: a start inside the last name found is passed over
         for m in self._starts.finditer(low):  # type: ignore[union-attr]
             i = m.start()
-            if i < after or (i and _word(text[i]) and (_word(text[i - 1]) or text[i - 1] in "-.")):
+            if i < after or (i and text[i] in _WORD and (text[i - 1] in _WORD or text[i - 1] in "-.")):
                 continue  # inside a name found, or inside an ASCII word: no bounded name starts here
+            # (so the start of every name tried below is bounded: _bounded's first test holds)
             for length, names in buckets.get(low[i:i + 4], ()):
                 end = i + length
-                if end <= size and low[i:end] in names and _bounded(text, i, end) \
-                        and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
-                    out.append((self.key_of[low[i:end]], i, end))
+                if end <= size and (name := low[i:end]) in names and _bounded_end(text, end, size) \
+                        and (not cased or _as_written(text, i, end, cased.get(name))):
+                    out.append((key_of[name], i, end))
                     after = end
                     break
             else:
                 # a short name at the end of the text: the slice stops at the text's end, so the
                 # end is checked before the boundary test reads text[end - 1] (issue 24: `来自 KM`)
                 for end in (i + 3, i + 2):
-                    if end <= size and low[i:end] in short and _bounded(text, i, end) \
-                            and (not cased or _as_written(text, i, end, cased.get(low[i:end]))):
-                        out.append((self.key_of[low[i:end]], i, end))
+                    if end <= size and (name := low[i:end]) in short and _bounded_end(text, end, size) \
+                            and (not cased or _as_written(text, i, end, cased.get(name))):
+                        out.append((key_of[name], i, end))
                         after = end
                         break
         return out
@@ -333,8 +334,12 @@ def _starts_source(firsts: Collection[str]) -> str:
     return "|".join(alts)
 
 
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+"""The ASCII word characters (:func:`_word`; ``c in _WORD`` in the hot loop of :meth:`NameMatcher.find`)."""
+
+
 def _word(c: str) -> bool:
-    return c.isascii() and (c.isalnum() or c == "_")
+    return c in _WORD
 
 
 def _bounded(text: str, start: int, end: int) -> bool:
@@ -344,9 +349,15 @@ def _bounded(text: str, start: int, end: int) -> bool:
         return False
     if _word(text[start]) and start > 0 and (_word(text[start - 1]) or text[start - 1] in "-."):
         return False
-    if _word(text[end - 1]) and end < len(text):
+    return _bounded_end(text, end, len(text))
+
+
+def _bounded_end(text: str, end: int, size: int) -> bool:
+    """The end test of :func:`_bounded` (``0 < end <= size == len(text)``): an ASCII name does not
+    run on into a word, ``-word`` or ``.digit``."""
+    if end < size and text[end - 1] in _WORD:
         nxt = text[end]
-        after = text[end + 1] if end + 1 < len(text) else ""
-        if _word(nxt) or (nxt == "-" and _word(after)) or (nxt == "." and after.isdigit()):
+        after = text[end + 1] if end + 1 < size else ""
+        if nxt in _WORD or (nxt == "-" and after in _WORD) or (nxt == "." and after.isdigit()):
             return False
     return True

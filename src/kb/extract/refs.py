@@ -14,6 +14,8 @@ _DOI_RE = re.compile(
     r"(?:(?i:doi)[ \t]*[:：][ \t]*|(?i:https?://(?:dx\.)?doi\.org/))?"
     r"(?<![0-9A-Za-z.])(?P<doi>10\.\d{4,9}/[-._;:()\[\]/A-Za-z0-9+]+)"
 )
+#: The ``10.NNNN/`` every DOI opens with, not after a letter, digit or point (:func:`find_dois`'s quick test).
+_DOI_CORE_RE = re.compile(r"10\.(?<![0-9A-Za-z.]10\.)\d{4,9}/")
 _CJK = r"\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _PATH_CHARS = rf"[A-Za-z0-9_.\-/{_CJK}]"
 _ROOTS = r"(?:inbox|organized|paper_cards|knowledge)/"
@@ -88,7 +90,10 @@ def find_dois(text: str) -> list[tuple[str, int, int]]:
         any ``doi:`` or resolver prefix; in text order.
     """
     out: list[tuple[str, int, int]] = []
-    m = _DOI_RE.search(text)
+    # every match holds its DOI's ``10.NNNN/`` (same look-behind): a text without one has none. The
+    # quick test is led by a literal (re skips to "10."); _DOI_RE, led by an optional prefix, is
+    # entered at every position of the text
+    m = _DOI_RE.search(text) if _DOI_CORE_RE.search(text) else None
     while m is not None:
         start = m.start("doi")
         end = _close(text, start, m.end("doi"))

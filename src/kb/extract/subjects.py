@@ -15,18 +15,8 @@ from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
 from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 from kb.extract.vocab.units import ASCII_UNITS_CI, ASCII_UNITS_CS, TOKEN_RATE
 from kb.extract.vocab.subjects import (
-    DATASET_NAMES,
-    HARDWARE_PATTERN,
-    HOST_AFTER_WORDS,
-    HOST_BEFORE_QUALIFIERS,
-    HOST_BEFORE_WORDS,
-    MODEL_FAMILIES,
-    PAIR_CLOSE_WORDS,
-    PAIR_OPEN_WORDS,
-    RATIO_CLOSE,
-    RATIO_OPEN_WORDS,
-    ROLE_AFTER_WORDS,
-    ROLE_BEFORE_WORDS,
+    DATASET_NAMES, HARDWARE_PATTERN, HOST_AFTER_WORDS, HOST_BEFORE_QUALIFIERS, HOST_BEFORE_WORDS, MODEL_FAMILIES,
+    PAIR_CLOSE_WORDS, PAIR_OPEN_WORDS, RATIO_CLOSE, RATIO_OPEN_WORDS, ROLE_AFTER_WORDS, ROLE_BEFORE_WORDS,
 )
 from kb.perf.literals import first_char_guard
 
@@ -107,7 +97,7 @@ class Attribution:
     @property
     def keys(self) -> list[str]:
         """Own subject keys, first = primary."""
-        return list(dict.fromkeys(a.key for a in self.own))
+        return list(dict.fromkeys([a.key for a in self.own]))
 
 
 def is_host(text: str, start: int, end: int) -> bool:
@@ -118,9 +108,16 @@ def is_host(text: str, start: int, end: int) -> bool:
     after = text[end:end + 40]
     if _HOST_BEFORE_SEARCH.search(before) or HOST_AFTER_RE.match(after):
         return not _states_own_figure(text, start, end)
+    if _OPEN_CJK and before.isascii():
+        return False  # no pair or ratio word before the name
     return bool((_PAIR_OPEN_RE.search(before) and _PAIR_CLOSE_RE.match(after))
                 or (_RATIO_OPEN_RE.search(before) and _RATIO_CLOSE_RE.match(after))) \
         and not _states_own_figure(text, start, end)
+
+
+#: Every pair and ratio word opens with a CJK character, so an ASCII text holds none (checked here,
+#: from the words: the quick test of :func:`is_host` is off when a word opens otherwise).
+_OPEN_CJK = all(not w[0].isascii() for w in (*PAIR_OPEN_WORDS, *RATIO_OPEN_WORDS))
 
 
 #: A figure of the name's own right after it: ``SGLang 601 tok/s``, ``vLLM's 500 tok/s``, ``vLLM 的
@@ -222,7 +219,7 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
         belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
-    ordered = sorted(anchors, key=lambda a: (a.start, a.end))
+    ordered = sorted(anchors, key=lambda a: (a.start, a.end)) if len(anchors) > 1 else list(anchors)
     by_id = scoped is not None and (scoped or any(a.is_id for a in ordered))
     # a paper named by name (a card's, a title's) makes the claim a paper's, its name no set-up
     paper = by_id or (scoped is not None and any(a.key.startswith(PAPER_KEY_PREFIXES) for a in ordered))

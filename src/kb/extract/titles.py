@@ -118,9 +118,9 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     :returns: the title as written, numbering stripped."""
     if numbered_only and not _NUMBERED_RE.match(heading):
         return None
-    text = _TITLE_LEAD_RE.sub("", heading).strip().strip("*_ ")
-    if not 10 <= len(text) <= 250 or _DATE_RE.search(text):
-        return None
+    text = heading[_TITLE_LEAD_RE.match(heading).end():].strip().strip("*_ ")  # type: ignore[union-attr]
+    if not 10 <= len(text) <= 250 or _CJK_RE.search(text) or _DATE_RE.search(text):
+        return None  # (a CJK character: tested first, most headings of a zh KB have one)
     words = _LATIN_WORD_RE.findall(text)
     short = bool(_SUBTITLE_RE.search(text)) or all(w[0].isupper() for w in words)  # a subtitle, Title Case
     if len(words) < (3 if short else 4) or len(text.split()) > 40:
@@ -128,7 +128,7 @@ def paper_title(heading: str, *, numbered_only: bool = True) -> str | None:
     lower = {w.lower() for w in words}
     if lower & _NOT_TITLE_WORDS or (len(words) < _LONG_TITLE and lower & _SECTION_WORDS):
         return None
-    return None if _CJK_RE.search(text) else text
+    return text
 
 
 _CJK_RE = re.compile(f"[{_CJK}]")
