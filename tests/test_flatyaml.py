@@ -68,7 +68,8 @@ def test_leaves_every_other_form_to_ruamel() -> None:
                 "a: 0x10\n", "a: +5\n", "a: 1_000\n", "a: 1.5\n", "a: .inf\n", "a: 2026-02-30\n",
                 "a: 2026-07-29T04:30:00+99:00\n", "a: 1\na: 2\n", "a:\n  - b\n", "# c\na: 1\n", "a: b # c\n",
                 'a: "b\\tc"\n', "a: 'it''s'\n", "a: [1, 2]\n", "a: [b, [c]]\n", "a: b\tc\n", "a: b\u2028c\n",
-                "a:  b\n", "a: b \n", "a: -b\n", "a: *b\n", "a: !b c\n", "a: 2026-7-29\n", "a: ２０２６\n"):
+                "a:  b\n", "a: b \n", "a: -b\n", "a: *b\n", "a: !b c\n", "a: 2026-7-29\n", "a: ２０２６\n",
+                "k" * 1025 + ": v\n", "k" * 129 + ": v\n"):
         assert flat_mapping(src) is None, src
 
 

@@ -11,7 +11,7 @@ equal value for value and of the same types (tests/test_flatyaml.py compares the
 front matter of the test KBs and on random ones built of the forms below and their near misses).
 Accepted, one per line (no blank, comment, indented or continued line; no key twice):
 
-* a key ``[A-Za-z_][A-Za-z0-9_-]*`` that is no YAML word (``true``, ``null``, ``yes`` …), then ``: ``;
+* a key ``[A-Za-z_][A-Za-z0-9_-]*`` of at most 128 characters that is no YAML word (``true``, ``null``, ``yes`` …), then ``: ``;
 * a value, with no space around it: a ``"double"`` (no ``\\`` or ``"`` inside) or ``'single'`` (no
   ``'``) quoted text; a plain decimal integer (``0``, ``16``, no sign or leading zero); a date
   ``YYYY-MM-DD`` or date-time ``YYYY-MM-DDTHH:MM:SS`` with ``Z`` or ``±HH:MM`` or no zone (built
@@ -29,7 +29,8 @@ import re
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
-_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]*): (\S(?:.*\S)?)")
+#: (A key of at most 128 characters: YAML allows an implicit key 1,024, ruamel refuses a longer one.)
+_LINE_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_-]{0,127}): (\S(?:.*\S)?)")
 _INT_RE = re.compile(r"0|[1-9][0-9]{0,17}")
 _STAMP_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})"
                        r"(?:T([0-9]{2}):([0-9]{2}):([0-9]{2})(Z|([-+])([0-9]{2}):([0-9]{2}))?)?")

@@ -201,7 +201,8 @@ class _UnitMaker:
             find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
         if paths:
             skip += [(a, b) for _, a, b in paths]
-        skip += section_spans(text)
+        if "§" in text:  # (section_spans and hinted_section read none without one)
+            skip += section_spans(text)
         bad_dates: list[tuple[int, int, str]] = []
         dates = find_dates(text, ref=self.ref_date, skip=skip, invalid=bad_dates)
         for a, b, why in sorted(bad_dates) if bad_dates else ():  # 2026-02-30, 9999-12-31: no date; say so
@@ -275,9 +276,9 @@ class _UnitMaker:
                         if (m := _CARD_FILE_RE.search(p))]
         if ents:
             if urls or anchors:  # an entity inside a URL or overlapping an id, DOI or card path is none
-                in_url = _Spans((a, b) for _, a, b in urls)
+                in_url = _Spans((a, b) for _, a, b in urls) if urls else None
                 taken = _Spans((x.start, x.end) for x in anchors)
-                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not in_url.cover(a, a + 1)
+                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not (in_url and in_url.cover(a, a + 1))
                             and not taken.cover(a, b)]
             else:
                 anchors = [Anchor(a, b, k, False) for k, a, b in ents]
@@ -313,7 +314,7 @@ class _UnitMaker:
             )
         else:
             sources = _dedupe([r.key for r in refs]) if refs else []
-        section_hint = hinted_section(text) or self._section
+        section_hint = (hinted_section(text) if "§" in text else None) or self._section
         # every value below was built here of its field's type: no validation (kb.perf.models.built)
         claim = built(
             Claim,
