@@ -180,7 +180,7 @@ class Parser:
             if charrefs:
                 code += [t.map for t in tokens if t.type in ("fence", "code_block") and t.map]
             for t in tokens:  # text a writer may have meant as prose, which kb does not read: say so
-                if t.map and (what := _unread_block(t)) is not None:
+                if t.type in _MAYBE_UNREAD and t.map and (what := _unread_block(t)) is not None:
                     problems.append(Problem(path, t.map[0] + 1, f"{what} is not read: its numbers are no claims",
                                             "warning", code="unread-block"))
             ctx.walk(tokens)
@@ -267,6 +267,10 @@ _RAW_BLOCK_END_RE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECAS
 
 _FIGURE_RE = re.compile(r"(?<![\w#&])\d(?:[\d.,]*\s*[%×xX]|[\d.,]*\s*[A-Za-z\u4e00-\u9fff])")
 _DECLARATION_RE = re.compile(r"\s*<(?:\?|!\[CDATA\[|![A-Za-z])")
+
+
+#: The only token types :func:`_unread_block` names (a cheap test before calling it).
+_MAYBE_UNREAD = frozenset(("code_block", "html_block"))
 
 
 def _unread_block(t: Token) -> str | None:

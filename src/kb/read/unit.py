@@ -183,7 +183,7 @@ class _UnitMaker:
             return None
         tag = explicit_tag(text) if ("[" in text or "【" in text) else None
         ents = self._names(text)
-        rated = any(m in text for m in RATING_MARKS)  # a rating is a claim, whatever it names
+        rated = any(map(text.__contains__, RATING_MARKS))  # a rating is a claim, whatever it names
         if (not ents and tag is None and forced is None and not rated and not _DIGIT_RE.search(text)
                 and not any(_DIGIT_RE.search(h) for h in hrefs)):
             return None  # no digit in the text or a link target (ids, numbers, dates, DOIs), no entity
@@ -201,10 +201,11 @@ class _UnitMaker:
             find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
         if paths:
             skip += [(a, b) for _, a, b in paths]
-        skip += section_spans(text)
+        if "§" in text:  # (section_spans and hinted_section read none without one)
+            skip += section_spans(text)
         bad_dates: list[tuple[int, int, str]] = []
         dates = find_dates(text, ref=self.ref_date, skip=skip, invalid=bad_dates)
-        for a, b, why in sorted(bad_dates):  # 2026-02-30, 9999-12-31: no date; say so
+        for a, b, why in sorted(bad_dates) if bad_dates else ():  # 2026-02-30, 9999-12-31: no date; say so
             self.problems.append(Problem(self.path, line, f"date {text[a:b]!r} {why}; no date", "warning",
                                          code="date-unread"))
         if dates:
@@ -275,9 +276,9 @@ class _UnitMaker:
                         if (m := _CARD_FILE_RE.search(p))]
         if ents:
             if urls or anchors:  # an entity inside a URL or overlapping an id, DOI or card path is none
-                in_url = _Spans((a, b) for _, a, b in urls)
+                in_url = _Spans((a, b) for _, a, b in urls) if urls else None
                 taken = _Spans((x.start, x.end) for x in anchors)
-                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not in_url.cover(a, a + 1)
+                anchors += [Anchor(a, b, k, False) for k, a, b in ents if not (in_url and in_url.cover(a, a + 1))
                             and not taken.cover(a, b)]
             else:
                 anchors = [Anchor(a, b, k, False) for k, a, b in ents]
@@ -313,7 +314,7 @@ class _UnitMaker:
             )
         else:
             sources = _dedupe([r.key for r in refs]) if refs else []
-        section_hint = hinted_section(text) or self._section
+        section_hint = (hinted_section(text) if "§" in text else None) or self._section
         # every value below was built here of its field's type: no validation (kb.perf.models.built)
         claim = built(
             Claim,
@@ -379,14 +380,21 @@ _is_paper = methodcaller("startswith", ("arxiv:", "doi:", "title:"))
 
 class _Spans:
     """Spans ``(start, end)`` of a text; :meth:`cover` asks whether one overlaps ``[a, b)`` in
-    ``O(log n)`` (issue 24: each entity of a long line was tested against every id of it)."""
+    ``O(log n)`` (issue 24: each entity of a long line was tested against every id of it); up to
+    8 spans (a unit's one or two ids) are tested one by one: the same answer, no index built."""
 
     def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
         ordered = sorted(spans)
-        self._starts = [a for a, _ in ordered]
-        self._reach = list(itertools.accumulate((b for _, b in ordered), max))  # furthest end so far
+        self._few = ordered if len(ordered) <= 8 else None
+        self._starts = [a for a, _ in ordered] if self._few is None else []
+        self._reach = list(itertools.accumulate((b for _, b in ordered), max)) if self._few is None else []
 
     def cover(self, a: int, b: int) -> bool:
         """True when a span starts before ``b`` and ends after ``a``."""
+        if self._few is not None:
+            for start, end in self._few:  # (by start: once one starts at b or later, all later do)
+                if start >= b or end > a:
+                    return start < b
+            return False
         i = bisect.bisect_left(self._starts, b)
         return i > 0 and self._reach[i - 1] > a
