@@ -168,7 +168,9 @@ def test_first_char_guard_of_a_case_insensitive_pattern_folds_case_as_its_litera
 
 def test_first_char_guard_finds_the_same_matches() -> None:
     cm = CueMatcher({"secondhand": ["我们听说"]})
-    cue_plain = re.match(r"\(\?=\[[^\]]*\]\)\(\?:(.*)\)$", cm._re.pattern, re.DOTALL)
+    # (the first characters' look-ahead, then the word-start test of kinds._WORD_START, then the cues)
+    cue_plain = re.match(r"\(\?=\[[^\]]*\]\)\(\?:\(\?<!\[a-z0-9\]\)\|\(\?!\[a-z0-9\]\)\)\(\?:(.*)\)$",
+                         cm._re.pattern, re.DOTALL)
     assert cue_plain is not None
     cases = [(kinds._MOOD_RE, kinds._MOOD_PLAIN), (cm._re, re.compile(cue_plain.group(1))),
              (subjects._HOST_BEFORE_SEARCH, subjects.HOST_BEFORE_RE),
