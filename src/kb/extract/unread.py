@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from kb.extract.fold import normalise
 from kb.extract.numbers import (
     _BARE_POW10,
     _EXPONENT_HINT_RE,
@@ -21,10 +20,12 @@ from kb.extract.numbers import (
     _UNIT,
     _UNIT_RE,
     _unit_of,
+    normalised,
     number_runs,
     out_of_range,
     per_unit,
 )
+from kb.perf.led import led_matches
 
 
 def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
@@ -64,10 +65,10 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
     if "/s" in text or "⁄" in text or "0.000" in text or (not text.isascii() and _ZH_MAG_RE.search(text) is not None) \
             or _TWO_MAG_HINT.search(text) is not None:
-        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in _ODD_FORM_RE.finditer(text)]
+        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in led_matches(_ODD_START, _ODD_FORM_RE, text)]
     if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
         found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
-    norm = normalise(text)
+    norm = normalised(text)  # (kept: find_quantities folds the same text next)
     if ("/" in text or "∕" in text) and _PER_HINT.search(norm) is not None:
         for m in _PER_UNIT_RE.finditer(norm):  # 3 h/s, 5 ms/GB: a unit per a unit kb does not store
             if (per := per_unit(norm, m.end(), _unit_of(m["u"]))) is not None and per[0] is None:
@@ -102,13 +103,20 @@ _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which k
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
             "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
             "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)"}
+#: Where a match of _ODD_FORM_RE may start: each of its branches starts with a digit after no word
+#: character or point (``(?<![\w.])\d``); led by the digit, re skips to one in C
+#: (:func:`~kb.perf.led.led_matches`), where _ODD_FORM_RE, led by a group of look-behinds, is tried
+#: at every position
+_ODD_START = re.compile(r"\d(?<![\w.]\d)")
 #: Two powers of ten in a chain (``1.2×10^3×10^3``, ``10^3×10^3``): which did the writer mean? (none
 #: of it is read: a power after a times sign is its number's, kb.extract.numbers._NUM)
 _CHAIN_RE = re.compile(r"(?<![\w.^])(?:\d+(?:\.\d+)?(?:" + _POW10 + "){2,}|" + _BARE_POW10 + "(?:" + _POW10 + ")+)")
 _CHAIN_HINT = re.compile(r"[×xX*][ \t]?10[\^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _CHAIN_WHY = "has more than one power of ten (1.2×10^3×10^3: kb reads one)"
 #: What a text holds where the ASCII two-magnitude form may be (``1.5kk``, ``2MM``)
-_TWO_MAG_HINT = re.compile(r"(?:[kK][kK]|MM)(?<=\d..)")
+_TWO_MAG_HINT = re.compile(r"[kKM](?:(?<=[kK])[kK]|(?<=M)M)(?<=\d..)")
+r"""(``kk``, ``kK``, ``Kk``, ``KK`` or ``MM`` after a digit; led by one class: re skips to it in C,
+where an alternation of a class and a letter gives it no first character)"""
 #: A number and its unit of kb's words before a slash: :func:`~kb.extract.numbers.per_unit` tells
 #: whether a unit per a unit follows that kb does not store
 _PER_UNIT_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.])" + _NUM + "(?:" + _MAG + ")?(?P<u>" + _UNIT + r")(?=[ \t]?/)")
@@ -160,7 +168,7 @@ def _may_be_unread(text: str) -> bool:
     costs it its first character, which re skips to in C)."""
     if _UNREAD_HINT_RE.search(text) is not None:
         return True
-    if any(p in text for p in ("0x", "0X", "0b", "0B", "0o", "0O")):  # 0x10 tok/s: hexadecimal; 0b101, 0o17
+    if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
     if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
