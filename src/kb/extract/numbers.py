@@ -321,17 +321,18 @@ def parse_number(raw: str) -> float:
 
 
 
-def out_of_range(text: str) -> list[tuple[int, int]]:
+def out_of_range(text: str, exponent: bool | None = None) -> list[tuple[int, int]]:
     """Spans of the numbers of ``text`` written with an exponent that no float holds (``9e999999``,
     ``1e309``, ``1e-400``, ``2×10^999``) or with more digits than a float holds (an integer of 309
     digits or more): never a quantity (:func:`in_range` is False for them);
     the parser reports each as a warning, the text keeps it (docs/claims.md).
 
     :param text: any text (ASCII digits: full-width ones are read by the finder, not reported here).
+    :param exponent: :func:`has_exponent_hint` of ``text`` when the caller has it (None: asked here).
     :returns: ``(start, end)`` offsets into ``text``, in order.
     """
     long = [m.span() for m in _LONG_RE.finditer(text) if not in_range(m.group())] if len(text) > 308 else []
-    if "10" not in text and _EXPONENT_HINT_RE.search(text) is None:
+    if "10" not in text and not (has_exponent_hint(text) if exponent is None else exponent):
         return long  # most texts: every number reported below holds one of the two
     return sorted({*long, *(m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group()))})
 
@@ -347,6 +348,13 @@ _LONG_RE = re.compile(r"(?<![A-Za-z0-9_.])\d{309,}(?:\.\d+)?(?![\d.eE])")
 #: most texts skip its scan (27k -> 9k instructions a unit, callgrind; tests/test_unit_prechecks.py
 #: checks the two agree). (``[eE]`` first: re skips to one.)
 _EXPONENT_HINT_RE = re.compile(r"[eE](?<=\d[eE])")
+
+
+def has_exponent_hint(text: str) -> bool:
+    """Whether :data:`_EXPONENT_HINT_RE` matches in ``text`` (an ``e``/``E`` right after a digit);
+    the search only when the text holds an ``e`` or an ``E`` at all (two substring tests cost a
+    tenth of the class scan: callgrind)."""
+    return ("e" in text or "E" in text) and _EXPONENT_HINT_RE.search(text) is not None
 
 
 def in_range(written: str) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from kb.extract.numbers import (
     _BARE_POW10,
-    _EXPONENT_HINT_RE,
+    has_exponent_hint,
     _MAG,
     _NUM,
     _POW10,
@@ -53,18 +53,21 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
         range``, ``has more than one decimal point`` …).
     """
-    found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if _may_be_unread(text):  # (most texts: one quick scan, no unit tried)
+    exponent = has_exponent_hint(text)  # (asked once: out_of_range and _may_be_unread both need it)
+    found = [(a, b, "is out of range") for a, b in out_of_range(text, exponent)]
+    if _may_be_unread(text, exponent):  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
                 continue  # 1,234 tok/s: read
             why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
             found.append((*m.span(), why))
-    if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
+    if ("^" in text or "**" in text or (not text.isascii() and _has_superscript(text))) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text or (not text.isascii() and _ZH_MAG_RE.search(text) is not None) \
-            or _TWO_MAG_HINT.search(text) is not None:
+    if "/s" in text or "⁄" in text or "0.000" in text \
+            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)) \
+            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
+                and _TWO_MAG_HINT.search(text) is not None):
         found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in led_matches(_ODD_START, _ODD_FORM_RE, text)]
     if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
         found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
@@ -96,8 +99,8 @@ _ODD_FORM_RE = re.compile(
     r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
     r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?(?:[ \t]?[万亿萬億][ \t]?[kKMBT]|[kK][kK]|MM)(?![A-Za-z]))"
     r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
-#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000`` (a charset: 1/20th of its scan)
-_ZH_MAG_RE = re.compile("[万亿萬億]")
+#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000``: one of 万亿萬億 (four
+#: substring tests in unread_numbers: a quarter of a class scan, callgrind)
 _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
             "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
@@ -150,7 +153,15 @@ _UNIT_POWER_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.,^])" + _NUM + "(?:" + _MAG 
 #: What every match of _UNIT_POWER_RE holds: a power sign after a unit's last character (the sign
 #: first: re skips to it in C), checked only when the text holds a power sign at all
 _UNIT_POWER_HINT_RE = re.compile(r"[\^*²³⁴⁵⁶⁷⁸⁹⁻](?<=[A-Za-z\u4e00-\u9fff×%‰][\^*²³⁴⁵⁶⁷⁸⁹⁻])(?:(?<=\*)(?=\*)|(?<!\*))")
-_SUPERSCRIPT_RE = re.compile("[²³⁴⁵⁶⁷⁸⁹⁻]")
+
+
+def _has_superscript(text: str) -> bool:
+    """Whether ``text`` holds one of ``²³⁴⁵⁶⁷⁸⁹⁻`` (the power signs of _UNIT_POWER_HINT_RE besides
+    ``^`` and ``*``): substring tests, a third of a class scan (callgrind)."""
+    return ("²" in text or "³" in text or "⁴" in text or "⁵" in text or "⁶" in text or "⁷" in text or "⁸" in text
+            or "⁹" in text or "⁻" in text)
+
+
 _UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the
@@ -162,7 +173,7 @@ _UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(
 _POWER_HINT_RE = re.compile(r"\^(?<=\d\^)[-+]?\d|\*\*(?<=\d\*\*)[-+]?\d")
 
 
-def _may_be_unread(text: str) -> bool:
+def _may_be_unread(text: str, exponent: bool | None = None) -> bool:
     """Whether ``text`` may hold a match of _UNREAD_FORM_RE: :data:`_UNREAD_HINT_RE`, or a power
     sign between digits (``2^10``, ``2**10``; a pattern of its own: one more branch of the hint
     costs it its first character, which re skips to in C)."""
@@ -170,7 +181,7 @@ def _may_be_unread(text: str) -> bool:
         return True
     if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
-    if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
+    if (has_exponent_hint(text) if exponent is None else exponent) and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
 _EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
