@@ -50,6 +50,13 @@ _DATES_RE = re.compile(
 _DATE_HINT = re.compile(r"\d(?:[-/]\d|[ \t]*月[ \t]*\d|(?<=(?:19|20)\d\d)(?:\.\d\d\.\d\d|[ \t]*年))")
 
 
+def _may_hold_date(text: str) -> bool:
+    """Whether ``text`` holds what every match of :data:`_DATE_HINT` holds: ``-`` or ``/`` (form
+    ``6-0``), 月, 年, or a point and ``19`` or ``20`` (``2026.07.31``). Substring tests: half the
+    units have none, and a tenth of the hint's class scan is spent on them (callgrind)."""
+    return "-" in text or "/" in text or "月" in text or "年" in text or ("." in text and ("19" in text or "20" in text))
+
+
 def _day(year: int, month: int, day: int) -> dt.date | None:
     """The calendar date, or None when it does not exist (2026-02-30, month 13)."""
     try:
@@ -134,7 +141,7 @@ def find_dates(
     :returns: :class:`~kb.core.claims.DateRef` in text order; ``value`` is ISO at its precision
         (``2026``, ``2025-12``, ``2026-03-21``, ``2026-07-31T16:30``); ``metric`` is None.
     """
-    if _DATE_HINT.search(text) is None:
+    if not _may_hold_date(text) or _DATE_HINT.search(text) is None:
         return []  # most texts hold no date: one fast scan, then nothing else to do
     if invalid is not None:
         invalid += [(*m.span(), "is outside the years read in text (1900 to 2099)")
