@@ -123,16 +123,17 @@ def normalised(text: str) -> str:
     folded by :func:`kb.extract.unread.unread_numbers`, then by :func:`_fold` (one string, so
     :func:`number_runs` finds its own last answer too). Exact: a pure function of ``text``,
     kept with ``text`` itself (an ``is`` test cannot meet another string at a reused id)."""
+    global _NORMALISED
     last = _NORMALISED
     if last[0] is text:
         return last[1]
     norm = normalise(text)
-    _NORMALISED[:] = (text, norm)
+    _NORMALISED = (text, norm)
     return norm
 
 
-_NORMALISED: list = [None, ""]
-"""The last ``[text, normalise(text)]`` of :func:`normalised`."""
+_NORMALISED: tuple[str | None, str] = (None, "")
+"""The last ``(text, normalise(text))`` of :func:`normalised` (one tuple: replaced whole, never half-written)."""
 
 
 def _fold_one(m: re.Match[str]) -> str:
@@ -207,19 +208,21 @@ def number_runs(norm: str) -> list[tuple[int, int]]:
     """Spans of the runs of three or more plain numbers set apart by spaces in ``norm`` (``1 2 3
     tok/s``): no number (:func:`kb.extract.quantities.find_quantities` reads none of them; before a
     unit :func:`kb.extract.unread.unread_numbers` warns). Digits grouped in threes are one number."""
+    global _RUNS
     last = _RUNS
     if last[0] is norm:  # the same unit's text asked again (unread_numbers, then find_quantities)
         return list(last[1])
     if _RUN_HINT.search(norm) is None:
-        runs = []
+        runs: tuple[tuple[int, int], ...] = ()
     else:
-        runs = [m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group())]
-    _RUNS[:] = (norm, runs)
+        runs = tuple(m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group()))
+    _RUNS = (norm, runs)
     return list(runs)
 
 
-_RUNS: list = [None, []]
-"""The last ``[norm, number_runs(norm)]`` (kept with ``norm`` itself: an ``is`` test is exact)."""
+_RUNS: tuple[str | None, tuple[tuple[int, int], ...]] = (None, ())
+"""The last ``(norm, number_runs(norm))``, kept with ``norm`` itself (an ``is`` test is exact) in one
+tuple, replaced whole."""
 
 
 def _canonical(unit: str | None) -> _units.Canonical | None:
