@@ -168,6 +168,20 @@ _UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
 #: unit after it, or a power sign or ``0x`` (:func:`_may_be_unread`): tests/test_robust_unread.py
 #: checks they agree.
 _UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
+#: _UNREAD_HINT_RE's matches at a point, a comma, an underscore: its branches that character allows
+#: (a class scan costs four literal searches: callgrind; tests/test_number_prechecks.py checks they agree)
+_POINT_HINT_RE = re.compile(r"\.(?:(?<=\d\.)\d+[.,_]\d|(?<![\w.]\.)\d)")
+_COMMA_HINT_RE = re.compile(r",(?:(?<=\d,)\d+[.,_]\d|(?<=\d,)(?!\d{3}(?!\d)))")
+_UNDERSCORE_HINT_RE = re.compile(r"_(?<=\d_)")
+
+
+
+
+def _unread_hint(text: str) -> bool:
+    """Whether :data:`_UNREAD_HINT_RE` matches in ``text``, one pattern per character it leads with."""
+    return (("." in text and _POINT_HINT_RE.search(text) is not None)
+            or ("," in text and _COMMA_HINT_RE.search(text) is not None)
+            or ("_" in text and _UNDERSCORE_HINT_RE.search(text) is not None))
 
 
 _POWER_HINT_RE = re.compile(r"\^(?<=\d\^)[-+]?\d|\*\*(?<=\d\*\*)[-+]?\d")
@@ -177,7 +191,7 @@ def _may_be_unread(text: str, exponent: bool | None = None) -> bool:
     """Whether ``text`` may hold a match of _UNREAD_FORM_RE: :data:`_UNREAD_HINT_RE`, or a power
     sign between digits (``2^10``, ``2**10``; a pattern of its own: one more branch of the hint
     costs it its first character, which re skips to in C)."""
-    if _UNREAD_HINT_RE.search(text) is not None:
+    if _unread_hint(text):
         return True
     if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
