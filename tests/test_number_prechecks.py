@@ -84,3 +84,14 @@ def test_the_split_unread_hint_and_the_exponent_gate_agree_with_the_scans_they_r
         reported += bool(scanned)
         assert out_of_range(text) == scanned, text
     assert (hinted, reported) == (17595, 4904)  # (the seed's texts: both kinds often)
+
+
+def test_the_run_hint_by_a_space_or_a_tab_agrees_with_the_class_scan() -> None:
+    from kb.extract.numbers import _RUN_HINT, _RUN_HINT_SPACE, _RUN_HINT_TAB
+
+    hinted = 0
+    for text in _texts(["1", "22", ".5", " ", "\t", "a", "的", "3 ", " 4"], 30000, 33):
+        hint = _RUN_HINT.search(text) is not None
+        hinted += hint
+        assert hint == (_RUN_HINT_SPACE.search(text) is not None or _RUN_HINT_TAB.search(text) is not None), text
+    assert hinted == 2554  # (the seed's texts: runs by spaces and by tabs)
