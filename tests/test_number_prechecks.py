@@ -1,4 +1,4 @@
-"""Substring tests before a class scan (kb.extract.dates._may_hold_date, kb.extract.numbers.has_exponent_hint,
+"""Substring tests before a class scan (kb.extract.dates._date_hint, kb.extract.numbers.has_exponent_hint,
 kb.extract.unread._has_superscript, the zh-magnitude and two-magnitude tests of unread_numbers): a text they
 pass over holds no match of the pattern they guard, and the per-unit memos answer as the functions they keep."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 import random
 
-from kb.extract.dates import _DATE_HINT, _may_hold_date, find_dates
+from kb.extract.dates import _DATE_HINT, _date_hint, find_dates
 from kb.extract.fold import normalise
 from kb.extract.numbers import (
     _EXPONENT_HINT_RE,
@@ -40,11 +40,11 @@ def test_the_date_precheck_never_hides_a_date_hint() -> None:
     pieces = ["2026", "19", "20", "1", "07", "-", "/", ".", " ", "年", "月", "日", "a", "号", "．", "－", "３"]
     hinted = 0
     for text in _texts(pieces, 30000, 5):
-        if _DATE_HINT.search(text) is not None:
-            hinted += 1
-            assert _may_hold_date(text), text
-    assert hinted == 2846  # (the seed's texts: the precheck is tried on many that hold a date)
-    assert not _may_hold_date("吞吐 3.5 倍，延迟 42 ms")
+        hint = _DATE_HINT.search(text) is not None
+        hinted += hint
+        assert _date_hint(text) == hint, text
+    assert hinted == 2846  # (the seed's texts: many hold a date)
+    assert not _date_hint("吞吐 3.5 倍，延迟 42 ms，2026.7 版") and _date_hint("2026 年") and _date_hint("1/2") and not _date_hint("1 / 2")
     assert [d.value for d in find_dates("2026.07.31 发布")] == ["2026-07-31"]
     assert [d.value for d in find_dates("发布于 2026 年")] == ["2026"]
     assert [d.value for d in find_dates("8月13日上线", ref=datetime.date(2026, 1, 5))] == ["2026-08-13"]
