@@ -113,7 +113,27 @@ def _fold(text: str) -> str:
     then :func:`~kb.extract.fold.normalise`."""
     if text.isascii():
         return text
+    if "，" not in text:  # the one character _fold_one folds otherwise than normalise: the same string
+        return normalised(text)
     return _FOLD_RE.sub(_fold_one, text)
+
+
+def normalised(text: str) -> str:
+    """:func:`~kb.extract.fold.normalise` of ``text``, the last text's kept: a unit's text is
+    folded by :func:`kb.extract.unread.unread_numbers`, then by :func:`_fold` (one string, so
+    :func:`number_runs` finds its own last answer too). Exact: a pure function of ``text``,
+    kept with ``text`` itself (an ``is`` test cannot meet another string at a reused id)."""
+    global _NORMALISED
+    last = _NORMALISED
+    if last[0] is text:
+        return last[1]
+    norm = normalise(text)
+    _NORMALISED = (text, norm)
+    return norm
+
+
+_NORMALISED: tuple[str | None, str] = (None, "")
+"""The last ``(text, normalise(text))`` of :func:`normalised` (one tuple: replaced whole, never half-written)."""
 
 
 def _fold_one(m: re.Match[str]) -> str:
@@ -181,6 +201,8 @@ def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | No
 # never digits grouped in threes (1 000 000, one number: ISO 80000-1)
 _RUN_RE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])(?>\d+(?:\.\d+)?(?:[ \t]\d+(?:\.\d+)?){2,})(?![A-Za-z0-9_.,:/^]|[-–~]\d)")
 _RUN_HINT = re.compile(r"[ \t](?<=\d[ \t])\d+(?:\.\d+)?[ \t]\d")
+# _RUN_HINT led by a space, then by a tab: a literal is found fast, a class scan costs four (callgrind)
+_RUN_HINT_SPACE, _RUN_HINT_TAB = (re.compile(c + rf"(?<=\d{c})\d+(?:\.\d+)?[ \t]\d") for c in (" ", "\t"))
 _GROUPED_RE = re.compile(r"\d{1,3}(?:[ \t]\d{3})+(?:\.\d+)?")
 
 
@@ -188,9 +210,21 @@ def number_runs(norm: str) -> list[tuple[int, int]]:
     """Spans of the runs of three or more plain numbers set apart by spaces in ``norm`` (``1 2 3
     tok/s``): no number (:func:`kb.extract.quantities.find_quantities` reads none of them; before a
     unit :func:`kb.extract.unread.unread_numbers` warns). Digits grouped in threes are one number."""
-    if _RUN_HINT.search(norm) is None:
-        return []
-    return [m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group())]
+    global _RUNS
+    last = _RUNS
+    if last[0] is norm:  # the same unit's text asked again (unread_numbers, then find_quantities)
+        return list(last[1])
+    if _RUN_HINT_SPACE.search(norm) is None and ("\t" not in norm or _RUN_HINT_TAB.search(norm) is None):
+        runs: tuple[tuple[int, int], ...] = ()
+    else:
+        runs = tuple(m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group()))
+    _RUNS = (norm, runs)
+    return list(runs)
+
+
+_RUNS: tuple[str | None, tuple[tuple[int, int], ...]] = (None, ())
+"""The last ``(norm, number_runs(norm))``, kept with ``norm`` itself (an ``is`` test is exact) in one
+tuple, replaced whole."""
 
 
 def _canonical(unit: str | None) -> _units.Canonical | None:
@@ -292,18 +326,20 @@ def parse_number(raw: str) -> float:
 
 
 
-def out_of_range(text: str) -> list[tuple[int, int]]:
+def out_of_range(text: str, exponent: bool | None = None) -> list[tuple[int, int]]:
     """Spans of the numbers of ``text`` written with an exponent that no float holds (``9e999999``,
     ``1e309``, ``1e-400``, ``2×10^999``) or with more digits than a float holds (an integer of 309
     digits or more): never a quantity (:func:`in_range` is False for them);
     the parser reports each as a warning, the text keeps it (docs/claims.md).
 
     :param text: any text (ASCII digits: full-width ones are read by the finder, not reported here).
+    :param exponent: :func:`has_exponent_hint` of ``text`` when the caller has it (None: asked here).
     :returns: ``(start, end)`` offsets into ``text``, in order.
     """
     long = [m.span() for m in _LONG_RE.finditer(text) if not in_range(m.group())] if len(text) > 308 else []
-    if "10" not in text and _EXPONENT_HINT_RE.search(text) is None:
-        return long  # most texts: every number reported below holds one of the two
+    if not (has_exponent_hint(text) if exponent is None else exponent) and "10^" not in text \
+            and ("10" not in text or text.isascii() or _SUPERSCRIPT_TEN_RE.search(text) is None):
+        return long  # most texts: every number reported below holds an exponent or a power of ten
     return sorted({*long, *(m.span() for m in _EXPONENT_RE.finditer(text) if not in_range(m.group()))})
 
 
@@ -318,6 +354,19 @@ _LONG_RE = re.compile(r"(?<![A-Za-z0-9_.])\d{309,}(?:\.\d+)?(?![\d.eE])")
 #: most texts skip its scan (27k -> 9k instructions a unit, callgrind; tests/test_unit_prechecks.py
 #: checks the two agree). (``[eE]`` first: re skips to one.)
 _EXPONENT_HINT_RE = re.compile(r"[eE](?<=\d[eE])")
+#: A power of ten written with superscripts (``10⁶``, ``10⁻³``): with ``10^`` and an exponent, what
+#: every number :func:`out_of_range` reports holds (led by the literal ``10``: re finds it fast)
+_SUPERSCRIPT_TEN_RE = re.compile("10[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]")
+
+
+def has_exponent_hint(text: str) -> bool:
+    """Whether :data:`_EXPONENT_HINT_RE` matches in ``text`` (an ``e``/``E`` right after a digit):
+    one search per letter, each only when the text holds that letter at all."""
+    return ("e" in text and _E_HINT.search(text) is not None) or ("E" in text and _E_UPPER_HINT.search(text) is not None)
+
+
+_E_HINT, _E_UPPER_HINT = re.compile(r"e(?<=\de)"), re.compile(r"E(?<=\dE)")
+"""_EXPONENT_HINT_RE led by each letter (a literal is found fast, a class scan costs four: callgrind)."""
 
 
 def in_range(written: str) -> bool:

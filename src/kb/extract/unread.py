@@ -11,20 +11,21 @@ from __future__ import annotations
 
 import re
 
-from kb.extract.fold import normalise
 from kb.extract.numbers import (
     _BARE_POW10,
-    _EXPONENT_HINT_RE,
+    has_exponent_hint,
     _MAG,
     _NUM,
     _POW10,
     _UNIT,
     _UNIT_RE,
     _unit_of,
+    normalised,
     number_runs,
     out_of_range,
     per_unit,
 )
+from kb.perf.led import led_matches
 
 
 def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
@@ -52,22 +53,25 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     :returns: ``(start, end, reason)`` in text order; ``reason`` ends the warning (``is out of
         range``, ``has more than one decimal point`` …).
     """
-    found = [(a, b, "is out of range") for a, b in out_of_range(text)]
-    if _may_be_unread(text):  # (most texts: one quick scan, no unit tried)
+    exponent = has_exponent_hint(text)  # (asked once: out_of_range and _may_be_unread both need it)
+    found = [(a, b, "is out of range") for a, b in out_of_range(text, exponent)]
+    if _may_be_unread(text, exponent):  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
                 continue  # 1,234 tok/s: read
             why = next(w for k, w in _UNREAD_WHY.items() if m[k] is not None)
             found.append((*m.span(), why))
-    if ("^" in text or "**" in text or (not text.isascii() and _SUPERSCRIPT_RE.search(text) is not None)) \
+    if ("^" in text or "**" in text or (not text.isascii() and _has_superscript(text))) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text or (not text.isascii() and _ZH_MAG_RE.search(text) is not None) \
-            or _TWO_MAG_HINT.search(text) is not None:
-        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in _ODD_FORM_RE.finditer(text)]
+    if "/s" in text or "⁄" in text or "0.000" in text \
+            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)) \
+            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
+                and _TWO_MAG_HINT.search(text) is not None):
+        found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in led_matches(_ODD_START, _ODD_FORM_RE, text)]
     if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
         found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
-    norm = normalise(text)
+    norm = normalised(text)  # (kept: find_quantities folds the same text next)
     if ("/" in text or "∕" in text) and _PER_HINT.search(norm) is not None:
         for m in _PER_UNIT_RE.finditer(norm):  # 3 h/s, 5 ms/GB: a unit per a unit kb does not store
             if (per := per_unit(norm, m.end(), _unit_of(m["u"]))) is not None and per[0] is None:
@@ -95,20 +99,27 @@ _ODD_FORM_RE = re.compile(
     r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
     r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?(?:[ \t]?[万亿萬億][ \t]?[kKMBT]|[kK][kK]|MM)(?![A-Za-z]))"
     r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
-#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000`` (a charset: 1/20th of its scan)
-_ZH_MAG_RE = re.compile("[万亿萬億]")
+#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000``: one of 万亿萬億 (four
+#: substring tests in unread_numbers: a quarter of a class scan, callgrind)
 _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
             "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
             "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
             "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)"}
+#: Where a match of _ODD_FORM_RE may start: each of its branches starts with a digit after no word
+#: character or point (``(?<![\w.])\d``); led by the digit, re skips to one in C
+#: (:func:`~kb.perf.led.led_matches`), where _ODD_FORM_RE, led by a group of look-behinds, is tried
+#: at every position
+_ODD_START = re.compile(r"\d(?<![\w.]\d)")
 #: Two powers of ten in a chain (``1.2×10^3×10^3``, ``10^3×10^3``): which did the writer mean? (none
 #: of it is read: a power after a times sign is its number's, kb.extract.numbers._NUM)
 _CHAIN_RE = re.compile(r"(?<![\w.^])(?:\d+(?:\.\d+)?(?:" + _POW10 + "){2,}|" + _BARE_POW10 + "(?:" + _POW10 + ")+)")
 _CHAIN_HINT = re.compile(r"[×xX*][ \t]?10[\^⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]")
 _CHAIN_WHY = "has more than one power of ten (1.2×10^3×10^3: kb reads one)"
 #: What a text holds where the ASCII two-magnitude form may be (``1.5kk``, ``2MM``)
-_TWO_MAG_HINT = re.compile(r"(?:[kK][kK]|MM)(?<=\d..)")
+_TWO_MAG_HINT = re.compile(r"[kKM](?:(?<=[kK])[kK]|(?<=M)M)(?<=\d..)")
+r"""(``kk``, ``kK``, ``Kk``, ``KK`` or ``MM`` after a digit; led by one class: re skips to it in C,
+where an alternation of a class and a letter gives it no first character)"""
 #: A number and its unit of kb's words before a slash: :func:`~kb.extract.numbers.per_unit` tells
 #: whether a unit per a unit follows that kb does not store
 _PER_UNIT_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.])" + _NUM + "(?:" + _MAG + ")?(?P<u>" + _UNIT + r")(?=[ \t]?/)")
@@ -142,27 +153,49 @@ _UNIT_POWER_RE = re.compile(r"(?=\d)(?<![A-Za-z0-9_.,^])" + _NUM + "(?:" + _MAG 
 #: What every match of _UNIT_POWER_RE holds: a power sign after a unit's last character (the sign
 #: first: re skips to it in C), checked only when the text holds a power sign at all
 _UNIT_POWER_HINT_RE = re.compile(r"[\^*²³⁴⁵⁶⁷⁸⁹⁻](?<=[A-Za-z\u4e00-\u9fff×%‰][\^*²³⁴⁵⁶⁷⁸⁹⁻])(?:(?<=\*)(?=\*)|(?<!\*))")
-_SUPERSCRIPT_RE = re.compile("[²³⁴⁵⁶⁷⁸⁹⁻]")
+
+
+def _has_superscript(text: str) -> bool:
+    """Whether ``text`` holds one of ``²³⁴⁵⁶⁷⁸⁹⁻`` (the power signs of _UNIT_POWER_HINT_RE besides
+    ``^`` and ``*``): substring tests, a third of a class scan (callgrind)."""
+    return ("²" in text or "³" in text or "⁴" in text or "⁵" in text or "⁶" in text or "⁷" in text or "⁸" in text
+            or "⁹" in text or "⁻" in text)
+
+
 _UNIT_POWER_WHY = "has a unit raised to a power kb does not read"
 #: What every match of _UNREAD_FORM_RE holds (two points or commas in one number, a comma not
 #: before three digits, an underscore after a digit, a point with no digit before it), without the
 #: unit after it, or a power sign or ``0x`` (:func:`_may_be_unread`): tests/test_robust_unread.py
 #: checks they agree.
 _UNREAD_HINT_RE = re.compile(r"[.,_](?:(?<=\d[.,_])\d+[.,_]\d|(?<=\d_)|(?<=\d,)(?!\d{3}(?!\d))|(?<![\w.]\.)(?<=\.)\d)")
+#: _UNREAD_HINT_RE's matches at a point, a comma, an underscore: its branches that character allows
+#: (a class scan costs four literal searches: callgrind; tests/test_number_prechecks.py checks they agree)
+_POINT_HINT_RE = re.compile(r"\.(?:(?<=\d\.)\d+[.,_]\d|(?<![\w.]\.)\d)")
+_COMMA_HINT_RE = re.compile(r",(?:(?<=\d,)\d+[.,_]\d|(?<=\d,)(?!\d{3}(?!\d)))")
+_UNDERSCORE_HINT_RE = re.compile(r"_(?<=\d_)")
+
+
+
+
+def _unread_hint(text: str) -> bool:
+    """Whether :data:`_UNREAD_HINT_RE` matches in ``text``, one pattern per character it leads with."""
+    return (("." in text and _POINT_HINT_RE.search(text) is not None)
+            or ("," in text and _COMMA_HINT_RE.search(text) is not None)
+            or ("_" in text and _UNDERSCORE_HINT_RE.search(text) is not None))
 
 
 _POWER_HINT_RE = re.compile(r"\^(?<=\d\^)[-+]?\d|\*\*(?<=\d\*\*)[-+]?\d")
 
 
-def _may_be_unread(text: str) -> bool:
+def _may_be_unread(text: str, exponent: bool | None = None) -> bool:
     """Whether ``text`` may hold a match of _UNREAD_FORM_RE: :data:`_UNREAD_HINT_RE`, or a power
     sign between digits (``2^10``, ``2**10``; a pattern of its own: one more branch of the hint
     costs it its first character, which re skips to in C)."""
-    if _UNREAD_HINT_RE.search(text) is not None:
+    if _unread_hint(text):
         return True
-    if any(p in text for p in ("0x", "0X", "0b", "0B", "0o", "0O")):  # 0x10 tok/s: hexadecimal; 0b101, 0o17
+    if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
-    if _EXPONENT_HINT_RE.search(text) is not None and _EXPMAG_HINT_RE.search(text) is not None:
+    if (has_exponent_hint(text) if exponent is None else exponent) and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
 _EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")

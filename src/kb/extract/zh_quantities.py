@@ -51,6 +51,7 @@ from kb.extract.vocab.quantities import (
 )
 from kb.extract.vocab.units import COUNTERS
 from kb.extract.zh_numerals import ZH_DIGITS, zh_value
+from kb.perf.led import led_matches
 from kb.perf.models import built
 
 _ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:点[{ZH_DIGITS}]+)?"
@@ -197,7 +198,7 @@ def _zh_forms(norm: str, read: dict[int, int]) -> list[dict]:
     if "一半" in norm:
         for m in _HALF.finditer(norm):  # 减少了一半: a change of 50 % (the decrease word signs it)
             got.append({"start": m.start("half"), "end": m.end(), "value": 50.0, "unit": "%"})
-    for m in _led_matches(_ZH_FORM_START, _ZH_QTY_RE, norm):
+    for m in led_matches(_ZH_FORM_START, _ZH_QTY_RE, norm):
         if read.get(m.start(), -1) >= m.end() and not norm.startswith("倍半", m.end() - 1):
             continue
         f = _zh_one(m, norm)
@@ -303,22 +304,12 @@ _SCORE_HINT = re.compile(r"[:：为分度性](?:(?<=[度性])\d{1,2}|(?<=[:：�
 
 
 def _score_matches(norm: str) -> Iterator[re.Match[str]]:
-    """``_SCORE_RE.finditer(norm)`` (:func:`_led_matches`)."""
-    return _led_matches(_SCORE_START, _SCORE_RE, norm)
+    """``_SCORE_RE.finditer(norm)`` (:func:`~kb.perf.led.led_matches`)."""
+    return led_matches(_SCORE_START, _SCORE_RE, norm)
 
 
-def _led_matches(start: re.Pattern[str], pattern: re.Pattern[str], norm: str) -> Iterator[re.Match[str]]:
-    """``pattern.finditer(norm)`` for a pattern that never matches empty and whose every match
-    starts where ``start`` matches: ``pattern`` matched at each such place, left to right, the
-    next place looked for after a match (the same leftmost, non-overlapping matches)."""
-    pos = 0
-    while (at := start.search(norm, pos)) is not None:
-        m = pattern.match(norm, at.start())
-        if m is None:
-            pos = at.start() + 1
-            continue
-        yield m
-        pos = m.end()
+_led_matches = led_matches
+"""(:func:`kb.perf.led.led_matches`, by its old name here.)"""
 
 
 def _scores(norm: str) -> list[dict]:
