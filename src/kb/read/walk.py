@@ -55,26 +55,12 @@ class _FileCtx(_UnitMaker):
         """One pass over the block tokens; list items keep a stack of their subjects."""
         items: list[tuple[int, list[str]]] = []  # (level of list_item_open, own subjects)
         i, n = 0, len(tokens)
-        while i < n:
+        while i < n:  # (the token types by how often they come: one test for most tokens)
             tok = tokens[i]
             t = tok.type
-            if t == "heading_open":
-                self._heading(tok, tokens[i + 1])
-                i += 3
-                continue
-            if t == "list_item_open":
-                items.append((tok.level, []))
-            elif t == "list_item_close":
-                items.pop()
-            elif t == "table_open":
-                i = self._table(tokens, i)
-                continue
-            elif t == "html_block" and (html := html_tokens(tok)):  # its text as paragraphs and tables
-                tokens = tokens[: i + 1] + html + tokens[i + 1 :]
-                n = len(tokens)
-            elif t == "paragraph_open":
-                inherited = [s for _, subj in items[:-1] for s in subj]
+            if t == "paragraph_open":
                 if items and tok.level == items[-1][0] + 1:
+                    inherited = [s for _, subj in items[:-1] for s in subj]
                     c = self._unit_from_inline(tokens[i + 1], tok, "list-item", inherited)
                     own = [s for s in c.subjects if s.startswith(PAPER_KEY_PREFIXES)] if c else []
                     if own:
@@ -83,6 +69,20 @@ class _FileCtx(_UnitMaker):
                     self._paragraph(tokens[i + 1], tok, [s for _, subj in items for s in subj])
                 i += 3
                 continue
+            if t == "list_item_open":
+                items.append((tok.level, []))
+            elif t == "list_item_close":
+                items.pop()
+            elif t == "heading_open":
+                self._heading(tok, tokens[i + 1])
+                i += 3
+                continue
+            elif t == "table_open":
+                i = self._table(tokens, i)
+                continue
+            elif t == "html_block" and (html := html_tokens(tok)):  # its text as paragraphs and tables
+                tokens = tokens[: i + 1] + html + tokens[i + 1 :]
+                n = len(tokens)
             i += 1
 
     def _heading(self, open_tok: Token, inline: Token) -> None:
@@ -152,31 +152,35 @@ class _FileCtx(_UnitMaker):
         """Table body rows become units; a kind column decides their kind (C13: raw cell count)."""
         header: list[str] = []
         rows: list[tuple[int, list[str], list[str], list[_Inline]]] = []
-        j, in_head = i + 1, False
+        in_head = False
         row: list[str] = []
         infos: list[_Inline] = []
         hrefs: list[str] = []
         row_line = 0
-        while j < len(tokens) and tokens[j].type != "table_close":
-            t = tokens[j]
-            if t.type == "thead_open":
-                in_head = True
-            elif t.type == "thead_close":
-                in_head = False
-            elif t.type == "tr_open":
-                row, hrefs, infos = [], [], []
-                row_line = t.map[0] + 1 if t.map else 0
-            elif t.type == "inline":
+        j = len(tokens)  # (no table_close: the table runs to the end)
+        for k in range(i + 1, len(tokens)):  # (the token types by how often they come)
+            t = tokens[k]
+            tt = t.type
+            if tt == "inline":
                 info = _inline_text(t)
                 row.append(cell_text(info))
                 infos.append(info)
                 hrefs.extend(info.hrefs)
-            elif t.type == "tr_close":
+            elif tt == "tr_close":
                 if in_head:
                     header = row
                 else:
                     rows.append((row_line, row, hrefs, infos))
-            j += 1
+            elif tt == "tr_open":
+                row, hrefs, infos = [], [], []
+                row_line = t.map[0] + 1 if t.map else 0
+            elif tt == "table_close":
+                j = k
+                break
+            elif tt == "thead_open":
+                in_head = True
+            elif tt == "thead_close":
+                in_head = False
         kind_col = next((k for k, h in enumerate(header) if is_kind_header(h)), None)
         title_cols = {k for k, h in enumerate(header) if is_title_header(h)}
         # a column headed by an entity ("| 场景 | SGLang v0.6 | vLLM 0.26.0 |") owns its numbers
