@@ -25,8 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference, table
+from markdown_it.rules_block import (blockquote, code, fence, heading, hr, html_block, lheading, list_block, paragraph,
+                                     reference, table)
 from markdown_it.rules_inline import image, link
+
+from kb.perf import mdpara
 
 Rule = Callable[[Any, int, int, bool], bool]
 
@@ -151,12 +154,17 @@ def _closable(rule: Callable[[Any, bool], bool]) -> Callable[[Any, bool], bool]:
 
 def guard_rules(md: MarkdownIt) -> MarkdownIt:
     """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``, ``table``,
-    ``hr``: :func:`_marks_only`) behind its first test and its inline ``link`` and ``image`` rules behind :func:`_closable`, in
-    place (names, order, enabled state and alternatives kept); a rule of another function (a
-    plugin's, one replaced) is left as it is. Returns ``md``."""
+    ``hr``: :func:`_marks_only`) behind its first test, its ``lheading`` rule
+    :func:`kb.perf.mdpara.lheading` when ``paragraph`` comes right after it, and its inline
+    ``link`` and ``image`` rules behind :func:`_closable`, in place (names, order, enabled state
+    and alternatives kept); a rule of another function (a plugin's, one replaced) is left as it
+    is. Returns ``md``."""
     ruler = md.block.ruler
+    chain = [r.fn for r in ruler.__rules__ if r.enabled]
     for r in list(ruler.__rules__):
-        if r.fn is code:
+        if r.fn is lheading and r.enabled and chain[chain.index(lheading) + 1:][:1] == [paragraph]:
+            ruler.at(r.name, mdpara.lheading, {"alt": list(r.alt)})  # (it makes the paragraph it walked)
+        elif r.fn is code:
             ruler.at(r.name, _indented(r.fn), {"alt": list(r.alt)})
         elif r.fn is hr:
             ruler.at(r.name, _marks_only(r.fn), {"alt": list(r.alt)})
