@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 
+from markdown_it import MarkdownIt
 from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.token import Token
 
 from kb.perf.mdblocks import _blocks
-from kb.perf.mdtokens import FIELDS, BlockState, new_token
+from kb.perf.mdtokens import FIELDS, BlockState, Options, new_token
 from kb.read.parse import _md
 
 
@@ -37,3 +38,12 @@ def test_the_block_state_pushes_markdown_its_tokens() -> None:
         ("bullet_list_open", 0, True), ("list_item_open", 1, True), ("paragraph_open", 2, True)]
     assert [t.as_dict(children=True) for b in _blocks(_md(), text) for t in b] == \
         [t.as_dict(children=True) for t in _md().parse(text)]
+
+
+def test_kbs_markdown_reads_its_options_from_their_dict() -> None:
+    options = _md().options
+    assert type(options) is Options
+    assert (options.get("tasklists", False), options.get("maxNesting"), options.get("html"), options.get("nope", 3)) == \
+        (False, 100, True, 3)
+    assert options.maxNesting == 100 and dict(options) == dict(MarkdownIt("commonmark", {"html": True,
+                                                                                         "maxNesting": 100}).options)

@@ -28,8 +28,10 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import (blockquote, code, fence, heading, hr, html_block, lheading, list_block, paragraph,
                                      reference, table)
 from markdown_it.rules_inline import image, link
+from markdown_it.utils import OptionsDict
 
 from kb.perf import mdpara
+from kb.perf.mdtokens import Options
 
 Rule = Callable[[Any, int, int, bool], bool]
 
@@ -158,7 +160,9 @@ def guard_rules(md: MarkdownIt) -> MarkdownIt:
     :func:`kb.perf.mdpara.lheading` when ``paragraph`` comes right after it, and its inline
     ``link`` and ``image`` rules behind :func:`_closable`, in place (names, order, enabled state
     and alternatives kept); a rule of another function (a plugin's, one replaced) is left as it
-    is. Returns ``md``."""
+    is; its options an :class:`kb.perf.mdtokens.Options` (the same, read faster). Returns ``md``."""
+    if type(md.options) is OptionsDict:
+        md.options = Options(md.options._options)
     ruler = md.block.ruler
     chain = [r.fn for r in ruler.__rules__ if r.enabled]
     for r in list(ruler.__rules__):
