@@ -168,3 +168,14 @@ def test_lheading_is_left_when_paragraph_does_not_follow_it() -> None:
     md.block.ruler.before("paragraph", "mine", mine)
     guard_rules(md)
     assert md.block.ruler.__rules__[md.block.ruler.__find__("lheading")].fn is not mdpara.lheading
+
+
+def test_table_rows_split_as_markdown_it_splits_them() -> None:
+    """The table rule reads a row without a backslash by ``str.split`` (kb.perf.mdrules._split_cells):
+    escaped pipes, code spans and ragged rows give markdown-it's very tokens."""
+    plain, guarded = _plain(), guard_rules(_plain())
+    for text in ["| a | b |\n|---|:-:|\n| 1 \\| 2 | 3 |\n| x |\n| 1 | 2 | 3 |", "a|b\n-|-\n`x|y`|z\n\\\\|w",
+                 "| a \\| b | c |\n| --- | --- |\n| d | e \\\\|", "|x|\n|-|\n||\n|\\|"]:
+        assert _tokens(guarded, text) == _tokens(plain, text), text
+    row = [t for t in _tokens(guarded, "| a | b |\n|---|---|\n| 1 \\| 2 | 3 |") if t["type"] == "inline"]
+    assert [t["content"] for t in row] == ["a", "b", "1 | 2", "3"]
