@@ -123,7 +123,9 @@ def _delimited(rule: Rule) -> Rule:
     a list item's next ``- item`` line no longer asks it."""
 
     def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
-        if start + 2 > end or _DELIMITER_START_RE.match(state.src, state.bMarks[start + 1] + state.tShift[start + 1]) is None:
+        if start + 2 > end:
+            return False
+        if _DELIMITER_START_RE.match(state.src, state.bMarks[start + 1] + state.tShift[start + 1]) is None:
             return False
         return rule(state, start, end, silent)
 

@@ -109,8 +109,7 @@ class _FileCtx(_UnitMaker):
         self.headings.append(h)
         self._heading_path = [x.text for x in self.stack]
         self._section = self._heading_section()
-        self._papers_above = self._heading_subjects(papers_only=True)
-        self._subjects_above = self._heading_subjects(papers_only=False)
+        self._set_above()
 
     def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
@@ -261,8 +260,7 @@ class _FileCtx(_UnitMaker):
                 self._titled = None
                 if len(ids) == 1 and _ID_LINE_RE.match(text):  # "### 1. Sink-Aware Pruning …" then "**arXiv:** 2602.17664"
                     h.subjects = ids
-                    self._papers_above = self._heading_subjects(papers_only=True)
-                    self._subjects_above = self._heading_subjects(papers_only=False)
+                    self._set_above()
             if c is not None and c.arxiv and ("(" in c.text or "（" in c.text or "[" in c.text or "【" in c.text):
                 self._learn_names(c)
         return c
@@ -281,13 +279,21 @@ class _FileCtx(_UnitMaker):
             self._local_names = names
             self._local = NameMatcher(names)
 
-    def _heading_subjects(self, *, papers_only: bool) -> list[str]:
-        """Subjects of the nearest heading above that has any (papers only, if asked)."""
+    def _set_above(self) -> None:
+        """The subjects of the nearest heading above that has any (``_subjects_above``) and the
+        paper subjects of the nearest that has any paper (``_papers_above``), in one walk up."""
+        papers: list[str] = []
+        subjects: list[str] = []
         for h in reversed(self.stack):
-            subj = [s for s in h.subjects if not papers_only or s.startswith(PAPER_KEY_PREFIXES)]
-            if subj:
-                return subj
-        return []
+            if not h.subjects:
+                continue
+            if not subjects:
+                subjects = list(h.subjects)
+            papers = [s for s in h.subjects if s.startswith(PAPER_KEY_PREFIXES)]
+            if papers:
+                break
+        self._papers_above = papers
+        self._subjects_above = subjects
 
     def _heading_section(self) -> str | None:
         for h in reversed(self.stack):
