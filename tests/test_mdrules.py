@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from markdown_it import MarkdownIt
 
-from kb.perf import mdpara
 from kb.perf.mdblocks import _blocks
 from kb.perf.mdrules import FIRST_CHARS, guard_rules
 from kb.read.parse import MAX_NESTING, _md
@@ -54,7 +53,6 @@ def test_the_rules_are_guarded_and_keep_their_place() -> None:
     assert len(FIRST_CHARS) == 7
     kbs = {r.name: r.fn for r in _md().block.ruler.__rules__}  # kb's own Markdown is guarded
     assert hasattr(kbs["hr"], "__wrapped__") and not hasattr(kbs["paragraph"], "__wrapped__")
-    assert kbs["lheading"] is mdpara.lheading
 
 
 def test_guarded_rules_give_markdown_its_own_tokens() -> None:
@@ -132,50 +130,3 @@ def test_link_and_image_rules_give_markdown_its_own_tokens_around_the_nesting_li
     for text in ["[" * 300 + "]", "![" * 300 + "]", "[" * 101 + "x](/u)", "[" * 99 + "]" + "(/u)" + "[" * 5 + "]",
                  "[a](/u)" + "[" * 150 + "]", "[" * 150 + "]\n\n[" + "[" * 150 + "]: /r"]:
         assert _tokens(guarded, text) == _tokens(plain, text), text
-
-
-#: Lines of paragraphs, setext underlines, lazy continuations, list items, quotes and code.
-PARA_PIECES = ["text", "more 1.5×", "===", "---", "  ---", "    ===", "- item", "  - sub", "1. one", "2) two", "> q",
-               ">", "> ===", "    code", "\ttab", "", "", "# h", "***", "| a | b |", "|---|---|", "```", "<div>", "[a]: /u",
-               "=", "- ", "  lazy", "-- -", "= =", "*"]
-
-
-def test_lheading_makes_markdown_its_paragraphs() -> None:
-    """kb.perf.mdpara.lheading makes the paragraph it walked instead of failing: paragraphs,
-    setext headings, lazy continuations in lists and quotes (a quote's lines end before the
-    text's: the rule fails there as markdown-it's does) give markdown-it's very tokens."""
-    plain, guarded = _plain(), guard_rules(_plain())
-    rnd = random.Random(7)
-    for _ in range(4000):
-        lines = [rnd.choice(PARA_PIECES) for _ in range(rnd.randint(1, 10))]
-        text = "\n".join(rnd.choice(("", "", " ", "  ", "   ")) + line for line in lines) + rnd.choice(("", "\n"))
-        assert _tokens(guarded, text) == _tokens(plain, text), text
-        assert [t.as_dict(children=True) for b in _blocks(_md(), text) for t in b] == _tokens(plain, text), text
-    heading = _tokens(guarded, "a\nb\n===\n\nc\n- d\n")
-    assert [(t["type"], t.get("map")) for t in heading] == [
-        ("heading_open", [0, 3]), ("inline", [0, 2]), ("heading_close", None), ("paragraph_open", [4, 5]),
-        ("inline", [4, 5]), ("paragraph_close", None), ("bullet_list_open", [5, 6]), ("list_item_open", [5, 6]),
-        ("paragraph_open", [5, 6]), ("inline", [5, 6]), ("paragraph_close", None), ("list_item_close", None),
-        ("bullet_list_close", None)]
-
-
-def test_lheading_is_left_when_paragraph_does_not_follow_it() -> None:
-    md = _plain()
-
-    def mine(state: Any, start: int, end: int, silent: bool) -> bool:
-        return False
-
-    md.block.ruler.before("paragraph", "mine", mine)
-    guard_rules(md)
-    assert md.block.ruler.__rules__[md.block.ruler.__find__("lheading")].fn is not mdpara.lheading
-
-
-def test_table_rows_split_as_markdown_it_splits_them() -> None:
-    """The table rule reads a row without a backslash by ``str.split`` (kb.perf.mdrules._split_cells):
-    escaped pipes, code spans and ragged rows give markdown-it's very tokens."""
-    plain, guarded = _plain(), guard_rules(_plain())
-    for text in ["| a | b |\n|---|:-:|\n| 1 \\| 2 | 3 |\n| x |\n| 1 | 2 | 3 |", "a|b\n-|-\n`x|y`|z\n\\\\|w",
-                 "| a \\| b | c |\n| --- | --- |\n| d | e \\\\|", "|x|\n|-|\n||\n|\\|"]:
-        assert _tokens(guarded, text) == _tokens(plain, text), text
-    row = [t for t in _tokens(guarded, "| a | b |\n|---|---|\n| 1 \\| 2 | 3 |") if t["type"] == "inline"]
-    assert [t["content"] for t in row] == ["a", "b", "1 | 2", "3"]

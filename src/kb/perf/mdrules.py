@@ -21,18 +21,14 @@ from __future__ import annotations
 
 import bisect
 import re
-import types
 from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.rules_block import (blockquote, code, fence, heading, hr, html_block, lheading, list_block, paragraph,
-                                     reference, table)
-from markdown_it.rules_block.table import escapedSplit
+from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference, table
 from markdown_it.rules_inline import image, link
 from markdown_it.utils import OptionsDict
 
-from kb.perf import mdpara
 from kb.perf.mdtokens import Options
 
 Rule = Callable[[Any, int, int, bool], bool]
@@ -100,21 +96,6 @@ def _marks_only(rule: Rule) -> Rule:
 _DELIMITER_START_RE = re.compile(r"[|:][-|: \t]|-[-|:]")
 
 
-def _split_cells(line: str) -> list[str]:
-    """markdown-it's ``escapedSplit`` of a table line: without a backslash no pipe is escaped,
-    so its parts are ``line.split("|")`` (its loop looks at every character in Python)."""
-    return line.split("|") if "\\" not in line else escapedSplit(line)
-
-
-def _splitting(rule: Rule) -> Rule:
-    """markdown-it's ``table`` rule, its own code, run with :func:`_split_cells` for the
-    ``escapedSplit`` it calls on the header line and on every row (~0.5 % of an ingest)."""
-    if rule.__globals__.get("escapedSplit") is not escapedSplit:  # pragma: no cover - another markdown-it
-        return rule
-    return types.FunctionType(rule.__code__, {**rule.__globals__, "escapedSplit": _split_cells}, rule.__name__,
-                              rule.__defaults__, rule.__closure__)
-
-
 def _delimited(rule: Rule) -> Rule:
     """The ``table`` rule asked only where the line below ``start`` may be its delimiter row
     (``|---|:-:|``): it starts as :data:`_DELIMITER_START_RE` says. The rule returns False,
@@ -175,24 +156,20 @@ def _closable(rule: Callable[[Any, bool], bool]) -> Callable[[Any, bool], bool]:
 
 def guard_rules(md: MarkdownIt) -> MarkdownIt:
     """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``, ``table``,
-    ``hr``: :func:`_marks_only`) behind its first test, its ``lheading`` rule
-    :func:`kb.perf.mdpara.lheading` when ``paragraph`` comes right after it, and its inline
-    ``link`` and ``image`` rules behind :func:`_closable`, in place (names, order, enabled state
-    and alternatives kept); a rule of another function (a plugin's, one replaced) is left as it
-    is; its options an :class:`kb.perf.mdtokens.Options` (the same, read faster). Returns ``md``."""
+    ``hr``: :func:`_marks_only`) behind its first test and its inline ``link`` and ``image`` rules
+    behind :func:`_closable`, in place (names, order, enabled state and alternatives kept); a rule
+    of another function (a plugin's, one replaced) is left as it is; its options an
+    :class:`kb.perf.mdtokens.Options` (the same, read faster). Returns ``md``."""
     if type(md.options) is OptionsDict:
         md.options = Options(md.options._options)
     ruler = md.block.ruler
-    chain = [r.fn for r in ruler.__rules__ if r.enabled]
     for r in list(ruler.__rules__):
-        if r.fn is lheading and r.enabled and chain[chain.index(lheading) + 1:][:1] == [paragraph]:
-            ruler.at(r.name, mdpara.lheading, {"alt": list(r.alt)})  # (it makes the paragraph it walked)
-        elif r.fn is code:
+        if r.fn is code:
             ruler.at(r.name, _indented(r.fn), {"alt": list(r.alt)})
         elif r.fn is hr:
             ruler.at(r.name, _marks_only(r.fn), {"alt": list(r.alt)})
         elif r.fn is table:
-            ruler.at(r.name, _delimited(_splitting(r.fn)), {"alt": list(r.alt)})
+            ruler.at(r.name, _delimited(r.fn), {"alt": list(r.alt)})
         elif r.fn in FIRST_CHARS:
             ruler.at(r.name, _first_char(r.fn, FIRST_CHARS[r.fn]), {"alt": list(r.alt)})
     inline = md.inline.ruler
