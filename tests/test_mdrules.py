@@ -49,7 +49,7 @@ def test_the_rules_are_guarded_and_keep_their_place() -> None:
     names = [(r.name, r.enabled, r.alt) for r in plain.block.ruler.__rules__]
     assert [(r.name, r.enabled, r.alt) for r in guarded.block.ruler.__rules__] == names
     wrapped = {r.name for r in guarded.block.ruler.__rules__ if hasattr(r.fn, "__wrapped__")}
-    assert wrapped == {"code", "fence", "blockquote", "hr", "list", "reference", "html_block", "heading"}
+    assert wrapped == {"code", "fence", "blockquote", "hr", "list", "reference", "html_block", "heading", "table"}
     assert len(FIRST_CHARS) == 7
     kbs = {r.name: r.fn for r in _md().block.ruler.__rules__}  # kb's own Markdown is guarded
     assert hasattr(kbs["hr"], "__wrapped__") and not hasattr(kbs["paragraph"], "__wrapped__")

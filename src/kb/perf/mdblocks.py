@@ -17,10 +17,11 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import mdTrim
-from markdown_it.rules_block.state_block import StateBlock
 from markdown_it.rules_block.table import escapedSplit, getLine
 from markdown_it.rules_core.state_core import StateCore
 from markdown_it.token import Token
+
+from kb.perf.mdtokens import BlockState, new_token
 
 _LEAF_BLOCKS = frozenset({"paragraph_open", "heading_open", "table_open", "fence", "code_block", "html_block", "hr"})
 # possessive runs: the two mark runs cannot trade characters, so a long run is one pass, not n²
@@ -88,7 +89,8 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
     The same tokens, in the same order, as ``md.parse(src)``: markdown-it's own core chain
     (normalize, block, inline, text_join) and its block loop (``ParserBlock.tokenize``), except
     that each top-level block's tokens are handed out, inline-parsed, as soon as its rule has
-    matched, so only one block's tokens are alive at a time. Link reference definitions apply
+    matched, so only one block's tokens are alive at a time (made field by field:
+    :mod:`kb.perf.mdtokens`). Link reference definitions apply
     to the whole document (also above them): when ``src`` may hold one (``]:``), a first pass
     collects them without keeping any token.
     """
@@ -104,14 +106,14 @@ def _blocks(md: MarkdownIt, src: str) -> Iterator[list[Token]]:
     if not src:
         return
     if "]:" in src:
-        for _ in _block_loop(StateBlock(src, md, env, [])):
+        for _ in _block_loop(BlockState(src, md, env, [])):
             pass
     rest = core[2:]  # inline, text_join (as enabled)
     if [r.name for r in rest[:2]] == ["inline", "text_join"] and _shortcut_ok(md):
         after = [_plain_first(md, rest[1].fn)] + [r.fn for r in rest[2:]]
     else:
         after = [r.fn for r in rest]
-    for tokens in _block_loop(StateBlock(src, md, env, [])):
+    for tokens in _block_loop(BlockState(src, md, env, [])):
         state.tokens = tokens
         for fn in after:
             fn(state)
@@ -159,7 +161,7 @@ def _plain_first(md: MarkdownIt, join: Any = None) -> Any:
                 content = token.content
                 if plain(content) is None:
                     if content:
-                        text = Token("text", "", 0)
+                        text = new_token("text", "", 0)
                         text.content = content
                         token.children.append(text)
                 else:

@@ -4,8 +4,9 @@ markdown-it tries its block rules one by one at the start of every block, and ag
 line of a paragraph (twice: ``lheading`` and ``paragraph`` each ask the rules that may end a
 paragraph): ~10 calls a line, each logging a debug record and asking ``is_code_block`` before it
 looks at the line's first character and returns False. :func:`guard_rules` puts each rule that
-needs a given first character behind that one test (and ``code`` behind its indent test), so a
-line that cannot open the block costs one call. A rule passes the test exactly when it would go
+needs a given first character behind that one test (``code`` behind its indent test, ``hr``
+behind a line of its marker and spaces only, ``table`` behind the first character of its
+delimiter row, the line below), so a line that cannot open the block costs one call. A rule passes the test exactly when it would go
 on past its own first look (the characters are the rule's own), so every parse gives the same
 tokens (tests/test_mdrules.py). Speed machinery only: which blocks Markdown has is markdown-it's.
 
@@ -24,8 +25,11 @@ from collections.abc import Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference
+from markdown_it.rules_block import blockquote, code, fence, heading, hr, html_block, list_block, reference, table
 from markdown_it.rules_inline import image, link
+from markdown_it.utils import OptionsDict
+
+from kb.perf.mdtokens import Options
 
 Rule = Callable[[Any, int, int, bool], bool]
 
@@ -63,6 +67,46 @@ def _indented(rule: Rule) -> Rule:
 
     def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
         if state.sCount[start] - state.blkIndent < 4:
+            return False
+        return rule(state, start, end, silent)
+
+    guarded.__wrapped__ = rule  # type: ignore[attr-defined]
+    return guarded
+
+
+def _marks_only(rule: Rule) -> Rule:
+    """The ``hr`` rule asked only where the line is one of its markers (``*``, ``-``, ``_``) with
+    only that marker, spaces and tabs after it: for any other character the rule returns False
+    (a list item's ``- text`` line asked it at every item: ~0.7 % of an ingest). An empty line,
+    the rule decides."""
+
+    def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
+        at = state.bMarks[start] + state.tShift[start]
+        line = state.src[at:state.eMarks[start]]
+        if line and (line[0] not in "*-_" or line.strip(" \t" + line[0])):
+            return False
+        return rule(state, start, end, silent)
+
+    guarded.__wrapped__ = rule  # type: ignore[attr-defined]
+    return guarded
+
+
+#: How a table's delimiter row starts, as the ``table`` rule's first look reads it: ``|`` or ``:``
+#: then ``|``, ``-``, ``:``, a space or a tab; ``-`` then ``|``, ``-`` or ``:`` (``- `` is a list item).
+_DELIMITER_START_RE = re.compile(r"[|:][-|: \t]|-[-|:]")
+
+
+def _delimited(rule: Rule) -> Rule:
+    """The ``table`` rule asked only where the line below ``start`` may be its delimiter row
+    (``|---|:-:|``): it starts as :data:`_DELIMITER_START_RE` says. The rule returns False,
+    having changed nothing, for two lines or fewer before ``end`` and for any other start of that
+    line (a line of fewer than two characters included: its line end is no cell character), so
+    a list item's next ``- item`` line no longer asks it."""
+
+    def guarded(state: Any, start: int, end: int, silent: bool) -> bool:
+        if start + 2 > end:
+            return False
+        if _DELIMITER_START_RE.match(state.src, state.bMarks[start + 1] + state.tShift[start + 1]) is None:
             return False
         return rule(state, start, end, silent)
 
@@ -111,14 +155,21 @@ def _closable(rule: Callable[[Any, bool], bool]) -> Callable[[Any, bool], bool]:
 
 
 def guard_rules(md: MarkdownIt) -> MarkdownIt:
-    """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``) behind
-    its first test and its inline ``link`` and ``image`` rules behind :func:`_closable`, in
-    place (names, order, enabled state and alternatives kept); a rule of another function (a
-    plugin's, one replaced) is left as it is. Returns ``md``."""
+    """``md`` with each of markdown-it's own block rules (:data:`FIRST_CHARS`, ``code``, ``table``,
+    ``hr``: :func:`_marks_only`) behind its first test and its inline ``link`` and ``image`` rules
+    behind :func:`_closable`, in place (names, order, enabled state and alternatives kept); a rule
+    of another function (a plugin's, one replaced) is left as it is; its options an
+    :class:`kb.perf.mdtokens.Options` (the same, read faster). Returns ``md``."""
+    if type(md.options) is OptionsDict:
+        md.options = Options(md.options._options)
     ruler = md.block.ruler
     for r in list(ruler.__rules__):
         if r.fn is code:
             ruler.at(r.name, _indented(r.fn), {"alt": list(r.alt)})
+        elif r.fn is hr:
+            ruler.at(r.name, _marks_only(r.fn), {"alt": list(r.alt)})
+        elif r.fn is table:
+            ruler.at(r.name, _delimited(r.fn), {"alt": list(r.alt)})
         elif r.fn in FIRST_CHARS:
             ruler.at(r.name, _first_char(r.fn, FIRST_CHARS[r.fn]), {"alt": list(r.alt)})
     inline = md.inline.ruler

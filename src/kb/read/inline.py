@@ -12,7 +12,11 @@ from markdown_it.token import Token
 
 from kb.core.textio import drop_invisible
 
-_SENT_END_RE = re.compile(r"(?<=[。！？!?；;])\s*|(?<=[.])\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
+#: A sentence's end mark and the spaces after it (a full stop only before spaces and a capital, a
+#: CJK character or an opening bracket); the sentence ends right after the mark. (The mark is
+#: matched, not looked behind at: re then finds the candidates at C speed, not by trying every
+#: position; the matches are the old lookbehind pattern's, each one character earlier.)
+_SENT_END_RE = re.compile(r"[。！？!?；;]\s*|\.\s+(?=[A-Z\u4e00-\u9fff【「“(（])")
 #: Quoted text and titles a sentence end inside does not end the sentence (issue 20: a ``?`` in
 #: 《Can Draft Models Verify?》 or "Is Prefill Enough?" cut the claim in two).
 _QUOTED_RE = re.compile(r"《[^《》\n]{1,300}》|「[^「」\n]{1,300}」|『[^『』\n]{1,300}』|“[^“”\n]{1,300}”"
@@ -271,13 +275,14 @@ def _split_sentences(text: str) -> list[tuple[int, int]]:
     start = 0
     quoted = [m.span() for m in _QUOTED_RE.finditer(text)] if not _QUOTE_CHARS.isdisjoint(text) else []
     for m in _SENT_END_RE.finditer(text):
-        if m.start() <= start or (text[m.start() - 1] in "；;" and _QUALIFIES_RE.match(text, m.end())):
+        end = m.start() + 1  # right after the mark
+        if end <= start or (text[end - 1] in "；;" and _QUALIFIES_RE.match(text, m.end())):
             continue
-        if quoted and any(a < m.start() < b for a, b in quoted):
+        if quoted and any(a < end < b for a, b in quoted):
             continue  # an end mark inside a quote or title
-        if text[m.start() - 1] == "." and _ABBREV_RE.search(text, max(0, m.start() - 8), m.start() - 1):
+        if text[end - 1] == "." and _ABBREV_RE.search(text, max(0, end - 8), end - 1):
             continue  # e.g. / et al. / Fig.
-        spans.append((start, m.start()))
+        spans.append((start, end))
         start = m.end()
     if start < len(text):
         spans.append((start, len(text)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import weakref
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -97,11 +98,30 @@ class HeaderColumn(NamedTuple):
     setup: str | None
 
 
+#: Header cell -> its :class:`HeaderColumn`, per vocabulary: the same headers head table after
+#: table, and each cell asks the quantity reader up to a few times. Exact: the answer is a
+#: function of the cell and the vocabulary only (held weakly; at most :data:`_COLUMNS_MAX` cells each).
+_COLUMNS: weakref.WeakKeyDictionary[Any, dict[str, HeaderColumn]] = weakref.WeakKeyDictionary()
+_COLUMNS_MAX = 4096
+
+
 def header_column(cell: str, vocab: Any) -> HeaderColumn:
     """:class:`HeaderColumn` of a header cell: its unit, and the set-up it names when it names
     one metric and that is a set-up (``Batch``, ``batch size``, ``上下文``; not ``吞吐 / batch``).
 
     :param cell: a header cell, as written; :param vocab: the metric vocabulary."""
+    seen = _COLUMNS.get(vocab)
+    if seen is None:
+        seen = _COLUMNS[vocab] = {}
+    got = seen.get(cell)
+    if got is None:
+        got = _header_column(cell, vocab)
+        if len(seen) < _COLUMNS_MAX:
+            seen[cell] = got
+    return got
+
+
+def _header_column(cell: str, vocab: Any) -> HeaderColumn:
     sc = vocab._scan(normalise(cell))
     found = {*sc.metrics, *sc.setup_metrics}
     setup = found.pop() if len(found) == 1 else None

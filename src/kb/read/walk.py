@@ -55,26 +55,12 @@ class _FileCtx(_UnitMaker):
         """One pass over the block tokens; list items keep a stack of their subjects."""
         items: list[tuple[int, list[str]]] = []  # (level of list_item_open, own subjects)
         i, n = 0, len(tokens)
-        while i < n:
+        while i < n:  # (the token types by how often they come: one test for most tokens)
             tok = tokens[i]
             t = tok.type
-            if t == "heading_open":
-                self._heading(tok, tokens[i + 1])
-                i += 3
-                continue
-            if t == "list_item_open":
-                items.append((tok.level, []))
-            elif t == "list_item_close":
-                items.pop()
-            elif t == "table_open":
-                i = self._table(tokens, i)
-                continue
-            elif t == "html_block" and (html := html_tokens(tok)):  # its text as paragraphs and tables
-                tokens = tokens[: i + 1] + html + tokens[i + 1 :]
-                n = len(tokens)
-            elif t == "paragraph_open":
-                inherited = [s for _, subj in items[:-1] for s in subj]
+            if t == "paragraph_open":
                 if items and tok.level == items[-1][0] + 1:
+                    inherited = [s for _, subj in items[:-1] for s in subj]
                     c = self._unit_from_inline(tokens[i + 1], tok, "list-item", inherited)
                     own = [s for s in c.subjects if s.startswith(PAPER_KEY_PREFIXES)] if c else []
                     if own:
@@ -83,6 +69,20 @@ class _FileCtx(_UnitMaker):
                     self._paragraph(tokens[i + 1], tok, [s for _, subj in items for s in subj])
                 i += 3
                 continue
+            if t == "list_item_open":
+                items.append((tok.level, []))
+            elif t == "list_item_close":
+                items.pop()
+            elif t == "heading_open":
+                self._heading(tok, tokens[i + 1])
+                i += 3
+                continue
+            elif t == "table_open":
+                i = self._table(tokens, i)
+                continue
+            elif t == "html_block" and (html := html_tokens(tok)):  # its text as paragraphs and tables
+                tokens = tokens[: i + 1] + html + tokens[i + 1 :]
+                n = len(tokens)
             i += 1
 
     def _heading(self, open_tok: Token, inline: Token) -> None:
@@ -109,8 +109,7 @@ class _FileCtx(_UnitMaker):
         self.headings.append(h)
         self._heading_path = [x.text for x in self.stack]
         self._section = self._heading_section()
-        self._papers_above = self._heading_subjects(papers_only=True)
-        self._subjects_above = self._heading_subjects(papers_only=False)
+        self._set_above()
 
     def _own_subjects(self, text: str, hrefs: list[str], line: int) -> list[str]:
         """Subjects written in a heading (ids, DOIs, entities) and its id mentions."""
@@ -152,31 +151,35 @@ class _FileCtx(_UnitMaker):
         """Table body rows become units; a kind column decides their kind (C13: raw cell count)."""
         header: list[str] = []
         rows: list[tuple[int, list[str], list[str], list[_Inline]]] = []
-        j, in_head = i + 1, False
+        in_head = False
         row: list[str] = []
         infos: list[_Inline] = []
         hrefs: list[str] = []
         row_line = 0
-        while j < len(tokens) and tokens[j].type != "table_close":
-            t = tokens[j]
-            if t.type == "thead_open":
-                in_head = True
-            elif t.type == "thead_close":
-                in_head = False
-            elif t.type == "tr_open":
-                row, hrefs, infos = [], [], []
-                row_line = t.map[0] + 1 if t.map else 0
-            elif t.type == "inline":
+        j = len(tokens)  # (no table_close: the table runs to the end)
+        for k in range(i + 1, len(tokens)):  # (the token types by how often they come)
+            t = tokens[k]
+            tt = t.type
+            if tt == "inline":
                 info = _inline_text(t)
                 row.append(cell_text(info))
                 infos.append(info)
                 hrefs.extend(info.hrefs)
-            elif t.type == "tr_close":
+            elif tt == "tr_close":
                 if in_head:
                     header = row
                 else:
                     rows.append((row_line, row, hrefs, infos))
-            j += 1
+            elif tt == "tr_open":
+                row, hrefs, infos = [], [], []
+                row_line = t.map[0] + 1 if t.map else 0
+            elif tt == "table_close":
+                j = k
+                break
+            elif tt == "thead_open":
+                in_head = True
+            elif tt == "thead_close":
+                in_head = False
         kind_col = next((k for k, h in enumerate(header) if is_kind_header(h)), None)
         title_cols = {k for k, h in enumerate(header) if is_title_header(h)}
         # a column headed by an entity ("| 场景 | SGLang v0.6 | vLLM 0.26.0 |") owns its numbers
@@ -257,8 +260,7 @@ class _FileCtx(_UnitMaker):
                 self._titled = None
                 if len(ids) == 1 and _ID_LINE_RE.match(text):  # "### 1. Sink-Aware Pruning …" then "**arXiv:** 2602.17664"
                     h.subjects = ids
-                    self._papers_above = self._heading_subjects(papers_only=True)
-                    self._subjects_above = self._heading_subjects(papers_only=False)
+                    self._set_above()
             if c is not None and c.arxiv and ("(" in c.text or "（" in c.text or "[" in c.text or "【" in c.text):
                 self._learn_names(c)
         return c
@@ -277,13 +279,21 @@ class _FileCtx(_UnitMaker):
             self._local_names = names
             self._local = NameMatcher(names)
 
-    def _heading_subjects(self, *, papers_only: bool) -> list[str]:
-        """Subjects of the nearest heading above that has any (papers only, if asked)."""
+    def _set_above(self) -> None:
+        """The subjects of the nearest heading above that has any (``_subjects_above``) and the
+        paper subjects of the nearest that has any paper (``_papers_above``), in one walk up."""
+        papers: list[str] = []
+        subjects: list[str] = []
         for h in reversed(self.stack):
-            subj = [s for s in h.subjects if not papers_only or s.startswith(PAPER_KEY_PREFIXES)]
-            if subj:
-                return subj
-        return []
+            if not h.subjects:
+                continue
+            if not subjects:
+                subjects = list(h.subjects)
+            papers = [s for s in h.subjects if s.startswith(PAPER_KEY_PREFIXES)]
+            if papers:
+                break
+        self._papers_above = papers
+        self._subjects_above = subjects
 
     def _heading_section(self) -> str | None:
         for h in reversed(self.stack):
