@@ -10,7 +10,6 @@ from typing import Any
 
 from kb.core.moments import accepted
 from kb.core.textio import Problem, Severity, decode, drop_invisible
-from kb.perf.flatyaml import flat_mapping
 
 _OPEN = "---"
 _CLOSE = ("---", "...")
@@ -296,18 +295,16 @@ def load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
 def _load_yaml(src: str, path: str, problems: list[Problem], *, first_line: int,
                what: str, severity: Severity) -> dict[str, Any]:
     """:func:`load_yaml` but for the problems' code."""
+    from ruamel.yaml.constructor import DuplicateKeyError
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
     if not src.strip():
         return {}
     if _too_deep(src):
         problems.append(Problem(path, first_line, f"{what} nests brackets more than {MAX_DEPTH} deep; {what} ignored", severity=severity))
         return {}
     try:
-        data = flat_mapping(src)  # flat `key: value` lines, as ruamel reads them (kb.perf.flatyaml)
-        if data is None:
-            from ruamel.yaml.constructor import DuplicateKeyError
-            from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-            data = _yaml().load(src)
+        data = _yaml().load(src)
     except DuplicateKeyError as exc:
         key = re.search(r'found duplicate key "([^"]*)"', str(exc))
         line = exc.problem_mark.line + first_line if exc.problem_mark else 0
