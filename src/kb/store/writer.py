@@ -44,8 +44,8 @@ class FileRows:
 
     file: FileRow
     claims: list[tuple[Any, ...]]
-    """``(id, path, line, kind, role, author, written_at, JSON)``: the JSON as UTF-8 bytes
-    (:func:`kb.store.rows.claim_rows`) or a ``str``."""
+    """``(id, path, line, kind, role, author, written_at, JSON)``: the JSON as UTF-8 in a
+    ``bytearray`` (:func:`kb.store.rows.claim_rows`) or a ``str``."""
     subjects: list[tuple[str, str, str, str | None]]
     """``(claim id, path, subject, the claim's written_at)``."""
     quantities: list[tuple[Any, ...]]
@@ -72,7 +72,7 @@ class FileWriter:
         replaces the earlier one, as in one :meth:`kb.store.base.StoreBase.put`)."""
         db = self.db
         if claims:
-            # the JSON comes as UTF-8 bytes (kb.store.rows.claim_rows): CAST stores them as TEXT,
+            # the JSON comes as UTF-8 in a bytearray (kb.store.rows.claim_rows): CAST stores it as TEXT,
             # byte for byte what binding them decoded to a str stores (the store is UTF-8), without
             # a decode here and the encode sqlite3 does again on binding a str (a str binds unchanged)
             db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,CAST(? AS TEXT))", claims)
