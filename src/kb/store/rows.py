@@ -35,21 +35,30 @@ def file_row(parsed: ParsedFile, digest: str, mtime_ns: int, size: int, ctime_ns
 
 def claim_rows(path: str, claims: Iterable[Claim]
                ) -> tuple[list[tuple[Any, ...]], list[tuple[str, str, str, str | None]], list[tuple[Any, ...]]]:
-    """``(claims, subjects, quantities)`` rows of claims of the file ``path``, in order."""
+    """``(claims, subjects, quantities)`` rows of claims of the file ``path``, in order.
+
+    A claim row's last value, its JSON, is the UTF-8 text pydantic writes
+    (``model_dump_json(exclude_defaults=True)``) as a ``bytearray``, never decoded here: the
+    writer stores it as TEXT (:meth:`kb.store.writer.FileWriter.add`), the same text a ``str``
+    would be. (A ``bytearray``, not the ``bytes`` pydantic gives: sqlite3 binds a ``bytearray``,
+    ``str``, ``int`` or ``float`` as it is and first looks any other value up in its adapters,
+    ~3,000 instructions a value.)
+    """
     to_json = Claim.__pydantic_serializer__.to_json  # model_dump_json(exclude_defaults=True), without its wrapper
     rows: list[tuple[Any, ...]] = []
     subjects: list[tuple[str, str, str, str | None]] = []
     quantities: list[tuple[Any, ...]] = []
     for c in claims:
         p = c.provenance
-        rows.append((c.id, path, p.line, c.kind, c.role, p.author, p.written_at,
-                     to_json(c, exclude_defaults=True).decode()))
-        subjects.extend((c.id, path, s, p.written_at) for s in c.subjects)  # written_at: first mentions
-        default_subject = c.subjects[0] if c.subjects else None
-        quantities.extend(
-            (c.id, path, q.subject or default_subject, q.metric, q.value, q.low, q.high, q.unit, q.raw)
-            for q in c.quantities
-        )
+        cid, written_at, subs = c.id, p.written_at, c.subjects
+        js = bytearray(to_json(c, exclude_defaults=True))
+        rows.append((cid, path, p.line, c.kind, c.role, p.author, written_at, js))
+        if subs:
+            subjects += [(cid, path, s, written_at) for s in subs]  # written_at: first mentions
+        if c.quantities:
+            default_subject = subs[0] if subs else None
+            quantities += [(cid, path, q.subject or default_subject, q.metric, q.value, q.low, q.high, q.unit, q.raw)
+                           for q in c.quantities]
     return rows, subjects, quantities
 
 

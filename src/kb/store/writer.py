@@ -13,6 +13,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from kb.store.base import StoreBase
 
+# json.dumps(x, ensure_ascii=False) and json.dumps(x, ensure_ascii=False, default=str), whose
+# encoders json.dumps would build again on every call (4 per file)
+_JSON = json.JSONEncoder(ensure_ascii=False).encode
+_FRONT_JSON = json.JSONEncoder(ensure_ascii=False, default=str).encode
+
 
 @dataclass(frozen=True, slots=True)
 class FileRow:
@@ -39,6 +44,8 @@ class FileRows:
 
     file: FileRow
     claims: list[tuple[Any, ...]]
+    """``(id, path, line, kind, role, author, written_at, JSON)``: the JSON as UTF-8 in a
+    ``bytearray`` (:func:`kb.store.rows.claim_rows`) or a ``str``."""
     subjects: list[tuple[str, str, str, str | None]]
     """``(claim id, path, subject, the claim's written_at)``."""
     quantities: list[tuple[Any, ...]]
@@ -65,7 +72,10 @@ class FileWriter:
         replaces the earlier one, as in one :meth:`kb.store.base.StoreBase.put`)."""
         db = self.db
         if claims:
-            db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,?)", claims)
+            # the JSON comes as UTF-8 in a bytearray (kb.store.rows.claim_rows): CAST stores it as TEXT,
+            # byte for byte what binding them decoded to a str stores (the store is UTF-8), without
+            # a decode here and the encode sqlite3 does again on binding a str (a str binds unchanged)
+            db.executemany("INSERT OR REPLACE INTO claims VALUES (?,?,?,?,?,?,?,CAST(? AS TEXT))", claims)
         if subjects:
             db.executemany("INSERT INTO subjects VALUES (?,?,?,?)", subjects)
         if quantities:
@@ -76,8 +86,7 @@ class FileWriter:
     def finish(self, row: FileRow) -> None:
         """Insert the file's own row (its counts, headings, problems) and keep its rows."""
         values = (row.path, row.hash, row.mtime_ns, row.ctime_ns, row.size, row.role, row.author, row.written_at,
-                  json.dumps(row.front, ensure_ascii=False, default=str), json.dumps(row.headings, ensure_ascii=False),
-                  json.dumps(row.problems, ensure_ascii=False), json.dumps(row.invalid_ids, ensure_ascii=False),
+                  _FRONT_JSON(row.front), _JSON(row.headings), _JSON(row.problems), _JSON(row.invalid_ids),
                   row.n_claims)
         self.db.execute("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", values)
         if self.savepoint:
