@@ -116,3 +116,23 @@ def test_setup_counts_qualify_the_figure(line: str, figure: str, qual: str) -> N
     qs = {q.raw: q for q in claim.quantities}
     assert Qualifiers(claim).of(qs[figure]) == qual
     assert all(q.metric in SETUP_METRICS for raw, q in qs.items() if raw != figure)
+
+
+@pytest.mark.parametrize("clause, conditions", [
+    ("P75 TTFT 120 ms", "p75"),  # every two-digit percentile is a set-up, not only P50/P90/P95/P99
+    ("p99.99 latency", "p99.99"),
+    ("P999 尾延迟", "p999"),
+    ("中位数 TTFT", "p50"),  # the median is P50
+    ("p128 heads", None),  # a three-digit p other than p999 is no percentile
+    ("group p99x", None),
+])
+def test_a_percentile_word_is_one_condition(clause: str, conditions: str | None) -> None:
+    assert _conditions(clause) == conditions
+
+
+def test_p75_and_p99_of_one_metric_are_two_setups() -> None:
+    claim = _PARSER.parse_text("inbox/ana/2026-07-31-t.md", "# t\n\n- vLLM 的 P75 TTFT 120 ms，P99 TTFT 480 ms\n").claims[0]
+    qs = {q.raw: q for q in claim.quantities}
+    assert [(q.metric, q.value) for q in claim.quantities] == [("ttft", 0.12), ("ttft", 0.48)]  # (seconds)
+    quals = Qualifiers(claim)
+    assert (quals.of(qs["120 ms"]), quals.of(qs["480 ms"])) == ("p75", "p99")

@@ -29,7 +29,7 @@ from kb.core.claims import Quantity
 from kb.extract.metrics import SETUP_METRICS, _WINDOW, _Scan, _in_title
 from kb.extract.number_words import _bound, _bound_after
 from kb.extract.numbers import parse_number
-from kb.extract.vocab.metrics import MODEL_FAMILIES, PERCENTILE_OF, SENTENCE_UNITS, SIM_WORDS
+from kb.extract.vocab.metrics import MODEL_FAMILIES, PERCENTILE, PERCENTILE_OF, SENTENCE_UNITS, SIM_WORDS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS, RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
 
 #: Between two values of one list: a conjunction, a comma or a slash (emphasis allowed).
@@ -71,7 +71,7 @@ _CLAUSE_END = re.compile(r"[，,；;。!?！？\n|]|\.(?![\dA-Za-z])")
 _PER_TOKEN = re.compile(r"[ \t]*(?:(?:per|/|an?)[ \t]*(?:output[ \t]+|generated[ \t]+)?tok(?:en)?(?![A-Za-z])|每[ \t]*(?:个[ \t]*)?(?:输出[ \t]*)?token)",
                         re.IGNORECASE)
 #: A percentile word alone (p50, P99, p99.9), as :data:`kb.extract.vocab.metrics.BUILTIN_METRICS` lists it.
-_PERCENTILE = re.compile(r"p\d{2}(?:\.\d)?", re.IGNORECASE)
+_PERCENTILE = re.compile(PERCENTILE, re.IGNORECASE)
 
 
 def shares_unit(norm: str, s: int, e: int) -> bool:

@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from kb.extract.fold import lower_same_length, normalise
 from kb.extract.phrases import _ASCII_ALNUM, _WS, _compile_phrases, _phrase_key
-from kb.extract.vocab.metrics import BUILTIN_METRICS, COMPOUND_WORDS, DATE_METRICS, METRIC_COLUMN_WORDS, UNIT_DEFAULTS
+from kb.extract.vocab.metrics import BUILTIN_METRICS, COMPOUND_WORDS, DATE_METRICS, METRIC_COLUMN_WORDS, PERCENTILE, UNIT_DEFAULTS
 from kb.extract.vocab.quantities import BOUND_WORDS_EN, BOUND_WORDS_ZH, DECREASE_WORDS_EN, DECREASE_WORDS_ZH
 
 SIZE_METRICS: frozenset[str] = frozenset({"params", "context_length", "batch_size", "gpu_count"})
@@ -54,7 +54,7 @@ _AFTER_GAP = re.compile(
 # A condition, not a metric: a phrase before 时/下 (在显存时), after under/on/across unless a statistic (on p95 TTFT)
 _CONDITION_AFTER = re.compile(r"[ \t]*(?:时|下|上(?![升涨调])|条件下|的情况下)")
 _CONDITION_BEFORE = re.compile(r"(?<![A-Za-z])(?:under|on|across)[ \t]+(?:[A-Za-z-]+[ \t]+){0,2}$", re.IGNORECASE)
-_PERCENTILE_AT = re.compile(r"(?:p\d{2}(?:\.\d)?|median|中位数)(?![A-Za-z0-9])", re.IGNORECASE)
+_PERCENTILE_AT = re.compile(rf"(?:{PERCENTILE})(?![A-Za-z0-9])", re.IGNORECASE)
 # A number not glued to a letter, digit or point has a phrase of its own (``比 5060 Ti``: a model number)
 _FREE_DIGIT = re.compile(r"\d(?<![A-Za-z0-9_.]\d)")
 _DEVICE_NUMBER = re.compile(r"\d{3,4}[ \t]?(?:Ti|SUPER|Super|XTX?)(?![A-Za-z])")

@@ -13,7 +13,7 @@ from kb.core.claims import Quantity
 from kb.extract.fold import lower_same_length
 from kb.extract.metrics import MetricVocab
 from kb.extract.numbers import _ARROW, _TO_VERB
-from kb.extract.vocab.metrics import METRIC_UNITS
+from kb.extract.vocab.metrics import METRIC_UNITS, PERCENTILE
 from kb.extract.vocab.quantities import (
     BOUND_AFTER_WORDS,
     BOUND_VERBS_ZH,
@@ -84,7 +84,7 @@ _METRIC_MODIFIERS = re.compile(
     "|".join(METRIC_MODIFIERS_ZH) + r"|(?<![A-Za-z])(?:" + "|".join(METRIC_MODIFIERS_EN) + r")(?![A-Za-z-])",
     re.IGNORECASE,
 )
-_PERCENTILE = re.compile(r"(?<![A-Za-z0-9])[pP]\d{2,3}(?:\.\d)?(?![A-Za-z0-9])")
+_PERCENTILE = re.compile(rf"(?<![A-Za-z0-9])(?:{PERCENTILE})(?![A-Za-z0-9])", re.IGNORECASE)
 _HEDGE = r"[ \t*_]*(?:约|大约|近|(?<![A-Za-z])(?:about|around|approximately|nearly)(?![A-Za-z])|~|≈)?[ \t*_]*"
 
 

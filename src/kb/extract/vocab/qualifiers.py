@@ -9,13 +9,15 @@ conditions come from the seeds' benchmark set-ups (``在 H100 上跑 Llama-3-70B
 
 from __future__ import annotations
 
+from kb.extract.vocab.metrics import PERCENTILE
+
 CONDITION_PATTERNS: tuple[str, ...] = (
     r"RTX\s*(?:PRO\s*)?\d{4}",
     # an accelerator after a count (``8xH100``, ``8×H100``) and in the plural (``8 H100s``)
     r"(?:(?<![A-Za-z0-9])|(?<=\d[x×]))(?:[ABHLT]\d{2,3}|GB\d{2,3}|MI\d{3}X?|(?:NV|MX)?FP\d{1,2}|INT\d|W\d+A\d+)"
     r"(?=s?(?![A-Za-z0-9]))",
     # a percentile: P99 TTFT and P50 TTFT are two figures (``median`` is P50)
-    r"(?<![A-Za-z0-9])(?:p(?:50|90|95|99(?:\.9)?)|median|中位数)(?![A-Za-z0-9])",
+    rf"(?<![A-Za-z0-9])(?:{PERCENTILE})(?![A-Za-z0-9])",
     r"(?<![A-Za-z])M\d\s*(?:Max|Pro|Ultra)",
     r"batch\s*(?:size\s*)?[=:]?\s*\d+",
     r"offload",
