@@ -123,3 +123,13 @@ def test_a_number_before_another_numbers_unit_is_said() -> None:
     assert [(p.line, p.message) for p in parsed.problems] == [(3, f"number '338' {why}")]
     # a list read with the unit written once is no unread number: 358 and 359 tok/s
     assert [[q.value for q in c.quantities] for c in parsed.claims] == [[339.0], [358.0, 359.0], [400.0]]
+
+
+def test_an_accelerator_named_under_a_gpu_header_is_no_bad_count() -> None:
+    """A GPU column naming the GPU (the demo's own price table) is the row's hardware: no warning;
+    a word that is neither a count nor a name still is."""
+    doc = ("# prices\n\n| GPU | 按需价格（$/GPU·h） |\n|---|---|\n| H100 SXM | 2.0–3.5 |\n| NVIDIA L40S | 1.1 |\n"
+           "| MI300X | 2.9 |\n| many | 3.0 |\n")
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-prices.md", doc.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (8, "set-up cell 'many' is no set-up size kb reads (gpu_count); no set-up")]
