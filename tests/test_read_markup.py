@@ -284,3 +284,13 @@ def test_a_closed_raw_html_element_or_another_block_is_not_said(parser: Parser, 
     assert parsed.problems == []
     assert [q.value for c in parsed.claims for q in c.quantities] == ([845.0, 844.0, 846.0] if "div" in block
                                                                        else [845.0, 846.0])
+
+
+def test_a_marked_section_the_html_parser_cannot_name_is_text(parser: Parser) -> None:
+    """``<![`` before no name made the standard library's HTML parser raise: the whole file was
+    skipped. The section is read as text, as a browser reads it, and the block's figures stay."""
+    doc = "<div>\n<![\ufffdCDATA[ vLLM 310 tok/s\n</div>\n\n<div><![x[ SGLang 320 tok/s ]]></div>\n"
+    parsed = parser.parse_bytes("inbox/ann/2026-07-31-0900-markup.md", doc.encode("utf-8"))
+    assert [p.message for p in parsed.problems] == []
+    assert [(c.provenance.line, c.subjects, [(q.raw, q.value) for q in c.quantities]) for c in parsed.claims] == [
+        (2, ["entity:vllm"], [("310 tok/s", 310.0)]), (5, ["entity:sglang"], [("320 tok/s", 320.0)])]

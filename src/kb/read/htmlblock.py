@@ -217,5 +217,9 @@ def html_tokens(block: Token) -> list[Token]:
     if "<" not in content:
         return []
     reader = _Reader(block.map[0] if block.map else 0, block.level)
-    reader.feed(content)
+    try:
+        reader.feed(content)
+    except AssertionError:  # CPython's parser (before 3.13) raises on a marked section it cannot name
+        reader = _Reader(block.map[0] if block.map else 0, block.level)  # (<![�CDATA[, <![x[): text, as a browser reads it
+        reader.feed(content.replace("<![", "&lt;!["))
     return reader.finish()
