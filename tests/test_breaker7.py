@@ -133,3 +133,10 @@ def test_an_accelerator_named_under_a_gpu_header_is_no_bad_count() -> None:
     parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-prices.md", doc.encode())
     assert [(p.line, p.message) for p in parsed.problems] == [
         (8, "set-up cell 'many' is no set-up size kb reads (gpu_count); no set-up")]
+
+
+def test_an_accelerator_under_a_batch_header_is_still_warned() -> None:
+    doc = "# b\n\n| Batch | tok/s |\n|---|---|\n| H100 | 1234 |\n"
+    parsed = parse_file(CONFIG, "inbox/ann/2026-11-30T1000-b.md", doc.encode())
+    assert [(p.line, p.message) for p in parsed.problems] == [
+        (5, "set-up cell 'H100' is no set-up size kb reads (batch_size); no set-up")]

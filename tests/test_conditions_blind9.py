@@ -121,7 +121,7 @@ def test_the_metric_of_a_number_beside_set_up_and_percentile_words(text: str, wa
     ("on 8 H100s", "h100"), ("on 8xH100", "h100"), ("8×H100", "h100"), ("H100 GPUs", "h100"),
     ("for a single request", "单请求"), ("单请求", "单请求"), ("one request at a time", "单请求"),
     ("P99 TTFT", "p99"), ("TTFT P50", "p50"), ("median TTFT", "p50"), ("TPOT 中位数", "p50"),
-    ("HP99", None), ("p99x", None), ("p9990", None),
+    ("HP99", None), ("p99x", None), ("p99999", None),
     ("p999", "p999"),  # the 99.9th percentile, as latency SLOs write it (kb.extract.vocab.metrics.PERCENTILE)
 ])
 def test_conditions_of_a_clause(clause: str, want: str | None) -> None:

@@ -123,7 +123,8 @@ def test_setup_counts_qualify_the_figure(line: str, figure: str, qual: str) -> N
     ("p99.99 latency", "p99.99"),
     ("P999 尾延迟", "p999"),
     ("中位数 TTFT", "p50"),  # the median is P50
-    ("p128 heads", None),  # a three-digit p other than p999 is no percentile
+    ("p995 延迟", "p995"),
+    ("p128 heads", None),  # p and three digits is a percentile only as 99.x (p995, p999)
     ("group p99x", None),
 ])
 def test_a_percentile_word_is_one_condition(clause: str, conditions: str | None) -> None:
@@ -136,3 +137,13 @@ def test_p75_and_p99_of_one_metric_are_two_setups() -> None:
     assert [(q.metric, q.value) for q in claim.quantities] == [("ttft", 0.12), ("ttft", 0.48)]  # (seconds)
     quals = Qualifiers(claim)
     assert (quals.of(qs["120 ms"]), quals.of(qs["480 ms"])) == ("p75", "p99")
+
+
+@pytest.mark.parametrize("line, value", [
+    ("vLLM lowers P99.95 TTFT 7%.", -7.0),  # the percentile is part of the metric phrase after the decrease word
+    ("vLLM 降低中位数 TTFT 7%。", -7.0),
+    ("vLLM 降低p995约三成。", -30.0),
+])
+def test_a_percentile_between_a_decrease_word_and_its_number_keeps_the_sign(line: str, value: float) -> None:
+    claim = _PARSER.parse_text("inbox/ana/2026-07-31-t.md", f"# t\n\n- {line}\n").claims[0]
+    assert [q.value for q in claim.quantities] == [value]

@@ -54,7 +54,7 @@ _BARE_CELL_RE = re.compile(r"(?:[~≈<>≤≥]|约)?\s*\d[\d,]*(?:\.\d+)?(?:\s*[
 _FREE_NUMBER_RE = re.compile(r"(?<![\w.])\d")
 
 #: A cell that states no value: empty, a dash, n/a, ?, TBD, 无, 空, 不限, 未知 (no warning under a set-up header).
-#: An accelerator's name in a set-up cell (``H100 SXM`` under ``GPU``): the set-up's hardware, a
+#: An accelerator's name in a GPU cell (``H100 SXM`` under ``GPU``): the set-up's hardware, a
 #: condition of the row (:mod:`kb.extract.qualifiers`), not a count written wrong.
 _ACCELERATOR_CELL_RE = re.compile(rf"(?<![A-Za-z0-9])(?:{HARDWARE_PATTERN})(?![A-Za-z0-9])")
 _NO_VALUE_CELL_RE = re.compile(r"|[-–—~?？/*]+|(?i:n/?a|tbd|none|null|unknown|auto|default|dynamic|var(?:ies)?)|无|空|不限|未知|未测|动态|默认", re.IGNORECASE)
@@ -187,7 +187,7 @@ def _by_metric_column(text: str, cells: list[str], quantities: list[Quantity], m
             continue
         if not (_BARE_CELL_RE.fullmatch(cell.strip()) or m in SETUP_METRICS and _SIGNED_CELL_RE.fullmatch(cell.strip())):
             if (odd is not None and m in SETUP_METRICS and not _NO_VALUE_CELL_RE.fullmatch(cell.strip())
-                    and not _ACCELERATOR_CELL_RE.search(cell)):
+                    and not (m == "gpu_count" and _ACCELERATOR_CELL_RE.search(cell))):
                 odd.append(f"set-up cell {cell.strip()!r} is no set-up size kb reads ({m}); no set-up")  # NaN, 0x10, ½
             continue
         if any(a < start + len(cell.strip()) and start < b for a, b in skip):

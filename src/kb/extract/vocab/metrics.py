@@ -89,9 +89,9 @@ MODEL_FAMILIES: tuple[str, ...] = ("Llama", "Qwen", "Mistral", "Mixtral", "Gemma
 """Model families whose name may stand alone before a size (``Llama 70B``); a name with letters
 and digits (``Qwen2.5 72B``, ``DeepSeek-V3 671B``) needs no list."""
 
-PERCENTILE = r"p(?:\d{2}(?:\.\d{1,2})?|999)|median|中位数"
+PERCENTILE = r"p(?:\d{2}(?:\.\d{1,2})?|99\d{1,2})|median|中位数"
 """A percentile word, as a regex source matched ignoring case: ``P50``, ``p99``, ``P99.9``,
-``p999``, ``median``, ``中位数`` (a three-digit ``p`` other than ``p999`` is none: ``p128``).
+``p995``, ``p999``, ``p9999`` (99.5, 99.9, 99.99), ``median``, ``中位数`` (``p128`` is none).
 The one pattern of it: a percentile is a set-up condition (P99 TTFT and P50 TTFT are two
 figures, :mod:`kb.extract.vocab.qualifiers`), part of the metric phrase after a decrease word
 (``cuts p99 TTFT by 27%``, :mod:`kb.extract.number_words`), no condition word after ``on``
