@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator
@@ -31,6 +32,32 @@ def write_files(root: Path, files: dict[str, str]) -> Path:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
     return root
+
+
+_LINK_RE = re.compile(r"\[([^\]]+)\]\([^)\s]+\)")
+
+
+def unlinked(text: str) -> str:
+    """A brief with its ``[path:line](…#Lline)`` links back to their text."""
+    return _LINK_RE.sub(r"\1", text)
+
+
+def line_starting(text: str, start: str) -> str:
+    """The first line of ``text`` that starts with ``start`` (StopIteration when none does)."""
+    return next(x for x in text.splitlines() if x.startswith(start))
+
+
+def digest_brief(root: Path, files: dict[str, str], date: str) -> str:
+    """``files`` written under ``root``, then ``kb digest --date DATE --out -`` run in this process
+    (exit 0 asserted): the brief, :func:`unlinked`."""
+    from typer.testing import CliRunner
+
+    from kb.cli import app
+
+    kb = write_files(root, files)
+    res = CliRunner().invoke(app, ["digest", "--date", date, "--out", "-", "--kb", str(kb)])
+    assert res.exit_code == 0, res.output
+    return unlinked(res.stdout)
 
 
 @pytest.fixture

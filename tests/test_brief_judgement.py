@@ -4,12 +4,11 @@ first-hand cited doc values, a card's limits and non-numeric results, bounds, li
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 
-from conftest import write_files
+from conftest import line_starting, unlinked, write_files
 from kb.extract.caveats import line_mood
 
 KB_YAML = """\
@@ -97,45 +96,37 @@ def _brief(kb: Path, run_kb, *args: str) -> str:  # noqa: ANN001
     return res.stdout
 
 
-def _unlinked(text: str) -> str:
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", text)
-
-
-def _line(text: str, start: str) -> str:
-    return next(x for x in text.splitlines() if x.startswith(start))
-
-
 def test_placement_cites_its_evidence(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """The § heading a mention sits under, and the doc's open entry naming the subject and
     the section it belongs in (O12 … 能否并入 §3？), each cited; the entry outranks where it stands (§9)."""
-    text = _unlinked(_brief(night_kb, run_kb))
-    assert _line(text, "- 判定：活文档未收，窗口内首次出现，尚无卡片") == (
+    text = unlinked(_brief(night_kb, run_kb))
+    assert line_starting(text, "- 判定：活文档未收，窗口内首次出现，尚无卡片") == (
         "- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于标题路径）：建卡候选；建议归入：§3（提及所在标题「§3 投机解码」："
         "inbox/jay/2026-07-31T1000-inference-brief.md:5）")
-    assert _line(text, "- 判定：活文档已收该主体") == (
+    assert line_starting(text, "- 判定：活文档已收该主体") == (
         "- 判定：活文档已收该主体，未收这些数值：0.27 个百分点；建议归入：§3（活文档 O12 提到它："
         "organized/knowledge/inference.md:20）（活文档现有位置：§9）")
     # §3 is where tonight's papers go, §9 holds O12 the window's AcceptMoE answers, §1 vLLM (covered):
     # every section is touched, none "untouched"
-    assert _line(text, "  - 另有") == "  - 另有 2 节也被本窗口触及（增量、已收材料或 C/O 条目）：§9（O12）、§1"
+    assert line_starting(text, "  - 另有") == "  - 另有 2 节也被本窗口触及（增量、已收材料或 C/O 条目）：§9（O12）、§1"
     assert "未被本窗口触及" not in text
-    en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert "suggested section: §3 (the living doc's O12 names it: organized/knowledge/inference.md:20)" in en
 
 
 def test_author_demotion_and_request(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """这组数只能看个趋势，暂不进活文档 takes Muse out of the increments, next to its line;
     值不值得升档请晚班判断 is a request beside Bole, not a rating."""
-    text = _unlinked(_brief(night_kb, run_kb))
-    assert _line(text, "- Muse【") == (
+    text = unlinked(_brief(night_kb, run_kb))
+    assert line_starting(text, "- Muse【") == (
         "- Muse【作者降级】：「这组数只能看个趋势，暂不进活文档。」 — inbox/jay/2026-07-31T1000-inference-brief.md:12；"
         "本应净新增，kb 因作者的附注（见引文）暂不列为增量")
     assert "【净新增】Muse" not in text and "增量 3 项（净新增 2 · 建议补 1 · 矛盾/待核实 0）" in text
     assert "· 邻接 0 · 作者降级 1\n" in text
-    assert _line(text, "- 卡片：无；评级：无内部评级；作者请晚班判断") == (
+    assert line_starting(text, "- 卡片：无；评级：无内部评级；作者请晚班判断") == (
         "- 卡片：无；评级：无内部评级；作者请晚班判断：「值不值得升档请晚班判断」（inbox/jay/2026-07-31T1000-inference-brief.md:6）"
         "；⚠ 仅二手数字：>40%")
-    en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert ('- Muse [demoted by its author]: "这组数只能看个趋势，暂不进活文档。" — '
             "inbox/jay/2026-07-31T1000-inference-brief.md:12; would be net-new, kept out tonight by kb for its author's caveat (quoted)\n") in en
 
@@ -147,7 +138,7 @@ def test_primary_source_doc_value_is_not_secondhand_only(night_kb: Path, run_kb)
     res = run_kb(["diff", "inference", "--date", "2026-07-31", "--format", "json"], cwd=night_kb)
     assert [s["cited"] for s in json.loads(res.stdout)["secondhand_only"] if (s["subject"], s["raw"]) == ("entity:vllm", "30%")] \
         == ["https://blog.vllm.ai/2026/06/mrv2"]
-    text = _unlinked(_brief(night_kb, run_kb))
+    text = unlinked(_brief(night_kb, run_kb))
     assert "- 已收 1 个（活文档已收，窗口内数值均已在文档中，不是增量）：vLLM\n" in text
     rows = [x for x in text.splitlines() if x.startswith("| ") and "只有摘要转述来源" in x]
     assert [r.split(" | ")[1] for r in rows] == [
@@ -157,18 +148,18 @@ def test_primary_source_doc_value_is_not_secondhand_only(night_kb: Path, run_kb)
 
 
 def test_card_limits_and_non_numeric_results_under_the_increment(night_kb: Path, run_kb) -> None:  # noqa: ANN001
-    text = _unlinked(_brief(night_kb, run_kb))
+    text = unlinked(_brief(night_kb, run_kb))
     block = text.split("### 增量 1【净新增】Revisiting Lossy Verification", 1)[1].split("\n### ", 1)[0]
     assert [x for x in block.splitlines() if x.startswith(("- 结果（", "- 局限（"))] == [
         "- 结果（非数值，卡片）：论文报告：没有在生产环境测试，只有单 GPU 结果。 — organized/paper_cards/901-2607-26627.md:14",
         "- 局限（卡片）：实验只覆盖稠密模型，没有 MoE target。 — organized/paper_cards/901-2607-26627.md:18"]
-    en = _unlinked(_brief(night_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(night_kb, run_kb, "--lang", "en"))
     assert "- Limitation (card): 实验只覆盖稠密模型，没有 MoE target。 — organized/paper_cards/901-2607-26627.md:18\n" in en
 
 
 def test_bounds_in_value_lists(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """超过 40% is >40% wherever kb lists it (the row's own text keeps its words)."""
-    text = _unlinked(_brief(night_kb, run_kb))
+    text = unlinked(_brief(night_kb, run_kb))
     assert ("- Bole（arXiv:2608.01651）：上游摘要称 TTFT 降低超过 40%。 — `secondhand` "
             "inbox/jay/2026-07-31T1000-inference-brief.md:5 ⚠ 仅二手：>40%\n") in text
     assert "1. 打开 arXiv:2608.01651（Bole），核对：>40%\n" in text
@@ -209,7 +200,7 @@ def test_line_moods_zh_and_en(text: str, mood: tuple[str, str] | None) -> None:
 
 def test_disputed_values_reach_section_2(night_kb: Path, run_kb) -> None:  # noqa: ANN001
     """A source saying another miscopied a value: kb compares neither, the brief names both in §2."""
-    text = _unlinked(_brief(night_kb, run_kb))
+    text = unlinked(_brief(night_kb, run_kb))
     row = next(x for x in text.splitlines() if "有来源提出异议" in x)  # the source's own words, quoted
     assert row == ("| 3 | AcceptMoE：1.29×、1.92× 有来源提出异议：「上游摘要把 AcceptMoE 的 1.29× 抄成了 1.92×，对不上。」"
                    "（kb 不拿它们比较） | `secondhand` "
@@ -229,7 +220,7 @@ def test_a_benchmark_table_is_one_increment(tmp_path: Path, run_kb) -> None:  # 
              "| Orion | 1,500 tok/s |\n| Glimmer | 900 tok/s |\n| Nimbus | 700 tok/s |\n")
     kb = write_files(tmp_path / "kb", {**FILES, "kb.yaml": KB_YAML.replace("Muse: []}", "Muse: [], Orion: [], Glimmer: [], Nimbus: []}"),
                                        "inbox/tom/2026-07-31T1100-inference-bench.md": table})
-    text = _unlinked(_brief(kb, run_kb))
+    text = unlinked(_brief(kb, run_kb))
     heads = [x for x in text.splitlines() if x.startswith("### 增量")]
     assert heads == ["### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）",
                      "### 增量 2【净新增】Bole（arXiv:2608.01651）",
@@ -245,7 +236,7 @@ def test_demo_night_demotions_and_first_hand_values(demo_kb: Path, run_kb) -> No
     the increments; DeepSeek-V4-Pro's 383.7 tok/s is first-hand cited by the doc (the SGLang v0.5.16
     release on GitHub): no §2 row; 8 周 and 128 GB are set-up values, never offered."""
     res = run_kb(["digest", "--out", "-"], cwd=demo_kb)
-    text = _unlinked(res.stdout)
+    text = unlinked(res.stdout)
     demoted = [x for x in text.splitlines() if "【作者降级】" in x]
     assert demoted == [
         "- Colibri【作者降级】：「仓库链接在原帖里写成 github.com/pricing/Colibri，这个组织名很可疑（像是从价格页粘过来的），"
@@ -271,7 +262,7 @@ def test_a_caveat_under_a_table_demotes_the_whole_table(tmp_path: Path, run_kb) 
              "| Orion | 1,500 tok/s |\n| Glimmer | 900 tok/s |\n| Nimbus | 700 tok/s |\n\n- 这组数只能看个趋势。\n")
     kb = write_files(tmp_path / "kb", {**FILES, "kb.yaml": KB_YAML.replace("Muse: []}", "Muse: [], Orion: [], Glimmer: [], Nimbus: []}"),
                                        "inbox/tom/2026-07-31T1100-inference-bench.md": table})
-    text = _unlinked(_brief(kb, run_kb))
+    text = unlinked(_brief(kb, run_kb))
     assert [x for x in text.splitlines() if "【作者降级】" in x] == [
         "- 「Q2 引擎 benchmark」 Orion / Glimmer / Nimbus【作者降级】：「这组数只能看个趋势。」 — "
         "inbox/tom/2026-07-31T1100-inference-bench.md:11；本应净新增，kb 因作者的附注（见引文）暂不列为增量",

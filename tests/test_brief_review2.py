@@ -4,11 +4,10 @@ for an id. Wording fresh (a retrieval KB), exact lines."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from conftest import write_files
+from conftest import line_starting, unlinked, write_files
 
 FILES = {
     'kb.yaml': 'timezone: "+08:00"\ncutoff: "22:00"\nexecutor: kim\ntopics: {rag: [retrieval-systems]}\nentities: {llama.cpp: []}\n',
@@ -24,16 +23,12 @@ def brief(tmp_path: Path, run_kb) -> str:
     kb = write_files(tmp_path / "kb", FILES)
     res = run_kb(["digest", "--date", "2026-05-02", "--out", "-"], cwd=kb)
     assert res.exit_code == 0, res.stderr
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
-
-
-def _line(text: str, start: str) -> str:
-    return next(x for x in text.splitlines() if x.startswith(start))
+    return unlinked(res.stdout)
 
 
 def test_disputed_value_heads_no_row_and_is_marked(brief: str) -> None:
     """>18% that bo says ada miscopied: the card's >12% heads the row, >18% marked beside it."""
-    assert _line(brief, "- 论文报告：nDCG@10") == (
+    assert line_starting(brief, "- 论文报告：nDCG@10") == (
         "- 论文报告：nDCG@10 提升 \\>12%（表 2）。 — `paper-fact` organized/paper_cards/310-2605-01234.md:13；"
         "`paper-fact` inbox/ada/2026-05-02T0800-ada-rag.md:5；`secondhand` inbox/bo/2026-05-02T1500-bo-rag.md:5"
         " ⚠ \\>18% 被来源指为有误（inbox/bo/2026-05-02T1500-bo-rag.md:5）")
@@ -42,8 +37,8 @@ def test_disputed_value_heads_no_row_and_is_marked(brief: str) -> None:
 def test_rating_with_request_is_kept_newest_first_and_hold_is_no_demotion(brief: str) -> None:
     """★★ 值得跟；值不值得升档请晚班判断: the rating stays (newest), the request beside it;
     先别升级评级 holds the rating, LoomRank stays increment 1."""
-    assert _line(brief, "### 增量 1") == "### 增量 1【净新增】LoomRank: Listwise Reranking with Draft Queries（arXiv:2605.01234）"
-    assert _line(brief, "- 卡片：organized/paper_cards/310") == (
+    assert line_starting(brief, "### 增量 1") == "### 增量 1【净新增】LoomRank: Listwise Reranking with Draft Queries（arXiv:2605.01234）"
+    assert line_starting(brief, "- 卡片：organized/paper_cards/310") == (
         "- 卡片：organized/paper_cards/310-2605-01234.md（卡 310 · 主分类 retrieval-systems · 建卡 2026-05-02 09:00）；"
         "评级：★★（`internal-rating` inbox/bo/2026-05-02T1500-bo-rag.md:6），作者请晚班判断：「值不值得升档请晚班判断」；"
         "早先：★（`internal-rating` inbox/ada/2026-05-02T0800-ada-rag.md:7）；"
@@ -52,11 +47,11 @@ def test_rating_with_request_is_kept_newest_first_and_hold_is_no_demotion(brief:
 
 
 def test_placement_from_hint_line_and_from_doc_entry_naming_the_window_name(brief: str) -> None:
-    assert _line(brief, "- 判定：活文档未收，窗口内首次出现，卡片主分类") == (
+    assert line_starting(brief, "- 判定：活文档未收，窗口内首次出现，卡片主分类") == (
         "- 判定：活文档未收，窗口内首次出现，卡片主分类 retrieval-systems；建议归入：§2（来源行的归入提示："
         "inbox/ada/2026-05-02T0800-ada-rag.md:6；该行并提到 O16）")
-    assert _line(brief, "### 增量 2") == "### 增量 2【净新增】PrismCut（arXiv:2605.04321）"
-    assert _line(brief, "- 判定：活文档未收，窗口内首次出现，尚无卡片") == (
+    assert line_starting(brief, "### 增量 2") == "### 增量 2【净新增】PrismCut（arXiv:2605.04321）"
+    assert line_starting(brief, "- 判定：活文档未收，窗口内首次出现，尚无卡片") == (
         "- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于文件名）：建卡候选；建议归入：§3（活文档 O17 提到它："
         "organized/knowledge/rag.md:18）")
     assert "未被本窗口触及" not in brief  # §1, §2, §3 all touched or placed

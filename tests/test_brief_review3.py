@@ -6,11 +6,10 @@ for bare ids. Wording fresh (a cache-engine KB), exact lines."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
-from conftest import write_files
+from conftest import digest_brief, line_starting
 
 from kb.brief.snapshot import doc_id_names
 from kb.extract.caveats import is_opinion, line_mood
@@ -84,18 +83,7 @@ ADA_PATH = "inbox/ada/2026-06-10T0900-ada-cache.md"
 
 @pytest.fixture(scope="module")
 def brief(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from typer.testing import CliRunner
-
-    from kb.cli import app
-
-    kb = write_files(tmp_path_factory.mktemp("review3") / "kb", FILES)
-    res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
-    assert res.exit_code == 0, res.output
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
-
-
-def _line(text: str, start: str) -> str:
-    return next(x for x in text.splitlines() if x.startswith(start))
+    return digest_brief(tmp_path_factory.mktemp("review3") / "kb", FILES, "2026-06-10")
 
 
 def test_caveat_kinds_read_by_line_mood() -> None:
@@ -147,22 +135,22 @@ def test_caveated_items_are_listed_apart_with_the_authors_words(brief: str) -> N
 
 
 def test_a_card_only_for_a_paper(brief: str) -> None:
-    assert _line(brief, "- 判定：活文档未收") == "- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于文件名）；不是论文，不建卡；建议归入：—"
-    assert _line(brief, "- 可操作结论：先核对") == (
+    assert line_starting(brief, "- 判定：活文档未收") == "- 判定：活文档未收，窗口内首次出现，尚无卡片（主题见于文件名）；不是论文，不建卡；建议归入：—"
+    assert line_starting(brief, "- 可操作结论：先核对") == (
         "- 可操作结论：先核对一手来源（40% 仅二手，§2），核实后归入 【执行人定节】；【执行人判断：是否收录】")
     assert "建卡" not in brief.split("## 1.", 1)[1].split("## 2.", 1)[0].replace("不建卡", "")
 
 
 def test_touched_has_one_definition(brief: str) -> None:
-    assert _line(brief, "  - 另有") == "  - 另有 2 节也被本窗口触及（增量、已收材料或 C/O 条目）：§2、§3（O12）"
+    assert line_starting(brief, "  - 另有") == "  - 另有 2 节也被本窗口触及（增量、已收材料或 C/O 条目）：§2、§3（O12）"
     assert "未被本窗口触及" not in brief
 
 
 def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
-    assert _line(brief, "| 3 |") == ("| 3 | Kestrel：40% 有来源提出异议：「ada 写的写放大 40% 和官方说明对不上，可能是抄错。」"
+    assert line_starting(brief, "| 3 |") == ("| 3 | Kestrel：40% 有来源提出异议：「ada 写的写放大 40% 和官方说明对不上，可能是抄错。」"
                                      "（kb 不拿它们比较） | `secondhand` "
                                     "inbox/bo/2026-06-10T1700-bo-check.md:5 | 🟡 来源称有误 | 回原文核对，确认哪一方有误 |")
-    assert _line(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字（被论文或活文档反驳 1 个），§2 第 1 项与活文档不符、"
+    assert line_starting(brief, "来源记录") == ("来源记录（kb sources）：ada：7 个数字（被论文或活文档反驳 1 个），§2 第 1 项与活文档不符、"
                                      "第 3 项被来源指为有误")
     relay = brief.split("- 建议今晚活文档接力动作：\n", 1)[1].split("\n- 下一个", 1)[0].splitlines()
     assert relay == ["  1. Kestrel：先核对一手来源（§2 第 2 项），再入 【执行人定节】（增量 1）",
@@ -171,4 +159,4 @@ def test_source_record_from_the_rows_and_relay_flag(brief: str) -> None:
 
 
 def test_no_density_line_without_a_judgement(brief: str) -> None:
-    assert "前 7 晚" not in brief and "，**9** 条 claim，" in _line(brief, "- 检查来源：")
+    assert "前 7 晚" not in brief and "，**9** 条 claim，" in line_starting(brief, "- 检查来源：")

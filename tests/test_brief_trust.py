@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import write_files
+from conftest import digest_brief, line_starting, unlinked, write_files
 
 from kb.brief.papers import first_written
 from kb.core.claims import Claim, Provenance
@@ -47,18 +47,7 @@ ZOE = "inbox/zoe/2026-06-10T0700-zoe-daily.md"
 
 @pytest.fixture(scope="module")
 def brief(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from typer.testing import CliRunner
-
-    from kb.cli import app
-
-    kb = write_files(tmp_path_factory.mktemp("trust") / "kb", FILES)
-    res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
-    assert res.exit_code == 0, res.output
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
-
-
-def _line(text: str, start: str) -> str:
-    return next(x for x in text.splitlines() if x.startswith(start))
+    return digest_brief(tmp_path_factory.mktemp("trust") / "kb", FILES, "2026-06-10")
 
 
 def _claim(path: str, line: int, when: str | None) -> Claim:
@@ -78,15 +67,15 @@ def test_first_written_is_by_moment_then_place() -> None:
 
 
 def test_section3_first_source_is_the_earliest_line(brief: str) -> None:
-    row = _line(brief, "| 2606.04321 |")
+    row = line_starting(brief, "| 2606.04321 |")
     assert row.endswith(f"| `secondhand` {ZOE}:5 |"), row
 
 
 def test_offtopic_rows_cite_each_papers_line(brief: str) -> None:
     cites = f"`secondhand` {ZOE}:6；`secondhand` {ZOE}:7；`secondhand` {ZOE}:8"  # in file order
-    row = _line(brief, "- Sketching recipes for robots（arXiv:2606.05555）、Poems")
+    row = line_starting(brief, "- Sketching recipes for robots（arXiv:2606.05555）、Poems")
     assert row.endswith("不作增量 — " + cites), row
-    assert _line(brief, "| 2606.05555、2606.06666、2606.07777 |").endswith(f"| {cites} |")
+    assert line_starting(brief, "| 2606.05555、2606.06666、2606.07777 |").endswith(f"| {cites} |")
 
 
 @pytest.fixture(scope="module")
@@ -109,13 +98,13 @@ def demo_outputs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
                        "sources": ["sources", "--since", "2026-07-30T22:00", "--until", "2026-07-31T22:00"]}.items():
         res = CliRunner().invoke(app, [*args, "--kb", str(kb)], env={"COLUMNS": "200"})
         assert res.exit_code == 0, res.output
-        out[name] = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+        out[name] = unlinked(res.stdout)
     return out
 
 
 def test_source_record_counts_what_kb_sources_counts(demo_outputs: dict[str, str]) -> None:
     """The record's numbers are the ledger's (no dates: jay's TGI date is a §2 row, no number)."""
-    assert _line(demo_outputs["brief"], "来源记录") == (
+    assert line_starting(demo_outputs["brief"], "来源记录") == (
         "来源记录（kb sources）：jay：23 个数字（被论文或活文档反驳 0 个），§2 第 1 项与活文档不符、第 2 项与其他来源不符；"
         "spark：8 个数字（被论文或活文档反驳 0 个），§2 无与活文档/论文/其他来源不符的项")
     assert "jay  author  23 numbers  1 backed  0 contradicted" in demo_outputs["sources"]
@@ -190,7 +179,7 @@ def bench_brief(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
     for args in (["digest", "--date", "2026-06-10", "--out", "-"], ["diff", "--date", "2026-06-10"]):
         res = CliRunner().invoke(app, [*args, "--kb", str(kb)], env={"COLUMNS": "200"})
         assert res.exit_code == 0, res.output
-        out.append(re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout))
+        out.append(unlinked(res.stdout))
     return out[0], out[1]
 
 
@@ -198,12 +187,12 @@ def test_table_cells_are_their_columns_values_and_the_demoted_row_none(bench_bri
     """A table's cells are values of the column's subject (Wren 520 MB/s: a value to add, as
     its ⚠ list says); the row its author keeps out of the doc adds nothing, asks no check."""
     brief, diff = bench_brief
-    assert _line(brief, "- 判定：活文档已收该主体，未收这些数值：") == (
+    assert line_starting(brief, "- 判定：活文档已收该主体，未收这些数值：") == (
         "- 判定：活文档已收该主体，未收这些数值：520 MB/s；建议归入：§1（活文档已收于此：organized/knowledge/storage.md:10）")
-    assert _line(brief, "- 卡片：无；") == "- 卡片：无；评级：无内部评级；⚠ 仅二手数字：520 MB/s"
-    assert _line(brief, "- 可操作结论：把") == (
+    assert line_starting(brief, "- 卡片：无；") == "- 卡片：无；评级：无内部评级；⚠ 仅二手数字：520 MB/s"
+    assert line_starting(brief, "- 可操作结论：把") == (
         "- 可操作结论：把 520 MB/s 补入 §1，但这些数字仅二手：先核对一手来源（§2）；【执行人判断：是补充还是取代旧值】")
-    assert _line(brief, "| 1 | Wren").startswith("| 1 | Wren：520 MB/s 只有摘要转述来源")
+    assert line_starting(brief, "| 1 | Wren").startswith("| 1 | Wren：520 MB/s 只有摘要转述来源")
     assert ("4 secondhand-only numbers: 2 on a row its author keeps out of the doc, 2 to check (the brief's count)"
             in diff)
 
@@ -224,14 +213,7 @@ MINE = {
 
 @pytest.fixture(scope="module")
 def mine_brief(tmp_path_factory: pytest.TempPathFactory) -> str:
-    from typer.testing import CliRunner
-
-    from kb.cli import app
-
-    kb = write_files(tmp_path_factory.mktemp("mine") / "kb", MINE)
-    res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
-    assert res.exit_code == 0, res.output
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+    return digest_brief(tmp_path_factory.mktemp("mine") / "kb", MINE, "2026-06-10")
 
 
 def test_a_quoted_doc_value_is_the_conflict_not_a_miscopy(mine_brief: str) -> None:
@@ -241,11 +223,11 @@ def test_a_quoted_doc_value_is_the_conflict_not_a_miscopy(mine_brief: str) -> No
     assert [r.split(" | ")[1] for r in rows if r.startswith("| 1 |") or r.startswith("| 2 |")] == [
         "Wren compression_ratio：3.1×（活文档） vs 3.4×（窗口）"]
     assert "抄错" not in mine_brief
-    assert _line(mine_brief, "- 可操作结论：先裁定") == "- 可操作结论：先裁定 §2 第 1 项（3.4×），再改正 §2；【执行人判断：采信哪个来源】"
+    assert line_starting(mine_brief, "- 可操作结论：先裁定") == "- 可操作结论：先裁定 §2 第 1 项（3.4×），再改正 §2；【执行人判断：采信哪个来源】"
 
 
 def test_a_caveat_is_quoted_not_made_the_authors_verdict(mine_brief: str) -> None:
-    row = _line(mine_brief, "- Pika【作者降级】")
+    row = line_starting(mine_brief, "- Pika【作者降级】")
     assert "kb 因作者的附注（见引文）暂不列为增量" in row and "作者说" not in row
 
 
@@ -273,7 +255,7 @@ def test_en_brief_lists_english_values_and_quotes_sources_as_written(tmp_path_fa
         shutil.copytree(REPO / folder, kb / folder, ignore=shutil.ignore_patterns(".kb"))
     res = CliRunner().invoke(app, ["digest", "--out", "-", "--lang", "en", "--kb", str(kb)])
     assert res.exit_code == 0, res.output
-    text = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
+    text = unlinked(res.stdout)
     assert "  2. CADENCE: Coverage-Adaptive On-Policy Distillation under Deployment Drift: add 3.4 pp to §5.1 (increment 2)\n" in text
     assert "3. Find a first-hand source for vLLM and check: 52.9 tok/s, 1,918, 64, 1,400, ~500\n" in text
     assert "| 1 | TGI eol_date: 2025-12 (living doc) vs 2026-01 (living doc) vs 2026-03-21 (window)" in text
@@ -321,6 +303,6 @@ def test_section_hint_on_the_rating_line_places_the_paper(tmp_path_factory: pyte
     kb = write_files(tmp_path_factory.mktemp("hint") / "kb", files)
     res = CliRunner().invoke(app, ["digest", "--date", "2026-06-10", "--out", "-", "--kb", str(kb)])
     assert res.exit_code == 0, res.output
-    text = re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", res.stdout)
-    assert _line(text, "| 2606.04321 |").split(" | ")[3] == "§1"
-    assert _line(text, "- 可操作结论：在 §1 新增「Tidepool")
+    text = unlinked(res.stdout)
+    assert line_starting(text, "| 2606.04321 |").split(" | ")[3] == "§1"
+    assert line_starting(text, "- 可操作结论：在 §1 新增「Tidepool")

@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import unlinked
 from markdown_it import MarkdownIt
 
 from kb.core.errors import ExitCode, TemplateError
@@ -97,11 +98,6 @@ def test_generated_night_loses_no_increment_or_conflict(generated_kb: Path, run_
     assert len(text.splitlines()) < 4 * max(SEEDS)
 
 
-def _unlinked(text: str) -> str:
-    """The brief with ``[path:line](…#Lline)`` links back to their text."""
-    return re.sub(r"\[([^\]]+)\]\([^)\s]+\)", r"\1", text)
-
-
 def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) -> None:  # noqa: ANN001
     """kb.yaml `links`: relative from the brief's folder (default), a web base URL, or none."""
     row = "`paper-fact` [inbox/spark/2026-07-31-llm-infra-e1prep.md:81]({}inbox/spark/2026-07-31-llm-infra-e1prep.md?plain=1#L81)"
@@ -117,7 +113,7 @@ def test_sources_are_links_to_the_line(demo_kb: Path, run_kb, tmp_path: Path) ->
 
 
 def test_demo_night_shows_what_the_issue_asks(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
-    text = _unlinked(_brief(demo_kb, run_kb))
+    text = unlinked(_brief(demo_kb, run_kb))
     assert "### 增量 1【净新增】Revisiting Lossy Verification in Speculative Decoding（arXiv:2607.26627）" in text
     assert ("- 判定：活文档未收，窗口内首次出现，卡片主分类 inference-systems；建议归入：§3（来源行的归入提示："
             "inbox/spark/2026-07-31-llm-infra-e1prep.md:53）\n") in text
@@ -185,7 +181,7 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
     """基线快照: the sections tonight's increments point at, most pointed at first, each with the
     subjects the doc holds there and their latest values (doc claims through the Attributor);
     the rest folded into two lines."""
-    text = _unlinked(_brief(demo_kb, run_kb))
+    text = unlinked(_brief(demo_kb, run_kb))
     snap = text.split("- 基线快照（organized/knowledge/inference.md v45 已收，本窗口涉及的节）：\n", 1)[1].split("\n\n", 1)[0]
     assert snap.splitlines() == [
         # bare ids by the names the doc's own lines give them (Leviathan 等的投机解码 … arXiv:2211.17192)
@@ -204,13 +200,13 @@ def test_baseline_snapshot_per_section(demo_kb: Path, run_kb) -> None:  # noqa: 
         "§2.4、§9、§2.12、§4",
         # §10 版本记录 holds subjects the window speaks of tonight: not "untouched" (main's rule)
         "  - 其余 9 节（14 个主体）未被本窗口触及：§2.1、§2.2、§2.7、§2.10、§2.11、§6.3、§6.5、§6.6、§7.2"]
-    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert "  - §1.2 vLLM: 30%; also DeepSeek-V4\n" in en
 
 
 def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
     """可操作结论: one line per increment, from its outcome and rule, the executor's part marked."""
-    text = _unlinked(_brief(demo_kb, run_kb))
+    text = unlinked(_brief(demo_kb, run_kb))
     lines = [line for line in text.splitlines() if line.startswith("- 可操作结论：")]
     assert lines == [
         "- 可操作结论：在 §3 新增「Revisiting Lossy Verification in Speculative Decoding」节点（引卡 681）；【执行人判断：收哪些要点、定级】",
@@ -226,7 +222,7 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
         "【执行人判断：是补充还是取代旧值】",
         # never "correct §10": the change log is no edit target (issue 20)
         "- 可操作结论：先裁定 §2 第 1 项（2026-03-21），再改正 §1.1、§8.1；【执行人判断：采信哪个来源】"]
-    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("- Actionable: settle §2 item 1 (2026-03-21) first, then correct §1.1, §8.1; "
             "[executor: which source to trust]\n") in en
 
@@ -234,7 +230,7 @@ def test_actionable_conclusion_per_increment(demo_kb: Path, run_kb) -> None:  # 
 def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> None:  # noqa: ANN001
     """Each supplement/adjacent row carries the reason of the diff rule that made it so
     (mentioned-before, card-also, no-card); covered subjects are one line."""
-    text = _unlinked(_brief(demo_kb, run_kb))
+    text = unlinked(_brief(demo_kb, run_kb))
     part = text.split("### 邻接与不应过度解读的材料（作者降级 3 · 已收 / 补遗 / 邻接 22 个）\n\n", 1)[1].split("\n\n", 1)[0]
     rows = [x for x in part.splitlines() if "【作者降级】" not in x and "【活文档已有" not in x]
     assert rows[0].startswith("- 已收 13 个（活文档已收，窗口内数值均已在文档中，不是增量）：Memory for Large Language Models: "
@@ -252,7 +248,7 @@ def test_adjacent_rows_say_why_not_to_over_read_them(demo_kb: Path, run_kb) -> N
         # each paper's own line, in file order (it cited line 22 alone for all seven)
         + "；".join(f"`internal-rating` inbox/tom/2026-07-31-0900-hf-daily-2026-07-31.md:{n}" for n in range(17, 24))]
     # a row of HF 票 only: a rating
-    en = _unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
+    en = unlinked(_brief(demo_kb, run_kb, "--lang", "en"))
     assert ("[adjacent]: card's main category is rag, this topic only secondary: it belongs to the rag line, "
             "not next to this topic's increments — `secondhand` inbox/tom/2026-07-31-rag-e1prep.md:14\n") in en
 
@@ -361,7 +357,7 @@ def test_demo_increment_1_states_the_accepted_length_fact_once(demo_kb: Path, ru
     """Issue 9, no fact twice: ``从 3.1 提到 4.4 个 token，端到端 1.38×`` (spark:50), the table cell
     ``接受长度 3.1 → 4.4，1.38×`` (spark:81), ``raises … from 3.1 to 4.4 tokens, giving 1.38×
     end-to-end speed-up`` (tom:27) and the card's line 29 state one fact: one row, four sources."""
-    text = _unlinked(_brief(demo_kb, run_kb, "--lang", lang))
+    text = unlinked(_brief(demo_kb, run_kb, "--lang", lang))
     block = text.split("\n### ", 2)[1]
     assert block.startswith(("增量 1【", "Increment 1 ["))
     rows = [line for line in block.splitlines() if "4.4" in line or "1.38×" in line]
@@ -376,7 +372,7 @@ def test_demo_increment_1_states_the_accepted_length_fact_once(demo_kb: Path, ru
 def test_one_rating_per_mark_with_every_source(demo_kb: Path, run_kb, lang: str, head: str, sep: str) -> None:  # noqa: ANN001
     """Issue 9, no fact twice: tom's HF 票 table row (line 11, ``HF 票 118``) and his line 30
     (``强候选 HF 票 118``) are one rating of arXiv:2607.26627 with both sources."""
-    text = _unlinked(_brief(demo_kb, run_kb, "--lang", lang))
+    text = unlinked(_brief(demo_kb, run_kb, "--lang", lang))
     block = text.split("\n### ", 2)[1]
     line = next(x for x in block.splitlines() if head in x)
     ratings = line.split(head, 1)[1]
