@@ -201,11 +201,10 @@ class _UnitMaker:
             find_kb_paths(text) if ("inbox/" in text or "paper_cards/" in text or "knowledge/" in text) else ())
         if paths:
             skip += [(a, b) for _, a, b in paths]
-        if "§" in text:  # (section_spans and hinted_section read none without one)
-            skip += section_spans(text)
+        skip += section_spans(text)
         bad_dates: list[tuple[int, int, str]] = []
         dates = find_dates(text, ref=self.ref_date, skip=skip, invalid=bad_dates)
-        for a, b, why in sorted(bad_dates) if bad_dates else ():  # 2026-02-30, 9999-12-31: no date; say so
+        for a, b, why in sorted(bad_dates):  # 2026-02-30, 9999-12-31: no date; say so
             self.problems.append(Problem(self.path, line, f"date {text[a:b]!r} {why}; no date", "warning",
                                          code="date-unread"))
         if dates:
@@ -314,7 +313,7 @@ class _UnitMaker:
             )
         else:
             sources = _dedupe([r.key for r in refs]) if refs else []
-        section_hint = (hinted_section(text) if "§" in text else None) or self._section
+        section_hint = hinted_section(text) or self._section
         # every value below was built here of its field's type: no validation (kb.perf.models.built)
         claim = built(
             Claim,
