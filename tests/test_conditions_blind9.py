@@ -131,6 +131,8 @@ def test_conditions_of_a_clause(clause: str, want: str | None) -> None:
 @pytest.mark.parametrize(("a", "b", "same"), [
     ("p99", "p99", True), ("p50", "p99", False), ("conc32", "conc32+p50", True), ("conc32+p99", "conc32+p50", False),
     ("h100+p99", "p99", True), (None, "p99", False),
+    # every percentile is a statistic (the one word): a P75 stated by one and not the other is two facts
+    ("conc32+p75", "conc32+p75+p99", False), ("conc32", "conc32+p995", True), ("p99.99", "p99.9", False),
 ])
 def test_two_statistics_never_conflict(a: str | None, b: str | None, same: bool) -> None:
     assert same_setup(a, b) is same

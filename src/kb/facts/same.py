@@ -13,12 +13,13 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from typing import Any
 
 from kb.core.claims import DateRef, Quantity
-from kb.extract.vocab.qualifiers import STATISTICS
+from kb.extract.vocab.metrics import PERCENTILE
 from kb.facts.fact import Fact
 from kb.facts.near import NearIndex
 from kb.facts.values import Stated, same_value
@@ -116,19 +117,23 @@ def disjoint_from(mine: Sequence[Fact] | Grouped, theirs: Sequence[Fact] | Group
     return sorted(out, key=lambda f: order[id(f)])
 
 
+_STATISTIC = re.compile(PERCENTILE, re.IGNORECASE)
+"""A condition token that names a statistic of a distribution, not a set-up (``p50``, ``p99.9``)."""
+
+
 def same_setup(a: str | None, b: str | None) -> bool:
     """Two qualifiers under which values can conflict: equal, or both stated and one holds all
     the other's conditions (``batch1+rtx4090`` ~ ``batch1+int4+rtx4090``); an unstated one
     matches only an unstated one (DESIGN.md §3: "1.29× in memory" and "2.06× with offload on an
-    RTX 5090" are two facts). Two statistics (:data:`~kb.extract.vocab.qualifiers.STATISTICS`:
-    P50, P99 …) never conflict: a P99 TTFT and a P50 TTFT are two facts, while a TTFT of no
+    RTX 5090" are two facts). Two statistics (condition tokens that are a percentile,
+    :data:`~kb.extract.vocab.metrics.PERCENTILE`: P50, P75, P99.9 …) never conflict: a P99 TTFT and a P50 TTFT are two facts, while a TTFT of no
     stated percentile may be either (``TPOT 中位数 45 ms`` against a release note's ``38 ms TPOT``)."""
     if a == b:
         return True
     if not a or not b:
         return False
     sa, sb = set(a.split("+")), set(b.split("+"))
-    ta, tb = sa & STATISTICS, sb & STATISTICS
+    ta, tb = {t for t in sa if _STATISTIC.fullmatch(t)}, {t for t in sb if _STATISTIC.fullmatch(t)}
     return (sa <= sb or sb <= sa) and (not ta or not tb or ta == tb)
 
 

@@ -51,7 +51,3 @@ MEMORY_PLACEMENT: frozenset[str] = frozenset({"显存", "inmemory", "in-memory"}
 """Condition tokens that say where the data lives (GPU memory, in memory rather than offloaded):
 a set-up of a speed-up or a latency (``显存内 1.29×`` and ``offload 2.06×`` are two facts), but
 of a memory figure only the metric's own word (``KV 显存降低 45%`` states no set-up)."""
-
-STATISTICS: frozenset[str] = frozenset({"p50", "p90", "p95", "p99", "p99.9"})
-"""Condition tokens that name a statistic of a distribution, not a set-up
-(:func:`kb.facts.same.same_setup`: both qualifiers state the same one, or neither does)."""
