@@ -1,0 +1,42 @@
+"""zh number forms found by a probe on public test suites of number readers, that kb read as a
+value not in the text or without its sign or bound: the place after 万/亿 (``1万2`` is 12,000),
+traditional ``點`` and ``兩``, a list of shares in 成 written in numerals, a sign inside 百分之, a
+grouped or magnitude number after 百分之, and a bound word before 了/有 (and ``最少``). Words that
+hold numeral characters still give no number.
+
+Each row: text -> [(raw, value, low, high, unit, metric, bound)], in text order.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.extract.quantities import find_quantities
+
+
+def _read(text: str) -> list[tuple]:
+    return [(q.raw, q.value, q.low, q.high, q.unit, q.metric, q.bound) for q in find_quantities(text)]
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    # a bound word before 了/有 bounds as it does alone; 最少 is at least
+    ("吞吐提升超过了 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
+    ("吞吐提升超过 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
+    ("超过了 1000 tok/s", [("1000 tok/s", 1000.0, None, None, "tok/s", "throughput", ">")]),
+    ("至少有 8 张 A100", [("8 张", 8.0, None, None, "devices", "gpu_count", "≥")]),
+    ("至少 8 张 A100", [("8 张", 8.0, None, None, "devices", "gpu_count", "≥")]),
+    ("显存占用最少 40 GB", [("40 GB", 4e10, None, None, "B", "memory", "≥")]),
+    ("至少有三成", [("三成", 30.0, None, None, "%", None, "≥")]),
+    ("约有 30% 的请求超时", [("30%", 30.0, None, None, "%", None, "~")]),
+    ("有 30% 的请求", [("30%", 30.0, None, None, "%", None, None)]),  # 有 alone is no bound
+])
+def test_a_zh_form_reads_the_value_written(text: str, read: list[tuple]) -> None:
+    assert _read(text) == read
+
+
+@pytest.mark.parametrize("text", [
+    "一些", "统一", "一般", "两岸", "四川", "一点点", "两点钟", "兩岸", "一點點", "兩點鐘",
+    "八成和他有关", "八成是他", "一成不变和十成不变",
+])
+def test_a_word_holding_numerals_gives_no_number(text: str) -> None:
+    assert _read(text) == []
