@@ -19,6 +19,17 @@ def _read(text: str) -> list[tuple]:
 
 
 @pytest.mark.parametrize(("text", "read"), [
+    # a single digit after 万/亿 with no magnitude after it is the place below (一万二, 一亿二)
+    ("吞吐 1万2 tok/s", [("1万2 tok/s", 12000.0, None, None, "tok/s", "throughput", None)]),
+    ("2万4 个 token", [("2万4 个 token", 24000.0, None, None, "tokens", None, None)]),
+    ("1亿2 tokens", [("1亿2 tokens", 120000000.0, None, None, "tokens", None, None)]),
+    ("大约1万2千元", [("1万2千元", 12000.0, None, None, "¥", None, "~")]),
+    # as before: more digits, or a magnitude after them
+    ("吞吐 3万4000 tok/s", [("3万4000 tok/s", 34000.0, None, None, "tok/s", "throughput", None)]),
+    ("吞吐 25万6千 tok/s", [("25万6千 tok/s", 256000.0, None, None, "tok/s", "throughput", None)]),
+    ("1亿5000万 tokens", [("1亿5000万 tokens", 150000000.0, None, None, "tokens", None, None)]),
+    ("吞吐 3千5 tok/s", [("3千5 tok/s", 3500.0, None, None, "tok/s", "throughput", None)]),
+    ("售价 5万一台", [("5万", 50000.0, None, None, None, None, None)]),  # 50,000 each, never 51,000
     # a bound word before 了/有 bounds as it does alone; 最少 is at least
     ("吞吐提升超过了 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
     ("吞吐提升超过 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),

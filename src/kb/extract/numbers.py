@@ -380,11 +380,16 @@ def in_range(written: str) -> bool:
     return v == v and abs(v) != float("inf") and (v != 0 or float(mantissa or 0) == 0)
 
 
-def _tail(sign: str | None, tail: str | None) -> float:
+def _tail(sign: str | None, tail: str | None, mag: str | None = None) -> float:
     """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
-    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
+    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none. A single digit with
+    no magnitude after it is the place below ``mag``, the magnitude before it, as it is said
+    (``2`` of 1万2 is 2,000: 一万二; of 1亿2, 20,000,000), as 3千5 is 3,500."""
     if not tail:
         return 0.0
+    if len(tail) == 1 and mag:
+        v = float(f"{tail}e{MAGNITUDES[mag.strip()] - 1}")
+        return -v if sign == "-" else v
     exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
     v = float(f"{tail.rstrip('千百万')}e{exp}")
     return -v if sign == "-" else v
