@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from kb.extract.numbers import parse_number
 from kb.extract.quantities import find_quantities
 
 
@@ -30,6 +31,13 @@ def _read(text: str) -> list[tuple]:
     ("1亿5000万 tokens", [("1亿5000万 tokens", 150000000.0, None, None, "tokens", None, None)]),
     ("吞吐 3千5 tok/s", [("3千5 tok/s", 3500.0, None, None, "tok/s", "throughput", None)]),
     ("售价 5万一台", [("5万", 50000.0, None, None, None, None, None)]),  # 50,000 each, never 51,000
+    # traditional 點 (the point) and 兩 (two)
+    ("快了三點五倍", [("三點五倍", 3.5, None, None, "×", None, None)]),
+    ("快了三点五倍", [("三点五倍", 3.5, None, None, "×", None, None)]),
+    ("百分之十二點五", [("百分之十二點五", 12.5, None, None, "%", None, None)]),
+    ("百分之一百二十點五", [("百分之一百二十點五", 120.5, None, None, "%", None, None)]),
+    ("吞吐提升兩倍", [("兩倍", 2.0, None, None, "×", "throughput", None)]),
+    ("兩成", [("兩成", 20.0, None, None, "%", None, None)]),
     # a bound word before 了/有 bounds as it does alone; 最少 is at least
     ("吞吐提升超过了 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
     ("吞吐提升超过 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
@@ -51,3 +59,8 @@ def test_a_zh_form_reads_the_value_written(text: str, read: list[tuple]) -> None
 ])
 def test_a_word_holding_numerals_gives_no_number(text: str) -> None:
     assert _read(text) == []
+
+
+@pytest.mark.parametrize(("raw", "value"), [("三點五", 3.5), ("兩", 2.0), ("兩千", 2000.0), ("负三點五", -3.5)])
+def test_parse_number_reads_the_traditional_point_and_two(raw: str, value: float) -> None:
+    assert parse_number(raw) == value

@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from kb.extract import units as _units
 from kb.extract.fold import _FOLD, _FOLD_RE, normalise
-from kb.extract.zh_numerals import zh_value
+from kb.extract.zh_numerals import ZH_DIGITS, ZH_POINT, zh_value
 from kb.extract.vocab.quantities import TO_VERBS_ZH, TO_WORDS_ZH
 from kb.extract.vocab.units import (
     ASCII_UNITS_CI,
@@ -285,7 +285,7 @@ def _number(sign: str | None, digits: str, mag: str | None) -> float:
     return -v if sign == "-" else v
 
 
-_ZH_SIGNED_RE = re.compile(r"\s*(?P<sign>负|-)?(?P<n>[\d.零〇一二两三四五六七八九十百千万亿萬億点]*)\s*")
+_ZH_SIGNED_RE = re.compile(rf"\s*(?P<sign>负|-)?(?P<n>[\d.{ZH_DIGITS}{ZH_POINT}十百千万亿萬億]*)\s*")
 
 
 def parse_number(raw: str) -> float:

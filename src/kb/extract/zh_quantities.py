@@ -50,14 +50,14 @@ from kb.extract.vocab.quantities import (
     TIMES_WORDS_EN,
 )
 from kb.extract.vocab.units import COUNTERS
-from kb.extract.zh_numerals import ZH_DIGITS, zh_value
+from kb.extract.zh_numerals import ZH_DIGITS, ZH_POINT, zh_value
 from kb.perf.led import led_matches
 from kb.perf.models import built
 
-_ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:点[{ZH_DIGITS}]+)?"
+_ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:[{ZH_POINT}][{ZH_DIGITS}]+)?"
 _MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
 _ZH_QTY_RE = re.compile(
-    rf"(?<![几数第点A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
+    rf"(?<![几数第{ZH_POINT}A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
