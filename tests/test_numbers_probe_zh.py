@@ -25,6 +25,11 @@ def _read(text: str) -> list[tuple]:
     ("2万4 个 token", [("2万4 个 token", 24000.0, None, None, "tokens", None, None)]),
     ("1亿2 tokens", [("1亿2 tokens", 120000000.0, None, None, "tokens", None, None)]),
     ("大约1万2千元", [("1万2千元", 12000.0, None, None, "¥", None, "~")]),
+    # numerals after digits and a magnitude: the places below it (一百万三千)
+    ("100万三千美元", [("100万三千美元", 1003000.0, None, None, "$", None, None)]),
+    ("1亿两千万 tokens", [("1亿两千万 tokens", 120000000.0, None, None, "tokens", None, None)]),
+    ("吞吐 1万零五百 tok/s", [("1万零五百 tok/s", 10500.0, None, None, "tok/s", "throughput", None)]),
+    ("吞吐 3万零五 tok/s", [("3万零五 tok/s", 30005.0, None, None, "tok/s", "throughput", None)]),
     # as before: more digits, or a magnitude after them
     ("吞吐 3万4000 tok/s", [("3万4000 tok/s", 34000.0, None, None, "tok/s", "throughput", None)]),
     ("吞吐 25万6千 tok/s", [("25万6千 tok/s", 256000.0, None, None, "tok/s", "throughput", None)]),

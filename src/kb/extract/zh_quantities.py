@@ -55,7 +55,10 @@ from kb.perf.led import led_matches
 from kb.perf.models import built
 
 _ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:[{ZH_POINT}][{ZH_DIGITS}]+)?"
-_MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+# digits and magnitudes, then the numerals of the places below the last (100万三千, 1亿两千万, 3万零五)
+_MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+        r"(?:(?:(?<=[万亿萬億])|(?<=[万亿萬億]零))(?:[一二两兩三四五六七八九][十百千])+[一二两兩三四五六七八九]?[万萬]?"
+        r"|(?<=[万亿萬億]零)[一二两兩三四五六七八九])?")
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第{ZH_POINT}A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
     rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
