@@ -43,6 +43,12 @@ def _read(text: str) -> list[tuple]:
     ("百分之一百二十點五", [("百分之一百二十點五", 120.5, None, None, "%", None, None)]),
     ("吞吐提升兩倍", [("兩倍", 2.0, None, None, "×", "throughput", None)]),
     ("兩成", [("兩成", 20.0, None, None, "%", None, None)]),
+    # a sign with 百分之
+    ("百分之负十", [("百分之负十", -10.0, None, None, "%", None, None)]),
+    ("百分之-10.1", [("百分之-10.1", -10.1, None, None, "%", None, None)]),
+    ("负百分之十", [("负百分之十", -10.0, None, None, "%", None, None)]),
+    ("降低百分之负五", [("百分之负五", -5.0, None, None, "%", None, None)]),  # the sign written wins
+    ("负百分之负十", []),  # two signs: a slip, no figure
     # a bound word before 了/有 bounds as it does alone; 最少 is at least
     ("吞吐提升超过了 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
     ("吞吐提升超过 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),

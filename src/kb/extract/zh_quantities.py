@@ -61,7 +61,9 @@ _MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
         r"|(?<=[万亿萬億]零)[一二两兩三四五六七八九])?")
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第{ZH_POINT}A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
-    rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
+    rf"(?:(?P<pre>负|零下|(?P<neg>负[ \t]?)?[百千]分之|翻了?)[ \t]?"
+    rf"(?P<sign>(?:(?<=分之)|(?<=分之[ \t]))[负-](?=[\d{ZH_DIGITS}十]))?)?"  # 百分之负十, 负百分之十: −10 %
+    rf"(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
 #: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
@@ -224,6 +226,11 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         return None  # 一些, 统一, 一天, 一次: a lone 一 is idiom more than measure
     if pre and pre.startswith("翻") and word != "番":
         return None
+    negative = m["neg"] is not None or m["sign"] is not None  # 负百分之十, 百分之负十, 百分之-10.1
+    if pre and pre.endswith("分之"):
+        if m["neg"] is not None and m["sign"] is not None:
+            return None  # 负百分之负十: a slip, not a figure
+        pre = pre[-3:]
     try:
         value = zh_value(num)
         if num2 is not None:
@@ -240,7 +247,8 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             return None
         if pre == "千分之":
             value /= 10
-        return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": "%", "bound": ">" if more else None}
+        return {"start": s, "end": e, "value": float(f"{-value if negative else value:.12g}"), "unit": "%",
+                "bound": ">" if more else None, "signed": negative}
     if word == "番":
         if not (pre and pre.startswith("翻")) or not 0 < value <= 64:
             return None  # 翻9999番 is no figure (2^9999 overflows; the field doubles a few times at most)
