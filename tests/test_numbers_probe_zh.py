@@ -49,6 +49,11 @@ def _read(text: str) -> list[tuple]:
     ("负百分之十", [("负百分之十", -10.0, None, None, "%", None, None)]),
     ("降低百分之负五", [("百分之负五", -5.0, None, None, "%", None, None)]),  # the sign written wins
     ("负百分之负十", []),  # two signs: a slip, no figure
+    # a grouped or magnitude number after 百分之 stays a percentage
+    ("吞吐提升百分之1,200", [("百分之1,200", 1200.0, None, None, "%", "throughput", None)]),
+    ("吞吐提升百分之3.2k", [("百分之3.2k", 3200.0, None, None, "%", "throughput", None)]),
+    ("吞吐提升百分之12,000.5", [("百分之12,000.5", 12000.5, None, None, "%", "throughput", None)]),
+    ("吞吐提升百分之1200", [("百分之1200", 1200.0, None, None, "%", "throughput", None)]),
     # a bound word before 了/有 bounds as it does alone; 最少 is at least
     ("吞吐提升超过了 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),
     ("吞吐提升超过 30%", [("30%", 30.0, None, None, "%", "throughput", ">")]),

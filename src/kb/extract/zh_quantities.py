@@ -59,11 +59,14 @@ _ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:[{ZH_POINT}][{ZH_
 _MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
         r"(?:(?:(?<=[万亿萬億])|(?<=[万亿萬億]零))(?:[一二两兩三四五六七八九][十百千])+[一二两兩三四五六七八九]?[万萬]?"
         r"|(?<=[万亿萬億]零)[一二两兩三四五六七八九])?")
+# after 百分之/千分之 (and a sign): digits grouped in threes or with a magnitude letter (百分之1,200, 百分之3.2k)
+_PCT_NUM = (r"(?:(?<=分之)|(?<=分之[ \t负-])|(?<=分之[ \t][负-]))"
+            r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?(?=[kKM]))(?:[kKM](?![A-Za-z0-9_]))?")
 _ZH_QTY_RE = re.compile(
     rf"(?<![几数第{ZH_POINT}A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
     rf"(?:(?P<pre>负|零下|(?P<neg>负[ \t]?)?[百千]分之|翻了?)[ \t]?"
     rf"(?P<sign>(?:(?<=分之)|(?<=分之[ \t]))[负-](?=[\d{ZH_DIGITS}十]))?)?"  # 百分之负十, 负百分之十: −10 %
-    rf"(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
+    rf"(?P<num>(?P<grp>{_PCT_NUM})|{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
 #: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
@@ -232,7 +235,12 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             return None  # 负百分之负十: a slip, not a figure
         pre = pre[-3:]
     try:
-        value = zh_value(num)
+        if m["grp"] is not None:  # 百分之1,200, 百分之3.2k: the number as the main pass reads it
+            if not pre:
+                return None  # (digits after a fraction's 分之: the main pass's)
+            value = _number(None, num.rstrip("kKM"), num[-1] if num[-1] in "kKM" else None)
+        else:
+            value = zh_value(num)
         if num2 is not None:
             if value == 0:
                 return None  # 0分之3: no part of nothing (a slip, not a figure)
