@@ -43,6 +43,14 @@ def _read(text: str) -> list[tuple]:
     ("百分之一百二十點五", [("百分之一百二十點五", 120.5, None, None, "%", None, None)]),
     ("吞吐提升兩倍", [("兩倍", 2.0, None, None, "×", "throughput", None)]),
     ("兩成", [("兩成", 20.0, None, None, "%", None, None)]),
+    # a list of shares in 成: every value, and the decrease before the first
+    ("TTFT 降低两成和三成", [("两成", -20.0, None, None, "%", "ttft", None), ("三成", -30.0, None, None, "%", "ttft", None)]),
+    ("命中率七成和八成", [("七成", 70.0, None, None, "%", "hit_rate", None), ("八成", 80.0, None, None, "%", "hit_rate", None)]),
+    ("命中率七成与八成", [("七成", 70.0, None, None, "%", "hit_rate", None), ("八成", 80.0, None, None, "%", "hit_rate", None)]),
+    ("降低 3 成和 4 成", [("3 成", -30.0, None, None, "%", None, None), ("4 成", -40.0, None, None, "%", None, None)]),
+    ("降低 7成和8成", [("7成", -70.0, None, None, "%", None, None), ("8成", -80.0, None, None, "%", None, None)]),
+    ("七成、八成和九成的请求命中", [("七成", 70.0, None, None, "%", None, None), ("八成", 80.0, None, None, "%", None, None),
+                          ("九成", 90.0, None, None, "%", None, None)]),
     # a sign with 百分之
     ("百分之负十", [("百分之负十", -10.0, None, None, "%", None, None)]),
     ("百分之-10.1", [("百分之-10.1", -10.1, None, None, "%", None, None)]),

@@ -262,7 +262,7 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             return None  # 翻9999番 is no figure (2^9999 overflows; the field doubles a few times at most)
         return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"}
     if word == "成":
-        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e):
+        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e) and not _listed(norm, e):
             return None  # 八成是: probably
         return {"start": s, "end": e, "value": float(f"{value * 10:.12g}"), "unit": "%"}
     if word == "倍":
@@ -309,6 +309,21 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         value = conv.apply(value)
     return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": unit, "bound": ">" if more else None,
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
+
+
+#: 和/与/及/、 and another share in 成 after one (``七成和八成``, ``3 成和 4 成``: a list of shares, as
+#: ``七成、八成`` is; ``八成和他有关`` is none).
+_NEXT_SHARE = re.compile(rf"[ \t]*(?:和|与|及|、)[ \t]*(?:{_ZH}|\d+(?:\.\d+)?)[ \t]?成")
+
+
+def _listed(norm: str, e: int) -> bool:
+    """Whether the share in 成 ending at ``norm[e]`` is one of a list whose last share no word
+    follows (``七成和八成``, ``两成、三成和四成``): an ideograph after such a 成 ends no word."""
+    while (n := _NEXT_SHARE.match(norm, e)) is not None:
+        e = n.end()
+        if not _IDEOGRAPH_AFTER.match(norm, e):
+            return True
+    return False
 
 
 #: Where a match of :data:`_SCORE_RE` may start (its words' first characters; a digit right after
