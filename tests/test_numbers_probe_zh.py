@@ -72,6 +72,7 @@ def _read(text: str) -> list[tuple]:
     ("至少有三成", [("三成", 30.0, None, None, "%", None, "≥")]),
     ("约有 30% 的请求超时", [("30%", 30.0, None, None, "%", None, "~")]),
     ("有 30% 的请求", [("30%", 30.0, None, None, "%", None, None)]),  # 有 alone is no bound
+    ("约了 3 个人", [("3 个", 3.0, None, None, "个", None, None)]),  # 约了: made a date, no bound
 ])
 def test_a_zh_form_reads_the_value_written(text: str, read: list[tuple]) -> None:
     assert _read(text) == read

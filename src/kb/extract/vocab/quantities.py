@@ -113,9 +113,10 @@ BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
 :attr:`kb.core.claims.Quantity.bound`): ``至少 4 倍``, ``超80%``, ``不到 5%``, ``约 3 千``. Regex
 fragments; a longer word before its prefix (``超过`` before ``超``)."""
 
-BOUND_PARTICLES_ZH: tuple[str, ...] = ("了", "有")
+BOUND_PARTICLES_ZH: tuple[str, ...] = ("(?<!约)了", "有")
 """zh particles that may stand between a bound word and its number and leave the bound as it is
-(``超过了 30%`` is ``超过 30%``: >; ``至少有 8 张 A100`` is ``至少 8 张``: ≥)."""
+(``超过了 30%`` is ``超过 30%``: >; ``至少有 8 张 A100`` is ``至少 8 张``: ≥). Regex fragments: ``约了``
+is a verb (``约了 3 个人``, made a date with three), no bound."""
 
 BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
     "ge": ("at least",),
