@@ -16,6 +16,7 @@ from kb.extract.numbers import _ARROW, _TO_VERB
 from kb.extract.vocab.metrics import METRIC_UNITS, PERCENTILE
 from kb.extract.vocab.quantities import (
     BOUND_AFTER_WORDS,
+    BOUND_PARTICLES_ZH,
     BOUND_VERBS_ZH,
     BOUND_WORDS_EN,
     BOUND_WORDS_ZH,
@@ -152,7 +153,8 @@ def _bound_group(kind: str) -> str:
 
 # Bounds written before the number (directly, with spaces or emphasis between) and after it.
 _BOUND_BEFORE = re.compile(
-    "(?:" + "|".join(_bound_group(k) for k in ("ge", "le", "gt", "lt", "approx")) + r")[ \t*_]*"
+    "(?:" + "|".join(_bound_group(k) for k in ("ge", "le", "gt", "lt", "approx")) + ")(?:" + "|".join(BOUND_PARTICLES_ZH)
+    + r")?[ \t*_]*"
     # a verb may stand between the bound and its number: 至少减少 7 倍, 不到 … 降低, at least by 3×
     # or the baseline of "A 至少是 B 的 N 倍", "超过 B 的 N 倍" (A is at least / more than N times B;
     # B holds no number of its own, digits inside a name such as H100 aside)
@@ -167,7 +169,7 @@ _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 #: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
 #: or of a verb after it (any letter: ASCII words fold case), or of a symbol. A number whose
 #: text before ends otherwise ("吞吐 2.03×") has no bound before it: the search is skipped.
-_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩超逾出达了秒的"
+_BOUND_LAST_CJK = "少于过多高到足为约概近低升加短快降缩超逾出达了有秒的"
 _BOUND_LAST_SYMBOLS = "=≥⩾≤⩽><~≈."
 #: The same for _REF_BEFORE (" \t([." left out): a letter of a word, or 表 图 式 节 骤 录 章.
 _REF_LAST_CJK = "表图式节骤录章"

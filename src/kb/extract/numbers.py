@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from kb.extract import units as _units
 from kb.extract.fold import _FOLD, _FOLD_RE, normalise
-from kb.extract.zh_numerals import zh_value
+from kb.extract.zh_numerals import ZH_DIGITS, ZH_POINT, zh_value
 from kb.extract.vocab.quantities import TO_VERBS_ZH, TO_WORDS_ZH
 from kb.extract.vocab.units import (
     ASCII_UNITS_CI,
@@ -285,7 +285,7 @@ def _number(sign: str | None, digits: str, mag: str | None) -> float:
     return -v if sign == "-" else v
 
 
-_ZH_SIGNED_RE = re.compile(r"\s*(?P<sign>负|-)?(?P<n>[\d.零〇一二两三四五六七八九十百千万亿萬億点]*)\s*")
+_ZH_SIGNED_RE = re.compile(rf"\s*(?P<sign>负|-)?(?P<n>[\d.{ZH_DIGITS}{ZH_POINT}十百千万亿萬億]*)\s*")
 
 
 def parse_number(raw: str) -> float:
@@ -380,11 +380,16 @@ def in_range(written: str) -> bool:
     return v == v and abs(v) != float("inf") and (v != 0 or float(mantissa or 0) == 0)
 
 
-def _tail(sign: str | None, tail: str | None) -> float:
+def _tail(sign: str | None, tail: str | None, mag: str | None = None) -> float:
     """Value of the rest of a mixed Chinese number (``4000`` of 3万4000, ``6千`` of 25万6千,
-    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none."""
+    ``5000万`` of 1亿5000万), signed like the number; 0 when there is none. A single digit with
+    no magnitude after it is the place below ``mag``, the magnitude before it, as it is said
+    (``2`` of 1万2 is 2,000: 一万二; of 1亿2, 20,000,000), as 3千5 is 3,500."""
     if not tail:
         return 0.0
+    if len(tail) == 1 and mag:
+        v = float(f"{tail}e{MAGNITUDES[mag.strip()] - 1}")
+        return -v if sign == "-" else v
     exp = {"千": 3, "百": 2, "万": 4}.get(tail[-1], 0)
     v = float(f"{tail.rstrip('千百万')}e{exp}")
     return -v if sign == "-" else v

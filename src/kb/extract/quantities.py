@@ -355,7 +355,7 @@ def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonic
         if name and vocab.phrase_metric(name.group(1)) is None:
             return None  # RTX 5090, PRO 6000
     tail = g["tail"]
-    value = _number(g["sign"], g["n1"], g["m1"]) + (_tail(g["sign"], tail) if tail else 0.0)
+    value = _number(g["sign"], g["n1"], g["m1"]) + (_tail(g["sign"], tail, g["m1"]) if tail else 0.0)
     return {"value": value, "low": None, "high": None, "unit": unit, "bare": bare, "signed": bool(g["sign"])}
 
 
@@ -388,7 +388,7 @@ def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
     if unit is None and not g["m2"] and "," not in g["n1"] + g["n2"]:
         return None
     tail = g["tail"]
-    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + (_tail(g["sign"], tail) if tail else 0.0)
+    a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + (_tail(g["sign"], tail, g["m1"]) if tail else 0.0)
     b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,

@@ -21,8 +21,10 @@ import re
 from functools import lru_cache
 from typing import Any
 
-ZH_DIGITS = "零〇一二两三四五六七八九"
-"""Chinese numeral digits (``两`` is 2 before a magnitude or a unit)."""
+ZH_DIGITS = "零〇一二两兩三四五六七八九"
+"""Chinese numeral digits (``两`` is 2 before a magnitude or a unit; ``兩`` its traditional form)."""
+ZH_POINT = "点點"
+"""The decimal point of Chinese numerals (``三点五``, traditional ``三點五``: 3.5)."""
 ZH_UNITS = "十百千"
 """Chinese numeral units below 万."""
 ZH_MAGS = "万亿萬億"

@@ -50,15 +50,23 @@ from kb.extract.vocab.quantities import (
     TIMES_WORDS_EN,
 )
 from kb.extract.vocab.units import COUNTERS
-from kb.extract.zh_numerals import ZH_DIGITS, zh_value
+from kb.extract.zh_numerals import ZH_DIGITS, ZH_POINT, zh_value
 from kb.perf.led import led_matches
 from kb.perf.models import built
 
-_ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:点[{ZH_DIGITS}]+)?"
-_MIX = r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+_ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:[{ZH_POINT}][{ZH_DIGITS}]+)?"
+# digits and magnitudes, then the numerals of the places below the last (100万三千, 1亿两千万, 3万零五)
+_MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+        r"(?:(?:(?<=[万亿萬億])|(?<=[万亿萬億]零))(?:[一二两兩三四五六七八九][十百千])+[一二两兩三四五六七八九]?[万萬]?"
+        r"|(?<=[万亿萬億]零)[一二两兩三四五六七八九])?")
+# after 百分之/千分之 (and a sign): digits grouped in threes or with a magnitude letter (百分之1,200, 百分之3.2k)
+_PCT_NUM = (r"(?:(?<=分之)|(?<=分之[ \t负-])|(?<=分之[ \t][负-]))"
+            r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])|\d+(?:\.\d+)?(?=[kKM]))(?:[kKM](?![A-Za-z0-9_]))?")
 _ZH_QTY_RE = re.compile(
-    rf"(?<![几数第点A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
-    rf"(?:(?P<pre>负|零下|百分之|千分之|翻了?)[ \t]?)?(?P<num>{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
+    rf"(?<![几数第{ZH_POINT}A-Za-z0-9_.{ZH_DIGITS}十百千万亿萬億])"  # 点五 is half a point, no 5
+    rf"(?:(?P<pre>负|零下|(?P<neg>负[ \t]?)?[百千]分之|翻了?)[ \t]?"
+    rf"(?P<sign>(?:(?<=分之)|(?<=分之[ \t]))[负-](?=[\d{ZH_DIGITS}十]))?)?"  # 百分之负十, 负百分之十: −10 %
+    rf"(?P<num>(?P<grp>{_PCT_NUM})|{_ZH}|{_MIX})(?:分之(?P<num2>{_ZH}|{_MIX}))?"
     r"(?P<more>(?<=\d)[ \t]?(?:多|余)|多|余)?(?P<mag>[万亿萬億]+)?(?P<unit>(?<=\d)[ \t]成|成|番|倍)?"
 )
 #: Where a match of _ZH_QTY_RE may start (its first characters, led by one class, its look-behind
@@ -221,8 +229,18 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         return None  # 一些, 统一, 一天, 一次: a lone 一 is idiom more than measure
     if pre and pre.startswith("翻") and word != "番":
         return None
+    negative = m["neg"] is not None or m["sign"] is not None  # 负百分之十, 百分之负十, 百分之-10.1
+    if pre and pre.endswith("分之"):
+        if m["neg"] is not None and m["sign"] is not None:
+            return None  # 负百分之负十: a slip, not a figure
+        pre = pre[-3:]
     try:
-        value = zh_value(num)
+        if m["grp"] is not None:  # 百分之1,200, 百分之3.2k: the number as the main pass reads it
+            if not pre:
+                return None  # (digits after a fraction's 分之: the main pass's)
+            value = _number(None, num.rstrip("kKM"), num[-1] if num[-1] in "kKM" else None)
+        else:
+            value = zh_value(num)
         if num2 is not None:
             if value == 0:
                 return None  # 0分之3: no part of nothing (a slip, not a figure)
@@ -237,13 +255,14 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             return None
         if pre == "千分之":
             value /= 10
-        return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": "%", "bound": ">" if more else None}
+        return {"start": s, "end": e, "value": float(f"{-value if negative else value:.12g}"), "unit": "%",
+                "bound": ">" if more else None, "signed": negative}
     if word == "番":
         if not (pre and pre.startswith("翻")) or not 0 < value <= 64:
             return None  # 翻9999番 is no figure (2^9999 overflows; the field doubles a few times at most)
         return {"start": s, "end": e, "value": 2.0 ** value, "unit": "×"}
     if word == "成":
-        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e):
+        if (not digits or spaced) and _IDEOGRAPH_AFTER.match(norm, e) and not _listed(norm, e):
             return None  # 八成是: probably
         return {"start": s, "end": e, "value": float(f"{value * 10:.12g}"), "unit": "%"}
     if word == "倍":
@@ -290,6 +309,21 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         value = conv.apply(value)
     return {"start": s, "end": e, "value": float(f"{value:.12g}"), "unit": unit, "bound": ">" if more else None,
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
+
+
+#: 和/与/及/、 and another share in 成 after one (``七成和八成``, ``3 成和 4 成``: a list of shares, as
+#: ``七成、八成`` is; ``八成和他有关`` is none).
+_NEXT_SHARE = re.compile(rf"[ \t]*(?:和|与|及|、)[ \t]*(?:{_ZH}|\d+(?:\.\d+)?)[ \t]?成")
+
+
+def _listed(norm: str, e: int) -> bool:
+    """Whether the share in 成 ending at ``norm[e]`` is one of a list whose last share no word
+    follows (``七成和八成``, ``两成、三成和四成``): an ideograph after such a 成 ends no word."""
+    while (n := _NEXT_SHARE.match(norm, e)) is not None:
+        e = n.end()
+        if not _IDEOGRAPH_AFTER.match(norm, e):
+            return True
+    return False
 
 
 #: Where a match of :data:`_SCORE_RE` may start (its words' first characters; a digit right after

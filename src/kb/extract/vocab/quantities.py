@@ -103,7 +103,7 @@ HALF_SCHEDULE_AFTER: tuple[str, ...] = ("后", "前", "以后", "以前", "载")
 idiom (``一年半载``, about a year)."""
 
 BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
-    "ge": (">=", "≥", "⩾", "至少", "不少于", "不低于"),
+    "ge": (">=", "≥", "⩾", "至少", "最少", "不少于", "不低于"),
     "le": ("<=", "≤", "⩽", "不超过", "不高于", "最多", "最高", "高达", "多达"),
     "gt": (r"(?<![-=])>", "超过", "超出", "多于", "大于", "高于", "超", "逾"),
     "lt": (r"<(?![-=])", "不到", "不足", "少于", "小于", "低于"),
@@ -112,6 +112,11 @@ BOUND_WORDS_ZH: dict[str, tuple[str, ...]] = {
 """Bound words (and symbols) written before a number, by the bound they give (``≥ ≤ > < ~`` of
 :attr:`kb.core.claims.Quantity.bound`): ``至少 4 倍``, ``超80%``, ``不到 5%``, ``约 3 千``. Regex
 fragments; a longer word before its prefix (``超过`` before ``超``)."""
+
+BOUND_PARTICLES_ZH: tuple[str, ...] = ("(?<!约)了", "有")
+"""zh particles that may stand between a bound word and its number and leave the bound as it is
+(``超过了 30%`` is ``超过 30%``: >; ``至少有 8 张 A100`` is ``至少 8 张``: ≥). Regex fragments: ``约了``
+is a verb (``约了 3 个人``, made a date with three), no bound."""
 
 BOUND_WORDS_EN: dict[str, tuple[str, ...]] = {
     "ge": ("at least",),
