@@ -28,6 +28,8 @@ from kb.extract.vocab.units import (
     MAGNITUDES,
     PER_DEVICE_NOUNS,
     PER_STREAM_NOUNS,
+    RATE_WORD,
+    REQUEST_RATE,
     TOKEN_RATE,
 )
 
@@ -70,7 +72,7 @@ _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousa
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{REQUEST_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
 _UNIT_RE = re.compile(_UNIT)
@@ -170,18 +172,20 @@ def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     if t["t"] in _MONTH_STUBS and (t.end() == len(norm) or norm[t.end()] in "\n\r…."):
         return None  # Thu, 12 Ma: a date cut short at the line's end, no megayear
     c = _units.canonical(t["t"])
-    return (c, t.end()) if c is not None else None
+    per = per_unit(norm, t.end(), t["t"]) if c is not None and t.group() != "m" else None  # 188 miles an hour: a speed
+    return (per[0], per[1]) if per and per[0] else (c, t.end()) if c is not None else None
 
 
-_PER_RE = re.compile(r"[ \t]?/[ \t]?")
+_PER_RE = re.compile(r"[ \t]?/[ \t]?|" + RATE_WORD)  # a slash, or a rate word before a time (3 GB per second)
 
 
 def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | None, int] | None:
-    """A unit per a unit written on after a number and its unit of kb's words ``unit`` (normalised:
-    ``h``, ``GB``; the number's unit ends at ``norm[e]``): ``(canonical, end)`` of the whole when it
-    is one (``3 GB/h`` → ``B/s``), ``(None, end)`` when both are units and the whole is none kb stores
-    (``3 h/s``, ``5 ms/GB``: a time per time is no time; unread, :func:`kb.extract.unread.unread_numbers`),
-    None when no unit follows the slash (``25 ms/token``: a latency per token is that latency) or
+    """A unit per a unit written on after a number and its unit ``unit`` (normalised: ``h``, ``GB``, or
+    pint's: ``miles``; it ends at ``norm[e]``), by a slash or a rate word (``per``/``a``/``an`` before a time:
+    vocab.units.RATE_WORD): ``(canonical, end)`` of the whole when it is one (``3 GB/h``, ``3 GB per hour`` →
+    ``B/s``), ``(None, end)`` when both are units and the whole is none kb stores (``3 h/s``, ``5 ms/GB``: a time
+    per time is no time; unread, :func:`kb.extract.unread.unread_numbers`; by a word None: ``30 min an hour``),
+    None when no unit follows (``25 ms/token``: a latency per token is that latency) or
     ``unit`` is kb's own (``%``, ``tok/s``: read as they are). Units: pint's (:mod:`kb.extract.units`)."""
     if unit is None or (p := _PER_RE.match(norm, e)) is None or (own := _canonical(unit)) is None:
         return None
@@ -193,8 +197,8 @@ def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | No
         end = t.end()
     else:
         return None
-    whole = _units.canonical(f"{unit}/{den}")
-    return (None if whole is None or whole.unit == own.unit else whole), end  # ms/GB: pint's bit has no dimension
+    whole = _units.canonical(f"{unit}/{den}")  # ms/GB: none (pint's bit has no dimension); 30 min an hour: 30 min
+    return (whole, end) if whole is not None and whole.unit != own.unit else (None, end) if "/" in p.group() else None
 
 
 # a run of three or more plain numbers set apart by spaces (1 2 3 tok/s: which one is the figure?);
@@ -243,12 +247,14 @@ def _unit_of(written: str | None) -> str | None:
     w = written.strip().lstrip("-")  # 32K-token: a hyphenated token count
     if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
         return u
+    if _REQUEST_RATE_RE.fullmatch(w):
+        return "req/s"  # 500 requests per second
     if _TOKEN_RATE_RE.fullmatch(w):
         return "tok/s/GPU" if (low := w.lower()).endswith(PER_DEVICE_NOUNS) else "tok/s/user" if low.endswith(PER_STREAM_NOUNS) else "tok/s"
     return None
 
 
-_TOKEN_RATE_RE = re.compile(TOKEN_RATE, re.IGNORECASE)
+_TOKEN_RATE_RE, _REQUEST_RATE_RE = (re.compile(rate, re.IGNORECASE) for rate in (TOKEN_RATE, REQUEST_RATE))
 
 
 def _e_form(d: str) -> str:

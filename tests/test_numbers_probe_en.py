@@ -1,0 +1,64 @@
+"""English forms a probe of public number-recogniser suites found read wrong: a rate written with a
+word (``3 GB per second``, ``188 miles an hour``), a magnitude letter set apart (``吞吐 1.2 K``), a
+glued ``m`` million before a unit (``5m tokens``), a currency sign set apart (``$ 0.8``, ``10 €``) and
+a unit hyphenated to its number (``a 10-ms SLO``); and the identifiers and widths that stay none.
+Fresh wording, exact values.
+
+Each row: text -> [(raw, value, low, high, unit, metric, bound)].
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from kb.extract.quantities import find_quantities
+
+
+def _read(text: str) -> list[tuple]:
+    out = []
+    for q in find_quantities(text):
+        assert q.raw == text[q.start:q.end]
+        out.append((q.raw, q.value, q.low, q.high, q.unit, q.metric, q.bound))
+    return out
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # a rate word before a time is the slash of /s, /h (kb.extract.numbers.per_unit)
+    ("the link moves 3 GB per second", [("3 GB per second", 3e9, None, None, "B/s", None, None)]),
+    ("throughput 3 GB a second", [("3 GB a second", 3e9, None, None, "B/s", "throughput", None)]),
+    ("backups write 3 GB per hour", [("3 GB per hour", 833333.333333, None, None, "B/s", None, None)]),
+    ("the disk reads 10 MB per sec", [("10 MB per sec", 1e7, None, None, "B/s", None, None)]),
+    ("up to 2-4 GB per second", [("2-4 GB per second", None, 2e9, 4e9, "B/s", None, None)]),
+    ("decode runs at 200 tokens a second", [("200 tokens a second", 200.0, None, None, "tok/s", "throughput", None)]),
+    ("it streams 2.4k tokens per sec", [("2.4k tokens per sec", 2400.0, None, None, "tok/s", "throughput", None)]),
+    ("the router handles 500 requests per second", [("500 requests per second", 500.0, None, None, "req/s", None, None)]),
+    ("the API serves 1,200 queries a second", [("1,200 queries a second", 1200.0, None, None, "req/s", None, None)]),
+    ("the router handles 500 requests/s", [("500 requests/s", 500.0, None, None, "req/s", None, None)]),
+    ("the car drove 188 miles an hour", [("188 miles an hour", 84.04352, None, None, "m/s", None, None)]),
+    ("a train at 60 km per hour", [("60 km per hour", 16.6666666667, None, None, "m/s", None, None)]),
+    ("a train at 60 km / h", [("60 km / h", 16.6666666667, None, None, "m/s", None, None)]),
+    # not a rate: a rate word before no time, a time per time, a glued m (a million)
+    ("each shard holds 3 GB per GPU", [("3 GB", 3e9, None, None, "B", None, None)]),
+    ("decode costs 25 ms per token", [("25 ms", 0.025, None, None, "s", None, None)]),
+    ("the team works 8 hours a day", [("8 hours", 28800.0, None, None, "s", None, None)]),
+    ("GC pauses 30 minutes an hour", [("30 minutes", 1800.0, None, None, "s", None, None)]),
+    ("5m per second", [("5m", 5e6, None, None, None, None, None)]),
+    ("it served 200 tokens an hour", [("200 tokens", 200.0, None, None, "tokens", None, None)]),
+])
+def test_a_rate_written_with_a_word(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+def test_a_rate_word_reads_as_the_slash() -> None:
+    for worded, slashed in (("3 GB per second", "3 GB/s"), ("200 tokens a second", "200 tokens/s"),
+                            ("500 requests per second", "500 req/s"), ("188 miles an hour", "188 miles/hour")):
+        (a,), (b,) = find_quantities(worded), find_quantities(slashed)
+        assert (a.value, a.unit) == (b.value, b.unit)
+
+
+@pytest.mark.parametrize("text", [
+    "GPT-5.6", "Qwen3-32B", "v0.5.16", "A100", "H100", "B200", "a 3-way split", "1-shot prompting", "8-bit",
+    "H100-80GB", "A100-40GB card", "Llama-3-8B", "ISO-8601", "Qwen3-32B per second", "vLLM v0.5.16 a second",
+])
+def test_identifiers_give_no_quantity(text: str) -> None:
+    assert _read(text) == []
