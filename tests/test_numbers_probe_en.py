@@ -56,6 +56,24 @@ def test_a_rate_word_reads_as_the_slash() -> None:
         assert (a.value, a.unit) == (b.value, b.unit)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # a currency sign set apart from its number, or € after it
+    ("成本 $ 0.8", [("$ 0.8", 0.8, None, None, "$", "cost", None)]),
+    ("price $ 2.75", [("$ 2.75", 2.75, None, None, "$", "cost", None)]),
+    ("a $ 75 million round", [("$ 75 million", 7.5e7, None, None, "$", "cost", None)]),
+    ("cost 10 €", [("10 €", 10.0, None, None, "€", "cost", None)]),
+    ("cost 10€", [("10€", 10.0, None, None, "€", "cost", None)]),
+    ("cost € 10", [("€ 10", 10.0, None, None, "€", "cost", None)]),
+    ("fees of 10–20 €", [("10–20 €", None, 10.0, 20.0, "€", None, None)]),
+    # a $ closing a formula is no currency sign of the number after it
+    ("where $$ 3", []),
+    ("where $x = 10$", []),
+    ("with $f(x)$ 3 tokens", [("3 tokens", 3.0, None, None, "tokens", "cost", None)]),
+])
+def test_a_currency_sign_set_apart(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
 @pytest.mark.parametrize("text", [
     "GPT-5.6", "Qwen3-32B", "v0.5.16", "A100", "H100", "B200", "a 3-way split", "1-shot prompting", "8-bit",
     "H100-80GB", "A100-40GB card", "Llama-3-8B", "ISO-8601", "Qwen3-32B per second", "vLLM v0.5.16 a second",

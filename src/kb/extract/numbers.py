@@ -93,12 +93,14 @@ _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
 # 10:00 is no quantity), after 第 (an ordinal), after ±.
 _LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+# a currency sign set apart from its number (成本 $ 0.8); not one closing a formula ($f(x)$ 3, $$ 3; x$ 3: _LEAD)
+_CUR_GAP = r"(?:(?<=[$¥£€])(?<![)}\]$][$¥£€])[ \t])?"
 _QTY_RE = re.compile(
     r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?{_CUR_GAP}(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
-    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?{_CUR_GAP}(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
     + rf"(?P<plus>\+(?![\d+])(?P<u3>{_UNIT})?)?"  # 2000+ tokens/秒: at least 2000 tok/s
 )

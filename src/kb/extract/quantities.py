@@ -106,7 +106,7 @@ def find_quantities(
       condition, so not a qualifier); ``15%+`` keeps unit ``%``;
     * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
       ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
-      ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
+      ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before (``$ 0.8``) or 美元/元/€ after, and
       CJK counters after an integer (``16 张``, ``64 个``: unit is the counter; 张件条个篇家项
       and 台次种款位名卡轮). 年/月/日 are not units: a number before them is a date, found by
       the date extractor. ``±`` and what follows is read over (``73.6±0.5%`` → 73.6 ``%``).

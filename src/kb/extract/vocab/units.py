@@ -25,9 +25,10 @@ CJK_UNITS: dict[str, str] = {
     # pint reads (kb.extract.units converts it to its canonical unit) or to kb's currency sign
     "公里": "km", "千米": "km", "公分": "cm", "厘米": "cm", "毫米": "mm", "千克": "kg", "公斤": "kg", "毫克": "mg",
     "毫升": "mL", "摄氏度": "°C", "华氏度": "°F", "英镑": "£", "港元": "HK$", "港币": "HK$", "欧元": "€",
-    "人民币": "¥", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
+    "人民币": "¥", "€": "€", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
 }
-"""Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
+"""Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them);
+``€`` after its number too (``10 €``, as ``10 欧元``; a ``$`` after a number ends a formula, ``$x = 10$``)."""
 
 CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": "year", "星": "星"}
 """One-character zh units that begin many words (米哈游, 克隆, 升级, 岁月): a unit only when no other
