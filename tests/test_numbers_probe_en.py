@@ -74,6 +74,28 @@ def test_a_currency_sign_set_apart(text: str, expected: list) -> None:
     assert _read(text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # a unit of kb's words hyphenated to its number
+    ("a 10-ms SLO", [("10-ms", 0.01, None, None, "s", None, None)]),
+    ("an 80-GB card", [("80-GB", 8e10, None, None, "B", None, None)]),
+    ("a 4-KB page", [("4-KB", 4000.0, None, None, "B", None, None)]),
+    ("a 100-Gbps link", [("100-Gbps", 1.25e10, None, None, "B/s", None, None)]),
+    ("latency 10-ms", [("10-ms", 0.01, None, None, "s", "latency", None)]),
+    ("10-ms to 20-ms", [("10-ms to 20-ms", None, 0.01, 0.02, "s", None, None)]),
+    ("10- to 20-ms", [("10- to 20-ms", None, 0.01, 0.02, "s", None, None)]),
+    # a hyphenated time of a second or longer is an event's length: read before a simulation word only
+    ("a 2-day outage of the cluster", []),
+    ("a 30-second timeout", []),
+    ("a 5-week simulation", [("5-week", 3024000.0, None, None, "s", "sim_length", None)]),
+    # a bit width is an adjective
+    ("16-bit", []),
+    ("4-bit weights", []),
+    ("8-bit quantization", []),
+])
+def test_a_hyphenated_unit(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
 @pytest.mark.parametrize("text", [
     "GPT-5.6", "Qwen3-32B", "v0.5.16", "A100", "H100", "B200", "a 3-way split", "1-shot prompting", "8-bit",
     "H100-80GB", "A100-40GB card", "Llama-3-8B", "ISO-8601", "Qwen3-32B per second", "vLLM v0.5.16 a second",

@@ -26,6 +26,7 @@ from kb.extract.vocab.units import (
     COUNTERS,
     KB_OWN,
     MAGNITUDES,
+    NOT_HYPHENATED,
     PER_DEVICE_NOUNS,
     PER_STREAM_NOUNS,
     RATE_WORD,
@@ -65,14 +66,15 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic); a
-# token count may be hyphenated (32K-token, 1M-Token), and so may a ratio (3-fold).
+# unit of kb's words may be hyphenated (32K-token, 3-fold, 10-ms; not 2-day: vocab.units.NOT_HYPHENATED).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
 # their first characters, so that re skips their ~60 alternatives at once before anything else
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{REQUEST_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{REQUEST_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}"
+    rf"|-(?:(?i:{_alt([w for w, u in ASCII_UNITS_CI.items() if u not in NOT_HYPHENATED])})|{_alt([w for w, u in ASCII_UNITS_CS.items() if u not in NOT_HYPHENATED])}){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
 _UNIT_RE = re.compile(_UNIT)

@@ -119,6 +119,13 @@ ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "u
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
 
+NOT_HYPHENATED: frozenset[str] = frozenset({"s", "min", "h", "day", "week", "month"})
+"""Units (normalised) of :data:`ASCII_UNITS_CI` and :data:`ASCII_UNITS_CS` never read after a hyphen:
+a hyphenated time of a second or longer is an event's length (``a 2-day outage``), read only before a
+simulation word (``a 5-week simulation``, :mod:`kb.extract.en_quantities`); every other unit of kb's
+words may be hyphenated to a number (``a 10-ms SLO``, ``an 80-GB card``, ``32K-token``, ``3-fold``;
+``16-bit`` is a width, an adjective, no quantity: :func:`kb.extract.quantities.find_quantities`)."""
+
 KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "tok/s/GPU", "tok/s/user", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
                                     "+", "devices", "FLOPs", "星",
                                     "GFLOPS", "TFLOPS", "PFLOPS", *COUNTER_CHARS})
