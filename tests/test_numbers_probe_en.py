@@ -57,6 +57,19 @@ def test_a_rate_word_reads_as_the_slash() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # a glued m is a million, and a unit of kb's words after it is the number's
+    ("pre-trained on 5m tokens", [("5m tokens", 5e6, None, None, "tokens", None, None)]),
+    ("a corpus of 48m tokens", [("48m tokens", 4.8e7, None, None, "tokens", None, None)]),
+    ("5M tokens", [("5M tokens", 5e6, None, None, "tokens", None, None)]),
+    ("a 5m-token context", [("5m-token", 5e6, None, None, "tokens", "context_length", None)]),
+    ("5m users", [("5m", 5e6, None, None, None, None, None)]),
+    ("raised $5m", [("$5m", 5e6, None, None, "$", "cost", None)]),
+])
+def test_a_glued_million_keeps_its_unit(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # a currency sign set apart from its number, or € after it
     ("成本 $ 0.8", [("$ 0.8", 0.8, None, None, "$", "cost", None)]),
     ("price $ 2.75", [("$ 2.75", 2.75, None, None, "$", "cost", None)]),

@@ -30,6 +30,7 @@ from kb.extract.numbers import (
     _ARROW,
     _TO_VERB,
     _QTY_RE,
+    _UNIT_RE,
     _canonical,
     _fold,
     _number,
@@ -218,9 +219,10 @@ def find_quantities(
             if g["u"] is None and g["plus"] is None and g["pm"] is None and (found := _pint_unit(norm, e)) is not None:
                 if found[0].unit == "m" and norm[e:found[1]] == "m" and (g["cur"] or g["m1"] is None):
                     pint = None  # 5m users, $5m: a million (the field's meaning), handled below
-                    if g["m1"] is None:
-                        g = {**g, "m1": "M"}
-                        e = next_pos = found[1]
+                    if g["m1"] is None:  # and a unit of kb's words after it is the number's: 5m tokens (not 5m × 3)
+                        u = None if g["cur"] or (u := _UNIT_RE.match(norm, found[1])) is None or _unit_of(u.group()) == "×" else u
+                        g = {**g, "m1": "M", "u": u.group() if u else None}
+                        e = next_pos = u.end() if u else found[1]
                 else:
                     pint, e = found
                     next_pos = e
