@@ -57,6 +57,31 @@ def test_a_rate_word_reads_as_the_slash() -> None:
 
 
 @pytest.mark.parametrize(("text", "expected"), [
+    # a magnitude letter set apart reads as the glued one, beside a metric or set-up word
+    ("吞吐 1.2 K", [("1.2 K", 1200.0, None, None, None, "throughput", None)]),
+    ("吞吐 1.2K", [("1.2K", 1200.0, None, None, None, "throughput", None)]),
+    ("training cost 1.2 M", [("1.2 M", 1.2e6, None, None, None, "cost", None)]),
+    ("cost is 2.5 B", [("2.5 B", 2.5e9, None, None, None, "cost", None)]),
+    ("the cost is 2.5 B.", [("2.5 B", 2.5e9, None, None, None, "cost", None)]),
+    ("8 K context", [("8 K", 8000.0, None, None, None, "context_length", None)]),
+    ("8K context", [("8K", 8000.0, None, None, None, "context_length", None)]),
+    ("3 B params", [("3 B", 3e9, None, None, None, "params", None)]),
+    ("3B params", [("3B", 3e9, None, None, None, "params", None)]),
+    ("budget $ 3 M", [("$ 3 M", 3e6, None, None, "$", "cost", None)]),
+    ("budget $3 M.", [("$3 M", 3e6, None, None, "$", "cost", None)]),
+    # no metric word beside it: no figure (a panel, a temperature, users)
+    ("see Fig. 3 B", []),
+    ("see Figure 3 B for the setup", []),
+    ("cooled to 300 K", []),
+    ("5 M users", []),
+    # a spaced m alone is a metre
+    ("a 100 m track", [("100 m", 100.0, None, None, "m", None, None)]),
+])
+def test_a_magnitude_set_apart(text: str, expected: list) -> None:
+    assert _read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
     # a glued m is a million, and a unit of kb's words after it is the number's
     ("pre-trained on 5m tokens", [("5m tokens", 5e6, None, None, "tokens", None, None)]),
     ("a corpus of 48m tokens", [("48m tokens", 4.8e7, None, None, "tokens", None, None)]),
