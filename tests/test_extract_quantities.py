@@ -402,8 +402,8 @@ def test_units_from_pint(text: str, raw: str, value: float | None, low: float | 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("3 B params", []),  # B is billions here, not bytes; bare, so no quantity
-        ("8 K context", []),  # 8K context, not kelvin
+        ("3 B params", [("3 B", 3e9, None)]),  # B is billions here, not bytes: as 3B params
+        ("8 K context", [("8 K", 8000.0, None)]),  # 8K context, not kelvin
         ("8 A100", [("8", 8.0, "devices")]),  # eight accelerators, never amperes
         ("3 PR", []),  # not peta × gas constant
         ("3 ML models", [("3", 3.0, None)]),  # a count of models (COUNTED_NOUNS), never megalitres

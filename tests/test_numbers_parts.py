@@ -54,7 +54,7 @@ from test_numbers_forms import _read  # the one row reader of the number tests
     # a magnitude set apart from its number, before a unit
     ("throughput 1.2 k tok/s", [("1.2 k tok/s", 1200.0, "tok/s", None, "throughput", None)]),
     ("pre-trained on 2 T tokens", [("2 T tokens", 2e12, "tokens", None, None, None)]),
-    ("a 7 B model", []),
+    ("a 7 B model", [("7 B", 7e9, None, None, "params", None)]),  # as a 7B model: a size beside its set-up word
     ("cost $3 M", [("$3 M", 3e6, "$", None, "cost", None)]),
     ("cost $1.2 k", [("$1.2 k", 1200.0, "$", None, "cost", None)]),
     # a spaced m is a million before kb's own unit, a metre before any other

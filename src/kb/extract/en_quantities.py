@@ -3,7 +3,7 @@ digits and English or unit words: ``10- to 20-ms``, ``1 1/2 hours``, ``1½ h``, 
 12-week simulation``, ``$1.2 per GPU-hour to $2.1 per GPU-hour``, a duration in parts (``1 h 30
 min``, ``1h30m``, ``2 min 30 s``, ``1小时30分``, ``2 s 500 ms``), a ratio led by its sign (``×1.5``,
 ``x1.5``), a magnitude set apart from its number before a unit or after a currency (``1.2 k tok/s``,
-``2 T tokens``, ``$3 M``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``),
+``2 T tokens``, ``$3 M``) or beside a metric or size word (``吞吐 1.2 K``, ``3 B params``), a vulgar fraction or one Roman numeral before a unit (``½ s``, ``Ⅻ tok/s``),
 a number alone in brackets before its unit (``(1,200) tok/s``; signed inside them before a
 percentage: ``(−3.5)%``).
 
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from kb.extract.number_words import _FROM
 from kb.extract.numbers import (
+    _CUR_GAP,
     _NUM,
     _UNIT,
     _canonical,
@@ -70,12 +71,13 @@ _SIGN_FIRST = re.compile(r"(?<![A-Za-z0-9_.)\]])(?<!\d[ \t])(?:×[ \t]?(?P<n>\d+
                          r"(?![\d.,%]|[ \t]?(?:[A-Z×xX倍卡张台个]|(?i:gpus?|nodes?|cards?|devices?)(?![a-z])))")
 _SIGN_FIRST_HINT = re.compile(r"[×xX](?=[ \t]?\d)")
 # a magnitude set apart from its number, before a unit or after a currency: 1.2 k tok/s, 2 T
-# tokens, 128 K tokens, $3 M; a spaced m is a million only before kb's own unit (1.2 m tok/s)
-_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<cur>[$¥£€])?(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBTm])(?![\w.])")
-_SPACED_MAG_HINT = re.compile(r"[kKMBTm](?<=\d[ \t][kKMBTm])(?![\w.])")
+# tokens, 128 K tokens, $3 M, $ 3 M; a spaced m is a million only before kb's own unit (1.2 m tok/s);
+# with no unit, as the glued one, beside a metric word (吞吐 1.2 K, 8 K context; Fig. 3 B is a panel)
+_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<cur>[$¥£€])?" + _CUR_GAP + r"(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBTm])(?!\w|\.\w)")
+_SPACED_MAG_HINT = re.compile(r"[kKMBTm](?<=\d[ \t][kKMBTm])(?!\w|\.\w)")
 #: What a text holds where one of the three forms hinted above may be: their hints in one scan
 #: (one class first: re skips to it in C)
-_HINT = re.compile(r"[hmkKMBT×xX分](?:(?<=\d[hm分])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBTm])(?![\w.]))")
+_HINT = re.compile(r"[hmkKMBT×xX分](?:(?<=\d[hm分])(?=[ \t]?\d)|(?<=[×xX])(?=[ \t]?\d)|(?<=\d[ \t][kKMBTm])(?!\w|\.\w))")
 # a vulgar fraction, alone or after a whole number (½ s, 1½ h, 2 ¾ days); its value is unicodedata's
 _VULGAR = "¼½¾⅐⅑⅒⅓⅔⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 # and a Roman numeral of one character (Ⅻ tok/s: 12), never one of several (ⅩⅢ: not composed)
@@ -124,6 +126,8 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
         elif (u := _unit_after(norm, m.end())) is not None and (m["m"] != "m" or u[0] in KB_OWN):
             unit, conv, e = u  # (1.2 m tok/s is a million; 100 m s-1 is a speed)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
+        elif u is None and m["m"] != "m":  # 吞吐 1.2 K, 3 B params: 1.2K, 3B, with a metric or set-up word beside
+            got.append({"start": m.start(), "end": m.end(), "value": v, "unit": None, "bare": "size"})
     for m in (_BRACKETED.finditer(norm) if "(" in norm and _BRACKETED_HINT.search(norm) else ()):
         u = _unit_after(norm, m.end(), ratio=True)  # (1,200) tok/s
         if u is not None and (u[0] not in BRACKET_SIGNED or m["sign"]):

@@ -26,8 +26,11 @@ from kb.extract.vocab.units import (
     COUNTERS,
     KB_OWN,
     MAGNITUDES,
+    NOT_HYPHENATED,
     PER_DEVICE_NOUNS,
     PER_STREAM_NOUNS,
+    RATE_WORD,
+    REQUEST_RATE,
     TOKEN_RATE,
 )
 
@@ -63,14 +66,15 @@ _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+
 _GUARD = "(?![\u4e00-\u9fff](?<![的以之左内多]))"
 _MAG = rf"[kKMBT]{_W}|[ \t]?(?:万亿|百万|千万|万|亿|千)|[ \t](?i:thousand|million|billion|trillion){_W}"
 # x/X only glued to the number (8 x A100 is a product); × not before a digit (2×10 is arithmetic); a
-# token count may be hyphenated (32K-token, 1M-Token), and so may a ratio (3-fold).
+# unit of kb's words may be hyphenated (32K-token, 3-fold, 10-ms; not 2-day: vocab.units.NOT_HYPHENATED).
 # The case-insensitive units all start with a letter: the look-ahead (?i:[a-z]) is the union of
 # their first characters, so that re skips their ~60 alternatives at once before anything else
 # (it tries a literal alternative only when its first character is there, but enters every
 # case-insensitive one; the unit is tried up to four times per number as the range backtracks).
 _UNIT = (
     rf"[xX]{_W}|[ \t]?(?:{_alt(list(CJK_UNITS))}|(?:{_alt(list(CJK_UNITS_GUARDED))}){_GUARD}|×(?!\d)|[{COUNTER_CHARS}]"
-    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}|-(?i:tokens?|fold){_W})"
+    rf"|(?=(?i:[a-z]))(?i:{TOKEN_RATE}|{REQUEST_RATE}|{_alt(list(ASCII_UNITS_CI))}){_W}|(?:{_alt(list(ASCII_UNITS_CS))}){_W}"
+    rf"|-(?:(?i:{_alt([w for w, u in ASCII_UNITS_CI.items() if u not in NOT_HYPHENATED])})|{_alt([w for w, u in ASCII_UNITS_CS.items() if u not in NOT_HYPHENATED])}){_W})"
 )
 _NUM = _NUM.replace("{_UNIT_AHEAD}", "(?:" + _UNIT + ")")
 _UNIT_RE = re.compile(_UNIT)
@@ -91,12 +95,14 @@ _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
 # 10:00 is no quantity), after 第 (an ordinal), after ±.
 _LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+# a currency sign set apart from its number (成本 $ 0.8); not one closing a formula ($f(x)$ 3, $$ 3; x$ 3: _LEAD)
+_CUR_GAP = r"(?:(?<=[$¥£€])(?<![)}\]$][$¥£€])[ \t])?"
 _QTY_RE = re.compile(
     r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
-    + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
+    + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?{_CUR_GAP}(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
-    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?{_CUR_GAP}(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
     + rf"(?P<plus>\+(?![\d+])(?P<u3>{_UNIT})?)?"  # 2000+ tokens/秒: at least 2000 tok/s
 )
@@ -170,18 +176,20 @@ def _pint_unit(norm: str, e: int) -> tuple[_units.Canonical, int] | None:
     if t["t"] in _MONTH_STUBS and (t.end() == len(norm) or norm[t.end()] in "\n\r…."):
         return None  # Thu, 12 Ma: a date cut short at the line's end, no megayear
     c = _units.canonical(t["t"])
-    return (c, t.end()) if c is not None else None
+    per = per_unit(norm, t.end(), t["t"]) if c is not None and t.group() != "m" else None  # 188 miles an hour: a speed
+    return (per[0], per[1]) if per and per[0] else (c, t.end()) if c is not None else None
 
 
-_PER_RE = re.compile(r"[ \t]?/[ \t]?")
+_PER_RE = re.compile(r"[ \t]?/[ \t]?|" + RATE_WORD)  # a slash, or a rate word before a time (3 GB per second)
 
 
 def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | None, int] | None:
-    """A unit per a unit written on after a number and its unit of kb's words ``unit`` (normalised:
-    ``h``, ``GB``; the number's unit ends at ``norm[e]``): ``(canonical, end)`` of the whole when it
-    is one (``3 GB/h`` → ``B/s``), ``(None, end)`` when both are units and the whole is none kb stores
-    (``3 h/s``, ``5 ms/GB``: a time per time is no time; unread, :func:`kb.extract.unread.unread_numbers`),
-    None when no unit follows the slash (``25 ms/token``: a latency per token is that latency) or
+    """A unit per a unit written on after a number and its unit ``unit`` (normalised: ``h``, ``GB``, or
+    pint's: ``miles``; it ends at ``norm[e]``), by a slash or a rate word (``per``/``a``/``an`` before a time:
+    vocab.units.RATE_WORD): ``(canonical, end)`` of the whole when it is one (``3 GB/h``, ``3 GB per hour`` →
+    ``B/s``), ``(None, end)`` when both are units and the whole is none kb stores (``3 h/s``, ``5 ms/GB``: a time
+    per time is no time; unread, :func:`kb.extract.unread.unread_numbers`; by a word None: ``30 min an hour``),
+    None when no unit follows (``25 ms/token``: a latency per token is that latency) or
     ``unit`` is kb's own (``%``, ``tok/s``: read as they are). Units: pint's (:mod:`kb.extract.units`)."""
     if unit is None or (p := _PER_RE.match(norm, e)) is None or (own := _canonical(unit)) is None:
         return None
@@ -193,8 +201,8 @@ def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | No
         end = t.end()
     else:
         return None
-    whole = _units.canonical(f"{unit}/{den}")
-    return (None if whole is None or whole.unit == own.unit else whole), end  # ms/GB: pint's bit has no dimension
+    whole = _units.canonical(f"{unit}/{den}")  # ms/GB: none (pint's bit has no dimension); 30 min an hour: 30 min
+    return (whole, end) if whole is not None and whole.unit != own.unit else (None, end) if "/" in p.group() else None
 
 
 # a run of three or more plain numbers set apart by spaces (1 2 3 tok/s: which one is the figure?);
@@ -243,12 +251,14 @@ def _unit_of(written: str | None) -> str | None:
     w = written.strip().lstrip("-")  # 32K-token: a hyphenated token count
     if (u := _UNIT_OF.get(w) or ASCII_UNITS_CI.get(w.lower())) is not None:
         return u
+    if _REQUEST_RATE_RE.fullmatch(w):
+        return "req/s"  # 500 requests per second
     if _TOKEN_RATE_RE.fullmatch(w):
         return "tok/s/GPU" if (low := w.lower()).endswith(PER_DEVICE_NOUNS) else "tok/s/user" if low.endswith(PER_STREAM_NOUNS) else "tok/s"
     return None
 
 
-_TOKEN_RATE_RE = re.compile(TOKEN_RATE, re.IGNORECASE)
+_TOKEN_RATE_RE, _REQUEST_RATE_RE = (re.compile(rate, re.IGNORECASE) for rate in (TOKEN_RATE, REQUEST_RATE))
 
 
 def _e_form(d: str) -> str:

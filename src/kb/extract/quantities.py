@@ -30,6 +30,7 @@ from kb.extract.numbers import (
     _ARROW,
     _TO_VERB,
     _QTY_RE,
+    _UNIT_RE,
     _canonical,
     _fold,
     _number,
@@ -106,7 +107,7 @@ def find_quantities(
       condition, so not a qualifier); ``15%+`` keeps unit ``%``;
     * units: ``tok/s`` (tokens/s, tokens/sec, TPS: ``2.5K TPS`` → 2500 ``tok/s``), ``req/s``,
       ``ms``, ``s``, ``us``, ``min``, ``h``, ``day``, ``week``, ``month``, ``KB``…``TB``,
-      ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before or 美元/元 after, and
+      ``GB/s``, ``LoC`` (``6.2k LoC``), ``tokens``, ``$``/``¥`` before (``$ 0.8``) or 美元/元/€ after, and
       CJK counters after an integer (``16 张``, ``64 个``: unit is the counter; 张件条个篇家项
       and 台次种款位名卡轮). 年/月/日 are not units: a number before them is a date, found by
       the date extractor. ``±`` and what follows is read over (``73.6±0.5%`` → 73.6 ``%``).
@@ -218,9 +219,10 @@ def find_quantities(
             if g["u"] is None and g["plus"] is None and g["pm"] is None and (found := _pint_unit(norm, e)) is not None:
                 if found[0].unit == "m" and norm[e:found[1]] == "m" and (g["cur"] or g["m1"] is None):
                     pint = None  # 5m users, $5m: a million (the field's meaning), handled below
-                    if g["m1"] is None:
-                        g = {**g, "m1": "M"}
-                        e = next_pos = found[1]
+                    if g["m1"] is None:  # and a unit of kb's words after it is the number's: 5m tokens (not 5m × 3)
+                        u = None if g["cur"] or (u := _UNIT_RE.match(norm, found[1])) is None or _unit_of(u.group()) == "×" else u
+                        g = {**g, "m1": "M", "u": u.group() if u else None}
+                        e = next_pos = u.end() if u else found[1]
                 else:
                     pint, e = found
                     next_pos = e

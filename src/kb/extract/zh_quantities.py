@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from kb.core.claims import Quantity
 from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
 from kb.extract.en_quantities import _unit_after, en_forms
-from kb.extract.metrics import MetricVocab, _Scan
+from kb.extract.metrics import SETUP_METRICS, MetricVocab, _Scan
 from kb.extract.number_words import _bound, _decreased
 from kb.extract.numbers import (
     _MAG,
@@ -165,9 +165,11 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
             metric, how, k = vocab._resolve(scan, norm, s, e, unit)
-            if f.get("bare") and how not in ("before", "after"):
-                continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure)
+            if f.get("bare") and how not in ("before", "after") and not (how == "setup" and f["bare"] == "size"):
+                continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure; 8 K context: a size's)
             bound, qualifier = f.get("bound") or _bound(norm, s, e), None
+        if f.get("bare") == "size" and metric in SETUP_METRICS and metric not in ("params", "context_length"):
+            continue  # a count has no magnitude set apart: 并发 16 B is set-up B (the 16 stays), batch 8 K none
         value, low, high = f["value"], f.get("low"), f.get("high")
         if unit in ("%", "pp") and not f.get("signed") and ((value or 0) > 0 or (low or 0) > 0) \
                 and _decreased(norm, s, e, vocab):

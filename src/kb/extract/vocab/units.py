@@ -25,9 +25,10 @@ CJK_UNITS: dict[str, str] = {
     # pint reads (kb.extract.units converts it to its canonical unit) or to kb's currency sign
     "公里": "km", "千米": "km", "公分": "cm", "厘米": "cm", "毫米": "mm", "千克": "kg", "公斤": "kg", "毫克": "mg",
     "毫升": "mL", "摄氏度": "°C", "华氏度": "°F", "英镑": "£", "港元": "HK$", "港币": "HK$", "欧元": "€",
-    "人民币": "¥", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
+    "人民币": "¥", "€": "€", "千字节": "KB", "兆字节": "MB", "吉字节": "GB", "太字节": "TB",
 }
-"""Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them)."""
+"""Written unit → normalised unit, for CJK words and symbols (no word boundary needed after them);
+``€`` after its number too (``10 €``, as ``10 欧元``; a ``$`` after a number ends a formula, ``$x = 10$``)."""
 
 CJK_UNITS_GUARDED: dict[str, str] = {"米": "m", "克": "g", "升": "L", "岁": "year", "星": "星"}
 """One-character zh units that begin many words (米哈游, 克隆, 升级, 岁月): a unit only when no other
@@ -65,14 +66,33 @@ PER_STREAM_NOUNS: tuple[str, ...] = ("user", "request", "req", "sequence", "seq"
 """What a token rate is per when it is per user or request (``30 tok/s per user``, ``tok/s/req``): the
 end of a :data:`TOKEN_RATE` that is ``tok/s/user``, a decode speed, never a system's rate."""
 
-TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|[ \t]per[ \t]second|[ \t·]s(?:⁻¹|\^-1))"
+RATE_WORDS: tuple[str, ...] = ("per", "a", "an")
+"""Words written for a rate's slash between a unit and a time (``3 GB per second``, ``200 tokens a
+second``, ``188 miles an hour``): read as ``/`` before one of :data:`RATE_WORD_TIMES` only."""
+
+RATE_WORD_TIMES: tuple[str, ...] = ("second", "sec", "minute", "min", "hour", "hr")
+"""Times a rate word may stand before (``per second``, ``an hour``); not ``day``: ``8 hours a day`` is
+a time, and a time per time no unit."""
+
+_PER_WORD = r"[ \t](?:" + "|".join(RATE_WORDS) + r")[ \t]"
+"""A rate word between spaces, as a regex (``per`` of ``tokens per second``)."""
+RATE_WORD = _PER_WORD + "(?=(?:" + "|".join(RATE_WORD_TIMES) + ")(?![A-Za-z0-9_]))"
+"""A rate word between a unit and a time, as a regex (``per`` of ``3 GB per second``): read as the slash
+of ``3 GB/s`` (:func:`kb.extract.numbers.per_unit`), the time after it not included."""
+
+TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec)|[ \t·]s(?:⁻¹|\^-1))"
               r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:" + "|".join((*PER_DEVICE_NOUNS, *PER_STREAM_NOUNS)) + "))?")
 """How a token rate is written after a number, matched case-insensitively as a whole word:
-``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, with spaces round its slash (``500 tok /
+``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, ``tokens a second`` (:data:`RATE_WORDS`), with spaces round its slash (``500 tok /
 s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per accelerator
 (``369 tok/s/GPU``, ``370 tokens/s per GPU``, ``tokens/sec/card``, ``tok/s/卡``) → ``tok/s/GPU``,
 kb's own unit, never compared with a whole system's rate (so is a token rate after
 :data:`PER_DEVICE_BEFORE`); per user or request (``30 tok/s per user``) → ``tok/s/user``."""
+
+REQUEST_RATE = r"(?:req(?:uest)?s?|quer(?:y|ies))(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec))"
+"""How a request rate is written after a number, matched case-insensitively as a whole word:
+``requests/s``, ``req/sec``, ``requests per second``, ``queries a second`` → ``req/s`` (as ``req/s``,
+``QPS``, ``RPS`` of :data:`ASCII_UNITS_CI`)."""
 
 PER_STREAM_BEFORE: tuple[str, ...] = ("每用户", "每个用户", "per-user", "per user", "每请求", "每个请求",
                                       "per-request", "per request", "per-sequence", "per sequence")
@@ -98,6 +118,13 @@ count of things, like ``25+ engines``)."""
 ASCII_UNITS_CS: dict[str, str] = {"ms": "ms", "us": "us", "μs": "us", "µs": "us", "ns": "ns", "s": "s", "min": "min",
                                   "h": "h", "FLOPs": "FLOPs"}
 """ASCII units whose case matters (``MS``, ``H`` are not units; ``M`` is a magnitude)."""
+
+NOT_HYPHENATED: frozenset[str] = frozenset({"s", "min", "h", "day", "week", "month"})
+"""Units (normalised) of :data:`ASCII_UNITS_CI` and :data:`ASCII_UNITS_CS` never read after a hyphen:
+a hyphenated time of a second or longer is an event's length (``a 2-day outage``), read only before a
+simulation word (``a 5-week simulation``, :mod:`kb.extract.en_quantities`); every other unit of kb's
+words may be hyphenated to a number (``a 10-ms SLO``, ``an 80-GB card``, ``32K-token``, ``3-fold``;
+``16-bit`` is a width, an adjective, no quantity: :func:`kb.extract.quantities.find_quantities`)."""
 
 KB_OWN: frozenset[str] = frozenset({"%", "‰", "pp", "×", "tok/s", "tok/s/GPU", "tok/s/user", "req/s", "LoC", "tokens", "bit", "$", "¥", "£", "€", "HK$",
                                     "+", "devices", "FLOPs", "星",
