@@ -1,4 +1,4 @@
-"""Substring tests before a class scan (kb.extract.dates._date_hint, kb.extract.numbers.has_exponent_hint,
+"""Substring tests before a class scan (kb.extract.dates._date_hint, kb.extract.overflow.has_exponent_hint,
 kb.extract.unread._has_superscript, the zh-magnitude and two-magnitude tests of unread_numbers): a text they
 pass over holds no match of the pattern they guard, and the per-unit memos answer as the functions they keep."""
 
@@ -9,18 +9,8 @@ import random
 
 from kb.extract.dates import _DATE_HINT, _date_hint, find_dates
 from kb.extract.fold import normalise
-from kb.extract.numbers import (
-    _EXPONENT_HINT_RE,
-    _EXPONENT_RE,
-    _FOLD_RE,
-    _fold,
-    _fold_one,
-    has_exponent_hint,
-    in_range,
-    normalised,
-    number_runs,
-    out_of_range,
-)
+from kb.extract.numbers import _EXPONENT_RE, _FOLD_RE, _fold, _fold_one, normalised, number_runs
+from kb.extract.overflow import _EXPONENT_HINT_RE, has_exponent_hint, in_range, out_of_range
 from kb.extract.unread import (
     _TWO_MAG_HINT,
     _UNIT_POWER_HINT_RE,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from kb.core.config import KbConfig
-from kb.extract.numbers import out_of_range, parse_number
+from kb.extract.numbers import parse_number
+from kb.extract.overflow import out_of_range
 from kb.read.parse import parse_file
 from test_numbers_forms import _read  # the one row reader of the number tests
 

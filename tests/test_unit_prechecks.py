@@ -1,4 +1,4 @@
-"""Quick tests before a scan (kb.extract.numbers.out_of_range's, kb.extract.unread.unread_numbers' odd forms): a
+"""Quick tests before a scan (kb.extract.overflow.out_of_range's, kb.extract.unread.unread_numbers' odd forms): a
 text they pass over holds nothing the scan finds."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ import random
 from collections import Counter
 
 from kb.core.config import KbConfig
-from kb.extract.numbers import _EXPONENT_HINT_RE, _EXPONENT_RE, in_range, out_of_range
+from kb.extract.numbers import _EXPONENT_RE
+from kb.extract.overflow import _EXPONENT_HINT_RE, in_range, out_of_range
 from kb.extract.unread import _ODD_FORM_RE, unread_numbers
 from kb.read.parse import Parser
 

@@ -37,10 +37,10 @@ from kb.extract.numbers import (
     _pint_unit,
     _tail,
     _unit_of,
-    in_range,
     number_runs,
     per_unit,
 )
+from kb.extract.overflow import in_range
 from kb.extract.vocab.metrics import BUILTIN_METRICS, DATE_METRICS
 from kb.extract.vocab.quantities import ACCELERATOR_MODELS
 from kb.extract.zh_quantities import ZH_HINT, more_quantities
@@ -146,7 +146,7 @@ def find_quantities(
     year is never its end (``3 days in 2014 to 36 days``). Figure, table, section, equation and
     step numbers (``Fig. 7``, ``Table 3``, ``表 2``, ``图 5``, ``Sec. 4``, ``Eq. (2)``) are none.
     A power of ten written out is part of the number (``3.2×10^-2 s`` → 0.032 ``s``); a number no
-    float holds (``1e309``, ``1e-400``) is none (:func:`~kb.extract.numbers.out_of_range`). A plain
+    float holds (``1e309``, ``1e-400``) is none (:func:`~kb.extract.overflow.out_of_range`). A plain
     integer before an English counted noun is a count (``up to 64 frames``: no unit, no metric), a
     decimal alone in brackets after a score's name a score (``BLEU（25.3）``), a range of plain
     numbers after a concurrency or batch word that set-up (``并发数（1 到 16）``); a headline's

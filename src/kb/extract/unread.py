@@ -13,7 +13,6 @@ import re
 
 from kb.extract.numbers import (
     _BARE_POW10,
-    has_exponent_hint,
     _MAG,
     _NUM,
     _POW10,
@@ -22,9 +21,9 @@ from kb.extract.numbers import (
     _unit_of,
     normalised,
     number_runs,
-    out_of_range,
     per_unit,
 )
+from kb.extract.overflow import has_exponent_hint, out_of_range
 from kb.perf.led import led_matches
 
 
