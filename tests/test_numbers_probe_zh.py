@@ -36,6 +36,15 @@ def _read(text: str) -> list[tuple]:
     ("1亿5000万 tokens", [("1亿5000万 tokens", 150000000.0, None, None, "tokens", None, None)]),
     ("吞吐 3千5 tok/s", [("3千5 tok/s", 3500.0, None, None, "tok/s", "throughput", None)]),
     ("售价 5万一台", [("5万", 50000.0, None, None, None, None, None)]),  # 50,000 each, never 51,000
+    # either end of a range: its place after 万/亿/千 (was 10,000–12,000 and a 5 tok/s not written)
+    ("吞吐 1万2-1万5 tok/s", [("1万2-1万5 tok/s", None, 12000.0, 15000.0, "tok/s", "throughput", None)]),
+    ("1万2到1万5 tok/s", [("1万2到1万5 tok/s", None, 12000.0, 15000.0, "tok/s", "throughput", None)]),
+    ("3千5-4千 tok/s", [("3千5-4千 tok/s", None, 3500.0, 4000.0, "tok/s", "throughput", None)]),
+    ("3千-4千5 tok/s", [("3千-4千5 tok/s", None, 3000.0, 4500.0, "tok/s", "throughput", None)]),
+    ("3万4000-3万5000 tok/s", [("3万4000-3万5000 tok/s", None, 34000.0, 35000.0, "tok/s", "throughput", None)]),
+    ("吞吐 3千5百 tok/s", [("3千5百 tok/s", 3500.0, None, None, "tok/s", "throughput", None)]),
+    ("成本从1万2降到9千5", [("1万2", 12000.0, None, None, None, "cost", None),
+                          ("9千5", 9500.0, None, None, None, "cost", None)]),
     # traditional 點 (the point) and 兩 (two)
     ("快了三點五倍", [("三點五倍", 3.5, None, None, "×", None, None)]),
     ("快了三点五倍", [("三点五倍", 3.5, None, None, "×", None, None)]),

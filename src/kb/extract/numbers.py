@@ -83,8 +83,9 @@ _UNIT_RE = re.compile(_UNIT)
 # letter or digit makes it no number)
 _EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.^])(?:" + _BARE_POW10.replace("{1,3}", "+") + r"|\d+(?:\.\d+)?(?:[eE][-+]?\d+|"
                           + _POW10.replace("{1,3}", "+") + r"))(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?=" + _UNIT + "))")
-# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万).
-_TAIL = r"(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?(?![\d.,])"
+# The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万), or one digit
+# after 千 (3千5, 3千5百: 3,500); either end of a range may have one (1万2-1万5, 3千5-4千).
+_TAIL = r"(?:(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?|(?<=千)\d百?)(?![\d.,])"
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
 # _is_transition).
 _TO_VERB = r"(?:" + "|".join(TO_VERBS_ZH) + r")(?:到|至|为)|" + "|".join(TO_WORDS_ZH)
@@ -102,7 +103,7 @@ _QTY_RE = re.compile(
     + _LEAD
     + rf"(?P<sign>[-+])?(?P<cur>[$¥£€])?{_CUR_GAP}(?P<n1>{_NUM})(?P<m1>{_MAG})?(?P<tail>{_TAIL})?"
     + rf"(?:(?P<u1>{_UNIT})?(?P<sep>{_SEP})"
-    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?{_CUR_GAP}(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<u2>{_UNIT})?"
+    + rf"(?P<sign2>[-+])?(?P<cur2>[$¥£€])?{_CUR_GAP}(?P<n2>{_NUM})(?P<m2>{_MAG})?(?P<tail2>{_TAIL})?(?P<u2>{_UNIT})?"
     + rf"|(?P<pm>[ \t]?±[ \t]?{_NUM})?(?P<u>{_UNIT})?)"
     + rf"(?P<plus>\+(?![\d+])(?P<u3>{_UNIT})?)?"  # 2000+ tokens/秒: at least 2000 tok/s
 )

@@ -201,7 +201,7 @@ def find_quantities(
                 q = {"value": None, "low": lo, "high": hi, "unit": None, "bare": False, "signed": False}
                 setup = vocab.phrase_metric(w.group(1))
             if q is _NOT_A_RANGE or q is _TRANSITION:  # the first number alone
-                e = next_pos = next(m.end(k) for k in ("u1", "m1", "n1") if g[k] is not None)
+                e = next_pos = next(m.end(k) for k in ("u1", "tail", "m1", "n1") if g[k] is not None)
                 u = g["u1"]
                 if q is _TRANSITION:  # A with B's unit when it has none; B next, with A's
                     carry, end_of = [m.end("sep"), u, False], "from"
@@ -391,7 +391,8 @@ def _range(g: dict, norm: str, start: int, sep_at: int, sep_end: int,
         return None
     tail = g["tail"]
     a = _number(g["sign"], g["n1"], g["m1"] or g["m2"]) + (_tail(g["sign"], tail, g["m1"]) if tail else 0.0)
-    b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"])
+    tail2 = g["tail2"]
+    b = _number(g["sign2"] or g["sign"], g["n2"], g["m2"]) + (_tail(g["sign2"] or g["sign"], tail2, g["m2"]) if tail2 else 0.0)
     low, high = (a, b) if a <= b else (b, a)
     return {"value": None, "low": low, "high": high, "unit": unit, "bare": False,
             "signed": bool(g["sign"] or g["sign2"])}
