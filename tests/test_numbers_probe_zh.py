@@ -43,6 +43,11 @@ def _read(text: str) -> list[tuple]:
     ("3千-4千5 tok/s", [("3千-4千5 tok/s", None, 3000.0, 4500.0, "tok/s", "throughput", None)]),
     ("3万4000-3万5000 tok/s", [("3万4000-3万5000 tok/s", None, 34000.0, 35000.0, "tok/s", "throughput", None)]),
     ("吞吐 3千5百 tok/s", [("3千5百 tok/s", 3500.0, None, None, "tok/s", "throughput", None)]),
+    # a list of zh numerals each with its unit: every item (was the last alone: 和 after 美元 read as a word)
+    ("成本降低五美元和三美元", [("五美元", 5.0, None, None, "$", "cost", None), ("三美元", 3.0, None, None, "$", "cost", None)]),
+    ("五公里与三公里", [("五公里", 5000.0, None, None, "m", None, None), ("三公里", 3000.0, None, None, "m", None, None)]),
+    ("三元和四元组", []),  # the last item is a word (四元组): no list, no figure
+    ("五美元和他", []),
     ("成本从1万2降到9千5", [("1万2", 12000.0, None, None, None, "cost", None),
                           ("9千5", 9500.0, None, None, None, "cost", None)]),
     # traditional 點 (the point) and 兩 (two)

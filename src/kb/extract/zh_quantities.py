@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from kb.core.claims import Quantity
 from kb.extract.bind import _ACCELERATOR, _DEVICE_COUNTERS
@@ -284,8 +285,8 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
         if (unit in COUNTERS and not digits) or unit == "×" or unit is None:
             return None  # 三个, 两种: a count of things, not a figure; x and × are the main pass's
         e = u.end()
-        if not digits and _IDEOGRAPH_AFTER.match(norm, e):
-            return None  # 三元组, 两米高: a word that holds a numeral and a unit character
+        if not digits and _IDEOGRAPH_AFTER.match(norm, e) and not _listed(norm, e, u.group().lstrip(" \t")):
+            return None  # 三元组, 两米高: a word that holds a numeral and a unit character (五美元和三美元: a list)
     elif not digits and norm[e:e + 1].isascii() and norm[e:e + 1].isalpha():
         return None  # 支柱二rl: a numeral glued to letters is part of a name
     elif digits and (p := _pint_unit(norm, e)) is not None:
@@ -313,15 +314,21 @@ def _zh_one(m: re.Match[str], norm: str) -> dict | None:
             "signed": pre in ("负", "零下"), "bare": unit is None and (not digits or not (mag or any(c in num for c in "十百千万亿萬億")))}
 
 
-#: 和/与/及/、 and another share in 成 after one (``七成和八成``, ``3 成和 4 成``: a list of shares, as
-#: ``七成、八成`` is; ``八成和他有关`` is none).
-_NEXT_SHARE = re.compile(rf"[ \t]*(?:和|与|及|、)[ \t]*(?:{_ZH}|\d+(?:\.\d+)?)[ \t]?成")
+#: 和/与/及/、 and another number with the same word after it (``七成和八成``, ``3 成和 4 成``,
+#: ``五美元和三美元``: a list, as ``七成、八成`` is; ``八成和他有关`` is none).
+_NEXT_ITEM = rf"[ \t]*(?:和|与|及|、)[ \t]*(?:{_ZH}|\d+(?:\.\d+)?)[ \t]?"
 
 
-def _listed(norm: str, e: int) -> bool:
-    """Whether the share in 成 ending at ``norm[e]`` is one of a list whose last share no word
-    follows (``七成和八成``, ``两成、三成和四成``): an ideograph after such a 成 ends no word."""
-    while (n := _NEXT_SHARE.match(norm, e)) is not None:
+@lru_cache(maxsize=64)
+def _next_item(word: str) -> re.Pattern[str]:
+    return re.compile(_NEXT_ITEM + re.escape(word))
+
+
+def _listed(norm: str, e: int, word: str = "成") -> bool:
+    """Whether the number and ``word`` (成, a unit as written) ending at ``norm[e]`` is one of a list whose last
+    item no word follows (``两成、三成和四成``, ``五美元和三美元``; ``三元和四元组`` is none)."""
+    nxt = _next_item(word)
+    while (n := nxt.match(norm, e)) is not None:
         e = n.end()
         if not _IDEOGRAPH_AFTER.match(norm, e):
             return True
