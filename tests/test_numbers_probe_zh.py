@@ -48,6 +48,9 @@ def _read(text: str) -> list[tuple]:
     ("五公里与三公里", [("五公里", 5000.0, None, None, "m", None, None), ("三公里", 3000.0, None, None, "m", None, None)]),
     ("三元和四元组", []),  # the last item is a word (四元组): no list, no figure
     ("五美元和他", []),
+    # the rest of a number kb does not read is no number of its own (were 2 $, 123 $, 5 ×, 9.592e11 ¥)
+    ("廿二美元", []), ("卅五美元", []), ("一百点123美元", []), ("提升3点5倍", []), ("四十九兆九千五百九十二億元", []),
+    ("第一点 3 倍加速", [("3 倍", 3.0, None, None, "×", "speedup", None)]),  # 第一点, a space: the item's own
     ("成本从1万2降到9千5", [("1万2", 12000.0, None, None, None, "cost", None),
                           ("9千5", 9500.0, None, None, None, "cost", None)]),
     # traditional 點 (the point) and 兩 (two)

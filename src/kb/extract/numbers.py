@@ -94,8 +94,9 @@ _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
-# 10:00 is no quantity), after 第 (an ordinal), after ±.
-_LEAD = r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+# 10:00 is no quantity), after 第 (an ordinal), after ±, after a number and 点 (3点5倍, 一百点123: its decimals).
+_LEAD = (r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
+         rf"(?<![\d{ZH_DIGITS}十百千][{ZH_POINT}])")
 # a currency sign set apart from its number (成本 $ 0.8); not one closing a formula ($f(x)$ 3, $$ 3; x$ 3: _LEAD)
 _CUR_GAP = r"(?:(?<=[$¥£€])(?<![)}\]$][$¥£€])[ \t])?"
 _QTY_RE = re.compile(
