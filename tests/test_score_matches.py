@@ -1,11 +1,13 @@
-"""kb.extract.zh_quantities._score_matches gives the matches of ``_SCORE_RE.finditer`` (span and
+"""kb.extract.scores._score_matches gives the matches of ``_SCORE_RE.finditer`` (span and
 every group), looking the pattern up only where one may start."""
 
 from __future__ import annotations
 
 import random
 
-from kb.extract.zh_quantities import _SCORE_RE, _ZH_QTY_RE, _ZH_QTY_START, _led_matches, _score_matches
+from kb.extract.scores import _SCORE_RE, _score_matches
+from kb.extract.zh_quantities import _ZH_QTY_RE, _ZH_QTY_START
+from kb.perf.led import led_matches
 
 PIECES = list(":：为评得打分度性 \t5/10。，,；;|（()）\n一a") + ["评分", "得分", "打分", "3.5", "4.25", "100", "7", "92"]
 
@@ -30,6 +32,6 @@ def test_zh_numeral_matches_are_finditers() -> None:
     for _ in range(60000):
         text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(0, 12)))
         want = [(m.span(), m.groupdict()) for m in _ZH_QTY_RE.finditer(text)]
-        assert [(m.span(), m.groupdict()) for m in _led_matches(_ZH_QTY_START, _ZH_QTY_RE, text)] == want, text
+        assert [(m.span(), m.groupdict()) for m in led_matches(_ZH_QTY_START, _ZH_QTY_RE, text)] == want, text
         found += len(want)
     assert found > 50000

@@ -1,5 +1,5 @@
 """The cheap tests of kb.extract.zh_quantities change no result: ZH_HINT says yes exactly where
-its documented forms are, _SCORE_HINT where a score may be, and _zh_forms, looking only where
+its documented forms are, kb.extract.scores._SCORE_HINT where a score may be, and _zh_forms, looking only where
 _ZH_FORM_START matches, reads what it reads looking at every start of _ZH_QTY_START."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 import re
 
+from kb.extract import scores as sc
 from kb.extract import zh_quantities as zq
 from kb.extract.zh_numerals import ZH_DIGITS
 
@@ -40,12 +41,12 @@ def _zh_forms_everywhere(norm: str, read: dict[int, int]) -> list[dict]:
 
 def _scores_everywhere(norm: str) -> list[dict]:
     """_scores with no hint first."""
-    saved = zq._SCORE_HINT
-    zq._SCORE_HINT = re.compile("")
+    saved = sc._SCORE_HINT
+    sc._SCORE_HINT = re.compile("")
     try:
-        return zq._scores(norm)
+        return sc.find_scores(norm)
     finally:
-        zq._SCORE_HINT = saved
+        sc._SCORE_HINT = saved
 
 
 def _outcome(fn, *args):  # type: ignore[no-untyped-def]
@@ -69,11 +70,11 @@ def test_score_hint_misses_no_score() -> None:
     found = 0
     for t in texts:
         want = _scores_everywhere(t)
-        assert zq._scores(t) == want, t
+        assert sc.find_scores(t) == want, t
         found += len(want)
     assert found > 2000
-    assert zq._SCORE_HINT.search("arXiv:2603.18642 在 LMDeploy 上") is None
-    assert zq._scores("评分：4.5 分") == [{"start": 3, "end": 8, "value": 4.5, "unit": None, "score": True}]
+    assert sc._SCORE_HINT.search("arXiv:2603.18642 在 LMDeploy 上") is None
+    assert sc.find_scores("评分：4.5 分") == [{"start": 3, "end": 8, "value": 4.5, "unit": None, "score": True}]
 
 
 def test_zh_forms_skip_only_plain_digits() -> None:

@@ -73,7 +73,10 @@ _SIGN_FIRST_HINT = re.compile(r"[×xX](?=[ \t]?\d)")
 # a magnitude set apart from its number, before a unit or after a currency: 1.2 k tok/s, 2 T
 # tokens, 128 K tokens, $3 M, $ 3 M; a spaced m is a million only before kb's own unit (1.2 m tok/s);
 # with no unit, as the glued one, beside a metric word (吞吐 1.2 K, 8 K context; Fig. 3 B is a panel)
-_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<cur>[$¥£€])?" + _CUR_GAP + r"(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBTm])(?!\w|\.\w)")
+_SPACED_MAG = re.compile(r"(?<![A-Za-z0-9_.,])(?P<cur>[$¥£€])?" + _CUR_GAP + r"(?P<n>\d+(?:\.\d+)?)[ \t](?P<m>[kKMBTm])(?!\w|\.\w|[ \t]?[-/])")
+# what may follow a spaced size read with the metric word before it: nothing of the clause (吞吐 1.2 K,
+# cost 1.2 M.; not 吞吐 3 B 组, throughput 3 B vs 5 A: a label)
+_CLOSED = re.compile(r"[ \t]*(?:$|[,.;:!?，。；：！？、)）|\]])")
 _SPACED_MAG_HINT = re.compile(r"[kKMBTm](?<=\d[ \t][kKMBTm])(?!\w|\.\w)")
 #: What a text holds where one of the three forms hinted above may be: their hints in one scan
 #: (one class first: re skips to it in C)
@@ -127,7 +130,8 @@ def en_forms(norm: str, times: Sequence[tuple[int, int]] = ()) -> list[dict]:
             unit, conv, e = u  # (1.2 m tok/s is a million; 100 m s-1 is a speed)
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else v, "unit": unit})
         elif u is None and m["m"] != "m":  # 吞吐 1.2 K, 3 B params: 1.2K, 3B, with a metric or set-up word beside
-            got.append({"start": m.start(), "end": m.end(), "value": v, "unit": None, "bare": "size"})
+            got.append({"start": m.start(), "end": m.end(), "value": v, "unit": None, "bare": "size",
+                        "closed": _CLOSED.match(norm, m.end()) is not None})
     for m in (_BRACKETED.finditer(norm) if "(" in norm and _BRACKETED_HINT.search(norm) else ()):
         u = _unit_after(norm, m.end(), ratio=True)  # (1,200) tok/s
         if u is not None and (u[0] not in BRACKET_SIGNED or m["sign"]):

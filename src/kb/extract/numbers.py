@@ -84,8 +84,10 @@ _UNIT_RE = re.compile(_UNIT)
 _EXPONENT_RE = re.compile(r"(?<![A-Za-z0-9_.^])(?:" + _BARE_POW10.replace("{1,3}", "+") + r"|\d+(?:\.\d+)?(?:[eE][-+]?\d+|"
                           + _POW10.replace("{1,3}", "+") + r"))(?:(?=[xX](?![\dA-Za-z]))|(?![\dA-Za-z])|(?=" + _UNIT + "))")
 # The rest of a mixed Chinese number after 万 or 亿 (C22: 3万4000, 25万6千, 1亿5000万), or one digit
-# after 千 (3千5, 3千5百: 3,500); either end of a range may have one (1万2-1万5, 3千5-4千).
-_TAIL = r"(?:(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?|(?<=千)\d百?)(?![\d.,])"
+# after 千 (3千5, 3千5百: 3,500); either end of a range may have one (1万2-1万5, 3千5-4千). None after a
+# decimal (2.5千5, 1.2万3), before a date's 年/月/日 (1月3万2月4万) or, after 千, before 万/亿 (3千5万).
+_TAIL = (r"(?<!\.\d[万亿千])(?<!\.\d\d[万亿千])(?:(?<=[万亿])\d{1,4}(?:[千百]|(?<=\d)万(?!亿))?"
+         r"|(?<=千)\d百?(?![ \t]?[万亿萬億]))(?![\d.,年月日号])")
 # A change verb ending in 到/至/为 between two numbers (提到, 降至, 缩短到, 减小至, 更正为): A → B (see
 # _is_transition).
 _TO_VERB = r"(?:" + "|".join(TO_VERBS_ZH) + r")(?:到|至|为)|" + "|".join(TO_WORDS_ZH)
@@ -94,11 +96,14 @@ _SEP = rf"[ \t]?(?:[-–—~]|至|到)[ \t]?|[ \t]to[ \t]|[ \t]*(?:{_ARROW})[ \t
 # Not a quantity when glued to an identifier, version, section or path: a letter, digit, '.',
 # '§', '#', '@', '\', 'x/' or 'x-' (GPT-5.6, Qwen3-32B, v0.5.16, §2.13, C116, paper_cards/681,
 # 2026-03-21's "-03"), after "1," (a broken thousands group), after "10:" (a clock time's minutes:
-# 10:00 is no quantity), after 第 (an ordinal), after ±, after a number and 点 (3点5倍, 一百点123: its decimals).
+# 10:00 is no quantity), after 第 (an ordinal), after ±, after a number and 点 (3点5倍, 一百点123: its decimals),
+# glued after digits and a magnitude (the 5万 of 3千5万, the 3 of 1.2万3: a rest _TAIL does not read); a sign
+# right after a numeral is a range's dash (100万三千-100万五千: no −1,000,000).
 _LEAD = (r"(?<![A-Za-z0-9_.§#@^\\])(?<![A-Za-z0-9_][/\-])(?<!\d,)(?<!\d:)(?<!§ )(?<!第)(?<!第 )(?<!±)"
-         rf"(?<![\d{ZH_DIGITS}十百千][{ZH_POINT}])")
+         rf"(?<![\d{ZH_DIGITS}十百千][{ZH_POINT}])(?<!\d[千万亿])(?![-+](?<=[{ZH_DIGITS}十百千万亿][-+]))")
 # a currency sign set apart from its number (成本 $ 0.8); not one closing a formula ($f(x)$ 3, $$ 3; x$ 3: _LEAD)
-_CUR_GAP = r"(?:(?<=[$¥£€])(?<![)}\]$][$¥£€])[ \t])?"
+# nor before a formula's number (where $ 3 < x $, $ 2 \times 10^6 $) or a year (cost in $ 2024 prices)
+_CUR_GAP = r"(?:(?<=[$¥£€])(?<![)}\]$][$¥£€])[ \t](?!\d[\d,.]*[ \t]*[<>=+*/\\^_$]|(?:19|20)\d\d(?![\d.,])))?"
 _QTY_RE = re.compile(
     r"(?=[-+$¥£€\d])"  # cheap first test, before the lookbehinds
     + _LEAD
@@ -194,6 +199,8 @@ def per_unit(norm: str, e: int, unit: str | None) -> tuple[_units.Canonical | No
     ``unit`` is kb's own (``%``, ``tok/s``: read as they are). Units: pint's (:mod:`kb.extract.units`)."""
     if unit is None or (p := _PER_RE.match(norm, e)) is None or (own := _canonical(unit)) is None:
         return None
+    if "/" not in p.group() and "/" in own.unit:
+        return None  # 3 GB/s per second, 3 Gbps a second: a rate word after a rate is no second denominator
     if (u := _UNIT_RE.match(norm, p.end())) is not None and u.group()[:1] not in " \t" \
             and (den := _unit_of(u.group())) is not None and den not in KB_OWN:
         end = u.end()

@@ -240,6 +240,9 @@ def find_quantities(
                 and not (in_range(g["n1"]) and (g["sep"] is None or in_range(g["n2"]))
                          and all(v is None or abs(v) < _INF for v in (q["value"], q["low"], q["high"]))):
             q = None  # 1e309, 1e-400, 1e308K: no float holds it (out_of_range; docs/claims.md)
+        if q is not None and g["m1"] and g["tail"] is None and norm[m.end("m1") - 1] in "千万亿" \
+                and norm[m.end("m1"):m.end("m1") + 1].isdigit():
+            q = None  # 3千5万, 1.2万3: digits after a magnitude that are no rest of it (_TAIL); never 3,000
         if q is not None and _ref_before(norm, s):
             q = None  # Fig. 7, Table 3, 表 2, Sec. 4, Eq. (2), Step 3
         if q is not None and e < n and norm[e - 1] in _ASCII_ALNUM and norm[e] in _ASCII_ALNUM:
@@ -327,8 +330,6 @@ def _names_bare(how: str, phrase: str) -> bool:
     if how not in ("before", "after") or not any(c.isalpha() for c in phrase):
         return False
     return how == "before" or not (phrase[:1].isupper() and any(c.islower() for c in phrase))
-
-
 
 
 def _single(g: dict, norm: str, s: int, vocab: MetricVocab, pint: _units.Canonical | None = None) -> dict | None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 from kb.core.claims import Quantity
@@ -51,13 +51,14 @@ from kb.extract.vocab.quantities import (
     TIMES_WORDS_EN,
 )
 from kb.extract.vocab.units import COUNTERS
+from kb.extract.scores import find_scores
 from kb.extract.zh_numerals import ZH_DIGITS, ZH_POINT, zh_value
 from kb.perf.led import led_matches
 from kb.perf.models import built
 
 _ZH = rf"[{ZH_DIGITS}十][{ZH_DIGITS}十百千万亿萬億]*(?:[{ZH_POINT}][{ZH_DIGITS}]+)?"
 # digits and magnitudes, then the numerals of the places below the last (100万三千, 1亿两千万, 3万零五)
-_MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?)?)*"
+_MIX = (r"\d+(?:\.\d+)?(?:[十百千万亿萬億零]+(?:\d+(?:\.\d+)?(?![\d年月日号]|[ \t][万亿萬億]))?)*"
         r"(?:(?:(?<=[万亿萬億])|(?<=[万亿萬億]零))(?:[一二两兩三四五六七八九][十百千])+[一二两兩三四五六七八九]?[万萬]?"
         r"|(?<=[万亿萬億]零)[一二两兩三四五六七八九])?")
 # after 百分之/千分之 (and a sign): digits grouped in threes or with a magnitude letter (百分之1,200, 百分之3.2k)
@@ -92,17 +93,6 @@ _ONE_TIMES = re.compile("(?:" + "|".join(ONE_TIMES_VERBS) + r")了?[ \t]?(?P<one
 _HALF = re.compile("(?:" + "|".join(HALF_VERBS) + r")(?:了|掉)?[ \t]?(?P<half>一半)")
 _IDEOGRAPH_AFTER = re.compile(r"[\u4e00-\u9fff](?<![的以之左内多])")
 _TEMPERATURE = frozenset({"°C", "°F"})
-# A score as reviewers write it (issue 21: the feeds' 实用性：5分, 创新性：4.5/5, 综合评分: 6.05/10,
-# 推荐度为 4.5 分, 实用性评分： 4, 创新性： 5 / 5, 评分明细 传播度7 | 权威性5): a value on the feed's own scale, no
-# metric and no unit (docs/claims.md: no rating cue, so a secondhand number). Precision first:
-# after a colon, 为 or a score word: N分 closed by punctuation, N/5, N/10 or N/100 (``4.5 / 5`` too; N within the
-# scale); after a quality word ending in 度 or 性 and a space only with its scale (推荐度 4/5); a bare N only right after 评分/得分/打分; a number glued after a quality word ending in
-# 度 or 性 only when a list bar, punctuation or the line's end closes it.
-_SCORE_RE = re.compile(
-    r"(?:[:：为]|评分|得分|打分|[度性](?=[ \t]+\d{1,3}(?:\.\d{1,2})?[ \t]?/))[ \t]*(?P<n>\d{1,3}(?:\.\d{1,2})?)"
-    r"(?:[ \t]?(?P<fen>分)(?=[\s。，,；;:：（()）|]|$)|[ \t]?/[ \t]?(?P<d>5|10|100)(?![\d/]|\.\d)|(?=[ \t]*(?:[\s。，,；;（()）|]|$)))"
-    r"|(?<=[\u4e00-\u9fff])(?<=[度性])(?P<g>\d{1,2}(?:\.\d)?)(?=[ \t]*(?:[|｜,，;；。]|$))", re.M)
-_SCORE_WORD_BEFORE = re.compile(r"(?:评分|得分|打分)[ \t]*[:：]?[ \t]*$")
 # between 40 and 55 ms, 介于 40 和 55 ms 之间: a range opened by a word, its unit on either end
 _BETWEEN = re.compile(r"(?:(?<![A-Za-z])(?P<open>" + "|".join(BETWEEN_OPEN) + r"))[ \t]*(?P<a>" + _NUM + ")(?P<ma>"
                       + _MAG + ")?")
@@ -129,7 +119,7 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
     if not norm.isascii() and ZH_HINT.search(norm):
         found += _zh_forms(norm, {q.start: q.end for q in out})
     if not norm.isascii():
-        found += _scores(norm)
+        found += find_scores(norm)
     found += en_forms(norm, [(q.start, q.end) for q in out if q.unit == "s"])
     if "oubl" in norm or "ripl" in norm or "uadrupl" in norm:  # throughput doubled: 2×, beside its metric
         found += [{"start": m.start(), "end": m.end(), "unit": "×", "bare": True,
@@ -154,6 +144,10 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
             continue  # overlaps a quantity it does not hold, or says no more than it
         base = inside[0] if inside else None
         unit = f["unit"]
+        if f.get("bare") == "size":  # 吞吐 1.2 K, cost 1.2 M.; 8 K context, 3 B params (a size word after it)
+            scan = scan or vocab._scan(norm, DATE_METRICS)
+            if (how := vocab._resolve(scan, norm, s, e, unit)[1]) != "setup" and not (how == "before" and f["closed"]):
+                continue  # 吞吐 3 B 组, throughput 3 B vs 5 A, 图 3 B 吞吐: a label's letter, no magnitude
         if f.get("score"):
             metric, bound, qualifier = None, None, None
         elif base is not None and (base.metric is not None or (base.unit == unit and not f.get("range"))):
@@ -333,50 +327,6 @@ def _listed(norm: str, e: int, word: str = "成") -> bool:
         if not _IDEOGRAPH_AFTER.match(norm, e):
             return True
     return False
-
-
-#: Where a match of :data:`_SCORE_RE` may start (its words' first characters; a digit right after
-#: 度 or 性), led by one class: re skips to one in C, where _SCORE_RE, an alternation led by a
-#: group and look-behinds, gives it no first character.
-_SCORE_START = re.compile(r"[:：为评得打度性\d](?:(?<=[:：为评得打])|(?<=[度性]\d)|(?<=[度性])(?=[ \t]))")
-#: What a text holds where :data:`_SCORE_RE` may match (a cheap test, one scan led by one class):
-#: ``:``, ``：``, ``为`` or the ``分`` ending 评分/得分/打分, spaces, then a run of 1-3 digits (a score's
-#: whole part is its run: a digit after it matches none of the endings), or 度/性 right before a run of
-#: 1-2. Most units have a colon and no score (``arXiv:2603.18642``): no Python step per colon for them.
-_SCORE_HINT = re.compile(r"[:：为分度性](?:(?<=[度性])\d{1,2}|(?<=[:：为分])[ \t]*\d{1,3}|(?<=[度性])[ \t]+\d{1,3}(?=[.\d]*[ \t]?/))(?!\d)")
-
-
-def _score_matches(norm: str) -> Iterator[re.Match[str]]:
-    """``_SCORE_RE.finditer(norm)`` (:func:`~kb.perf.led.led_matches`)."""
-    return led_matches(_SCORE_START, _SCORE_RE, norm)
-
-
-_led_matches = led_matches
-"""(:func:`kb.perf.led.led_matches`, by its old name here.)"""
-
-
-def _scores(norm: str) -> list[dict]:
-    """The scores in ``norm`` (:data:`_SCORE_RE`): value on the writer's scale, no unit, no metric."""
-    got: list[dict] = []
-    if _SCORE_HINT.search(norm) is None:
-        return got
-    for m in _score_matches(norm):
-        if m["g"] is not None:
-            got.append({"start": m.start("g"), "end": m.end("g"), "value": float(m["g"]), "unit": None, "score": True})
-            continue
-        v = float(m["n"])
-        if m["d"] is not None:
-            if v > int(m["d"]):
-                continue  # 7/5 is no score out of 5
-            e = m.end("d")
-        elif m["fen"] is not None:
-            e = m.end("fen")
-        elif _SCORE_WORD_BEFORE.search(norm, max(0, m.start("n") - 8), m.start("n")):
-            e = m.end("n")
-        else:
-            continue  # a bare number after a colon: a score only after a score word
-        got.append({"start": m.start("n"), "end": e, "value": v, "unit": None, "score": True})
-    return got
 
 
 def _between(norm: str, m: re.Match[str]) -> dict | None:

@@ -74,13 +74,20 @@ RATE_WORD_TIMES: tuple[str, ...] = ("second", "sec", "minute", "min", "hour", "h
 """Times a rate word may stand before (``per second``, ``an hour``); not ``day``: ``8 hours a day`` is
 a time, and a time per time no unit."""
 
+NOT_A_RATE_AFTER: tuple[str, ...] = ("later", "earlier", "ago", "time", "times", "round", "pass", "run", "try",
+                                     "attempt", "half")
+"""Words after a time that make ``a second`` or ``an hour`` a time, not a rate's denominator (``2 GB a
+second time``, ``200 tokens a second later``); a hyphen too (``3 GB per hour-long run``)."""
+
 _PER_WORD = r"[ \t](?:" + "|".join(RATE_WORDS) + r")[ \t]"
 """A rate word between spaces, as a regex (``per`` of ``tokens per second``)."""
-RATE_WORD = _PER_WORD + "(?=(?:" + "|".join(RATE_WORD_TIMES) + ")(?![A-Za-z0-9_]))"
+_TIME_END = r"(?![A-Za-z0-9_-])(?![ \t]+(?:" + "|".join(NOT_A_RATE_AFTER) + r")(?![A-Za-z]))"
+"""The end of the time after a rate word, as a regex (:data:`NOT_A_RATE_AFTER`)."""
+RATE_WORD = _PER_WORD + "(?=(?:" + "|".join(RATE_WORD_TIMES) + ")" + _TIME_END + ")"
 """A rate word between a unit and a time, as a regex (``per`` of ``3 GB per second``): read as the slash
 of ``3 GB/s`` (:func:`kb.extract.numbers.per_unit`), the time after it not included."""
 
-TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec)|[ \t·]s(?:⁻¹|\^-1))"
+TOKEN_RATE = (r"tok(?:ens?)?(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec)" + _TIME_END + r"|[ \t·]s(?:⁻¹|\^-1))"
               r"(?:(?:[ \t]?/[ \t]?|[ \t]per[ \t])(?:" + "|".join((*PER_DEVICE_NOUNS, *PER_STREAM_NOUNS)) + "))?")
 """How a token rate is written after a number, matched case-insensitively as a whole word:
 ``tok/s``, ``tokens/sec``, ``token/s``, ``tokens per second``, ``tokens a second`` (:data:`RATE_WORDS`), with spaces round its slash (``500 tok /
@@ -89,7 +96,8 @@ s``) or as a power (``378 tok·s⁻¹``, ``379 tokens s^-1``) → ``tok/s``; per
 kb's own unit, never compared with a whole system's rate (so is a token rate after
 :data:`PER_DEVICE_BEFORE`); per user or request (``30 tok/s per user``) → ``tok/s/user``."""
 
-REQUEST_RATE = r"(?:req(?:uest)?s?|quer(?:y|ies))(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec))"
+REQUEST_RATE = (r"(?:req(?:uest)?s?|quer(?:y|ies))(?:[ \t]?/[ \t]?(?:s|secs?|seconds?)|" + _PER_WORD + r"(?:second|sec)"
+                + _TIME_END + ")")
 """How a request rate is written after a number, matched case-insensitively as a whole word:
 ``requests/s``, ``req/sec``, ``requests per second``, ``queries a second`` → ``req/s`` (as ``req/s``,
 ``QPS``, ``RPS`` of :data:`ASCII_UNITS_CI`)."""
