@@ -240,15 +240,16 @@ class Parser:
                    else "is not an ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00)")
             problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} {why}; ignored",
                                     "warning"))
-        bad = invalid_stamp(PurePosixPath(path).name)
+        name = _file_name(path)
+        bad = invalid_stamp(name)
         if bad:  # 2026-02-30, T2460: no date or time is made up for it
             problems.append(Problem(path, 1, f"file-name stamp {bad} is not a valid date or time; "
                                     "the file is read as undated", "warning"))
             return None
-        odd = stamp_warning(PurePosixPath(path).name) if role == "inbox" else None
+        odd = stamp_warning(name) if role == "inbox" else None
         if odd:  # 2026-07-31-2599-…, 2026-7-31-…: what kb reads of the name, said
             problems.append(Problem(path, 1, odd, "warning"))
-        stamp = parse_stamp(PurePosixPath(path).name)
+        stamp = parse_stamp(name)
         if stamp is None:
             return None
         day, at = stamp
@@ -318,10 +319,21 @@ def unread_blanked(text: str) -> str:
     return _SKIPPED_INLINE_RE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group()), text) if "<" in text else text
 
 
-_SKIPPED_BLOCK_RE = re.compile(r"\s*<(?:!--|(?:" + "|".join(SKIPPED_TAGS) + r")(?:[\s>]|$))", re.IGNORECASE)
-_SKIPPED_INLINE_RE = re.compile(r"<!--.*?-->|<(" + "|".join(SKIPPED_TAGS) + r")(?:[\s/][^>]*)?>.*?</\1\s*>",
+# (the tags sorted: a set's order, hence the pattern's text, changes with the hash seed, and
+# kb.perf.recache keeps a pattern by its text; the order of names that cannot match at one place,
+# each followed by a delimiter no name holds, changes no match)
+_SKIPPED_BLOCK_RE = re.compile(r"\s*<(?:!--|(?:" + "|".join(sorted(SKIPPED_TAGS)) + r")(?:[\s>]|$))", re.IGNORECASE)
+_SKIPPED_INLINE_RE = re.compile(r"<!--.*?-->|<(" + "|".join(sorted(SKIPPED_TAGS)) + r")(?:[\s/][^>]*)?>.*?</\1\s*>",
                                 re.IGNORECASE | re.DOTALL)
 _NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _file_name(path: str) -> str:
+    """``PurePosixPath(path).name`` without making a path: the text after the last ``/``. Exact:
+    a path object's parts are the texts between its ``/`` but ``""`` and ``"."``, so a last text
+    that is neither is its name; for those two (``a/``, ``a/.``) the path object says."""
+    name = path.rpartition("/")[2]
+    return name if name not in ("", ".") else PurePosixPath(path).name
 
 
 def _str_or_none(value: Any) -> str | None:
