@@ -40,6 +40,12 @@ _SECTION_LINE_RE = re.compile(
     re.IGNORECASE | re.MULTILINE)
 
 
+#: ``arxiv`` in any case: ``_ARXIV_ANY_CASE_RE.search(text)`` finds one exactly when ``"arxiv" in
+#: text.lower()`` (without lowering a copy of the text): no other character lowers to one of these
+#: five letters but ``İ`` (U+0130), to ``i`` followed by U+0307, never by ``v``.
+_ARXIV_ANY_CASE_RE = re.compile(r"[aA][rR][xX][iI][vV]")
+
+
 def section_ids(body: str) -> dict[int, str]:
     """The one paper each heading's section links, by the heading's 1-based line (issue 20).
 
@@ -49,7 +55,7 @@ def section_ids(body: str) -> dict[int, str]:
     next heading of its level or higher) holds such lines naming exactly one id gets that id;
     several ids (a digest's top heading) give none. The caller decides whether the heading is
     a paper title. Fenced code is skipped."""
-    if "arxiv" not in body.lower() and "huggingface.co/papers/" not in body:
+    if _ARXIV_ANY_CASE_RE.search(body) is None and "huggingface.co/papers/" not in body:
         return {}
     open_: list[tuple[int, int, set[str]]] = []  # (level, line, ids) of the headings above
     out: dict[int, str] = {}
