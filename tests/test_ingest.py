@@ -181,14 +181,16 @@ def test_ingest_exit_2_when_nothing_could_be_read(tmp_path: Path, run_kb, monkey
     root = tmp_path / "kb"
     write(root, "kb.yaml", "")
     write(root, "inbox/jay/2026-07-31-a.md", "vLLM 2.03×\n")
-    real = Path.read_bytes
+    import kb.store.parsing as parsing
 
-    def deny(self: Path) -> bytes:
-        if self.name.endswith(".md"):
+    real = parsing.read_file
+
+    def deny(at: Path, rel: str) -> bytes:
+        if rel.endswith(".md"):
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(at, rel)
 
-    monkeypatch.setattr(Path, "read_bytes", deny)  # root can read anything: simulate EACCES
+    monkeypatch.setattr(parsing, "read_file", deny)  # root can read anything: simulate EACCES
     r = run_kb(["ingest"], cwd=root)
     assert r.exit_code == 2
     assert r.stdout == "0 parsed, 0 unchanged, 1 failed; 0 claims\n"

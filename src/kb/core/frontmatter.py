@@ -368,6 +368,8 @@ def _too_deep(src: str) -> bool:
     """True when ``src`` opens more than :data:`MAX_DEPTH` ``[``/``{`` without closing them (a
     linear count that ignores quoting: brackets inside quoted strings count too, which only
     errs towards refusing a front matter no card writes)."""
+    if src.count("[") + src.count("{") <= MAX_DEPTH:
+        return False  # (the depth never passes the number of openers: no walk needed)
     depth = 0
     for ch in src:
         if ch in "[{":

@@ -46,10 +46,10 @@ from kb.read.scopes import file_scope, section_ids
 from kb.read.strike import single_tilde
 from kb.read.walk import _FileCtx
 
-#: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2).
+#: The first line kb writes into a brief it renders (templates/e1prep.*.md.j2) starts so.
+_BRIEF_MARK = "<!-- kb:brief "
 # the list and quote marks that open a line (a line past the nesting limit is read without them)
 _LINE_MARKS_RE = re.compile(r"^[ \t>]*(?:(?:[*+\-]|\d{1,9}[.)])[ \t]+)?[ \t>]*")
-_BRIEF_MARK_RE = re.compile(r"^<!-- kb:brief ", re.M)
 
 
 #: Where :meth:`Parser.parse_bytes` hands claims as it goes: ``sink(claims, mentions, written_at)``:
@@ -170,7 +170,9 @@ class Parser:
                     ctx.invalid.append((line, 0, cand.raw, cand.error or "not an arXiv id"))
         ctx.lines = body.split("\n") if len(body) < _LAZY_LINES_MIN else _Lines(body)
         ctx.first_line = next((n for n, ln in enumerate(ctx.lines, 1) if ln.strip() and not ln.lstrip().startswith("<!--")), 0)
-        ctx.generated = _BRIEF_MARK_RE.search(body, 0, 4000) is not None
+        # the mark at a line's start, whole within the first 4,000 characters (as the pattern
+        # ^<!-- kb:brief  under re.M searched up to 4,000: it tried every offset; find skips in C)
+        ctx.generated = body.startswith(_BRIEF_MARK) or body.find("\n" + _BRIEF_MARK, 0, 4000) >= 0
         ctx.mentions = mentions  # the front matter's first, then the body's in order
         covered = bytearray(len(ctx.lines) + 1)
         deepest = 0
@@ -240,15 +242,16 @@ class Parser:
                    else "is not an ISO date or date-time (e.g. 2026-07-31T16:30:00+08:00)")
             problems.append(Problem(path, fm.key_lines.get(key, fm.start_line), f"{key}: {str(value)[:40]!r} {why}; ignored",
                                     "warning"))
-        bad = invalid_stamp(PurePosixPath(path).name)
+        name = _file_name(path)
+        bad = invalid_stamp(name)
         if bad:  # 2026-02-30, T2460: no date or time is made up for it
             problems.append(Problem(path, 1, f"file-name stamp {bad} is not a valid date or time; "
                                     "the file is read as undated", "warning"))
             return None
-        odd = stamp_warning(PurePosixPath(path).name) if role == "inbox" else None
+        odd = stamp_warning(name) if role == "inbox" else None
         if odd:  # 2026-07-31-2599-…, 2026-7-31-…: what kb reads of the name, said
             problems.append(Problem(path, 1, odd, "warning"))
-        stamp = parse_stamp(PurePosixPath(path).name)
+        stamp = parse_stamp(name)
         if stamp is None:
             return None
         day, at = stamp
@@ -318,10 +321,21 @@ def unread_blanked(text: str) -> str:
     return _SKIPPED_INLINE_RE.sub(lambda m: _NOT_NEWLINE.sub(" ", m.group()), text) if "<" in text else text
 
 
-_SKIPPED_BLOCK_RE = re.compile(r"\s*<(?:!--|(?:" + "|".join(SKIPPED_TAGS) + r")(?:[\s>]|$))", re.IGNORECASE)
-_SKIPPED_INLINE_RE = re.compile(r"<!--.*?-->|<(" + "|".join(SKIPPED_TAGS) + r")(?:[\s/][^>]*)?>.*?</\1\s*>",
+# (the tags sorted: a set's order, hence the pattern's text, changes with the hash seed, and
+# kb.perf.recache keeps a pattern by its text; the order of names that cannot match at one place,
+# each followed by a delimiter no name holds, changes no match)
+_SKIPPED_BLOCK_RE = re.compile(r"\s*<(?:!--|(?:" + "|".join(sorted(SKIPPED_TAGS)) + r")(?:[\s>]|$))", re.IGNORECASE)
+_SKIPPED_INLINE_RE = re.compile(r"<!--.*?-->|<(" + "|".join(sorted(SKIPPED_TAGS)) + r")(?:[\s/][^>]*)?>.*?</\1\s*>",
                                 re.IGNORECASE | re.DOTALL)
 _NOT_NEWLINE = re.compile(r"[^\n]")
+
+
+def _file_name(path: str) -> str:
+    """``PurePosixPath(path).name`` without making a path: the text after the last ``/``. Exact:
+    a path object's parts are the texts between its ``/`` but ``""`` and ``"."``, so a last text
+    that is neither is its name; for those two (``a/``, ``a/.``) the path object says."""
+    name = path.rpartition("/")[2]
+    return name if name not in ("", ".") else PurePosixPath(path).name
 
 
 def _str_or_none(value: Any) -> str | None:

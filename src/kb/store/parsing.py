@@ -60,6 +60,13 @@ def _die_with_parent() -> None:
         pass
 
 
+def read_file(root: Path, rel: str) -> bytes:
+    """The bytes of the file ``rel`` (a KB-relative path) under ``root``: ``(root / rel).read_bytes()``
+    without its two path objects (the same ``open(…, "rb").read()``; OSError as it raises)."""
+    with open(os.path.join(root, rel), "rb") as f:
+        return f.read()
+
+
 def _parse_job(job: tuple[str, str, int, int, int]) -> FileRows | Problem:
     root, rel, mtime_ns, ctime_ns, size = job
     assert _WORKER is not None
@@ -68,7 +75,7 @@ def _parse_job(job: tuple[str, str, int, int, int]) -> FileRows | Problem:
 
 def _parse_one(parser: Parser, root: Path, rel: str, mtime_ns: int, ctime_ns: int, size: int) -> FileRows | Problem:
     try:
-        data = (root / rel).read_bytes()
+        data = read_file(root, rel)
     except OSError as exc:
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
@@ -89,7 +96,7 @@ def stream_one(parser: Parser, st: Store, root: Path, rel: str, mtime_ns: int, c
     transaction, under a savepoint: a file that fails leaves nothing of it stored). Returns its
     ``files`` row, or the :class:`Problem` that made it fail. Errors of the store itself are raised."""
     try:
-        data = (root / rel).read_bytes()
+        data = read_file(root, rel)
     except OSError as exc:
         return Problem(rel, 0, f"cannot read: {exc.strerror or exc}")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
