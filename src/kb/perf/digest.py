@@ -18,8 +18,9 @@ from functools import lru_cache
 import kb
 
 _ROOT = os.path.dirname(os.path.realpath(kb.__file__))
-_IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+(kb(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+(kb(?:\.\w+)*))",
-                        re.MULTILINE)
+# searched in "\n" + source: led by the newline, re skips in C from line start to line start (a ``^``
+# under MULTILINE has no literal, so re tried every offset of every module); the same matches
+_IMPORT_RE = re.compile(r"\n[ \t]*(?:from[ \t]+(kb(?:\.\w+)*)[ \t]+import[ \t]+(\([^)]*\)|[^\n#]*)|import[ \t]+(kb(?:\.\w+)*))")
 _NAME_RE = re.compile(r"\w+")
 
 
@@ -50,7 +51,7 @@ def _imports(module: str) -> tuple[str, ...]:
     packages each lives in."""
     files = _modules()
     found: list[str] = []
-    for m in _IMPORT_RE.finditer(_source(files[module]).decode("utf-8")):
+    for m in _IMPORT_RE.finditer("\n" + _source(files[module]).decode("utf-8")):
         if m.group(3):
             found.append(m.group(3))
             continue
