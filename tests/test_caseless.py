@@ -87,3 +87,4 @@ def test_the_window_rules_answer_as_the_plain_searches(monkeypatch) -> None:
     assert _bound("吞吐至少提升 3 倍", 7, 10) == "≥" and _decreased("TTFT drops BY 30%", 14, 17, DEFAULT_VOCAB)
     assert _ref_before("see Fig. 7", 9) and _decreased("降低延迟 30%", 5, 8, DEFAULT_VOCAB)
     assert _bound("\u212aeep it up to 3×", 14, 16) == "≤" and _bound("Keep it UP TO 3×", 14, 16) == "≤"
+
