@@ -37,6 +37,11 @@ _UNIT_AT = re.compile(_UNIT)
 _SUSPENDED = re.compile(rf"(?<![\w.])(?P<a>{_NUM})-[ \t]+(?:to|and)[ \t]+(?P<b>{_NUM})-?")
 _FRACTION = re.compile(r"(?<![\w.,/])(?P<w>\d+)[ \t]+(?P<n>\d)/(?P<d>\d{1,2})(?![\d/])")
 _GLUED_TEMP = re.compile(r"(?<![\w.])(?P<sign>[-+])(?P<n>\d+(?:\.\d+)?)(?P<u>[CF])(?![\w])")
+#: What every match of _FRACTION (a digit, a slash, a digit) and of _GLUED_TEMP (a digit before C or F)
+#: holds: a text without it is not searched. Led by a digit, these re skips through in C; the two patterns
+#: start with a look-behind and are tried at every position of the text.
+_FRACTION_HINT = re.compile(r"\d/\d")
+_GLUED_TEMP_HINT = re.compile(r"\d[CF]")
 # a 12-week simulation: a hyphenated time before a simulation word (kb.extract.bind.setups makes it sim_length)
 _SIM_TIME = re.compile(r"(?<![\w.])(?P<n>\d+(?:\.\d+)?)-(?P<u>(?i:weeks?|days?|months?|hours?|years?))(?=[ \t]+(?i:"
                        + "|".join(w for w in SIM_WORDS if w.isascii()) + r"))")
@@ -189,14 +194,15 @@ def _punctuated(norm: str) -> list[dict]:
                 a, b = conv.apply(a), conv.apply(b)
             got.append({"start": m.start(), "end": e, "value": None, "low": min(a, b), "high": max(a, b),
                         "unit": unit})
-    for m in (_FRACTION.finditer(norm) if "/" in norm else ()):  # 1 1/2 hours
+    for m in (_FRACTION.finditer(norm) if "/" in norm and _FRACTION_HINT.search(norm) else ()):  # 1 1/2 hours
         u = _unit_after(norm, m.end())
         if u is not None and int(m["d"]) > int(m["n"]) > 0:
             unit, conv, e = u
             v = int(m["w"]) + int(m["n"]) / int(m["d"])
             got.append({"start": m.start(), "end": e, "value": conv.apply(v) if conv else float(f"{v:.12g}"),
                         "unit": unit})
-    for m in (_GLUED_TEMP.finditer(norm) if "C" in norm or "F" in norm else ()):  # -5C: a signed number glued to C or F is a temperature
+    # -5C: a signed number glued to C or F is a temperature
+    for m in (_GLUED_TEMP.finditer(norm) if ("C" in norm or "F" in norm) and _GLUED_TEMP_HINT.search(norm) else ()):
         conv = _canonical("°" + m["u"])
         if conv is not None:
             v = _number(m["sign"], m["n"], None)

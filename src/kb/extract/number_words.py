@@ -36,6 +36,7 @@ from kb.extract.vocab.quantities import (
     REF_WORDS_EN,
     REF_WORDS_ZH,
 )
+from kb.perf.caseless import lowered, may_lower
 from kb.perf.literals import literal_hint
 
 # An upper-case word and one space before a bare number: a product name (RTX 5090, PRO 6000).
@@ -77,6 +78,10 @@ _DECREASE_AFTER_PHRASE = re.compile(
     re.IGNORECASE)
 _WORD_REDUCTION = re.compile(r"[ \t]+[A-Za-z][A-Za-z-]*[ \t]+(?:reduction|decrease|drop)s?(?![A-Za-z])", re.IGNORECASE)
 _DECREASE_LOOKBACK = 56
+#: Words one of which every match of _DECREASE_WORD holds (so of _REF_BEFORE and _BOUND_BEFORE below),
+#: and a copy of them for lower-cased text (kb.perf.caseless: IGNORECASE cannot skip ahead): _hinted
+_DECREASE_HINT = literal_hint([_DECREASE_WORD])
+_DECREASE_HINT_LOW = lowered(_DECREASE_HINT)
 # Words that qualify a metric phrase between a decrease word and its number ("reduces decoding
 # latency by 20%", "cuts the end-to-end TTFT by 27%", "降低解码延迟 20%"): passed over like
 # neutral words. Set-up and stage words only: never a verb, so "reduces memory and raises
@@ -145,6 +150,10 @@ _REF_BEFORE = re.compile(
     r"(?:(?<![A-Za-z])(?:" + "|".join(REF_WORDS_EN) + r")\.?|" + "|".join(REF_WORDS_ZH) + r")[ \t]*[(\[]?$",
     re.IGNORECASE,
 )
+_REF_HINT = literal_hint([_REF_BEFORE])
+_REF_HINT_LOW = lowered(_REF_HINT)
+
+
 def _bound_group(kind: str) -> str:
     """The named group of one bound kind: its zh words and symbols, then its English words."""
     return (f"(?P<{kind}>" + "|".join(BOUND_WORDS_ZH[kind])
@@ -164,6 +173,7 @@ _BOUND_BEFORE = re.compile(
 )
 #: Bound words one of which every match of _BOUND_BEFORE contains (most numbers have none).
 _BOUND_HINT = literal_hint([_BOUND_BEFORE])
+_BOUND_HINT_LOW = lowered(_BOUND_HINT)
 _BOUND_AFTER = re.compile(r"[ \t]*(?:" + "|".join(f"(?P<{k}>" + "|".join(w) + ")" for k, w in BOUND_AFTER_WORDS.items()) + ")")
 _BOUND_OF = {"ge": "≥", "le": "≤", "gt": ">", "lt": "<", "approx": "~"}
 #: What may end a match of _BOUND_BEFORE, [ \t*_] left out: the last character of a bound word
@@ -200,7 +210,8 @@ def _ref_before(norm: str, s: int) -> bool:
     i = s
     while i > lo and norm[i - 1] in " \t([.":
         i -= 1
-    return i > lo and _may_end_ref(norm[i - 1]) and _REF_BEFORE.search(norm, lo, s) is not None
+    return i > lo and _may_end_ref(norm[i - 1]) and (_REF_HINT is None or _hinted(_REF_HINT, _REF_HINT_LOW, norm, lo, s)) \
+        and _REF_BEFORE.search(norm, lo, s) is not None
 _BOUND_LOOKBACK = 40
 
 
@@ -210,11 +221,26 @@ def _bound_after(norm: str, e: int) -> str | None:
     return None if m is None else _BOUND_OF[next(k for k, v in m.groupdict().items() if v is not None)]
 
 
+def _hinted(hint: re.Pattern[str], low_hint: re.Pattern[str] | None, norm: str, lo: int, s: int) -> bool:
+    """Whether ``hint`` (literals, ignoring case) is found in ``norm[lo:s]``: ``low_hint``
+    (:func:`kb.perf.caseless.lowered`) searched in the text lower-cased when it may be (same answer)."""
+    global _LOWERED
+    if _LOWERED[0] is not norm:
+        _LOWERED = (norm, lower_same_length(norm) if may_lower(norm) else None)
+    low = _LOWERED[1]
+    return (hint.search(norm, lo, s) if low is None or low_hint is None else low_hint.search(low, lo, s)) is not None
+
+
+_LOWERED: tuple[str | None, str | None] = (None, None)
+"""The last text :func:`_hinted` asked of, lower-cased (None: search it as it is). One tuple:
+replaced whole; it holds the text, so an ``is`` test cannot meet another string at a reused id."""
+
+
 def _bound(norm: str, s: int, e: int) -> str | None:
     """The bound written with the number at ``norm[s:e]``, or None (see Quantity.bound)."""
     lo = max(0, s - _BOUND_LOOKBACK)
     m = _BOUND_BEFORE.search(norm, lo, s) if _may_end_bound(_last_char(norm, lo, s, " \t*_")) and (
-        _BOUND_HINT is None or _BOUND_HINT.search(norm, lo, s)) else None
+        _BOUND_HINT is None or _hinted(_BOUND_HINT, _BOUND_HINT_LOW, norm, lo, s)) else None
     if m is None:
         m = _BOUND_AFTER.match(norm, e)
     if m is None:
@@ -235,7 +261,9 @@ def _decreased(norm: str, s: int, e: int, vocab: MetricVocab) -> bool:
     lower/less/fewer/smaller/reduction/decrease/drop (``30% lower latency``). Not after 至/到/"to" (``下降到 30%`` is the level reached).
     """
     last = None
-    for last in _DECREASE_WORD.finditer(norm, max(0, s - _DECREASE_LOOKBACK), s):
+    lo = max(0, s - _DECREASE_LOOKBACK)
+    for last in (_DECREASE_WORD.finditer(norm, lo, s) if _DECREASE_HINT is None
+                 or _hinted(_DECREASE_HINT, _DECREASE_HINT_LOW, norm, lo, s) else ()):
         pass
     if last is not None:
         # a percentile (p99) before the metric phrase is part of it: "cuts p99 TTFT by 27%"
