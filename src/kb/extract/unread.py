@@ -64,10 +64,7 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     if ("^" in text or "**" in text or (not text.isascii() and _has_superscript(text))) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text \
-            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)) \
-            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
-                and _TWO_MAG_HINT.search(text) is not None):
+    if _may_be_odd(text, exponent):
         found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in led_matches(_ODD_START, _ODD_FORM_RE, text)]
     if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
         found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
@@ -99,13 +96,37 @@ _ODD_FORM_RE = re.compile(
     r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
     r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?(?:[ \t]?[万亿萬億][ \t]?[kKMBT]|[kK][kK]|MM)(?![A-Za-z]))"
     r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
-#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000``: one of 万亿萬億 (four
-#: substring tests in unread_numbers: a quarter of a class scan, callgrind)
 _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
             "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
             "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
             "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)"}
+#: What a text holds where a per-second branch of _ODD_FORM_RE may match: ``/s/s`` (perper) or a
+#: magnitude letter per second right after a number's last character, a digit or a comma, or one space
+#: after it (magps: ``5 k/s``, ``5k/s``); the ``k/s`` of ``tok/s`` has neither. Led by ``/s``: re finds the
+#: literal fast (most units with a rate hold ``tok/s``, where ``"/s" in text`` alone scanned every digit)
+_PER_SECOND_HINT = re.compile(r"/s(?:(?=/s)|(?<=[\d,][kKM]/s)|(?<=[\d,][ \t][kKM]/s))")
+#: What a text holds where a zh branch of _ODD_FORM_RE may match: 万亿萬億 right after a digit or one
+#: space or tab after it (``三万``, ``万卡`` have neither), with an exponent in the text (expmag ``1e3万``:
+#: :func:`~kb.extract.numbers.has_exponent_hint`) or a magnitude letter after it (twomag ``1.2万k``, the
+#: second pattern); a plain ``1.2万`` holds neither
+_ZH_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))")
+_ZH_TWO_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))[ \t]?[kKMBT]")
+
+
+def _may_be_odd(text: str, exponent: bool) -> bool:
+    """Whether ``text`` may hold a match of _ODD_FORM_RE (``exponent``: :func:`has_exponent_hint` of
+    it): each branch's literal by a substring test first (four for 万亿萬億: a quarter of a class scan,
+    callgrind), then what the branch needs around it
+    (_PER_SECOND_HINT, _ZH_TWO_MAG_HINT, _ZH_MAG_HINT, _TWO_MAG_HINT); tests/test_unread_prechecks.py
+    checks that no text it passes over holds a match."""
+    return (("/s" in text and _PER_SECOND_HINT.search(text) is not None) or "⁄" in text or "0.000" in text
+            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)
+                and (_ZH_TWO_MAG_HINT.search(text) is not None or (exponent and _ZH_MAG_HINT.search(text) is not None)))
+            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
+                and _TWO_MAG_HINT.search(text) is not None))
+
+
 #: Where a match of _ODD_FORM_RE may start: each of its branches starts with a digit after no word
 #: character or point (``(?<![\w.])\d``); led by the digit, re skips to one in C
 #: (:func:`~kb.perf.led.led_matches`), where _ODD_FORM_RE, led by a group of look-behinds, is tried

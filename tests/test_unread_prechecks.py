@@ -1,0 +1,54 @@
+"""The quick tests before unread_numbers' scan for odd forms (kb.extract.unread._may_be_odd): a text
+they pass over holds no match of _ODD_FORM_RE, random texts and the repo's own KB alike."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+from kb.extract.numbers import has_exponent_hint
+from kb.extract.unread import _ODD_FORM_RE, _may_be_odd, unread_numbers
+
+_REPO = Path(__file__).resolve().parent.parent
+
+
+def test_no_odd_form_hides_from_the_precheck() -> None:
+    rnd = random.Random(41)
+    pieces = ["1", "5", "12", "1.5", "３", ".", ",", " ", "\t", "⁄", "/s", "/s/s", "tok", "tok/s", "k/s", "K/s",
+              "M/s", "GiB", "k", "K", "M", "B", "T", "e3", "E-2", "万", "亿", "萬", "億", "的", "a", "x", "0.000"]
+    branches: Counter[str] = Counter()
+    passed = odd = 0
+    for _ in range(60000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 7)))
+        found = [m.lastgroup for m in _ODD_FORM_RE.finditer(text)]
+        branches.update(found)
+        odd += bool(found)
+        hint = _may_be_odd(text, has_exponent_hint(text))
+        passed += hint
+        assert hint or not found, text
+    assert branches == {"magps": 1373, "twomag": 499, "expmag": 136, "slash": 75, "perper": 72}
+    # (the seed's texts: 2,148 hold an odd form; 45,886 hold /s, ⁄, 0.000, 万亿萬億 or kk/MM, the tests before)
+    assert (odd, passed) == (2148, 22899)
+
+
+def test_the_precheck_on_the_repo_kb_lines() -> None:
+    lines = [line for path in sorted((_REPO / "inbox").rglob("*.md")) + sorted((_REPO / "organized").rglob("*.md"))
+             for line in path.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) > 500
+    for line in lines:
+        assert _may_be_odd(line, has_exponent_hint(line)) or _ODD_FORM_RE.search(line) is None, line
+
+
+def test_plain_rates_and_magnitudes_pass_over_odd_forms_still_found() -> None:
+    assert not _may_be_odd("吞吐 1.2万 tok/s，3 req/s", False)
+    assert not _may_be_odd("三万卡集群 500 tok/s", True)
+    whys = {t: [w for _, _, w in unread_numbers(t)] for t in ("吞吐 5 k/s", "吞吐 1,k/s", "吞吐 1200 tok/s/s", "吞吐 1e3 万 次",
+                                                               "吞吐 1.2 万 k 次")}
+    assert whys == {
+        "吞吐 5 k/s": ["has a magnitude per second with no noun (k/s: thousands of what?)"],
+        "吞吐 1,k/s": ["has a magnitude per second with no noun (k/s: thousands of what?)"],
+        "吞吐 1200 tok/s/s": ["has a rate per second of a rate (tok/s/s), a unit kb does not read"],
+        "吞吐 1e3 万 次": ["has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)"],
+        "吞吐 1.2 万 k 次": ["has two magnitudes (1.2万k, 1.5kk)"],
+    }
