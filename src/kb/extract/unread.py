@@ -54,7 +54,8 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
         range``, ``has more than one decimal point`` …).
     """
     exponent = has_exponent_hint(text)  # (asked once: out_of_range and _may_be_unread both need it)
-    found = [(a, b, "is out of range") for a, b in out_of_range(text, exponent)]
+    huge = out_of_range(text, exponent)
+    found = [(a, b, "is out of range") for a, b in huge] if huge else []
     if _may_be_unread(text, exponent):  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
@@ -84,7 +85,7 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
         for m in _BRACKETED_RE.finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
                 found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
-    return sorted(found)
+    return sorted(found) if len(found) > 1 else found  # (a fresh list either way)
 
 
 #: More forms kb reads as no quantity (unread_numbers): ``1⁄0 tok/s``, ``1200 tok/s/s``, ``5 k/s``
