@@ -1,5 +1,6 @@
-"""The quick tests before unread_numbers' scan for odd forms (kb.extract.unread._may_be_odd): a text
-they pass over holds no match of _ODD_FORM_RE, random texts and the repo's own KB alike."""
+"""The quick tests before unread_numbers' scan for odd forms (kb.extract.unread._may_be_odd) and
+find_dates' scan for years out of range (kb.extract.dates._OTHER_YEAR_HINT): a text they pass over
+holds no match of the pattern they guard, random texts and the repo's own KB alike."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
+from kb.extract.dates import _OTHER_YEAR_HINT, _OTHER_YEAR_RE, find_dates
 from kb.extract.numbers import has_exponent_hint
 from kb.extract.unread import _ODD_FORM_RE, _may_be_odd, unread_numbers
 
@@ -32,12 +34,31 @@ def test_no_odd_form_hides_from_the_precheck() -> None:
     assert (odd, passed) == (2148, 22899)
 
 
-def test_the_precheck_on_the_repo_kb_lines() -> None:
+def test_the_prechecks_on_the_repo_kb_lines() -> None:
     lines = [line for path in sorted((_REPO / "inbox").rglob("*.md")) + sorted((_REPO / "organized").rglob("*.md"))
              for line in path.read_text(encoding="utf-8").splitlines()]
     assert len(lines) > 500
     for line in lines:
         assert _may_be_odd(line, has_exponent_hint(line)) or _ODD_FORM_RE.search(line) is None, line
+        assert _OTHER_YEAR_HINT.search(line) is not None or _OTHER_YEAR_RE.search(line) is None, line
+
+
+def test_no_year_out_of_range_hides_from_its_hint() -> None:
+    rnd = random.Random(43)
+    pieces = ["9999-", "1850/", "2026-", "1999/", "0000-", "12-", "07/", "13-", "31", "01", "1", "-", "/", ".", " ",
+              "a", "年", "３", "19", "20", "0"]
+    found = hinted = 0
+    for _ in range(60000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 6)))
+        match = _OTHER_YEAR_RE.search(text) is not None
+        hint = _OTHER_YEAR_HINT.search(text) is not None
+        assert hint or not match, text
+        found += match
+        hinted += hint
+    assert (found, hinted) == (147, 2318)  # (the seed's texts; the hint passes over 2026-12-31, not over 9999-12-31)
+    bad: list[tuple[int, int, str]] = []
+    assert find_dates("停服 9999-12-31，上线 2026-07-31", invalid=bad)[0].value == "2026-07-31"
+    assert bad == [(3, 13, "is outside the years read in text (1900 to 2099)")]
 
 
 def test_plain_rates_and_magnitudes_pass_over_odd_forms_still_found() -> None:
