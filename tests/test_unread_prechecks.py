@@ -1,5 +1,5 @@
-"""The quick tests before unread_numbers' scan for odd forms (kb.extract.unread._may_be_odd) and
-find_dates' scan for years out of range (kb.extract.dates._OTHER_YEAR_HINT): a text they pass over
+"""The quick tests before unread_numbers' scans for odd forms (kb.extract.unread._may_be_odd) and numbers
+before another's unit (_SHARED_HINT, _SHARED_ROW_HINT) and find_dates' scan for years out of range (kb.extract.dates._OTHER_YEAR_HINT): a text they pass over
 holds no match of the pattern they guard, random texts and the repo's own KB alike."""
 
 from __future__ import annotations
@@ -10,7 +10,15 @@ from pathlib import Path
 
 from kb.extract.dates import _OTHER_YEAR_HINT, _OTHER_YEAR_RE, find_dates
 from kb.extract.numbers import has_exponent_hint
-from kb.extract.unread import _ODD_FORM_RE, _may_be_odd, unread_numbers
+from kb.extract.unread import (
+    _ODD_FORM_RE,
+    _SHARED_HINT,
+    _SHARED_ROW_HINT,
+    _SHARED_UNIT_RE,
+    _SHARED_UNIT_ROW_RE,
+    _may_be_odd,
+    unread_numbers,
+)
 
 _REPO = Path(__file__).resolve().parent.parent
 
@@ -41,6 +49,25 @@ def test_the_prechecks_on_the_repo_kb_lines() -> None:
     for line in lines:
         assert _may_be_odd(line, has_exponent_hint(line)) or _ODD_FORM_RE.search(line) is None, line
         assert _OTHER_YEAR_HINT.search(line) is not None or _OTHER_YEAR_RE.search(line) is None, line
+        assert _SHARED_HINT.search(line) is not None or _SHARED_UNIT_RE.search(line) is None, line
+        assert _SHARED_ROW_HINT.search(line) is not None or _SHARED_UNIT_ROW_RE.search(line) is None, line
+
+
+def test_no_number_before_another_unit_hides_from_its_hint() -> None:
+    rnd = random.Random(47)
+    pieces = ["1", "358", "1,200", "2.5", "３", "/", "|", "¦", " ", "\t", "tok/s", "a", "的", ".", ",", " / ", " | "]
+    found = hinted = 0
+    for _ in range(60000):
+        text = "".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 6)))
+        for hint, pattern in ((_SHARED_HINT, _SHARED_UNIT_RE), (_SHARED_ROW_HINT, _SHARED_UNIT_ROW_RE)):
+            match = pattern.search(text) is not None
+            passed = hint.search(text) is not None
+            assert passed or not match, text
+            found += match
+            hinted += passed
+    assert (found, hinted) == (3082, 21234)  # (the seed's texts, both patterns: 120,000 asks)
+    assert [w for _, _, w in unread_numbers("吞吐 358 / 359 tok/s")] == [
+        "stands before another number's unit with none of its own (which unit is it in?)"]
 
 
 def test_no_year_out_of_range_hides_from_its_hint() -> None:

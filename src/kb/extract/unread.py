@@ -77,7 +77,8 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     for a, b in number_runs(norm):
         if (u := _UNIT_RE.match(text, b)) is not None and _unit_of(u.group()) is not None:
             found.append((a, b, _RUN_WHY))  # 1 2 3 tok/s
-    if "/" in text or "¦" in text or ("|" in text and not row):
+    if ("/" in text or "¦" in text or ("|" in text and not row)) \
+            and (_SHARED_HINT if not row else _SHARED_ROW_HINT).search(text) is not None:
         for m in (_SHARED_UNIT_RE if not row else _SHARED_UNIT_ROW_RE).finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) is not None:
                 found.append((m.start("a"), m.end("a"), SHARED_UNIT_WHY))  # 358 / 359 tok/s: the 358 of what?
@@ -239,6 +240,10 @@ _UNREAD_WHY = {
 #: (:func:`unread_numbers`; a row's `` | `` parts its cells: no pipe there).
 _SHARED_UNIT_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/|¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
 _SHARED_UNIT_ROW_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
+#: What every match of _SHARED_UNIT_RE (_SHARED_UNIT_ROW_RE) holds: its separator, spaces or tabs, a digit (led
+#: by the separator class: re skips to one in C, where the patterns, led by a look-behind, are tried at every
+#: position; the slash of ``tok/s`` has no digit after it; tests/test_unread_prechecks.py checks they agree)
+_SHARED_HINT, _SHARED_ROW_HINT = re.compile(r"[/|¦][ \t]*\d"), re.compile(r"[/¦][ \t]*\d")
 SHARED_UNIT_WHY = "stands before another number's unit with none of its own (which unit is it in?)"
 """Why a number set apart before another's unit is warned: the parser says it only when no list
 read it with the unit written once (``throughput 300 / 400 tok/s`` is two throughputs)."""
