@@ -216,11 +216,13 @@ def _may_be_unread(text: str, exponent: bool | None = None) -> bool:
     costs it its first character, which re skips to in C)."""
     if _unread_hint(text):
         return True
-    if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
+    if "0" in text and _RADIX_HINT.search(text) is not None:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
     if (has_exponent_hint(text) if exponent is None else exponent) and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
+_RADIX_HINT = re.compile("0[xXbBoO]")
+"""``0x``, ``0X``, ``0b``, ``0B``, ``0o`` or ``0O``: one search led by the literal ``0`` (six substring tests cost more)."""
 _EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
