@@ -97,8 +97,8 @@ class Attribution:
 
     @property
     def keys(self) -> list[str]:
-        """Own subject keys, first = primary."""
-        return list(dict.fromkeys([a.key for a in self.own]))
+        """Own subject keys, first = primary (one or none: no dedupe)."""
+        return list(dict.fromkeys([a.key for a in self.own])) if len(self.own) > 1 else [a.key for a in self.own]
 
 
 def is_host(text: str, start: int, end: int) -> bool:
