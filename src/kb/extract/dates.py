@@ -155,7 +155,7 @@ def find_dates(
     """
     if not _date_hint(text):
         return []  # most texts hold no date: one fast scan, then nothing else to do
-    if invalid is not None:
+    if invalid is not None and _OTHER_YEAR_HINT.search(text) is not None:
         invalid += [(*m.span(), "is outside the years read in text (1900 to 2099)")
                     for m in _OTHER_YEAR_RE.finditer(text) if not _overlaps(skip, *m.span())]
     starts: list[int] | None = None
@@ -185,6 +185,10 @@ def find_dates(
 # 9999-12-31, 1850/01/02: a full date whose year is outside the years text dates are read in
 # (_YEAR); no date, and the parser says so
 _OTHER_YEAR_RE = re.compile(r"(?<![0-9A-Za-z_.])(?!19|20)\d{4}([-/])(?:0[1-9]|1[0-2])\1(?:0[1-9]|[12]\d|3[01])(?![\d]|[/.]\d)")
+#: What every match of _OTHER_YEAR_RE holds: a separator after four digits that open with neither 19 nor 20,
+#: then a month and a separator (led by the separator class: re skips to one in C, where _OTHER_YEAR_RE,
+#: led by a look-behind, is tried at every position; tests/test_unread_prechecks.py checks they agree)
+_OTHER_YEAR_HINT = re.compile(r"[-/](?<=\d\d\d\d[-/])(?<!19\d\d[-/])(?<!20\d\d[-/])(?:0[1-9]|1[0-2])[-/]")
 
 
 def _overlaps(spans: Sequence[tuple[int, int]], start: int, end: int) -> bool:

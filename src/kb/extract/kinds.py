@@ -210,7 +210,7 @@ class CueMatcher:
         for key in _PRIORITY if found else ():
             if key in found:
                 return key[1], found[key]
-        m = _INTERNAL_ID_RE.search(text)
+        m = _INTERNAL_ID_RE.search(text) if ("C" in text or "Q" in text or "O" in text) else None  # (its ids open so)
         if m and not _has_other_anchor(text, m):
             return "internal-rating", m.group(0)
         return None

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from operator import attrgetter
 
 from kb.extract.names import _NAME_BEFORE_ID_RE, _looks_like_name
 from kb.extract.vocab.quantities import RESPECTIVELY_AFTER, RESPECTIVELY_BEFORE
@@ -96,8 +97,8 @@ class Attribution:
 
     @property
     def keys(self) -> list[str]:
-        """Own subject keys, first = primary."""
-        return list(dict.fromkeys([a.key for a in self.own]))
+        """Own subject keys, first = primary (one or none: no dedupe)."""
+        return list(dict.fromkeys([a.key for a in self.own])) if len(self.own) > 1 else [a.key for a in self.own]
 
 
 def is_host(text: str, start: int, end: int) -> bool:
@@ -118,7 +119,6 @@ def is_host(text: str, start: int, end: int) -> bool:
 #: Every pair and ratio word opens with a CJK character, so an ASCII text holds none (checked here,
 #: from the words: the quick test of :func:`is_host` is off when a word opens otherwise).
 _OPEN_CJK = all(not w[0].isascii() for w in (*PAIR_OPEN_WORDS, *RATIO_OPEN_WORDS))
-
 
 #: A figure of the name's own right after it: ``SGLang 601 tok/s``, ``vLLM's 500 tok/s``, ``vLLM 的
 #: 52 ms`` (no colon: ``built on top of vLLM: 58.3 tok/s`` is the subject's): a number and an
@@ -202,6 +202,9 @@ def _runs(gap: str) -> bool:
     return bool(_RUNS_GAP_RE.fullmatch(gap)) and not _LIST_WORD_RE.search(gap) and not _OF_RE.match(gap)
 
 
+_SPAN = attrgetter("start", "end")  # an anchor's (start, end), attribute's order: a key in C, no Python call per anchor
+
+
 def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) -> Attribution:
     """Decide which anchors of ``text`` are its subjects (DESIGN.md §3).
 
@@ -219,7 +222,7 @@ def attribute(text: str, anchors: Sequence[Anchor], scoped: bool | None = None) 
     :param scoped: None: no set-up rule (the parser's own subjects); else whether the claim
         belongs to a paper its text does not name (a heading, a note's top, the sentence before).
     """
-    ordered = sorted(anchors, key=lambda a: (a.start, a.end)) if len(anchors) > 1 else list(anchors)
+    ordered = sorted(anchors, key=_SPAN) if len(anchors) > 1 else list(anchors)
     by_id = scoped is not None and (scoped or any(a.is_id for a in ordered))
     # a paper named by name (a card's, a title's) makes the claim a paper's, its name no set-up
     paper = by_id or (scoped is not None and any(a.key.startswith(PAPER_KEY_PREFIXES) for a in ordered))
@@ -364,11 +367,11 @@ class Owners:
     by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
     (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
 
-    __slots__ = ("_keys", "_starts", "_text", "_respective", "_lead")
+    __slots__ = ("_keys", "_starts", "_mark_ends", "_respective", "_lead")
 
     def __init__(self, own: Sequence[Anchor], text: str) -> None:
         ordered = sorted((a.start, a.end, a.key) for a in own)
-        self._text = text
+        self._mark_ends = _clause_marks(text)[1]  # (what clause_bounds reads: asked once, not per number)
         self._starts = [a for a, _, _ in ordered]
         self._keys = [k for _, _, k in ordered]
         self._respective = _respective(text, ordered) if len(ordered) > 1 else {}
@@ -388,7 +391,8 @@ class Owners:
             paired = next((k for s, k in self._respective.items() if start <= s < end), None)
             if paired is not None:
                 return paired
-        cs, _ = clause_bounds(self._text, start, end)
+        k = bisect_right(self._mark_ends, start) - 1  # the clause's start, as clause_bounds gives it (its end unasked)
+        cs = self._mark_ends[k] if k >= 0 else 0
         i = bisect_left(self._starts, start) - 1
         if i < 0 or self._starts[i] < cs:
             return None

@@ -53,7 +53,8 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
         range``, ``has more than one decimal point`` …).
     """
     exponent = has_exponent_hint(text)  # (asked once: out_of_range and _may_be_unread both need it)
-    found = [(a, b, "is out of range") for a, b in out_of_range(text, exponent)]
+    huge = out_of_range(text, exponent)
+    found = [(a, b, "is out of range") for a, b in huge] if huge else []
     if _may_be_unread(text, exponent):  # (most texts: one quick scan, no unit tried)
         for m in _UNREAD_FORM_RE.finditer(text):
             if m["comma"] is not None and _THOUSANDS_RE.fullmatch(m["comma"]):
@@ -63,10 +64,7 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     if ("^" in text or "**" in text or (not text.isascii() and _has_superscript(text))) \
             and _UNIT_POWER_HINT_RE.search(text) is not None:
         found += [(*m.span(), _UNIT_POWER_WHY) for m in _UNIT_POWER_RE.finditer(text)]
-    if "/s" in text or "⁄" in text or "0.000" in text \
-            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)) \
-            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
-                and _TWO_MAG_HINT.search(text) is not None):
+    if _may_be_odd(text, exponent):
         found += [(*m.span(), _ODD_WHY[m.lastgroup or ""]) for m in led_matches(_ODD_START, _ODD_FORM_RE, text)]
     if "10" in text and _CHAIN_HINT.search(text) is not None:  # 1.2×10^3×10^3: two powers of ten
         found += [(*m.span(), _CHAIN_WHY) for m in _CHAIN_RE.finditer(text)]
@@ -78,7 +76,8 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
     for a, b in number_runs(norm):
         if (u := _UNIT_RE.match(text, b)) is not None and _unit_of(u.group()) is not None:
             found.append((a, b, _RUN_WHY))  # 1 2 3 tok/s
-    if "/" in text or "¦" in text or ("|" in text and not row):
+    if ("/" in text or "¦" in text or ("|" in text and not row)) \
+            and (_SHARED_HINT if not row else _SHARED_ROW_HINT).search(text) is not None:
         for m in (_SHARED_UNIT_RE if not row else _SHARED_UNIT_ROW_RE).finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) is not None:
                 found.append((m.start("a"), m.end("a"), SHARED_UNIT_WHY))  # 358 / 359 tok/s: the 358 of what?
@@ -86,7 +85,7 @@ def unread_numbers(text: str, row: bool = False) -> list[tuple[int, int, str]]:
         for m in _BRACKETED_RE.finditer(text):
             if (u := _UNIT_RE.match(text, m.end())) is not None and _unit_of(u.group()) in BRACKET_SIGNED:
                 found.append((m.start(), u.end(), _BRACKETED_WHY))  # (3.5)%: 3.5 % or −3.5 %?
-    return sorted(found)
+    return sorted(found) if len(found) > 1 else found  # (a fresh list either way)
 
 
 #: More forms kb reads as no quantity (unread_numbers): ``1⁄0 tok/s``, ``1200 tok/s/s``, ``5 k/s``
@@ -98,13 +97,37 @@ _ODD_FORM_RE = re.compile(
     r"|(?P<expmag>(?<![\w.])\d+(?:\.\d+)?[eE][-+]?\d+[ \t]?[万亿萬億])"
     r"|(?P<twomag>(?<![\w.])\d+(?:\.\d+)?(?:[ \t]?[万亿萬億][ \t]?[kKMBT]|[kK][kK]|MM)(?![A-Za-z]))"
     r"|(?P<tiny>(?<![\w.])0\.0{300,}\d+)")
-#: What a zh branch of _ODD_FORM_RE holds besides ``/s``, ``⁄`` or ``0.000``: one of 万亿萬億 (four
-#: substring tests in unread_numbers: a quarter of a class scan, callgrind)
 _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which kb does not read",
             "perper": "has a rate per second of a rate (tok/s/s), a unit kb does not read",
             "magps": "has a magnitude per second with no noun (k/s: thousands of what?)",
             "expmag": "has both an exponent and a magnitude (1e3万: 1e3 or 1.3万?)",
             "twomag": "has two magnitudes (1.2万k, 1.5kk)", "tiny": "is out of range (a float reads it as 0)"}
+#: What a text holds where a per-second branch of _ODD_FORM_RE may match: ``/s/s`` (perper) or a
+#: magnitude letter per second right after a number's last character, a digit or a comma, or one space
+#: after it (magps: ``5 k/s``, ``5k/s``); the ``k/s`` of ``tok/s`` has neither. Led by ``/s``: re finds the
+#: literal fast (most units with a rate hold ``tok/s``, where ``"/s" in text`` alone scanned every digit)
+_PER_SECOND_HINT = re.compile(r"/s(?:(?=/s)|(?<=[\d,][kKM]/s)|(?<=[\d,][ \t][kKM]/s))")
+#: What a text holds where a zh branch of _ODD_FORM_RE may match: 万亿萬億 right after a digit or one
+#: space or tab after it (``三万``, ``万卡`` have neither), with an exponent in the text (expmag ``1e3万``:
+#: :func:`~kb.extract.numbers.has_exponent_hint`) or a magnitude letter after it (twomag ``1.2万k``, the
+#: second pattern); a plain ``1.2万`` holds neither
+_ZH_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))")
+_ZH_TWO_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))[ \t]?[kKMBT]")
+
+
+def _may_be_odd(text: str, exponent: bool) -> bool:
+    """Whether ``text`` may hold a match of _ODD_FORM_RE (``exponent``: :func:`has_exponent_hint` of
+    it): each branch's literal by a substring test first (four for 万亿萬億: a quarter of a class scan,
+    callgrind), then what the branch needs around it
+    (_PER_SECOND_HINT, _ZH_TWO_MAG_HINT, _ZH_MAG_HINT, _TWO_MAG_HINT); tests/test_unread_prechecks.py
+    checks that no text it passes over holds a match."""
+    return (("/s" in text and _PER_SECOND_HINT.search(text) is not None) or "⁄" in text or "0.000" in text
+            or (not text.isascii() and ("万" in text or "亿" in text or "萬" in text or "億" in text)
+                and (_ZH_TWO_MAG_HINT.search(text) is not None or (exponent and _ZH_MAG_HINT.search(text) is not None)))
+            or (("kk" in text or "kK" in text or "Kk" in text or "KK" in text or "MM" in text)
+                and _TWO_MAG_HINT.search(text) is not None))
+
+
 #: Where a match of _ODD_FORM_RE may start: each of its branches starts with a digit after no word
 #: character or point (``(?<![\w.])\d``); led by the digit, re skips to one in C
 #: (:func:`~kb.perf.led.led_matches`), where _ODD_FORM_RE, led by a group of look-behinds, is tried
@@ -192,11 +215,13 @@ def _may_be_unread(text: str, exponent: bool | None = None) -> bool:
     costs it its first character, which re skips to in C)."""
     if _unread_hint(text):
         return True
-    if "0x" in text or "0X" in text or "0b" in text or "0B" in text or "0o" in text or "0O" in text:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
+    if "0" in text and _RADIX_HINT.search(text) is not None:  # 0x10 tok/s: hexadecimal; 0b101, 0o17
         return True
     if (has_exponent_hint(text) if exponent is None else exponent) and _EXPMAG_HINT_RE.search(text) is not None:
         return True  # 1e3k tok/s: an exponent and a magnitude
     return ("^" in text or "**" in text) and _POWER_HINT_RE.search(text) is not None
+_RADIX_HINT = re.compile("0[xXbBoO]")
+"""``0x``, ``0X``, ``0b``, ``0B``, ``0o`` or ``0O``: one search led by the literal ``0`` (six substring tests cost more)."""
 _EXPMAG_HINT_RE = re.compile(r"[eE](?<=\d[eE])[-+]?\d+[ \t]?[kKMBT]")
 _THOUSANDS_RE = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _UNREAD_WHY = {
@@ -216,6 +241,10 @@ _UNREAD_WHY = {
 #: (:func:`unread_numbers`; a row's `` | `` parts its cells: no pipe there).
 _SHARED_UNIT_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/|¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
 _SHARED_UNIT_ROW_RE = re.compile(r"(?<![\w.,/|¦])(?P<a>\d[\d,]*(?:\.\d+)?)[ \t]*[/¦][ \t]*\d[\d,]*(?:\.\d+)?[ \t]?")
+#: What every match of _SHARED_UNIT_RE (_SHARED_UNIT_ROW_RE) holds: its separator, spaces or tabs, a digit (led
+#: by the separator class: re skips to one in C, where the patterns, led by a look-behind, are tried at every
+#: position; the slash of ``tok/s`` has no digit after it; tests/test_unread_prechecks.py checks they agree)
+_SHARED_HINT, _SHARED_ROW_HINT = re.compile(r"[/|¦][ \t]*\d"), re.compile(r"[/¦][ \t]*\d")
 SHARED_UNIT_WHY = "stands before another number's unit with none of its own (which unit is it in?)"
 """Why a number set apart before another's unit is warned: the parser says it only when no list
 read it with the unit written once (``throughput 300 / 400 tok/s`` is two throughputs)."""
