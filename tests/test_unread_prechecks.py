@@ -9,7 +9,7 @@ from collections import Counter
 from pathlib import Path
 
 from kb.extract.dates import _OTHER_YEAR_HINT, _OTHER_YEAR_RE, find_dates
-from kb.extract.numbers import has_exponent_hint
+from kb.extract.overflow import has_exponent_hint
 from kb.extract.unread import (
     _ODD_FORM_RE,
     _SHARED_HINT,

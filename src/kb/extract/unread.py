@@ -109,7 +109,7 @@ _ODD_WHY = {"slash": "is a fraction written with the fraction slash ⁄, which k
 _PER_SECOND_HINT = re.compile(r"/s(?:(?=/s)|(?<=[\d,][kKM]/s)|(?<=[\d,][ \t][kKM]/s))")
 #: What a text holds where a zh branch of _ODD_FORM_RE may match: 万亿萬億 right after a digit or one
 #: space or tab after it (``三万``, ``万卡`` have neither), with an exponent in the text (expmag ``1e3万``:
-#: :func:`~kb.extract.numbers.has_exponent_hint`) or a magnitude letter after it (twomag ``1.2万k``, the
+#: :func:`~kb.extract.overflow.has_exponent_hint`) or a magnitude letter after it (twomag ``1.2万k``, the
 #: second pattern); a plain ``1.2万`` holds neither
 _ZH_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))")
 _ZH_TWO_MAG_HINT = re.compile(r"[万亿萬億](?:(?<=\d.)|(?<=\d[ \t].))[ \t]?[kKMBT]")
