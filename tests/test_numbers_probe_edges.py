@@ -2,7 +2,7 @@
 values not in the text: a spaced magnitude letter that is a label's (``图 3 B``, ``3 B-tree``, ``3 B vs
 5 A``), ``a second`` that is no rate (``a second time``), a rate word after a rate, the rest after
 万/亿/千 that is none (``2.5千5``, ``3千5万``, ``1万2020年``), a range's dash after a numeral read as a
-minus, and a currency sign set apart before a formula or a year.
+minus, a decimal with spaces round its point (``6 . 2 %``), and a currency sign set apart before a formula or a year.
 
 Each row: text -> [(raw, value, low, high, unit, metric, bound)], in text order.
 """
@@ -46,9 +46,20 @@ def _read(text: str) -> list[tuple]:
     ("吞吐 100万三千-100万五千 tok/s", [("100万三千", 1003000.0, None, None, None, "throughput", None),
                                       ("100万五千 tok/s", 1005000.0, None, None, "tok/s", "throughput", None)]),
     ("增长-5%", [("-5%", -5.0, None, None, "%", None, None)]),
+    # a decimal with spaces round its point (tokenised text): no number, never its last part alone
+    ("sales rose 6 . 2 % to $ 1.45 billion .", [("$ 1.45 billion", 1.45e9, None, None, "$", "cost", None)]),
+    ("latency 14 . 8 ms", []), ("throughput 1 . 6 k tok/s", []),
+    ("it rose 6 %. 2 engines", [("6 %", 6.0, None, None, "%", None, None)]),
     # a currency sign set apart: not before a formula's number or a year
     ("where $ 3 < x $", []), ("$ 2 \\times 10^6 $ tokens", []), ("cost in $ 2024 prices", []),
     ("成本 $ 0.8，收入 $ 1.2", [("$ 0.8", 0.8, None, None, "$", "cost", None), ("$ 1.2", 1.2, None, None, "$", "cost", None)]),
 ])
 def test_an_edge_of_a_new_form_reads_only_what_is_written(text: str, read: list[tuple]) -> None:
     assert _read(text) == read
+
+
+def test_a_spaced_decimal_before_a_unit_is_warned_as_unread() -> None:
+    from kb.extract.unread import unread_numbers
+
+    assert unread_numbers("latency 14 . 8 ms", False) == [
+        (8, 14, "is a run of numbers set apart by spaces (which one is the figure?)")]

@@ -219,13 +219,16 @@ _RUN_RE = re.compile(r"(?<![A-Za-z0-9_.,:/\-])(?>\d+(?:\.\d+)?(?:[ \t]\d+(?:\.\d
 _RUN_HINT = re.compile(r"[ \t](?<=\d[ \t])\d+(?:\.\d+)?[ \t]\d")
 # _RUN_HINT led by a space, then by a tab: a literal is found fast, a class scan costs four (callgrind)
 _RUN_HINT_SPACE, _RUN_HINT_TAB = (re.compile(c + rf"(?<=\d{c})\d+(?:\.\d+)?[ \t]\d") for c in (" ", "\t"))
+_SPACED_POINT_RE = re.compile(r"(?<![A-Za-z0-9_.,])\d+(?: \. \d+)+(?![\d.])")
 _GROUPED_RE = re.compile(r"\d{1,3}(?:[ \t]\d{3})+(?:\.\d+)?")
 
 
 def number_runs(norm: str) -> list[tuple[int, int]]:
     """Spans of the runs of three or more plain numbers set apart by spaces in ``norm`` (``1 2 3
-    tok/s``): no number (:func:`kb.extract.quantities.find_quantities` reads none of them; before a
-    unit :func:`kb.extract.unread.unread_numbers` warns). Digits grouped in threes are one number."""
+    tok/s``) or of a decimal written with spaces round its point (``6 . 2 %``, tokenised text: the 2
+    alone is a figure not written): no number (:func:`kb.extract.quantities.find_quantities` reads
+    none of them; before a unit :func:`kb.extract.unread.unread_numbers` warns). Digits grouped in
+    threes are one number. Spans in text order."""
     global _RUNS
     last = _RUNS
     if last[0] is norm:  # the same unit's text asked again (unread_numbers, then find_quantities)
@@ -234,6 +237,8 @@ def number_runs(norm: str) -> list[tuple[int, int]]:
         runs: tuple[tuple[int, int], ...] = ()
     else:
         runs = tuple(m.span() for m in _RUN_RE.finditer(norm) if not _GROUPED_RE.fullmatch(m.group()))
+    if " . " in norm and (points := tuple(m.span() for m in _SPACED_POINT_RE.finditer(norm))):
+        runs = tuple(sorted(runs + points))
     _RUNS = (norm, runs)
     return list(runs)
 
