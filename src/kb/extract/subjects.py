@@ -283,9 +283,10 @@ def _clause_marks(text: str) -> tuple[list[int], list[int]]:
     return [a for a, _ in marks], [b for _, b in marks]
 
 
-def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
-    """Bounds of the clause holding ``text[start:end]`` (split at ，；。 etc. and table pipes)."""
-    starts, ends = _clause_marks(text)
+def clause_bounds(text: str, start: int, end: int, marks: tuple[list[int], list[int]] | None = None) -> tuple[int, int]:
+    """Bounds of the clause holding ``text[start:end]`` (split at ，；。 etc. and table pipes);
+    ``marks``: ``_clause_marks(text)`` when the caller keeps them (many numbers of one text)."""
+    starts, ends = marks or _clause_marks(text)
     i = bisect_right(ends, start) - 1  # the last mark that ends at or before ``start``
     j = bisect_left(starts, end)  # the first mark that starts at or after ``end``
     return (ends[i] if i >= 0 else 0), (starts[j] if j < len(starts) else len(text))
@@ -367,11 +368,11 @@ class Owners:
     by bisection, so a unit with n numbers and m anchors costs O((n + m) log m), not n·m
     (bench_adversarial's ``entity-numbers`` shape: ``vLLM 1.5× `` repeated)."""
 
-    __slots__ = ("_keys", "_starts", "_mark_ends", "_respective", "_lead")
+    __slots__ = ("_keys", "_starts", "_text", "_marks", "_respective", "_lead")
 
     def __init__(self, own: Sequence[Anchor], text: str) -> None:
         ordered = sorted((a.start, a.end, a.key) for a in own)
-        self._mark_ends = _clause_marks(text)[1]  # (what clause_bounds reads: asked once, not per number)
+        self._text, self._marks = text, _clause_marks(text)  # (what clause_bounds reads: found once, not per number)
         self._starts = [a for a, _, _ in ordered]
         self._keys = [k for _, _, k in ordered]
         self._respective = _respective(text, ordered) if len(ordered) > 1 else {}
@@ -391,8 +392,7 @@ class Owners:
             paired = next((k for s, k in self._respective.items() if start <= s < end), None)
             if paired is not None:
                 return paired
-        k = bisect_right(self._mark_ends, start) - 1  # the clause's start, as clause_bounds gives it (its end unasked)
-        cs = self._mark_ends[k] if k >= 0 else 0
+        cs, _ = clause_bounds(self._text, start, end, self._marks)
         i = bisect_left(self._starts, start) - 1
         if i < 0 or self._starts[i] < cs:
             return None

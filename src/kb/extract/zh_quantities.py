@@ -144,9 +144,11 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
             continue  # overlaps a quantity it does not hold, or says no more than it
         base = inside[0] if inside else None
         unit = f["unit"]
+        resolved = None
         if f.get("bare") == "size":  # 吞吐 1.2 K, cost 1.2 M.; 8 K context, 3 B params (a size word after it)
             scan = scan or vocab._scan(norm, DATE_METRICS)
-            if (how := vocab._resolve(scan, norm, s, e, unit)[1]) != "setup" and not (how == "before" and f["closed"]):
+            resolved = vocab._resolve(scan, norm, s, e, unit)
+            if resolved[1] != "setup" and not (resolved[1] == "before" and f["closed"]):
                 continue  # 吞吐 3 B 组, throughput 3 B vs 5 A, 图 3 B 吞吐: a label's letter, no magnitude
         if f.get("score"):
             metric, bound, qualifier = None, None, None
@@ -159,9 +161,9 @@ def more_quantities(text: str, norm: str, out: list[Quantity], skip: Sequence[tu
         else:
             if scan is None:
                 scan = vocab._scan(norm, DATE_METRICS)
-            metric, how, k = vocab._resolve(scan, norm, s, e, unit)
-            if f.get("bare") and how not in ("before", "after") and not (how == "setup" and f["bare"] == "size"):
-                continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure; 8 K context: a size's)
+            metric, how, k = resolved or vocab._resolve(scan, norm, s, e, unit)
+            if f.get("bare") is True and how not in ("before", "after"):
+                continue  # a bare number: only with its metric word beside it (三千二百 名用户 is no figure; a size: asked above)
             bound, qualifier = f.get("bound") or _bound(norm, s, e), None
         if f.get("bare") == "size" and metric in SETUP_METRICS and metric not in ("params", "context_length"):
             continue  # a count has no magnitude set apart: 并发 16 B is set-up B (the 16 stays), batch 8 K none
